@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+
+let package = Package(
+    name: "nightmap",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "nightmap", targets: ["nightmap"]),
+        .library(name: "MapRender", targets: ["MapRender"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        .target(name: "Raster"),
+        .target(name: "MapCore"),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG"]),
+        .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"]),
+        .executableTarget(
+            name: "nightmap",
+            dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2"],
+            resources: []
+        ),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "MapData"]),
+        .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster"]),
+        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore"]),
+    ]
+)

@@ -1,0 +1,88 @@
+import CPNG
+import Foundation
+import Raster
+
+/// Reading and writing PNG files through libpng's simplified API (no setjmp needed).
+public enum PNGCodec {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Encodes `pixmap` as an 8-bit straight-alpha RGBA PNG.
+    public static func encode(_ pixmap: Pixmap) throws -> Data {
+        var rgba = [UInt8](repeating: 0, count: pixmap.count * 4)
+        for i in 0..<pixmap.count {
+            let c = PremultipliedColor(packed: pixmap.pixels[i]).unpremultiplied
+            rgba[i * 4] = c.r; rgba[i * 4 + 1] = c.g; rgba[i * 4 + 2] = c.b; rgba[i * 4 + 3] = c.a
+        }
+        var image = png_image()
+        image.version = nm_png_image_version()
+        image.width = png_uint_32(pixmap.width)
+        image.height = png_uint_32(pixmap.height)
+        image.format = nm_png_format_rgba()
+        var size: png_alloc_size_t = 0
+        let stride = png_int_32(pixmap.width * 4)
+        // First call measures, second writes.
+        guard rgba.withUnsafeBytes({ png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }) != 0,
+              size > 0 else {
+            throw Failure(description: "PNG encoding failed: \(message(image))")
+        }
+        var out = Data(count: Int(size))
+        let ok = out.withUnsafeMutableBytes { dst in
+            rgba.withUnsafeBytes { png_image_write_to_memory(&image, dst.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
+        }
+        png_image_free(&image)
+        guard ok != 0 else { throw Failure(description: "PNG encoding failed: \(message(image))") }
+        out.count = Int(size)
+        return out
+    }
+
+    /// Writes `pixmap` to `path` as PNG.
+    public static func write(_ pixmap: Pixmap, to path: String) throws {
+        let data = try encode(pixmap)
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw Failure(description: "\(path): cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Decodes PNG bytes into a premultiplied pixmap. `name` names the source in errors.
+    public static func decode(_ data: Data, name: String) throws -> Pixmap {
+        var image = png_image()
+        image.version = nm_png_image_version()
+        let begun = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard begun != 0 else { throw Failure(description: "\(name): not a PNG file (\(message(image)))") }
+        defer { png_image_free(&image) }
+        let w = Int(image.width), h = Int(image.height)
+        guard w > 0, h > 0, w <= 32768, h <= 32768, w * h <= 64 << 20 else {
+            throw Failure(description: "\(name): PNG size \(w)x\(h) is out of range")
+        }
+        image.format = nm_png_format_rgba()
+        var rgba = [UInt8](repeating: 0, count: w * h * 4)
+        let ok = data.withUnsafeBytes { _ in
+            rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, png_int_32(w * 4), nil) }
+        }
+        guard ok != 0 else { throw Failure(description: "\(name): corrupt PNG data (\(message(image)))") }
+        let pm = Pixmap(width: w, height: h)
+        for i in 0..<(w * h) {
+            pm.pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
+        }
+        return pm
+    }
+
+    /// Reads a PNG file into a premultiplied pixmap.
+    public static func read(path: String) throws -> Pixmap {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "\(path): cannot read file")
+        }
+        return try decode(data, name: path)
+    }
+
+    private static func message(_ image: png_image) -> String {
+        var m = image.message
+        return withUnsafeBytes(of: &m) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,419 @@
+/// How overlapping contours decide what is inside.
+public enum FillRule: Sendable { case nonZero, evenOdd }
+
+/// Anti-aliased scan conversion by exact area coverage (the cell method of libart, FreeType and
+/// AGG): every edge adds signed cover and area to the pixel cells it crosses, in 24.8 fixed point;
+/// a sweep per row turns the running sums into coverage spans. It only emits coverage and never
+/// decides colour: `fill` hands the spans to a `SpanBlitter`.
+///
+/// Because contributions are integers, two coincident edges of opposite direction cancel exactly:
+/// polygons that share an edge (clipped tiles, adjacent features added to one rasterizer) meet
+/// without a seam. Edges are clipped to the device box first; parts left of it become vertical
+/// edges at x = 0 so that winding is kept. The storage is kept between uses: once warm, filling
+/// does not allocate.
+public struct Rasterizer: PathSink {
+    @usableFromInline struct Cell { var x: Int32; var y: Int32; var cover: Int32; var area: Int32 }
+
+    static let shift: Int32 = 8
+    static let scale: Int32 = 256
+    static let mask: Int32 = 255
+
+    public private(set) var width: Int
+    public private(set) var height: Int
+    private var cells: UnsafeMutablePointer<Cell>
+    private var cellCount = 0
+    private var cellCapacity: Int
+    private var sorted: UnsafeMutablePointer<Cell>
+    private var sortedCapacity: Int
+    private var rowStart: UnsafeMutablePointer<Int32>   // height + 1 entries
+    private var rowCapacity: Int
+
+    // The cell being accumulated.
+    private var cx: Int32 = 0, cy: Int32 = 0, ccover: Int32 = 0, carea: Int32 = 0
+    private var hasCell = false
+    private var minRow = Int32.max, maxRow = Int32.min
+
+    // Path state in device space.
+    private var start = Point(0, 0)
+    private var last = Point(0, 0)
+    private var open = false
+
+    /// A rasterizer for a device of `width` x `height` pixels.
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        cellCapacity = 4096
+        cells = .allocate(capacity: cellCapacity)
+        sortedCapacity = 4096
+        sorted = .allocate(capacity: sortedCapacity)
+        rowCapacity = self.height + 2
+        rowStart = .allocate(capacity: rowCapacity)
+    }
+
+    /// Releases the buffers. The rasterizer is a value that owns raw memory, so the owner
+    /// (a renderer or a test) calls this once when done; until then it may be reused freely.
+    public mutating func deallocate() {
+        cells.deallocate(); sorted.deallocate(); rowStart.deallocate()
+        cellCapacity = 0; sortedCapacity = 0; rowCapacity = 0
+    }
+
+    /// Forgets all edges and sets the device size.
+    public mutating func reset(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+        if rowCapacity < self.height + 2 {
+            rowStart.deallocate()
+            rowCapacity = self.height + 2
+            rowStart = .allocate(capacity: rowCapacity)
+        }
+        reset()
+    }
+
+    /// Forgets all edges.
+    public mutating func reset() {
+        cellCount = 0
+        hasCell = false
+        ccover = 0; carea = 0
+        minRow = .max; maxRow = .min
+        open = false
+    }
+
+    public var isEmpty: Bool { cellCount == 0 && !(hasCell && (ccover != 0 || carea != 0)) }
+
+    // MARK: PathSink
+
+    public mutating func moveTo(_ p: Point) {
+        if open { close() }
+        start = p; last = p; open = true
+    }
+
+    public mutating func lineTo(_ p: Point) {
+        if !open { moveTo(p); return }
+        addEdge(last, p)
+        last = p
+    }
+
+    public mutating func close() {
+        if open { addEdge(last, start); last = start }
+        open = false
+    }
+
+    /// Adds a closed polygon.
+    public mutating func addPolygon(_ pts: UnsafeBufferPointer<Point>) {
+        guard pts.count > 2 else { return }
+        var prev = pts[pts.count - 1]
+        for p in pts { addEdge(prev, p); prev = p }
+    }
+
+    // MARK: Clipping
+
+    /// Adds one directed edge, clipped to the device box.
+    @inline(__always)
+    public mutating func addEdge(_ a: Point, _ b: Point) {
+        let h = Double(height), w = Double(width)
+        var x1 = a.x, y1 = a.y, x2 = b.x, y2 = b.y
+        guard x1.isFinite, y1.isFinite, x2.isFinite, y2.isFinite else { return }
+        if y1 == y2 { return }                       // horizontal edges carry no cover
+        if (y1 <= 0 && y2 <= 0) || (y1 >= h && y2 >= h) { return }
+        if x1 >= w && x2 >= w { return }             // right of the box: affects nothing visible
+        // Clip vertically.
+        if y1 < 0 || y1 > h || y2 < 0 || y2 > h {
+            let dy = y2 - y1
+            let t0 = ((y1 < y2 ? 0 : h) - y1) / dy
+            let t1 = ((y1 < y2 ? h : 0) - y1) / dy
+            let ta = max(0, t0), tb = min(1, t1)
+            if ta >= tb { return }
+            let dx = x2 - x1
+            let nx1 = x1 + dx * ta, ny1 = y1 + dy * ta
+            let nx2 = x1 + dx * tb, ny2 = y1 + dy * tb
+            x1 = nx1; y1 = min(max(ny1, 0), h); x2 = nx2; y2 = min(max(ny2, 0), h)
+        }
+        // Clip horizontally: left parts become vertical at 0, right parts are dropped.
+        if x1 < 0 || x2 < 0 || x1 > w || x2 > w {
+            clipX(x1, y1, x2, y2, w)
+        } else {
+            line(x1, y1, x2, y2)
+        }
+    }
+
+    private mutating func clipX(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ w: Double) {
+        // Split at x = 0 and x = w into at most three pieces, in order along the edge.
+        var ts: (Double, Double) = (2, 2)
+        let dx = x2 - x1
+        if dx != 0 {
+            var a = (0 - x1) / dx, b = (w - x1) / dx
+            if a > b { swap(&a, &b) }
+            ts = (a, b)
+        }
+        var px = x1, py = y1, pt = 0.0
+        for k in 0..<3 {
+            let t = k == 0 ? ts.0 : (k == 1 ? ts.1 : 1.0)
+            guard t > pt && t <= 1 else { continue }
+            let nx = t == 1 ? x2 : x1 + dx * t
+            let ny = t == 1 ? y2 : y1 + (y2 - y1) * t
+            let mx = x1 + dx * (pt + t) / 2
+            if mx < w {
+                if mx <= 0 { line(0, py, 0, ny) } else { line(min(max(px, 0), w), py, min(max(nx, 0), w), ny) }
+            }
+            px = nx; py = ny; pt = t
+        }
+    }
+
+    // MARK: Cells
+
+    @inline(__always)
+    private mutating func setCell(_ x: Int32, _ y: Int32) {
+        if hasCell && x == cx && y == cy { return }
+        flushCell()
+        cx = x; cy = y; ccover = 0; carea = 0; hasCell = true
+    }
+
+    @inline(__always)
+    private mutating func flushCell() {
+        guard hasCell, ccover != 0 || carea != 0 else { return }
+        if cellCount == cellCapacity { growCells() }
+        cells[cellCount] = Cell(x: cx, y: cy, cover: ccover, area: carea)
+        cellCount &+= 1
+        if cy < minRow { minRow = cy }
+        if cy > maxRow { maxRow = cy }
+    }
+
+    private mutating func growCells() {
+        let n = cellCapacity * 2
+        let c = UnsafeMutablePointer<Cell>.allocate(capacity: n)
+        c.moveInitialize(from: cells, count: cellCount)
+        cells.deallocate()
+        cells = c; cellCapacity = n
+    }
+
+    /// One edge in device space, already inside [0, w] x [0, h].
+    private mutating func line(_ fx1: Double, _ fy1: Double, _ fx2: Double, _ fy2: Double) {
+        let x1 = Int32((fx1 * 256).rounded()), y1 = Int32((fy1 * 256).rounded())
+        let x2 = Int32((fx2 * 256).rounded()), y2 = Int32((fy2 * 256).rounded())
+        renderLine(x1, y1, x2, y2)
+    }
+
+    private mutating func renderLine(_ x1: Int32, _ y1: Int32, _ x2: Int32, _ y2: Int32) {
+        let shift = Rasterizer.shift, scale = Rasterizer.scale, mask = Rasterizer.mask
+        var ey1 = y1 >> shift
+        let ey2 = y2 >> shift
+        let fy1 = y1 & mask, fy2 = y2 & mask
+        setCell(x1 >> shift, ey1)
+        if ey1 == ey2 { renderHLine(ey1, x1, fy1, x2, fy2); return }
+
+        let dx = Int64(x2) - Int64(x1)
+        var dy = Int64(y2) - Int64(y1)
+        var incr: Int32 = 1
+        var first: Int32 = scale
+
+        if dx == 0 {
+            let ex = x1 >> shift
+            let twoFx = (x1 - (ex << shift)) << 1
+            if dy < 0 { first = 0; incr = -1 }
+            var delta = first - fy1
+            ccover &+= delta; carea &+= twoFx &* delta
+            ey1 &+= incr
+            setCell(ex, ey1)
+            delta = first + first - scale
+            let area = twoFx &* delta
+            while ey1 != ey2 {
+                ccover = delta; carea = area
+                ey1 &+= incr
+                setCell(ex, ey1)
+            }
+            delta = fy2 - scale + first
+            ccover &+= delta; carea &+= twoFx &* delta
+            return
+        }
+
+        var p = Int64(scale - fy1) * dx
+        if dy < 0 { p = Int64(fy1) * dx; first = 0; incr = -1; dy = -dy }
+        var delta = p / dy
+        var mod = p % dy
+        if mod < 0 { delta -= 1; mod += dy }
+        var xFrom = x1 + Int32(delta)
+        renderHLine(ey1, x1, fy1, xFrom, first)
+        ey1 &+= incr
+        setCell(xFrom >> shift, ey1)
+        if ey1 != ey2 {
+            p = Int64(scale) * dx
+            var lift = p / dy
+            var rem = p % dy
+            if rem < 0 { lift -= 1; rem += dy }
+            mod -= dy
+            while ey1 != ey2 {
+                delta = lift
+                mod += rem
+                if mod >= 0 { mod -= dy; delta += 1 }
+                let xTo = xFrom + Int32(delta)
+                renderHLine(ey1, xFrom, scale - first, xTo, first)
+                xFrom = xTo
+                ey1 &+= incr
+                setCell(xFrom >> shift, ey1)
+            }
+        }
+        renderHLine(ey1, xFrom, scale - first, x2, fy2)
+    }
+
+    @inline(__always)
+    private mutating func renderHLine(_ ey: Int32, _ x1: Int32, _ y1In: Int32, _ x2: Int32, _ y2: Int32) {
+        let shift = Rasterizer.shift, scale = Rasterizer.scale, mask = Rasterizer.mask
+        var ex1 = x1 >> shift
+        let ex2 = x2 >> shift
+        let fx1 = x1 & mask, fx2 = x2 & mask
+        var y1 = y1In
+        if y1 == y2 { setCell(ex2, ey); return }
+        if ex1 == ex2 {
+            let delta = y2 - y1
+            ccover &+= delta; carea &+= (fx1 + fx2) &* delta
+            return
+        }
+        var p = Int64(scale - fx1) * Int64(y2 - y1)
+        var first = scale
+        var incr: Int32 = 1
+        var dx = Int64(x2) - Int64(x1)
+        if dx < 0 { p = Int64(fx1) * Int64(y2 - y1); first = 0; incr = -1; dx = -dx }
+        var delta = p / dx
+        var mod = p % dx
+        if mod < 0 { delta -= 1; mod += dx }
+        ccover &+= Int32(delta); carea &+= (fx1 + first) &* Int32(delta)
+        ex1 &+= incr
+        setCell(ex1, ey)
+        y1 &+= Int32(delta)
+        if ex1 != ex2 {
+            p = Int64(scale) * (Int64(y2 - y1) + delta)
+            var lift = p / dx
+            var rem = p % dx
+            if rem < 0 { lift -= 1; rem += dx }
+            mod -= dx
+            while ex1 != ex2 {
+                delta = lift
+                mod += rem
+                if mod >= 0 { mod -= dx; delta += 1 }
+                ccover &+= Int32(delta); carea &+= scale &* Int32(delta)
+                y1 &+= Int32(delta)
+                ex1 &+= incr
+                setCell(ex1, ey)
+            }
+        }
+        let d = y2 - y1
+        ccover &+= d; carea &+= (fx2 + scale - first) &* d
+    }
+
+    // MARK: Sweep
+
+    /// Sorts the cells by row, then by column.
+    private mutating func sortCells() {
+        flushCell(); hasCell = false
+        let n = cellCount
+        guard n > 0 else { return }
+        if sortedCapacity < n {
+            sorted.deallocate()
+            sortedCapacity = max(n, sortedCapacity * 2)
+            sorted = .allocate(capacity: sortedCapacity)
+        }
+        let rows = height + 1
+        rowStart.update(repeating: 0, count: rows + 1)
+        for i in 0..<n {
+            let y = Int(cells[i].y)
+            if y >= 0 && y < rows { rowStart[y + 1] &+= 1 }
+        }
+        for r in 0..<rows { rowStart[r + 1] &+= rowStart[r] }
+        // Scatter using rowStart[r] as the running insertion point, then restore.
+        for i in 0..<n {
+            let c = cells[i]
+            let y = Int(c.y)
+            guard y >= 0 && y < rows else { continue }
+            let at = Int(rowStart[y])
+            sorted[at] = c
+            rowStart[y] = Int32(at + 1)
+        }
+        var prev: Int32 = 0
+        for r in 0..<rows {
+            let end = rowStart[r]
+            rowStart[r] = prev
+            prev = end
+        }
+        rowStart[rows] = prev
+        for r in 0..<rows {
+            let s = Int(rowStart[r]), e = Int(rowStart[r + 1])
+            if e - s > 1 { sortRow(sorted + s, e - s) }
+        }
+    }
+
+    private func sortRow(_ p: UnsafeMutablePointer<Cell>, _ n: Int) {
+        if n <= 24 {
+            for i in 1..<n {
+                let c = p[i]
+                var j = i - 1
+                while j >= 0 && p[j].x > c.x { p[j + 1] = p[j]; j -= 1 }
+                p[j + 1] = c
+            }
+        } else {
+            var buf = UnsafeMutableBufferPointer(start: p, count: n)
+            buf.sort { $0.x < $1.x }
+        }
+    }
+
+    @inline(__always)
+    private static func alpha(_ area: Int32, _ rule: FillRule) -> UInt32 {
+        var cover = area >> 9
+        if cover < 0 { cover = -cover }
+        if rule == .evenOdd {
+            cover &= 511
+            if cover > 256 { cover = 512 - cover }
+        }
+        return cover > 255 ? 255 : UInt32(cover)
+    }
+
+    /// Sweeps the accumulated edges and hands coverage to `blitter`, then forgets the edges.
+    public mutating func sweep<B: SpanBlitter>(_ rule: FillRule, _ blitter: inout B) {
+        sortCells()
+        defer { reset() }
+        guard cellCount > 0 else { return }
+        let w = Int32(width)
+        let lastRow = min(Int(maxRow), height - 1)
+        var r = max(0, Int(minRow))
+        while r <= lastRow {
+            var i = Int(rowStart[r])
+            let end = Int(rowStart[r + 1])
+            var cover: Int32 = 0
+            while i < end {
+                var x = sorted[i].x
+                var area = sorted[i].area
+                cover &+= sorted[i].cover
+                i += 1
+                while i < end && sorted[i].x == x {
+                    area &+= sorted[i].area; cover &+= sorted[i].cover; i += 1
+                }
+                if x >= w { break }
+                if area != 0 {
+                    let a = Rasterizer.alpha((cover << 9) &- area, rule)
+                    if a > 0 && x >= 0 { blitter.blitPixel(x: Int(x), y: r, alpha: a) }
+                    x += 1
+                }
+                let nx = i < end ? min(sorted[i].x, w) : w
+                if nx > x && cover != 0 {
+                    let a = Rasterizer.alpha(cover << 9, rule)
+                    let sx = max(x, 0)
+                    if a > 0 && nx > sx { blitter.blitSpan(x: Int(sx), y: r, count: Int(nx - sx), alpha: a) }
+                }
+            }
+            r += 1
+        }
+    }
+
+    /// Fills the accumulated edges with a solid colour and forgets them.
+    public mutating func fill(_ pixmap: Pixmap, color: PremultipliedColor, rule: FillRule = .nonZero) {
+        precondition(pixmap.width == width && pixmap.height == height, "rasterizer and pixmap sizes differ")
+        var b = SolidBlitter(pixmap: pixmap, color: color)
+        sweep(rule, &b)
+    }
+
+    /// Coverage per pixel (0...255) of the accumulated edges, row-major; for tests and masks.
+    public mutating func coverageMask(rule: FillRule = .nonZero) -> [UInt8] {
+        var b = MaskBlitter(width: width, height: height)
+        sweep(rule, &b)
+        return b.mask
+    }
+}
