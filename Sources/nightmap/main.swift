@@ -1,1 +1,37 @@
-print("nightmap")
+import Foundation
+
+/// nightmap's entry point: parse the command line, then view, snapshot, state or bench.
+let processStart = Clock.processStart() ?? Clock.now()
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("nightmap: \(message)\n".utf8))
+    exit(code)
+}
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("nightmap: \(error)\n\(Options.usage)\n".utf8))
+    exit(2)
+}
+if options.showHelp { print(Options.usage); exit(0) }
+if options.showVersion { print("nightmap \(Options.version)"); exit(0) }
+
+do {
+    switch options.command {
+    case .snapshot:
+        try Headless.snapshot(options)
+    case .state:
+        print(try Headless.state(options))
+    case .bench:
+        print(try Headless.bench(options, startedAt: processStart))
+    case .view:
+        try Viewer.checkDisplay()
+        let viewer = Viewer(options: options, model: try MapSetup.model(options))
+        try viewer.open()
+        try viewer.run()
+    }
+} catch {
+    fail("\(error)", code: 1)
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// The camera controller: a `CameraState` value plus a running animation, always within bounds.
+///
+/// Every change (jumps, pans, eases, resizes) is clamped by `CameraBounds.clamp`. Time is a
+/// parameter: `advance(to:)` moves a running animation to the given instant (seconds).
+public struct Camera: Sendable {
+    /// A running ease.
+    public struct Animation: Sendable {
+        public var from: CameraState
+        public var to: CameraState
+        public var start: Double
+        public var duration: Double
+        public var curve: Easing
+        /// Keep this position under this screen point while zooming (zoom-around animations).
+        public var anchor: (screen: (x: Double, y: Double), mercator: MercatorPoint)?
+    }
+
+    public private(set) var state: CameraState
+    public private(set) var bounds: CameraBounds
+    public private(set) var size: ViewportSize
+    public private(set) var animation: Animation?
+
+    public init(state: CameraState, bounds: CameraBounds, size: ViewportSize) {
+        self.bounds = bounds
+        self.size = size
+        self.state = bounds.clamp(state, size: size)
+    }
+
+    public var isAnimating: Bool { animation != nil }
+    public var view: ViewTransform { ViewTransform(camera: state, size: size) }
+
+    /// Where the running animation will end (or the current state).
+    public var target: CameraState { animation?.to ?? state }
+
+    /// Jumps to `camera` (clamped), cancelling any animation.
+    public mutating func jump(to camera: CameraState) {
+        animation = nil
+        state = bounds.clamp(camera, size: size)
+    }
+
+    /// Changes the viewport size and re-clamps.
+    public mutating func resize(_ newSize: ViewportSize) {
+        size = newSize
+        state = bounds.clamp(state, size: size)
+        if var a = animation { a.to = bounds.clamp(a.to, size: size); animation = a }
+    }
+
+    /// Replaces the bounds and re-clamps.
+    public mutating func setBounds(_ b: CameraBounds) {
+        bounds = b
+        state = bounds.clamp(state, size: size)
+        animation = nil
+    }
+
+    /// Moves the map by a screen offset immediately (dragging): content follows the pointer.
+    public mutating func pan(dx: Double, dy: Double) {
+        animation = nil
+        state = bounds.clamp(shifted(state, dx: dx, dy: dy), size: size)
+    }
+
+    /// The camera moved so that content shifts by (dx, dy) screen pixels.
+    public func shifted(_ s: CameraState, dx: Double, dy: Double) -> CameraState {
+        let v = ViewTransform(camera: s, size: size)
+        let c = v.lngLat(x: Double(size.width) / 2 - dx, y: Double(size.height) / 2 - dy)
+        return CameraState(center: c, zoom: s.zoom)
+    }
+
+    /// Eases to `camera` over `duration` seconds starting at `now`; a new ease replaces a running
+    /// one and starts from the camera shown at `now`.
+    public mutating func ease(to camera: CameraState, duration: Double, curve: Easing = .easeOut, now: Double) {
+        advance(to: now)
+        let to = bounds.clamp(camera, size: size)
+        guard duration > 0 else { jump(to: to); return }
+        animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: nil)
+    }
+
+    /// Eases the zoom to `zoom` keeping the map position under the screen point `(x, y)` fixed.
+    public mutating func ease(zoom: Double, around p: (x: Double, y: Double), duration: Double,
+                              curve: Easing = .easeOut, now: Double) {
+        advance(to: now)
+        let z = min(max(zoom, bounds.minZoom), bounds.maxZoom)
+        let m = view.mercator(x: p.x, y: p.y)
+        let to = bounds.clamp(Self.camera(zoom: z, keeping: m, at: p, size: size), size: size)
+        guard duration > 0 else { jump(to: to); return }
+        animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: (p, m))
+    }
+
+    /// The camera at `zoom` that shows Mercator point `m` at screen point `p`.
+    static func camera(zoom: Double, keeping m: MercatorPoint, at p: (x: Double, y: Double), size: ViewportSize) -> CameraState {
+        let world = WebMercator.worldSize(zoom: zoom)
+        let cx = m.x * world - (p.x - Double(size.width) / 2)
+        let cy = m.y * world - (p.y - Double(size.height) / 2)
+        return CameraState(center: WebMercator.unproject(MercatorPoint(x: cx / world, y: cy / world)), zoom: zoom)
+    }
+
+    /// Moves a running animation to instant `now`; ends it when its time is up.
+    public mutating func advance(to now: Double) {
+        guard let a = animation else { return }
+        let t = (now - a.start) / a.duration
+        if t >= 1 || !t.isFinite {
+            state = a.to
+            animation = nil
+            return
+        }
+        let k = a.curve.value(max(0, t))
+        let zoom = a.from.zoom + (a.to.zoom - a.from.zoom) * k
+        let next: CameraState
+        if let anchor = a.anchor {
+            next = Self.camera(zoom: zoom, keeping: anchor.mercator, at: anchor.screen, size: size)
+        } else {
+            let m0 = WebMercator.project(a.from.center), m1 = WebMercator.project(a.to.center)
+            var dx = m1.x - m0.x
+            if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 }   // the short way round
+            let m = MercatorPoint(x: m0.x + dx * k, y: m0.y + (m1.y - m0.y) * k)
+            next = CameraState(center: WebMercator.unproject(m), zoom: zoom)
+        }
+        state = bounds.clamp(next, size: size)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Limits on the camera (the Mapbox `CameraBounds`): a box the viewport stays inside and a zoom range.
+public struct CameraBounds: Equatable, Sendable {
+    public var bounds: LngLatBounds
+    public var minZoom: Double
+    public var maxZoom: Double
+
+    public init(bounds: LngLatBounds = .world, minZoom: Double = 0, maxZoom: Double = 22) {
+        self.bounds = bounds
+        self.minZoom = minZoom
+        self.maxZoom = max(minZoom, maxZoom)
+    }
+
+    /// The camera closest to `camera` that obeys these bounds in a viewport of `size`.
+    ///
+    /// The zoom is clamped to [minZoom, maxZoom]; then, if the box is smaller than the viewport at
+    /// that zoom, the zoom rises until it fits; then the centre moves so that the viewport's edges
+    /// stay inside the box. A box spanning all longitudes wraps horizontally instead, and only
+    /// latitude is constrained (so the top and bottom of the world are never passed).
+    public func clamp(_ camera: CameraState, size: ViewportSize) -> CameraState {
+        var zoom = camera.zoom.isFinite ? camera.zoom : minZoom
+        zoom = min(max(zoom, minZoom), maxZoom)
+        let wraps = bounds.spansAllLongitudes
+        let x0 = WebMercator.x(lng: bounds.west), x1 = WebMercator.x(lng: bounds.east)
+        let y0 = WebMercator.y(lat: bounds.north), y1 = WebMercator.y(lat: bounds.south)
+        let w = Double(size.width), h = Double(size.height)
+        // Zoom in until the box covers the viewport.
+        let dx = wraps ? Double.infinity : (x1 - x0) * WebMercator.tileSize
+        let dy = (y1 - y0) * WebMercator.tileSize
+        if dx > 0, dy > 0 {
+            let needed = log2(max(w / dx, h / dy))
+            if zoom < needed { zoom = needed }
+        }
+        let world = WebMercator.worldSize(zoom: zoom)
+        var lng = camera.center.lng.isFinite ? camera.center.lng : 0
+        let lat = camera.center.lat.isFinite ? camera.center.lat : 0
+        var cx = WebMercator.x(lng: lng) * world
+        var cy = WebMercator.y(lat: lat) * world
+        cy = Self.keepInside(cy, half: h / 2, lo: y0 * world, hi: y1 * world)
+        if wraps {
+            lng = LngLat(lng: lng, lat: 0).wrapped.lng
+            cx = WebMercator.x(lng: lng) * world
+        } else {
+            cx = Self.keepInside(cx, half: w / 2, lo: x0 * world, hi: x1 * world)
+        }
+        return CameraState(center: LngLat(lng: WebMercator.lng(x: cx / world), lat: WebMercator.lat(y: cy / world)),
+                           zoom: zoom)
+    }
+
+    /// Moves `c` so that [c - half, c + half] lies in [lo, hi] (centred when it cannot).
+    private static func keepInside(_ c: Double, half: Double, lo: Double, hi: Double) -> Double {
+        if hi - lo <= 2 * half { return (lo + hi) / 2 }
+        return min(max(c, lo + half), hi - half)
+    }
+}

@@ -1,0 +1,88 @@
+/// Turns input events into map commands: click versus drag, double-click, wheel and keys.
+///
+/// Conventions follow MapLibre GL JS: a press that moves 3 px or more is a drag and never a
+/// click; a double-click zooms in by one around the pointer (Shift: out) over 300 ms; keys with
+/// Control or Alt held are left alone. A click toggles the animation timer at once; when it turns
+/// out to be the first half of a double-click, the second click toggles it back, so a double-click
+/// only zooms.
+public struct InputController: Sendable {
+    public static let clickTolerance = 3.0
+    public static let doubleClickInterval = 0.5
+    public static let doubleClickDistance = 5.0
+    public static let keyPan = 100.0
+    public static let easeDuration = 0.3
+    public static let wheelZoomPerTick = 0.5
+    public static let wheelDuration = 0.2
+
+    private var pressAt: (x: Double, y: Double)?
+    private var pressModifiers: Modifiers = []
+    private var lastPointer: (x: Double, y: Double)?
+    private var dragging = false
+    private var lastClick: (x: Double, y: Double, time: Double)?
+
+    public init() {}
+
+    /// True while a button is held and has moved far enough to be a drag.
+    public var isDragging: Bool { dragging }
+
+    public mutating func handle(_ event: InputEvent) -> [MapCommand] {
+        switch event {
+        case let .pointerDown(x, y, mods, _):
+            pressAt = (x, y); lastPointer = (x, y); pressModifiers = mods; dragging = false
+            return []
+        case let .pointerMove(x, y, _):
+            guard let p = pressAt, let last = lastPointer else { return [] }
+            if !dragging {
+                let d = ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()
+                guard d >= Self.clickTolerance else { return [] }
+                dragging = true
+            }
+            lastPointer = (x, y)
+            return [.pan(dx: x - last.x, dy: y - last.y)]
+        case let .pointerUp(x, y, time):
+            guard let p = pressAt else { return [] }
+            defer { pressAt = nil; lastPointer = nil; dragging = false }
+            if dragging {
+                var out: [MapCommand] = []
+                if let last = lastPointer, x != last.x || y != last.y { out.append(.pan(dx: x - last.x, dy: y - last.y)) }
+                lastClick = nil
+                return out
+            }
+            let d = ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()
+            if d >= Self.clickTolerance { lastClick = nil; return [.pan(dx: x - p.x, dy: y - p.y)] }
+            if let c = lastClick, time - c.time <= Self.doubleClickInterval,
+               abs(x - c.x) <= Self.doubleClickDistance, abs(y - c.y) <= Self.doubleClickDistance {
+                lastClick = nil
+                let delta: Double = pressModifiers.contains(.shift) ? -1 : 1
+                return [.toggleTimer, .zoom(delta: delta, aroundX: x, aroundY: y, duration: Self.easeDuration)]
+            }
+            lastClick = (x, y, time)
+            return [.toggleTimer]
+        case let .wheel(ticks, x, y, _):
+            guard ticks != 0, ticks.isFinite else { return [] }
+            return [.zoom(delta: ticks * Self.wheelZoomPerTick, aroundX: x, aroundY: y, duration: Self.wheelDuration)]
+        case let .keyDown(key, mods, _):
+            if mods.contains(.control) || mods.contains(.alt) { return [] }
+            return Self.command(for: key)
+        case let .resized(w, h, _):
+            return [.resize(width: w, height: h)]
+        case .quit:
+            return [.quit]
+        }
+    }
+
+    static func command(for key: Key) -> [MapCommand] {
+        switch key {
+        case .character("+"), .character("="), .keypadPlus: return [.zoomCentered(delta: 1)]
+        case .character("-"), .keypadMinus: return [.zoomCentered(delta: -1)]
+        case .left: return [.panEased(dx: keyPan, dy: 0)]
+        case .right: return [.panEased(dx: -keyPan, dy: 0)]
+        case .up: return [.panEased(dx: 0, dy: keyPan)]
+        case .down: return [.panEased(dx: 0, dy: -keyPan)]
+        case .character("0"): return [.resetCamera]
+        case .character("q"), .character("Q"), .escape: return [.quit]
+        case .space: return [.toggleTimer]
+        default: return []
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// A key, independent of any windowing library.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case left, right, up, down
+    case escape, space, enter
+    case keypadPlus, keypadMinus
+}
+
+/// Modifier keys held during an event.
+public struct Modifiers: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let shift = Modifiers(rawValue: 1)
+    public static let control = Modifiers(rawValue: 2)
+    public static let alt = Modifiers(rawValue: 4)
+}
+
+/// Input as the map sees it; the window translates its library's events into these.
+/// Positions are in window pixels, `time` in seconds on the run loop's clock.
+public enum InputEvent: Equatable, Sendable {
+    case pointerDown(x: Double, y: Double, modifiers: Modifiers, time: Double)
+    case pointerMove(x: Double, y: Double, time: Double)
+    case pointerUp(x: Double, y: Double, time: Double)
+    /// Wheel movement in ticks, positive away from the user (zoom in).
+    case wheel(ticks: Double, x: Double, y: Double, time: Double)
+    case keyDown(Key, modifiers: Modifiers, time: Double)
+    case resized(width: Int, height: Int, time: Double)
+    case quit
+}
+
+/// What the map should do.
+public enum MapCommand: Equatable, Sendable {
+    /// Move the content by a screen offset now (dragging).
+    case pan(dx: Double, dy: Double)
+    /// Move the content by a screen offset, eased.
+    case panEased(dx: Double, dy: Double)
+    /// Change the zoom by `delta` keeping the point under (x, y) fixed, eased over `duration` s.
+    case zoom(delta: Double, aroundX: Double, aroundY: Double, duration: Double)
+    /// Change the zoom by `delta` around the viewport centre, eased.
+    case zoomCentered(delta: Double)
+    case toggleTimer
+    case resetCamera
+    case resize(width: Int, height: Int)
+    case quit
+}

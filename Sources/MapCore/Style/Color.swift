@@ -1,0 +1,27 @@
+import Foundation
+
+/// A straight-alpha sRGB colour with components in [0, 1], as the style specification has them.
+public struct Color: Equatable, Hashable, Sendable {
+    public var r: Double, g: Double, b: Double, a: Double
+    public init(r: Double, g: Double, b: Double, a: Double = 1) { self.r = r; self.g = g; self.b = b; self.a = a }
+
+    /// `#rgb`, `#rrggbb` or `#rrggbbaa`.
+    public init?(hex: String) {
+        guard hex.hasPrefix("#") else { return nil }
+        var s = String(hex.dropFirst())
+        if s.count == 3 { s = s.map { "\($0)\($0)" }.joined() }
+        guard s.count == 6 || s.count == 8, let v = UInt64(s, radix: 16) else { return nil }
+        let n = s.count == 6 ? v << 8 | 0xFF : v
+        self.init(r: Double(n >> 24 & 255) / 255, g: Double(n >> 16 & 255) / 255,
+                  b: Double(n >> 8 & 255) / 255, a: Double(n & 255) / 255)
+    }
+
+    /// 8-bit components, rounded.
+    public var bytes: (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        func q(_ v: Double) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
+        return (q(r), q(g), q(b), q(a))
+    }
+
+    public static let black = Color(r: 0, g: 0, b: 0)
+    public static let white = Color(r: 1, g: 1, b: 1)
+}

@@ -1,0 +1,52 @@
+/// Read-only map geometry in normalised Web Mercator, stored at several levels of detail and cut
+/// into chunks with bounding boxes so that a frame touches only what it shows.
+///
+/// Polygon rings follow the non-zero convention (holes wound opposite to their exteriors);
+/// chunks of one polygon layer share cut edges that cancel when they are filled together.
+public final class GeometrySet: Sendable {
+    public enum Kind: UInt32, Sendable { case polygons = 1, lines = 2 }
+
+    public struct Chunk: Sendable {
+        public let minX: Float, minY: Float, maxX: Float, maxY: Float
+        /// Indices into `partOffsets` / `partLengths`.
+        public let parts: Range<Int>
+        public init(minX: Float, minY: Float, maxX: Float, maxY: Float, parts: Range<Int>) {
+            self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY; self.parts = parts
+        }
+    }
+
+    public struct Level: Sendable {
+        public let minZoom: Double
+        public let maxZoom: Double
+        /// Indices into `chunks`.
+        public let chunks: Range<Int>
+        public init(minZoom: Double, maxZoom: Double, chunks: Range<Int>) {
+            self.minZoom = minZoom; self.maxZoom = maxZoom; self.chunks = chunks
+        }
+    }
+
+    public let name: String
+    public let kind: Kind
+    public let levels: [Level]
+    public let chunks: [Chunk]
+    /// First point of each part, as an index into `points` pairs.
+    public let partOffsets: [Int]
+    public let partLengths: [Int]
+    /// x, y pairs.
+    public let points: [Float]
+
+    public init(name: String, kind: Kind, levels: [Level], chunks: [Chunk], partOffsets: [Int],
+                partLengths: [Int], points: [Float]) {
+        self.name = name; self.kind = kind; self.levels = levels; self.chunks = chunks
+        self.partOffsets = partOffsets; self.partLengths = partLengths; self.points = points
+    }
+
+    /// The level to draw at `zoom`: the one whose range holds it, else the nearest.
+    public func level(forZoom zoom: Double) -> Level? {
+        if let l = levels.first(where: { zoom >= $0.minZoom && zoom < $0.maxZoom }) { return l }
+        if let first = levels.first, zoom < first.minZoom { return first }
+        return levels.last
+    }
+
+    public var pointCount: Int { points.count / 2 }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import MapCore
+
+/// The embedded night basemap: Natural Earth 10 m land, lakes, coastlines, country and
+/// state/province borders, styled for the night light preset (dark, monochrome, blue-grey).
+public enum Basemap {
+    /// Geometry files under `Resources/basemap/`, by source id.
+    public static let sourceFiles = ["land", "lakes", "coastline", "countries", "states"]
+
+    /// The palette: each feature class has its own colour and width.
+    public enum Palette {
+        public static let ocean = Color(hex: "#0b1016")!
+        public static let land = Color(hex: "#1a1f27")!
+        public static let lake = Color(hex: "#0d131a")!
+        public static let coastline = Color(hex: "#2f3946")!
+        public static let state = Color(hex: "#3c4553")!
+        public static let country = Color(hex: "#6b7686")!
+    }
+
+    /// The basemap layers in draw order (ids are stable: tests and `nightmap state` list them).
+    public static func layers() -> [Layer] {
+        [
+            Layer(id: "background", paint: .background(color: Palette.ocean, opacity: 1)),
+            Layer(id: "land", source: "land", paint: .fill(FillPaint(color: Palette.land))),
+            Layer(id: "lakes", source: "lakes", paint: .fill(FillPaint(color: Palette.lake))),
+            Layer(id: "coastline", source: "coastline",
+                  paint: .line(LinePaint(color: Palette.coastline, width: 0.9, join: .round))),
+            Layer(id: "state-borders", source: "states", minZoom: 3,
+                  paint: .line(LinePaint(color: Palette.state, width: 0.9, join: .round, dasharray: [3, 2]))),
+            Layer(id: "country-borders", source: "countries",
+                  paint: .line(LinePaint(color: Palette.country, width: 1.4, join: .round))),
+        ]
+    }
+
+    /// Loads the geometry from `resources/basemap/*.nmgeo` and returns the basemap style.
+    public static func load(resources: URL) throws -> Style {
+        var sources: [String: GeometrySet] = [:]
+        for name in sourceFiles {
+            let path = resources.appendingPathComponent("basemap/\(name).nmgeo").path
+            sources[name] = try GeometryFile.read(path: path)
+        }
+        return Style(sources: sources, layers: layers())
+    }
+}

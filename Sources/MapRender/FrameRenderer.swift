@@ -1,0 +1,141 @@
+import MapCore
+import Raster
+
+/// Draws a `FrameDescription` into a `Pixmap`. It reads the description only and keeps its
+/// scratch storage (rasterizer cells, stroker buffers) between frames, so a warm frame does
+/// not allocate.
+public final class FrameRenderer {
+    private var rasterizer: Rasterizer
+    private var stroker = Stroker()
+    private var scratch: [Point] = []
+
+    public init() {
+        rasterizer = Rasterizer(width: 1, height: 1)
+        scratch.reserveCapacity(4096)
+    }
+
+    deinit { rasterizer.deallocate() }
+
+    /// Renders `frame` into `pixmap` (whose size should match the frame's viewport).
+    public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
+        rasterizer.reset(width: pixmap.width, height: pixmap.height)
+        let placement = Placement(view: frame.view, width: pixmap.width, height: pixmap.height)
+        pixmap.clear(PremultipliedColor(packed: 0xFF00_0000))
+        for layer in frame.layers {
+            switch layer.paint {
+            case let .background(color, opacity):
+                drawBackground(color.premultiplied(opacity: opacity), pixmap)
+            case let .fill(paint):
+                guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0 else { continue }
+                drawFill(g, paint, placement, pixmap)
+            case let .line(paint):
+                guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
+                drawLine(g, paint, placement, pixmap)
+            }
+        }
+    }
+
+    private func drawBackground(_ c: PremultipliedColor, _ pixmap: Pixmap) {
+        if c.alpha == 255 { pixmap.clear(c); return }
+        let buf = pixmap.buffer
+        for i in 0..<buf.count { buf[i] = Blend.over(c.packed, buf[i]) }
+    }
+
+    private func drawFill(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ pixmap: Pixmap) {
+        guard let level = g.level(forZoom: p.zoom) else { return }
+        g.points.withUnsafeBufferPointer { pts in
+            p.forEachVisibleChunk(g, level, margin: 1) { chunk, sx, ox, sy, oy in
+                for part in chunk.parts {
+                    let start = g.partOffsets[part], n = g.partLengths[part]
+                    guard n >= 3 else { continue }
+                    var i = (start + n - 1) * 2
+                    var prev = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
+                    for k in 0..<n {
+                        i = (start + k) * 2
+                        let cur = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
+                        rasterizer.addEdge(prev, cur)
+                        prev = cur
+                    }
+                }
+            }
+        }
+        rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+    }
+
+    private func drawLine(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ pixmap: Pixmap) {
+        guard let level = g.level(forZoom: p.zoom) else { return }
+        let style = StrokeStyle(paint)
+        let margin = paint.width * max(1, paint.miterLimit) + 2
+        g.points.withUnsafeBufferPointer { pts in
+            p.forEachVisibleChunk(g, level, margin: margin) { chunk, sx, ox, sy, oy in
+                for part in chunk.parts {
+                    let start = g.partOffsets[part], n = g.partLengths[part]
+                    guard n >= 2 else { continue }
+                    scratch.removeAll(keepingCapacity: true)
+                    for k in 0..<n {
+                        let i = (start + k) * 2
+                        scratch.append(Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy))
+                    }
+                    scratch.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
+                }
+            }
+        }
+        rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+    }
+}
+
+/// Where normalised Mercator coordinates land on screen, including horizontal world copies.
+struct Placement {
+    let zoom: Double
+    let world: Double
+    let ox: Double, oy: Double
+    let visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+    init(view: ViewTransform, width: Int, height: Int) {
+        zoom = view.camera.zoom
+        world = view.worldSize
+        ox = Double(width) / 2 - view.centerPixel.x
+        oy = Double(height) / 2 - view.centerPixel.y
+        visible = (-ox / world, -oy / world, (Double(width) - ox) / world, (Double(height) - oy) / world)
+    }
+
+    /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`
+    /// pixels), once per world copy it shows in, with the scale and offset mapping its points.
+    func forEachVisibleChunk(_ g: GeometrySet, _ level: GeometrySet.Level, margin: Double,
+                             _ body: (GeometrySet.Chunk, Double, Double, Double, Double) -> Void) {
+        let m = margin / world
+        let minX = visible.minX - m, maxX = visible.maxX + m
+        let minY = visible.minY - m, maxY = visible.maxY + m
+        let firstCopy = Int((minX).rounded(.down)), lastCopy = Int((maxX).rounded(.down))
+        for copy in firstCopy...max(firstCopy, lastCopy) {
+            let shift = Double(copy)
+            for ci in level.chunks {
+                let c = g.chunks[ci]
+                if Double(c.maxX) + shift < minX || Double(c.minX) + shift > maxX
+                    || Double(c.maxY) < minY || Double(c.minY) > maxY { continue }
+                body(c, world, ox + shift * world, world, oy)
+            }
+        }
+    }
+}
+
+extension StrokeStyle {
+    /// The raster stroke for a line paint (dash lengths are in line widths in the style spec).
+    init(_ paint: LinePaint) {
+        let w = paint.width
+        self.init(width: w,
+                  cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
+                  join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
+                  miterLimit: paint.miterLimit,
+                  dashes: paint.dasharray.map { $0 * max(w, 1) })
+    }
+}
+
+extension MapCore.Color {
+    /// Premultiplied 8-bit colour with `opacity` applied.
+    func premultiplied(opacity: Double) -> PremultipliedColor {
+        let b = bytes
+        let a = UInt8((Double(b.a) * min(max(opacity, 0), 1)).rounded())
+        return RGBA8(b.r, b.g, b.b, a).premultiplied
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import MapCore
+import MapData
+import MapRender
+import Raster
+
+/// The commands that need no window: snapshot, state, bench.
+enum Headless {
+    static func snapshot(_ o: Options) throws {
+        let model = try MapSetup.model(o)
+        let pixmap = Pixmap(width: o.size.width, height: o.size.height)
+        FrameRenderer().render(model.frame(), into: pixmap)
+        try PNGCodec.write(pixmap, to: o.output ?? "snapshot.png")
+    }
+
+    static func state(_ o: Options) throws -> String {
+        let model = try MapSetup.model(o)
+        return stateJSON(model, options: o)
+    }
+
+    /// What the map shows, as one JSON object.
+    static func stateJSON(_ model: MapModel, options o: Options) -> String {
+        let cam = model.camera.state
+        let b = model.camera.bounds
+        let instant = (o.time ?? Date().timeIntervalSince1970) + o.elapsed
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let object: [String: Any] = [
+            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom],
+            "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east,
+                       "north": b.bounds.north, "minZoom": b.minZoom, "maxZoom": b.maxZoom],
+            "size": [model.camera.size.width, model.camera.size.height],
+            "timer": model.timer.stateName,
+            "timerTicks": model.timer.ticks(at: o.elapsed),
+            "layers": model.visibleLayerIDs,
+            "scene": model.scene.name,
+            "time": f.string(from: Date(timeIntervalSince1970: instant)),
+            "elapsed": o.elapsed,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Renders frames while the camera pans and zooms through the scene's region.
+    static func bench(_ o: Options, startedAt processStart: Double) throws -> String {
+        let t0 = Clock.now()
+        var model = try MapSetup.model(o)
+        let renderer = FrameRenderer()
+        let pixmap = Pixmap(width: o.size.width, height: o.size.height)
+        renderer.render(model.frame(), into: pixmap)
+        let firstFrame = Clock.now()
+        let home = model.camera.state
+        let range = model.camera.bounds
+        var times: [Double] = []
+        times.reserveCapacity(o.frames)
+        for i in 0..<o.frames {
+            // A slow figure-of-eight around the start camera, zooming through the allowed range.
+            let t = Double(i) / Double(max(1, o.frames))
+            let zoom = range.minZoom + (range.maxZoom - range.minZoom) * (0.5 + 0.5 * sin(t * 2 * Double.pi * 3))
+            let center = LngLat(lng: home.center.lng + 4 * sin(t * 2 * Double.pi), lat: home.center.lat + 2 * sin(t * 4 * Double.pi))
+            model.jump(to: CameraState(center: center, zoom: zoom))
+            let frame = model.frame()
+            let s = Clock.now()
+            renderer.render(frame, into: pixmap)
+            times.append((Clock.now() - s) * 1000)
+        }
+        times.sort()
+        let median = times[times.count / 2]
+        let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
+        let mean = times.reduce(0, +) / Double(times.count)
+        let sinceProcess = (firstFrame - processStart) * 1000
+        return String(format: """
+            nightmap bench: %d frames at %dx%d, scene %@, camera panning and zooming (zoom %.2f...%.2f)
+              median %.2f ms   p95 %.2f ms   max %.2f ms   mean %.2f ms   %.0f frames/s (from the mean)
+              first frame: %.0f ms after process start (%.0f ms after main; data load and first render included)
+            """, o.frames, o.size.width, o.size.height, o.scene.name, range.minZoom, range.maxZoom,
+            median, p95, times.last ?? 0, mean, 1000 / mean, sinceProcess, (firstFrame - t0) * 1000)
+    }
+}
+
+/// Monotonic time in seconds.
+enum Clock {
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// When this process started, on the same clock (from /proc; 10 ms resolution), or nil.
+    static func processStart() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // Field 22 of the whole line is starttime; fields here start at field 3.
+        guard fields.count > 19, let ticks = Double(fields[19]) else { return nil }
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        var ts = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &ts)
+        let sinceBoot = Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        return now() - (sinceBoot - ticks / hz)
+    }
+}

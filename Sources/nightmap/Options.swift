@@ -1,0 +1,127 @@
+import Foundation
+import MapCore
+
+/// The parsed command line.
+struct Options: Equatable {
+    enum Command: String { case view, snapshot, state, bench }
+
+    var command: Command = .view
+    var size = ViewportSize(width: 1280, height: 800)
+    var center: LngLat?
+    var zoom: Double?
+    var scene: Scene = .radar
+    /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
+    var time: Double?
+    var elapsed: Double = 0
+    var output: String?
+    var frames = 300
+    var verbose = false
+    var showHelp = false
+    var showVersion = false
+
+    static let version = "0.1.0"
+
+    static let usage = """
+    usage: nightmap [view] [options]
+           nightmap snapshot -o FILE.png [options]
+           nightmap state [options]
+           nightmap bench [--frames N] [options]
+    options (view, snapshot, state, bench):
+      --size WxH         viewport in pixels (default 1280x800)
+      --center LAT,LON   camera centre (clamped to the scene's camera bounds)
+      --zoom Z           camera zoom (clamped likewise)
+      --scene NAME       scene: \(Scene.all.map(\.name).joined(separator: ", ")) (default radar)
+      --time ISO8601     UTC instant the map shows (default now)
+      --elapsed SECONDS  animation time since start (default 0)
+      -o, --output FILE  snapshot: PNG file to write
+      --frames N         bench: frames to render (default 300)
+      --verbose          view: log camera and timer changes on stdout
+      --help, --version
+    """
+
+    struct UsageError: Error, CustomStringConvertible { let description: String }
+
+    /// Parses arguments (without the program name). Accepts `--name value` and `--name=value`.
+    static func parse(_ args: [String]) throws -> Options {
+        var o = Options()
+        var rest = args[...]
+        if let first = rest.first, !first.hasPrefix("-") {
+            guard let c = Command(rawValue: first) else { throw UsageError(description: "unknown command '\(first)'") }
+            o.command = c
+            rest = rest.dropFirst()
+        }
+        while let arg = rest.popFirst() {
+            var name = arg, inline: String? = nil
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq]); inline = String(arg[arg.index(after: eq)...])
+            }
+            func value() throws -> String {
+                if let v = inline { return v }
+                guard let v = rest.popFirst() else { throw UsageError(description: "option \(name) needs a value") }
+                return v
+            }
+            func number(_ v: String) throws -> Double {
+                guard let d = Double(v), d.isFinite else { throw UsageError(description: "option \(name): '\(v)' is not a number") }
+                return d
+            }
+            switch name {
+            case "--help", "-h": o.showHelp = true
+            case "--version": o.showVersion = true
+            case "--verbose": o.verbose = true
+            case "--size":
+                let v = try value()
+                let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else {
+                    throw UsageError(description: "option --size: '\(v)' is not WIDTHxHEIGHT with sides 1...16384")
+                }
+                o.size = ViewportSize(width: w, height: h)
+            case "--center":
+                let v = try value()
+                let parts = v.split(separator: ",", omittingEmptySubsequences: false)
+                guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+                      let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
+                      (-90...90).contains(lat), (-180...180).contains(lon) else {
+                    throw UsageError(description: "option --center: '\(v)' is not LAT,LON in degrees (lat -90...90, lon -180...180)")
+                }
+                o.center = LngLat(lng: lon, lat: lat)
+            case "--zoom":
+                let z = try number(try value())
+                guard (0...24).contains(z) else { throw UsageError(description: "option --zoom: \(z) is outside 0...24") }
+                o.zoom = z
+            case "--scene":
+                let v = try value()
+                guard let s = Scene.named(v) else {
+                    throw UsageError(description: "option --scene: unknown scene '\(v)' (known: \(Scene.all.map(\.name).joined(separator: ", ")))")
+                }
+                o.scene = s
+            case "--time":
+                let v = try value()
+                guard let t = parseISO8601(v) else { throw UsageError(description: "option --time: '\(v)' is not an ISO 8601 UTC time such as 2026-11-30T12:00:00Z") }
+                o.time = t
+            case "--elapsed":
+                let e = try number(try value())
+                guard e >= 0 else { throw UsageError(description: "option --elapsed: \(e) is negative") }
+                o.elapsed = e
+            case "-o", "--output": o.output = try value()
+            case "--frames":
+                let v = try value()
+                guard let n = Int(v), n >= 1, n <= 1_000_000 else { throw UsageError(description: "option --frames: '\(v)' is not a count 1...1000000") }
+                o.frames = n
+            default:
+                throw UsageError(description: arg.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(arg)'")
+            }
+        }
+        if o.command == .snapshot && o.output == nil && !o.showHelp && !o.showVersion {
+            throw UsageError(description: "snapshot needs -o FILE.png")
+        }
+        return o
+    }
+
+    static func parseISO8601(_ s: String) -> Double? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: s) { return d.timeIntervalSince1970 }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: s)?.timeIntervalSince1970
+    }
+}

@@ -1,0 +1,175 @@
+import CSDL2
+import Foundation
+import MapCore
+import MapRender
+import Raster
+
+/// The SDL window and its run loop: events -> commands -> model -> frame -> pixels -> window.
+/// Nothing is drawn unless the frame description changed (or the window needs repainting);
+/// with nothing animating the loop sleeps in `SDL_WaitEventTimeout`.
+final class Viewer {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    private let options: Options
+    private var model: MapModel
+    private var input = InputController()
+    private let renderer = FrameRenderer()
+    private var window: OpaquePointer?
+    private var sdlRenderer: OpaquePointer?
+    private var texture: OpaquePointer?
+    private var pixmap: Pixmap
+    private var lastFrame: FrameDescription?
+    private var needsPresent = true
+    private var title = ""
+    private let clockStart = Clock.now()
+    private var pixelScale = 1.0
+    private var lastLoggedCamera: CameraState?
+
+    init(options: Options, model: MapModel) {
+        self.options = options
+        self.model = model
+        pixmap = Pixmap(width: options.size.width, height: options.size.height)
+    }
+
+    deinit {
+        if let t = texture { SDL_DestroyTexture(t) }
+        if let r = sdlRenderer { SDL_DestroyRenderer(r) }
+        if let w = window { SDL_DestroyWindow(w) }
+        SDL_Quit()
+    }
+
+    /// Seconds since the viewer started: the model's clock (shifted by `--elapsed`).
+    private func now() -> Double { Clock.now() - clockStart + options.elapsed }
+
+    /// Checks that a display is there before SDL silently falls back to an offscreen driver.
+    static func checkDisplay() throws {
+        let env = ProcessInfo.processInfo.environment
+        let hasDisplay = !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
+        if !hasDisplay && (env["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            throw Failure(description: "no display: DISPLAY is not set; use `nightmap snapshot -o map.png` or run under Xvfb (xvfb-run nightmap)")
+        }
+    }
+
+    func open() throws {
+        try Self.checkDisplay()
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
+            throw Failure(description: "cannot open a window: \(String(cString: SDL_GetError())); use `nightmap snapshot -o map.png` or run under Xvfb")
+        }
+        let pos = Int32(nm_windowpos_centered())
+        guard let w = SDL_CreateWindow(windowTitle(), pos, pos, Int32(options.size.width), Int32(options.size.height),
+                                       SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue) else {
+            throw Failure(description: "cannot create the window: \(String(cString: SDL_GetError()))")
+        }
+        window = w
+        guard let r = SDL_CreateRenderer(w, -1, 0) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
+            throw Failure(description: "cannot create an SDL renderer: \(String(cString: SDL_GetError()))")
+        }
+        sdlRenderer = r
+        try resizeBuffers()
+    }
+
+    /// Matches the pixmap, texture and camera viewport to the window's drawable size.
+    private func resizeBuffers() throws {
+        guard let w = window, let r = sdlRenderer else { return }
+        var ww: Int32 = 0, wh: Int32 = 0, dw: Int32 = 0, dh: Int32 = 0
+        SDL_GetWindowSize(w, &ww, &wh)
+        SDL_GetRendererOutputSize(r, &dw, &dh)
+        if dw <= 0 || dh <= 0 { dw = ww; dh = wh }
+        pixelScale = ww > 0 ? Double(dw) / Double(ww) : 1
+        if let t = texture { SDL_DestroyTexture(t) }
+        guard let t = SDL_CreateTexture(r, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                        max(1, dw), max(1, dh)) else {
+            throw Failure(description: "cannot create a \(dw)x\(dh) texture: \(String(cString: SDL_GetError()))")
+        }
+        texture = t
+        pixmap = Pixmap(width: Int(max(1, dw)), height: Int(max(1, dh)))
+        model.apply(.resize(width: pixmap.width, height: pixmap.height), now: now())
+        lastFrame = nil
+        needsPresent = true
+    }
+
+    private func windowTitle() -> String { "nightmap - \(model.timer.stateName)" }
+
+    /// Runs until quit. Returns normally on `q`, Esc, window close or SIGTERM/SIGINT.
+    func run() throws {
+        var event = SDL_Event()
+        while !model.wantsQuit {
+            // Sleep until the next event, the next animation frame or the next timer tick.
+            var timeout: Int32 = 1000
+            if model.isAnimating || needsPresent || lastFrame == nil {
+                timeout = 0
+            } else if let tick = model.timer.nextTick(after: now()) {
+                timeout = Int32(max(0, min(1000, ((tick - now()) * 1000).rounded(.up))))
+            }
+            if SDL_WaitEventTimeout(&event, timeout) != 0 {
+                try handle(event)
+                while SDL_PollEvent(&event) != 0 { try handle(event) }
+            }
+            let t = now()
+            model.advance(to: t)
+            updateTitle()
+            let frame = model.frame()
+            if frame != lastFrame || needsPresent {
+                if frame != lastFrame { renderer.render(frame, into: pixmap) }
+                present()
+                lastFrame = frame
+                needsPresent = false
+                if model.isAnimating { pace() }
+            }
+            logCameraIfSettled()
+        }
+    }
+
+    private func handle(_ e: SDL_Event) throws {
+        if e.type == SDL_WINDOWEVENT.rawValue {
+            let kind = UInt32(e.window.event)
+            if kind == SDL_WINDOWEVENT_SIZE_CHANGED.rawValue { try resizeBuffers(); return }
+            if kind == SDL_WINDOWEVENT_EXPOSED.rawValue || kind == SDL_WINDOWEVENT_SHOWN.rawValue { needsPresent = true }
+        }
+        guard let ev = SDLInput.translate(e, time: now(), scale: pixelScale) else { return }
+        for c in input.handle(ev) {
+            if case .resize = c { continue }        // handled through resizeBuffers
+            model.apply(c, now: now())
+            if options.verbose {
+                if case .toggleTimer = c { log("timer \(model.timer.stateName)") }
+            }
+        }
+    }
+
+    private func updateTitle() {
+        let t = windowTitle()
+        if t != title, let w = window { SDL_SetWindowTitle(w, t); title = t }
+    }
+
+    private func present() {
+        guard let r = sdlRenderer, let t = texture else { return }
+        SDL_UpdateTexture(t, nil, pixmap.pixels, Int32(pixmap.width * 4))
+        SDL_RenderClear(r)
+        SDL_RenderCopy(r, t, nil, nil)
+        SDL_RenderPresent(r)
+    }
+
+    /// Keeps animation near 60 frames per second without spinning faster than the display.
+    private var lastPresent = 0.0
+    private func pace() {
+        let budget = 1.0 / 60
+        let elapsed = Clock.now() - lastPresent
+        if elapsed < budget { SDL_Delay(UInt32((budget - elapsed) * 1000)) }
+        lastPresent = Clock.now()
+    }
+
+    private func logCameraIfSettled() {
+        guard options.verbose, !model.isAnimating, !input.isDragging else { return }
+        let c = model.camera.state
+        if c != lastLoggedCamera {
+            lastLoggedCamera = c
+            log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom))
+        }
+    }
+
+    private func log(_ s: String) {
+        print("nightmap: \(s)")
+        fflush(nil)
+    }
+}

