@@ -21,7 +21,7 @@ let package = Package(
             dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2"],
             resources: []
         ),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "MapData"]),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "MapData"], exclude: ["References"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster"]),
         .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore"]),

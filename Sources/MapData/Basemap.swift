@@ -24,11 +24,11 @@ public enum Basemap {
             Layer(id: "land", source: "land", paint: .fill(FillPaint(color: Palette.land))),
             Layer(id: "lakes", source: "lakes", paint: .fill(FillPaint(color: Palette.lake))),
             Layer(id: "coastline", source: "coastline",
-                  paint: .line(LinePaint(color: Palette.coastline, width: 0.9, join: .round))),
+                  paint: .line(LinePaint(color: Palette.coastline, width: 0.9))),
             Layer(id: "state-borders", source: "states", minZoom: 3,
-                  paint: .line(LinePaint(color: Palette.state, width: 0.9, join: .round, dasharray: [3, 2]))),
+                  paint: .line(LinePaint(color: Palette.state, width: 0.9, dasharray: [3, 2]))),
             Layer(id: "country-borders", source: "countries",
-                  paint: .line(LinePaint(color: Palette.country, width: 1.4, join: .round))),
+                  paint: .line(LinePaint(color: Palette.country, width: 1.4))),
         ]
     }
 

@@ -20,7 +20,10 @@ public final class FrameRenderer {
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         rasterizer.reset(width: pixmap.width, height: pixmap.height)
         let placement = Placement(view: frame.view, width: pixmap.width, height: pixmap.height)
-        pixmap.clear(PremultipliedColor(packed: 0xFF00_0000))
+        // Start from opaque black unless the first layer paints every pixel anyway.
+        if case let .background(c, o)? = frame.layers.first?.paint, c.a >= 1, o >= 1 {} else {
+            pixmap.clear(PremultipliedColor(packed: 0xFF00_0000))
+        }
         for layer in frame.layers {
             switch layer.paint {
             case let .background(color, opacity):
@@ -66,21 +69,45 @@ public final class FrameRenderer {
         guard let level = g.level(forZoom: p.zoom) else { return }
         let style = StrokeStyle(paint)
         let margin = paint.width * max(1, paint.miterLimit) + 2
+        // Segments wholly outside the viewport grown by `margin` are skipped: the polyline is cut
+        // there into runs, whose ends (and caps) are out of sight.
+        let minX = -margin, minY = -margin
+        let maxX = Double(pixmap.width) + margin, maxY = Double(pixmap.height) + margin
+        @inline(__always) func outcode(_ q: Point) -> UInt8 {
+            (q.x < minX ? 1 : 0) | (q.x > maxX ? 2 : 0) | (q.y < minY ? 4 : 0) | (q.y > maxY ? 8 : 0)
+        }
         g.points.withUnsafeBufferPointer { pts in
             p.forEachVisibleChunk(g, level, margin: margin) { chunk, sx, ox, sy, oy in
                 for part in chunk.parts {
                     let start = g.partOffsets[part], n = g.partLengths[part]
                     guard n >= 2 else { continue }
                     scratch.removeAll(keepingCapacity: true)
-                    for k in 0..<n {
+                    var prev = Point(Double(pts[start * 2]) * sx + ox, Double(pts[start * 2 + 1]) * sy + oy)
+                    var prevCode = outcode(prev)
+                    for k in 1..<n {
                         let i = (start + k) * 2
-                        scratch.append(Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy))
+                        let cur = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
+                        let code = outcode(cur)
+                        if prevCode & code != 0 {
+                            strokeRun(style)
+                        } else {
+                            if scratch.isEmpty { scratch.append(prev) }
+                            scratch.append(cur)
+                        }
+                        prev = cur; prevCode = code
                     }
-                    scratch.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
+                    strokeRun(style)
                 }
             }
         }
         rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+    }
+
+    /// Strokes the polyline collected in `scratch` (if any) and empties it.
+    private func strokeRun(_ style: StrokeStyle) {
+        guard scratch.count >= 2 else { scratch.removeAll(keepingCapacity: true); return }
+        scratch.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
+        scratch.removeAll(keepingCapacity: true)
     }
 }
 

@@ -25,8 +25,11 @@ public struct Rasterizer: PathSink {
     private var cellCapacity: Int
     private var sorted: UnsafeMutablePointer<Cell>
     private var sortedCapacity: Int
-    private var rowStart: UnsafeMutablePointer<Int32>   // height + 1 entries
+    private var tmp: UnsafeMutablePointer<Cell>
+    private var rowStart: UnsafeMutablePointer<Int32>   // height + 2 entries
     private var rowCapacity: Int
+    private var columnStart: UnsafeMutablePointer<Int32>
+    private var columnCapacity: Int
 
     // The cell being accumulated.
     private var cx: Int32 = 0, cy: Int32 = 0, ccover: Int32 = 0, carea: Int32 = 0
@@ -46,15 +49,18 @@ public struct Rasterizer: PathSink {
         cells = .allocate(capacity: cellCapacity)
         sortedCapacity = 4096
         sorted = .allocate(capacity: sortedCapacity)
+        tmp = .allocate(capacity: sortedCapacity)
         rowCapacity = self.height + 2
         rowStart = .allocate(capacity: rowCapacity)
+        columnCapacity = self.width + 2
+        columnStart = .allocate(capacity: columnCapacity)
     }
 
     /// Releases the buffers. The rasterizer is a value that owns raw memory, so the owner
     /// (a renderer or a test) calls this once when done; until then it may be reused freely.
     public mutating func deallocate() {
-        cells.deallocate(); sorted.deallocate(); rowStart.deallocate()
-        cellCapacity = 0; sortedCapacity = 0; rowCapacity = 0
+        cells.deallocate(); sorted.deallocate(); tmp.deallocate(); rowStart.deallocate(); columnStart.deallocate()
+        cellCapacity = 0; sortedCapacity = 0; rowCapacity = 0; columnCapacity = 0
     }
 
     /// Forgets all edges and sets the device size.
@@ -188,8 +194,9 @@ public struct Rasterizer: PathSink {
 
     /// One edge in device space, already inside [0, w] x [0, h].
     private mutating func line(_ fx1: Double, _ fy1: Double, _ fx2: Double, _ fy2: Double) {
-        let x1 = Int32((fx1 * 256).rounded()), y1 = Int32((fy1 * 256).rounded())
-        let x2 = Int32((fx2 * 256).rounded()), y2 = Int32((fy2 * 256).rounded())
+        // Inputs are clipped to the non-negative device box, so truncation after +0.5 rounds.
+        let x1 = Int32(fx1 * 256 + 0.5), y1 = Int32(fy1 * 256 + 0.5)
+        let x2 = Int32(fx2 * 256 + 0.5), y2 = Int32(fy2 * 256 + 0.5)
         renderLine(x1, y1, x2, y2)
     }
 
@@ -302,32 +309,51 @@ public struct Rasterizer: PathSink {
 
     // MARK: Sweep
 
-    /// Sorts the cells by row, then by column.
+    /// Sorts the cells by row, then by column: two stable counting-sort passes (by x, then by y),
+    /// linear in the cell count with no data-dependent branches. `rowStart` ends up indexing rows.
     private mutating func sortCells() {
         flushCell(); hasCell = false
         let n = cellCount
         guard n > 0 else { return }
         if sortedCapacity < n {
-            sorted.deallocate()
+            sorted.deallocate(); tmp.deallocate()
             sortedCapacity = max(n, sortedCapacity * 2)
             sorted = .allocate(capacity: sortedCapacity)
+            tmp = .allocate(capacity: sortedCapacity)
         }
-        let rows = height + 1
-        rowStart.update(repeating: 0, count: rows + 1)
-        for i in 0..<n {
-            let y = Int(cells[i].y)
-            if y >= 0 && y < rows { rowStart[y + 1] &+= 1 }
+        let cols = width + 1, rows = height + 1
+        if columnCapacity < cols + 1 {
+            columnStart.deallocate()
+            columnCapacity = cols + 1
+            columnStart = .allocate(capacity: columnCapacity)
         }
-        for r in 0..<rows { rowStart[r + 1] &+= rowStart[r] }
-        // Scatter using rowStart[r] as the running insertion point, then restore.
+        // Pass 1: by x into `tmp` (cells outside the box, which clipping prevents, are dropped).
+        columnStart.update(repeating: 0, count: cols + 1)
+        var m = 0
         for i in 0..<n {
             let c = cells[i]
+            if c.x >= 0 && Int(c.x) < cols && c.y >= 0 && Int(c.y) < rows { columnStart[Int(c.x) + 1] &+= 1; m += 1 }
+        }
+        for x in 0..<cols { columnStart[x + 1] &+= columnStart[x] }
+        for i in 0..<n {
+            let c = cells[i]
+            guard c.x >= 0 && Int(c.x) < cols && c.y >= 0 && Int(c.y) < rows else { continue }
+            let at = Int(columnStart[Int(c.x)])
+            tmp[at] = c
+            columnStart[Int(c.x)] = Int32(at + 1)
+        }
+        // Pass 2: stable by y into `sorted`.
+        rowStart.update(repeating: 0, count: rows + 1)
+        for i in 0..<m { rowStart[Int(tmp[i].y) + 1] &+= 1 }
+        for r in 0..<rows { rowStart[r + 1] &+= rowStart[r] }
+        for i in 0..<m {
+            let c = tmp[i]
             let y = Int(c.y)
-            guard y >= 0 && y < rows else { continue }
             let at = Int(rowStart[y])
             sorted[at] = c
             rowStart[y] = Int32(at + 1)
         }
+        // rowStart[r] is now the end of row r: shift back to starts.
         var prev: Int32 = 0
         for r in 0..<rows {
             let end = rowStart[r]
@@ -335,24 +361,6 @@ public struct Rasterizer: PathSink {
             prev = end
         }
         rowStart[rows] = prev
-        for r in 0..<rows {
-            let s = Int(rowStart[r]), e = Int(rowStart[r + 1])
-            if e - s > 1 { sortRow(sorted + s, e - s) }
-        }
-    }
-
-    private func sortRow(_ p: UnsafeMutablePointer<Cell>, _ n: Int) {
-        if n <= 24 {
-            for i in 1..<n {
-                let c = p[i]
-                var j = i - 1
-                while j >= 0 && p[j].x > c.x { p[j + 1] = p[j]; j -= 1 }
-                p[j + 1] = c
-            }
-        } else {
-            var buf = UnsafeMutableBufferPointer(start: p, count: n)
-            buf.sort { $0.x < $1.x }
-        }
     }
 
     @inline(__always)

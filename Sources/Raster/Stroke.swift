@@ -42,12 +42,23 @@ public struct Stroker {
     /// Strokes a polyline (closed: the last point joins the first) into `sink`.
     public mutating func stroke<S: PathSink>(_ points: UnsafeBufferPointer<Point>, closed: Bool,
                                              style: StrokeStyle, into sink: inout S) {
+        strokeAny(points, closed: closed, style: style, into: &sink)
+    }
+
+    private mutating func strokeAny<S: PathSink>(_ points: UnsafeBufferPointer<Point>, closed: Bool,
+                                                 style: StrokeStyle, into sink: inout S) {
         guard style.width > 0, style.width.isFinite, points.count > 0 else { return }
         if !style.dashes.isEmpty, let pattern = DashPattern(style.dashes, offset: style.dashOffset) {
             dash(points, closed: closed, pattern: pattern, style: style, into: &sink)
         } else {
             strokeSolid(points, closed: closed, style: style, into: &sink)
         }
+    }
+
+    /// Strokes a polyline straight into a rasterizer (specialised: no protocol dispatch per edge).
+    public mutating func stroke(_ points: UnsafeBufferPointer<Point>, closed: Bool, style: StrokeStyle,
+                                into rasterizer: inout Rasterizer) {
+        strokeAny(points, closed: closed, style: style, into: &rasterizer)
     }
 
     /// Convenience for arrays.
@@ -134,8 +145,9 @@ public struct Stroker {
                                             style: StrokeStyle, into sink: inout S) {
         let turn = d0.cross(d1)
         let dot = d0.dot(d1)
-        // Straight on: no wedge wider than a 1/256 px sliver to fill.
-        if dot > 0 && abs(turn) * hw < 1.0 / 512 { return }
+        // The wedge a join fills has at least the bevel triangle's area, hw^2 |sin| / 2; when
+        // even the round or miter piece would cover under 2 % of a pixel, leave it out.
+        if dot > 0 && hw * hw * abs(turn) < 0.04 && (style.join != .miter || hw * hw * abs(turn) / (1 + dot) < 0.04) { return }
         let s: Double = turn > 0 ? -1 : 1                       // the outer side
         let n0 = Point(-d0.y * hw * s, d0.x * hw * s)
         let n1 = Point(-d1.y * hw * s, d1.x * hw * s)
@@ -149,19 +161,37 @@ public struct Stroker {
                 let bl = bis.length
                 if bl > 1e-12 {
                     let tip = p + bis * (hw / cosHalf / bl)
-                    scratch.removeAll(keepingCapacity: true)
-                    scratch.append(p); scratch.append(p + n0); scratch.append(tip); scratch.append(p + n1)
-                    emitOriented(scratch, into: &sink)
+                    emitOriented4(p, p + n0, tip, p + n1, into: &sink)
                     return
                 }
             }
             emitOriented3(p, p + n0, p + n1, into: &sink)
         case .round:
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(p)
-            appendArc(center: p, from: n0, to: n1, radius: hw, into: &scratch)
-            emitOriented(scratch, into: &sink)
+            emitRoundJoin(p, n0, n1, hw, into: &sink)
         }
+    }
+
+    /// The pie slice between offsets `v0` and `v1` around `c`, emitted with the rectangles'
+    /// orientation; rotation steps, so one atan2 and one sincos per join.
+    private func emitRoundJoin<S: PathSink>(_ c: Point, _ v0: Point, _ v1: Point, _ r: Double, into sink: inout S) {
+        let sweep = atan2(v0.cross(v1), v0.dot(v1))
+        if sweep == 0 { return }
+        let full = Geometry.circleSegments(radius: r, tolerance: tolerance)
+        let steps = max(1, Int((abs(sweep) / (2 * Double.pi) * Double(full)).rounded(.up)))
+        // Walk from the end that gives negative (rectangle-like) orientation.
+        let forward = sweep < 0
+        let from = forward ? v0 : v1, to = forward ? v1 : v0
+        let step = (forward ? sweep : -sweep) / Double(steps)
+        let cs = cos(step), sn = sin(step)
+        sink.moveTo(c)
+        var v = from
+        sink.lineTo(c + v)
+        for _ in 1..<steps {
+            v = Point(v.x * cs - v.y * sn, v.x * sn + v.y * cs)
+            sink.lineTo(c + v)
+        }
+        sink.lineTo(c + to)
+        sink.close()
     }
 
     private func emitOriented3<S: PathSink>(_ a: Point, _ b: Point, _ c: Point, into sink: inout S) {
@@ -172,19 +202,13 @@ public struct Stroker {
         sink.close()
     }
 
-    /// Appends points on the arc of `radius` around `center` from offset `v0` to `v1` (the short
-    /// way, or half a turn when they are opposite), both ends included.
-    private func appendArc(center: Point, from v0: Point, to v1: Point, radius: Double, into out: inout [Point]) {
-        let a0 = atan2(v0.y, v0.x)
-        var sweep = atan2(v1.y, v1.x) - a0
-        while sweep > Double.pi { sweep -= 2 * Double.pi }
-        while sweep < -Double.pi { sweep += 2 * Double.pi }
-        let full = Geometry.circleSegments(radius: radius, tolerance: tolerance)
-        let steps = max(1, Int((abs(sweep) / (2 * Double.pi) * Double(full)).rounded(.up)))
-        for k in 0...steps {
-            let a = a0 + sweep * Double(k) / Double(steps)
-            out.append(Point(center.x + radius * cos(a), center.y + radius * sin(a)))
-        }
+    /// A convex quadrilateral, reversed if needed to match the rectangles' orientation.
+    private func emitOriented4<S: PathSink>(_ a: Point, _ b: Point, _ c: Point, _ d: Point, into sink: inout S) {
+        let area = (c - a).cross(d - b)
+        if area == 0 { return }
+        sink.moveTo(a)
+        if area < 0 { sink.lineTo(b); sink.lineTo(c); sink.lineTo(d) } else { sink.lineTo(d); sink.lineTo(c); sink.lineTo(b) }
+        sink.close()
     }
 
     private mutating func cap<S: PathSink>(at p: Point, dir d: Point, hw: Double, cap: LineCap, into sink: inout S) {
@@ -271,8 +295,11 @@ public struct Stroker {
 
     private mutating func flushDash<S: PathSink>(style: StrokeStyle, into sink: inout S) {
         if dashScratch.count >= 2 {
-            let pts = dashScratch
+            // Swap the buffer out so stroking can use `self` without copying it.
+            var pts: [Point] = []
+            swap(&pts, &dashScratch)
             pts.withUnsafeBufferPointer { strokeSolid($0, closed: false, style: style, into: &sink) }
+            swap(&pts, &dashScratch)
         }
         dashScratch.removeAll(keepingCapacity: true)
     }
