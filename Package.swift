@@ -21,9 +21,11 @@ let package = Package(
             dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2"],
             resources: []
         ),
-        .testTarget(name: "RasterTests", dependencies: ["Raster", "MapData"], exclude: ["References"]),
+        .target(name: "TestSupport", dependencies: ["Raster", "MapData"], path: "Tests/TestSupport"),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster"]),
-        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
+                    exclude: ["References"]),
+        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "CSDL2"]),
     ]
 )

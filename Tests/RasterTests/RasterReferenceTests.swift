@@ -1,6 +1,7 @@
 import Foundation
 import Raster
 import Testing
+import TestSupport
 
 /// Reference images of the rasterizer's features, checked against PNGs in References/.
 @Suite struct RasterReferenceTests {

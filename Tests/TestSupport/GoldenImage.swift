@@ -3,13 +3,13 @@ import MapData
 import Raster
 import Testing
 
-/// Compares a pixmap with a reference PNG beside the tests; `RECORD_SNAPSHOTS=1` re-records.
-enum GoldenImage {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("References")
-
+/// Compares a pixmap with a reference PNG in a `References/` folder beside the calling test file;
+/// `RECORD_SNAPSHOTS=1` re-records (on purpose only), a missing reference is recorded and fails.
+public enum GoldenImage {
     /// Fails when more than `maxDiffering` pixels differ by more than `channelTolerance` in any channel.
-    static func check(_ pixmap: Pixmap, named name: String, channelTolerance: Int = 8, maxDiffering: Int = 0,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public static func check(_ pixmap: Pixmap, named name: String, channelTolerance: Int = 8, maxDiffering: Int = 0,
+                             filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("References")
         let url = folder.appendingPathComponent(name + ".png")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" || !FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,0 +1,129 @@
+import MapCore
+import Testing
+
+@Suite struct InputControllerTests {
+    @Test func smallMovementIsAClickNotADrag() {
+        var c = InputController()
+        #expect(c.handle(.pointerDown(x: 100, y: 100, modifiers: [], time: 0)) == [])
+        #expect(c.handle(.pointerMove(x: 102, y: 101, time: 0.05)) == [])
+        #expect(c.handle(.pointerUp(x: 102, y: 101, time: 0.1)) == [.toggleTimer])
+    }
+
+    @Test func threePixelsMakeADragThatPansOneToOne() {
+        var c = InputController()
+        _ = c.handle(.pointerDown(x: 100, y: 100, modifiers: [], time: 0))
+        #expect(c.handle(.pointerMove(x: 103, y: 100, time: 0.05)) == [.pan(dx: 3, dy: 0)])
+        #expect(c.handle(.pointerMove(x: 110, y: 95, time: 0.1)) == [.pan(dx: 7, dy: -5)])
+        // Coming back near the start does not turn it into a click.
+        #expect(c.handle(.pointerMove(x: 100, y: 100, time: 0.15)) == [.pan(dx: -10, dy: 5)])
+        #expect(c.handle(.pointerUp(x: 100, y: 100, time: 0.2)) == [])
+    }
+
+    @Test func doubleClickZoomsAndLeavesTheTimerAsItWas() {
+        var c = InputController()
+        _ = c.handle(.pointerDown(x: 50, y: 60, modifiers: [], time: 0))
+        #expect(c.handle(.pointerUp(x: 50, y: 60, time: 0.05)) == [.toggleTimer])
+        _ = c.handle(.pointerDown(x: 51, y: 60, modifiers: [], time: 0.2))
+        #expect(c.handle(.pointerUp(x: 51, y: 60, time: 0.25)) == [.toggleTimer, .zoom(delta: 1, aroundX: 51, aroundY: 60, duration: 0.3)])
+        // Shift: out.
+        _ = c.handle(.pointerDown(x: 50, y: 60, modifiers: [.shift], time: 5))
+        _ = c.handle(.pointerUp(x: 50, y: 60, time: 5.05))
+        _ = c.handle(.pointerDown(x: 50, y: 60, modifiers: [.shift], time: 5.2))
+        #expect(c.handle(.pointerUp(x: 50, y: 60, time: 5.25)).last == .zoom(delta: -1, aroundX: 50, aroundY: 60, duration: 0.3))
+        // Too slow: two clicks.
+        _ = c.handle(.pointerDown(x: 50, y: 60, modifiers: [], time: 10))
+        _ = c.handle(.pointerUp(x: 50, y: 60, time: 10.05))
+        _ = c.handle(.pointerDown(x: 50, y: 60, modifiers: [], time: 11))
+        #expect(c.handle(.pointerUp(x: 50, y: 60, time: 11.05)) == [.toggleTimer])
+    }
+
+    @Test func keys() {
+        var c = InputController()
+        func k(_ key: Key, _ m: Modifiers = []) -> [MapCommand] { c.handle(.keyDown(key, modifiers: m, time: 0)) }
+        #expect(k(.character("+")) == [.zoomCentered(delta: 1)])
+        #expect(k(.character("=")) == [.zoomCentered(delta: 1)])
+        #expect(k(.character("="), [.shift]) == [.zoomCentered(delta: 1)])
+        #expect(k(.character("-")) == [.zoomCentered(delta: -1)])
+        #expect(k(.left) == [.panEased(dx: 100, dy: 0)])
+        #expect(k(.down) == [.panEased(dx: 0, dy: -100)])
+        #expect(k(.character("0")) == [.resetCamera])
+        #expect(k(.character("q")) == [.quit])
+        #expect(k(.escape) == [.quit])
+        #expect(k(.space) == [.toggleTimer])
+        #expect(k(.character("+"), [.control]) == [])
+        #expect(k(.left, [.alt]) == [])
+    }
+
+    @Test func wheelZoomsAroundTheCursor() {
+        var c = InputController()
+        #expect(c.handle(.wheel(ticks: 1, x: 10, y: 20, time: 0)) == [.zoom(delta: 0.5, aroundX: 10, aroundY: 20, duration: 0.2)])
+        #expect(c.handle(.wheel(ticks: 0, x: 10, y: 20, time: 0)) == [])
+    }
+
+    @Test func keyboardMovesAreEasedOver300ms() {
+        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        m.apply(.zoomCentered(delta: -1), now: 1)
+        m.advance(to: 1.15)
+        // t(2 - t) at t = 0.5 is 0.75.
+        #expect(abs(m.camera.state.zoom - (5 - 0.75)) < 1e-9)
+        m.advance(to: 1.3)
+        #expect(m.camera.state.zoom == 4 && !m.isAnimating)
+        // Arrow: 100 px, exactly, after 300 ms.
+        let before = m.camera.view.screen(LngLat(lng: -75, lat: 42))
+        m.apply(.panEased(dx: 100, dy: 0), now: 2)
+        m.advance(to: 2.3)
+        let after = m.camera.view.screen(LngLat(lng: -75, lat: 42))
+        #expect(abs(after.x - before.x - 100) < 1e-6 && abs(after.y - before.y) < 1e-6)
+    }
+
+    @Test func resetReturnsToTheSceneCamera() {
+        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        m.apply(.pan(dx: 300, dy: -200), now: 0)
+        m.apply(.resetCamera, now: 1)
+        m.advance(to: 1.3)
+        #expect(abs(m.camera.state.center.lat - 41.874) < 1e-9 && abs(m.camera.state.center.lng - -75.789) < 1e-9)
+    }
+}
+
+@Suite struct AnimationTimerTests {
+    @Test func ticksOncePerSecondWhilePlaying() {
+        let t = AnimationTimer(interval: 1, playing: true, start: 0)
+        #expect(t.ticks(at: 0) == 0)
+        #expect(t.ticks(at: 0.999) == 0)
+        #expect(t.ticks(at: 1) == 1)
+        #expect(t.ticks(at: 4.5) == 4)
+        #expect(t.nextTick(after: 4.5) == 5)
+    }
+
+    @Test func pauseStopsAndResumeRestartsThePeriod() {
+        var t = AnimationTimer(interval: 1, playing: true, start: 0)
+        t.toggle(at: 2.5)
+        #expect(!t.isPlaying && t.stateName == "paused")
+        #expect(t.ticks(at: 100) == 2)
+        #expect(t.nextTick(after: 3) == nil)
+        t.toggle(at: 10.2)
+        #expect(t.stateName == "playing")
+        #expect(t.ticks(at: 11.1) == 2)
+        #expect(t.ticks(at: 11.2) == 3)
+        #expect(t.nextTick(after: 11.5) == 12.2)
+    }
+
+    @Test func clickTogglesTheMapTimer() {
+        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        #expect(m.timer.isPlaying)
+        m.apply(.toggleTimer, now: 0.5)
+        #expect(!m.timer.isPlaying)
+    }
+}
+
+@Suite struct EasingTests {
+    @Test func curves() {
+        #expect(Easing.linear.value(0.25) == 0.25)
+        #expect(Easing.quadraticOut.value(0.5) == 0.75)
+        for e in [Easing.ease, .easeOut] {
+            #expect(e.value(0) == 0 && abs(e.value(1) - 1) < 1e-9)
+        }
+        // CSS "ease" at x = 0.5 is 0.8024033877399112 (cubic-bezier(0.25, 0.1, 0.25, 1)).
+        #expect(abs(Easing.ease.value(0.5) - 0.8024033877399112) < 1e-6)
+    }
+}

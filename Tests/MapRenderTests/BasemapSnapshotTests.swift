@@ -1,0 +1,94 @@
+import Foundation
+import MapCore
+import MapData
+import MapRender
+import Raster
+import Testing
+import TestSupport
+
+/// Snapshots of the real embedded basemap: pixels at known places.
+@Suite struct BasemapSnapshotTests {
+    static let style: Style = {
+        do { return try Basemap.load(resources: try ResourceLocator.resourcesDirectory()) } catch { fatalError("\(error)") }
+    }()
+
+    func render(_ camera: CameraState, scene: Scene = .radar, size: ViewportSize = ViewportSize(width: 1280, height: 800))
+        -> (Pixmap, ViewTransform) {
+        var model = MapModel(scene: scene, style: Self.style, size: size)
+        model.jump(to: camera)
+        let pm = Pixmap(width: size.width, height: size.height)
+        FrameRenderer().render(model.frame(), into: pm)
+        return (pm, model.camera.view)
+    }
+
+    func color(_ pm: Pixmap, _ v: ViewTransform, lng: Double, lat: Double) -> RGBA8 {
+        let p = v.screen(LngLat(lng: lng, lat: lat))
+        let x = Int(p.x), y = Int(p.y)
+        guard x >= 0, y >= 0, x < pm.width, y < pm.height else {
+            Issue.record("(\(lng), \(lat)) is off screen at \(x), \(y)")
+            return RGBA8(0, 0, 0, 0)
+        }
+        return pm.color(atX: x, y: y)
+    }
+
+    func rgba(_ c: Color) -> RGBA8 { let b = c.bytes; return RGBA8(b.r, b.g, b.b, b.a) }
+
+    func luminance(_ c: RGBA8) -> Int { Int(c.r) + Int(c.g) + Int(c.b) }
+
+    @Test func defaultViewShowsWaterLandAndBorders() throws {
+        let (pm, v) = render(Scene.radar.camera)
+        let land = rgba(Basemap.Palette.land), lake = rgba(Basemap.Palette.lake), ocean = rgba(Basemap.Palette.ocean)
+        // The Great Lakes read as water at zoom 5.
+        #expect(color(pm, v, lng: -81.2, lat: 42.2) == lake, "Lake Erie")
+        #expect(color(pm, v, lng: -77.9, lat: 43.6) == lake, "Lake Ontario")
+        #expect(color(pm, v, lng: -87.0, lat: 43.5) == lake, "Lake Michigan")
+        // Central Pennsylvania and the Adirondacks are land; the Atlantic is ocean.
+        #expect(color(pm, v, lng: -77.5, lat: 40.8) == land, "Pennsylvania")
+        #expect(color(pm, v, lng: -74.3, lat: 44.0) == land, "New York")
+        #expect(color(pm, v, lng: -70.0, lat: 38.0) == ocean, "Atlantic")
+        // The Pennsylvania - New York line (42 N) is drawn: brighter than land somewhere along it.
+        let y = Int(v.screen(LngLat(lng: -77, lat: 42)).y)
+        let x0 = Int(v.screen(LngLat(lng: -78.5, lat: 42)).x), x1 = Int(v.screen(LngLat(lng: -76.5, lat: 42)).x)
+        var brightest = 0
+        for x in x0...x1 { for dy in -1...1 { brightest = max(brightest, luminance(pm.color(atX: x, y: y + dy))) } }
+        #expect(brightest > luminance(land) + 40, "state border not drawn (brightest \(brightest))")
+        // The US - Canada border runs through Lake Erie, in the country colour.
+        let yb = Int(v.screen(LngLat(lng: -81.0, lat: 42.3)).y)
+        let xb = Int(v.screen(LngLat(lng: -81.0, lat: 42.3)).x)
+        var borderHit = false
+        for dy in -25...25 where luminance(pm.color(atX: xb, y: yb + dy)) > luminance(lake) + 120 { borderHit = true }
+        #expect(borderHit, "no country border across Lake Erie")
+        try GoldenImage.check(pm, named: "radar-default-1280x800", channelTolerance: 6, maxDiffering: 1280 * 800 / 500)
+    }
+
+    @Test func everyZoomLevelDrawsFromItsOwnDetail() throws {
+        // Zooms 4 to 5.99 (the radar scene's range) use two levels of detail; the same places
+        // keep their colours across them.
+        for z in [4.0, 4.5, 5.0, 5.99] {
+            let (pm, v) = render(CameraState(center: LngLat(lng: -79, lat: 44), zoom: z), size: ViewportSize(width: 640, height: 400))
+            // Georgian Bay and Lake Ontario's south side: away from the borders that cross the lakes.
+            #expect(color(pm, v, lng: -80.6, lat: 45.0) == rgba(Basemap.Palette.lake), "Georgian Bay at zoom \(z)")
+            #expect(color(pm, v, lng: -77.5, lat: 43.5) == rgba(Basemap.Palette.lake), "Lake Ontario at zoom \(z)")
+            #expect(color(pm, v, lng: -78.0, lat: 42.8) == rgba(Basemap.Palette.land), "western New York at zoom \(z)")
+        }
+    }
+
+    @Test func worldCopiesAcrossTheAntimeridian() {
+        let world = Scene(name: "test-world", camera: CameraState(center: LngLat(lng: 180, lat: 66), zoom: 4),
+                          bounds: CameraBounds(), timerStartsPlaying: false)
+        let (pm, v) = render(world.camera, scene: world, size: ViewportSize(width: 512, height: 512))
+        let land = rgba(Basemap.Palette.land)
+        // The camera wraps to -180. Chukotka shows on both sides of the antimeridian: east of it
+        // from the world itself, west of it (Anadyr, 177 E = -183) from the copy to the left.
+        #expect(v.camera.center.lng == -180)
+        #expect(color(pm, v, lng: -175, lat: 66.5) == land)
+        #expect(color(pm, v, lng: 177 - 360, lat: 65.5) == land)
+        #expect(color(pm, v, lng: -174, lat: 62.5) == rgba(Basemap.Palette.ocean), "Bering Sea")
+    }
+
+    @Test func sameCameraSamePixels() {
+        let (a, _) = render(Scene.radar.camera, size: ViewportSize(width: 320, height: 200))
+        let (b, _) = render(Scene.radar.camera, size: ViewportSize(width: 320, height: 200))
+        #expect(memcmp(a.pixels, b.pixels, a.count * 4) == 0)
+    }
+}
