@@ -86,6 +86,9 @@ public struct Rasterizer: PathSink {
 
     public var isEmpty: Bool { cellCount == 0 && !(hasCell && (ccover != 0 || carea != 0)) }
 
+    /// Cells accumulated so far (a measure of the work a fill will take).
+    public var accumulatedCells: Int { cellCount }
+
     // MARK: PathSink
 
     public mutating func moveTo(_ p: Point) {

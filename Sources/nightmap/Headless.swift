@@ -75,7 +75,7 @@ enum Headless {
         var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d, scene %@, one thread, every layer redrawn",
                             o.frames, o.size.width, o.size.height, o.scene.name),
                      "scenario      median ms   p95 ms   max ms   frames/s"]
-        for scenario in scenarios {
+        for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             var times: [Double] = []
             times.reserveCapacity(o.frames)
             for i in 0..<o.frames {

@@ -15,6 +15,7 @@ struct Options: Equatable {
     var elapsed: Double = 0
     var output: String?
     var frames = 300
+    var scenario: String?
     var verbose = false
     var showHelp = false
     var showVersion = false
@@ -34,7 +35,8 @@ struct Options: Equatable {
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
-      --frames N         bench: frames to render (default 300)
+      --frames N         bench: frames to render per scenario (default 300)
+      --scenario NAME    bench: run only this scenario (pan, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
       --help, --version
     """
@@ -103,6 +105,10 @@ struct Options: Equatable {
                 guard e >= 0 else { throw UsageError(description: "option --elapsed: \(e) is negative") }
                 o.elapsed = e
             case "-o", "--output": o.output = try value()
+            case "--scenario":
+                let v = try value()
+                guard ["pan", "zoom-sweep"].contains(v) else { throw UsageError(description: "option --scenario: unknown scenario '\(v)' (known: pan, zoom-sweep)") }
+                o.scenario = v
             case "--frames":
                 let v = try value()
                 guard let n = Int(v), n >= 1, n <= 1_000_000 else { throw UsageError(description: "option --frames: '\(v)' is not a count 1...1000000") }

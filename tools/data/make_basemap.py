@@ -29,9 +29,9 @@ KIND_LINES = 2
 
 # (minZoom, maxZoom, tolerance zoom, grid cells per side)
 LEVELS = [
-    (0.0, 3.0, 3, 4),
-    (3.0, 5.0, 5, 16),
-    (5.0, 99.0, 7, 32),
+    (0.0, 4.0, 3, 4),
+    (4.0, 6.0, 5, 16),
+    (6.0, 99.0, 7, 32),
 ]
 
 
