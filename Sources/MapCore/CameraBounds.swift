@@ -35,17 +35,18 @@ public struct CameraBounds: Equatable, Sendable {
         let world = WebMercator.worldSize(zoom: zoom)
         var lng = camera.center.lng.isFinite ? camera.center.lng : 0
         let lat = camera.center.lat.isFinite ? camera.center.lat : 0
-        var cx = WebMercator.x(lng: lng) * world
-        var cy = WebMercator.y(lat: lat) * world
-        cy = Self.keepInside(cy, half: h / 2, lo: y0 * world, hi: y1 * world)
+        let cx0 = WebMercator.x(lng: lng) * world
+        let cy0 = WebMercator.y(lat: lat) * world
+        let cy = Self.keepInside(cy0, half: h / 2, lo: y0 * world, hi: y1 * world)
+        var outLat = min(max(lat, -WebMercator.maxLatitude), WebMercator.maxLatitude)
+        if cy != cy0 { outLat = WebMercator.lat(y: cy / world) }    // unproject only what moved, keeping exact input
         if wraps {
             lng = LngLat(lng: lng, lat: 0).wrapped.lng
-            cx = WebMercator.x(lng: lng) * world
         } else {
-            cx = Self.keepInside(cx, half: w / 2, lo: x0 * world, hi: x1 * world)
+            let cx = Self.keepInside(cx0, half: w / 2, lo: x0 * world, hi: x1 * world)
+            if cx != cx0 { lng = WebMercator.lng(x: cx / world) }
         }
-        return CameraState(center: LngLat(lng: WebMercator.lng(x: cx / world), lat: WebMercator.lat(y: cy / world)),
-                           zoom: zoom)
+        return CameraState(center: LngLat(lng: lng, lat: outLat), zoom: zoom)
     }
 
     /// Moves `c` so that [c - half, c + half] lies in [lo, hi] (centred when it cannot).

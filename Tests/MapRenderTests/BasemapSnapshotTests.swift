@@ -92,3 +92,37 @@ import TestSupport
         #expect(memcmp(a.pixels, b.pixels, a.count * 4) == 0)
     }
 }
+
+/// Zooms 1 to 8 each draw from a suitable level of detail and show the right things.
+@Suite struct ZoomRangeTests {
+    static let world = Scene(name: "test-world", camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 1),
+                             bounds: CameraBounds(), timerStartsPlaying: false)
+
+    @Test(arguments: [
+        // zoom, centre, a land point, a water point
+        (1.0, LngLat(lng: 0, lat: 20), LngLat(lng: 20, lat: 10), LngLat(lng: -30, lat: 30)),        // Africa, Atlantic
+        (2.0, LngLat(lng: -90, lat: 40), LngLat(lng: -100, lat: 40), LngLat(lng: -140, lat: 30)),   // USA, Pacific
+        (3.0, LngLat(lng: -80, lat: 42), LngLat(lng: -86.3, lat: 35.6), LngLat(lng: -87, lat: 44)),   // Tennessee, Lake Michigan
+        (6.5, LngLat(lng: -79.4, lat: 43.6), LngLat(lng: -79.4, lat: 43.75), LngLat(lng: -79.0, lat: 43.5)),   // Toronto, Lake Ontario
+        (8.0, LngLat(lng: -74.0, lat: 40.7), LngLat(lng: -74.3, lat: 40.85), LngLat(lng: -73.6, lat: 40.3)),   // New Jersey, Atlantic
+    ])
+    func landAndWater(zoom: Double, center: LngLat, land: LngLat, water: LngLat) throws {
+        let style = BasemapSnapshotTests.style
+        var model = MapModel(scene: Self.world, style: style, size: ViewportSize(width: 800, height: 500))
+        model.jump(to: CameraState(center: center, zoom: zoom))
+        let pm = Pixmap(width: 800, height: 500)
+        FrameRenderer().render(model.frame(), into: pm)
+        let v = model.camera.view
+        func at(_ p: LngLat) -> RGBA8 {
+            let s = v.screen(p)
+            return pm.color(atX: Int(s.x), y: Int(s.y))
+        }
+        let l = Basemap.Palette.land.bytes, o = Basemap.Palette.ocean.bytes, k = Basemap.Palette.lake.bytes
+        #expect(at(land) == RGBA8(l.r, l.g, l.b), "zoom \(zoom): \(land) should be land")
+        let w = at(water)
+        #expect(w == RGBA8(o.r, o.g, o.b) || w == RGBA8(k.r, k.g, k.b), "zoom \(zoom): \(water) should be water, got \(w)")
+        if let dir = ProcessInfo.processInfo.environment["NIGHTMAP_SNAPSHOT_DIR"] {
+            try PNGCodec.write(pm, to: "\(dir)/zoom-\(zoom).png")
+        }
+    }
+}
