@@ -43,21 +43,3 @@ public struct SolidBlitter: SpanBlitter {
         }
     }
 }
-
-/// Collects coverage into an 8-bit mask (for tests, hit-testing and masks).
-public struct MaskBlitter: SpanBlitter {
-    public private(set) var mask: [UInt8]
-    let width: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        mask = [UInt8](repeating: 0, count: width * height)
-    }
-    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
-        let i = y * width + x
-        mask[i] = UInt8(min(255, UInt32(mask[i]) + alpha))
-    }
-    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
-        for i in 0..<count { blitPixel(x: x + i, y: y, alpha: alpha) }
-    }
-}

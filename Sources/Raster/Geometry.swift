@@ -54,8 +54,6 @@ public struct Transform: Equatable, Sendable {
     @inlinable public func apply(_ p: Point) -> Point {
         Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty)
     }
-    /// The mean scale factor, used to pick curve flattening tolerances.
-    public var meanScale: Double { ((a * d - b * c).magnitude).squareRoot() }
 }
 
 #if canImport(Glibc)

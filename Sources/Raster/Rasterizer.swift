@@ -420,11 +420,4 @@ public struct Rasterizer: PathSink {
         var b = SolidBlitter(pixmap: pixmap, color: color)
         sweep(rule, &b)
     }
-
-    /// Coverage per pixel (0...255) of the accumulated edges, row-major; for tests and masks.
-    public mutating func coverageMask(rule: FillRule = .nonZero) -> [UInt8] {
-        var b = MaskBlitter(width: width, height: height)
-        sweep(rule, &b)
-        return b.mask
-    }
 }
