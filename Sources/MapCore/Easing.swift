@@ -36,9 +36,9 @@ public struct UnitBezier: Sendable {
     func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
     func sampleDX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
 
-    func solveT(_ x: Double, epsilon: Double = 1e-9) -> Double {
+    func solveT(_ x: Double, epsilon: Double = 1e-12) -> Double {
         var t = x
-        for _ in 0..<8 {
+        for _ in 0..<12 {
             let e = sampleX(t) - x
             if abs(e) < epsilon { return t }
             let d = sampleDX(t)

@@ -1,23 +1,39 @@
-/// The map's state: style, camera, timer and scene. Commands and time change it; `frame(at:)`
-/// describes what to draw. It never reads a clock: every instant is passed in (seconds since
-/// the map started).
+/// The map's state: style, camera, timer, running transitions and the route pulse. Commands and
+/// time change it; `frame()` describes what to draw at the instant the model was advanced to.
+/// It never reads a clock: every instant is passed in (seconds since the map started).
 public struct MapModel: Sendable {
     public private(set) var style: Style
     public private(set) var camera: Camera
     public private(set) var timer: AnimationTimer
-    public let scene: Scene
+    public private(set) var scene: Scene
+    /// The scenes keys 1 and 3 switch to.
+    public let scenes: [Scene]
+    public private(set) var pulse: RoutePulse?
+    /// Layer ids of the route steps, in step order.
+    public let routeLayerIDs: [String]
+    /// The instant the model was last advanced to.
+    public private(set) var now: Double
     /// Set by a quit command.
     public private(set) var wantsQuit = false
+    /// Paint properties whose value is (or was) transitioning, by layer id then property name.
+    private var transitions: [String: [String: TransitioningValue]] = [:]
 
-    public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0) {
+    public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0,
+                scenes: [Scene] = [], routeLayerIDs: [String] = []) {
         self.scene = scene
+        self.scenes = scenes.isEmpty ? [scene] : scenes
         self.style = style
-        camera = Camera(state: scene.camera, bounds: scene.bounds, size: size)
+        now = start
+        camera = Camera(state: scene.startCamera(size: size), bounds: scene.bounds, size: size)
         timer = AnimationTimer(interval: 1, playing: scene.timerStartsPlaying, start: start)
+        self.routeLayerIDs = routeLayerIDs
+        pulse = routeLayerIDs.isEmpty ? nil : RoutePulse(stepCount: routeLayerIDs.count, start: start)
     }
 
     /// Jumps the camera (clamped like every gesture).
     public mutating func jump(to state: CameraState) { camera.jump(to: state) }
+
+    // MARK: Commands
 
     /// Applies one command at instant `now`.
     public mutating func apply(_ command: MapCommand, now: Double) {
@@ -41,8 +57,16 @@ public struct MapModel: Sendable {
                         curve: .quadraticOut, now: now)
         case .toggleTimer:
             timer.toggle(at: now)
+        case .togglePulse:
+            togglePulse(at: now)
+        case let .switchScene(name):
+            guard let s = scenes.first(where: { $0.name == name }) else { return }
+            scene = s
+            camera.advance(to: now)
+            camera.setBounds(s.bounds)
+            camera.ease(to: s.startCamera(size: camera.size), duration: 1, curve: .easeOut, now: now)
         case .resetCamera:
-            camera.ease(to: scene.camera, duration: ease, curve: .quadraticOut, now: now)
+            camera.ease(to: scene.startCamera(size: camera.size), duration: ease, curve: .quadraticOut, now: now)
         case let .resize(w, h):
             camera.resize(ViewportSize(width: w, height: h))
         case .quit:
@@ -50,18 +74,91 @@ public struct MapModel: Sendable {
         }
     }
 
-    /// Moves animations to `now`.
-    public mutating func advance(to now: Double) { camera.advance(to: now) }
+    // MARK: Style changes
 
-    /// True while something changes from instant to instant (the loop should keep drawing).
-    public var isAnimating: Bool { camera.isAnimating }
+    /// Sets a paint property at instant `at`, animated by the layer's `<name>-transition` or the
+    /// style's transition; retargeting a running transition continues from the value shown then.
+    public mutating func setPaintProperty(layer id: String, _ name: String, _ value: PaintValue, at time: Double) throws {
+        guard let index = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
+        let layer = style.layers[index]
+        try PaintProperty.validate(name, value, layer: layer)
+        let options = layer.transitions[name] ?? style.transition
+        let current = transitions[id]?[name] ?? TransitioningValue(constant: PaintProperty.get(name, of: layer.paint)!)
+        transitions[id, default: [:]][name] = current.retargeted(to: value, options: options, now: time)
+        PaintProperty.set(name, value, in: &style.layers[index].paint)
+    }
+
+    /// Sets a layer's own transition for one property (`<name>-transition`).
+    public mutating func setTransition(layer id: String, _ name: String, _ options: TransitionOptions) throws {
+        guard let index = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
+        guard PaintProperty.get(name, of: style.layers[index].paint) != nil else {
+            throw StyleError("layers.\(id).paint.\(name)-transition: unknown property for a \(style.layers[index].paint.typeName) layer")
+        }
+        style.layers[index].transitions[name] = options
+    }
+
+    /// The value a paint property shows at the model's current instant.
+    public func paintValue(layer id: String, _ name: String) -> PaintValue? {
+        if let t = transitions[id]?[name] { return t.value(at: now) }
+        guard let layer = style.layers.first(where: { $0.id == id }) else { return nil }
+        return PaintProperty.get(name, of: layer.paint)
+    }
+
+    // MARK: Time
+
+    /// Moves every animation to `now`: camera eases, the route pulse's scheduled changes (each
+    /// applied at its own instant, so frame timing never shifts them), transitions.
+    public mutating func advance(to now: Double) {
+        camera.advance(to: now)
+        if var p = pulse {
+            let (changes, resetAll) = p.advance(to: now)
+            pulse = p
+            if resetAll { for id in routeLayerIDs { setStepOpacity(id, 0, at: now, immediately: true) } }
+            for c in changes where c.step < routeLayerIDs.count {
+                setStepOpacity(routeLayerIDs[c.step], c.opacity, at: c.time, immediately: false)
+            }
+        }
+        self.now = max(self.now, now)
+        // Drop transitions that have ended: their layers hold the targets already.
+        for (id, props) in transitions {
+            let running = props.filter { $0.value.isRunning(at: self.now) }
+            transitions[id] = running.isEmpty ? nil : running
+        }
+    }
+
+    private mutating func setStepOpacity(_ id: String, _ v: Double, at time: Double, immediately: Bool) {
+        if immediately {
+            transitions[id]?["line-opacity"] = nil
+            if let i = style.layerIndex(id) { PaintProperty.set("line-opacity", .number(v), in: &style.layers[i].paint) }
+        } else {
+            try? setPaintProperty(layer: id, "line-opacity", .number(v), at: time)
+        }
+    }
+
+    /// Starts the pulse from a new cycle, or stops it and fades every step out.
+    public mutating func togglePulse(at now: Double) {
+        guard var p = pulse else { return }
+        p.toggle(at: now)
+        pulse = p
+        if !p.isRunning { for id in routeLayerIDs { setStepOpacity(id, 0, at: now, immediately: false) } }
+        advance(to: now)
+    }
+
+    /// True while something changes from instant to instant: the loop keeps drawing, even when
+    /// a transitioning layer is fully transparent at this moment.
+    public var isAnimating: Bool {
+        camera.isAnimating || (pulse?.isRunning ?? false)
+            || transitions.values.contains { $0.values.contains { $0.isRunning(at: now) } }
+    }
+
+    // MARK: Frames
 
     /// The layers drawn at the current zoom, in draw order.
     public var visibleLayerIDs: [String] {
         style.layers.filter { $0.isShown(atZoom: camera.state.zoom) }.map(\.id)
     }
 
-    /// What to draw now (call `advance(to:)` first).
+    /// What to draw at the instant the model was advanced to.
     public func frame() -> FrameDescription {
         let zoom = camera.state.zoom
         var out: [FrameDescription.DrawLayer] = []
@@ -69,7 +166,11 @@ public struct MapModel: Sendable {
         for layer in style.layers where layer.isShown(atZoom: zoom) {
             let geometry = layer.source.flatMap { style.sources[$0] }
             if layer.source != nil && geometry == nil { continue }
-            out.append(.init(id: layer.id, paint: layer.paint, geometry: geometry))
+            var paint = layer.paint
+            if let running = transitions[layer.id] {
+                for (name, value) in running { PaintProperty.set(name, value.value(at: now), in: &paint) }
+            }
+            out.append(.init(id: layer.id, paint: paint, geometry: geometry))
         }
         return FrameDescription(view: camera.view, layers: out)
     }

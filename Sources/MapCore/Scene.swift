@@ -1,13 +1,23 @@
-/// A named starting point: camera, bounds and timer (the `--scene` option).
+import Foundation
+
+/// A named starting point: camera (or a box to fit), camera bounds and timer (`--scene`).
 public struct Scene: Equatable, Sendable {
     public let name: String
     public let camera: CameraState
+    /// When set, the start camera shows this box, with `padding` pixels around it.
+    public let fit: LngLatBounds?
+    public let padding: Double
     public let bounds: CameraBounds
     public let timerStartsPlaying: Bool
 
-    public init(name: String, camera: CameraState, bounds: CameraBounds, timerStartsPlaying: Bool) {
-        self.name = name; self.camera = camera; self.bounds = bounds; self.timerStartsPlaying = timerStartsPlaying
+    public init(name: String, camera: CameraState, fit: LngLatBounds? = nil, padding: Double = 40,
+                bounds: CameraBounds, timerStartsPlaying: Bool) {
+        self.name = name; self.camera = camera; self.fit = fit; self.padding = padding
+        self.bounds = bounds; self.timerStartsPlaying = timerStartsPlaying
     }
+
+    /// The scene names `--scene` accepts.
+    public static let names = ["radar", "route"]
 
     /// The Mapbox weather example: US Northeast, zoom 5 within [4, 5.99], timer playing.
     public static let radar = Scene(name: "radar",
@@ -15,7 +25,21 @@ public struct Scene: Equatable, Sendable {
                                     bounds: CameraBounds(minZoom: 4, maxZoom: 5.99),
                                     timerStartsPlaying: true)
 
-    public static let all: [Scene] = [.radar]
+    /// The pulsing-line scene: the camera fits the route.
+    public static func route(fitting box: LngLatBounds) -> Scene {
+        Scene(name: "route", camera: CameraState(center: LngLat(lng: (box.west + box.east) / 2, lat: (box.south + box.north) / 2), zoom: 6),
+              fit: box, padding: 40, bounds: CameraBounds(minZoom: 2, maxZoom: 10), timerStartsPlaying: true)
+    }
 
-    public static func named(_ name: String) -> Scene? { all.first { $0.name == name } }
+    /// The camera the scene starts with in a viewport of `size` (before clamping).
+    public func startCamera(size: ViewportSize) -> CameraState {
+        guard let box = fit else { return camera }
+        let x0 = WebMercator.x(lng: box.west), x1 = WebMercator.x(lng: box.east)
+        let y0 = WebMercator.y(lat: box.north), y1 = WebMercator.y(lat: box.south)
+        let w = max(1, Double(size.width) - 2 * padding), h = max(1, Double(size.height) - 2 * padding)
+        let dx = max((x1 - x0) * WebMercator.tileSize, 1e-9), dy = max((y1 - y0) * WebMercator.tileSize, 1e-9)
+        let zoom = log2(min(w / dx, h / dy))
+        let center = WebMercator.unproject(MercatorPoint(x: (x0 + x1) / 2, y: (y0 + y1) / 2))
+        return CameraState(center: center, zoom: zoom.isFinite ? zoom : camera.zoom)
+    }
 }

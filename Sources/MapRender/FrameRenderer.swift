@@ -7,11 +7,15 @@ import Raster
 public final class FrameRenderer {
     private var rasterizer: Rasterizer
     private var stroker = Stroker()
-    private var scratch: [Point] = []
+    private var runPoints: [Point] = []
+    private var runEnds: [Int] = []
+    private var offsetScratch: [Point] = []
+    private let mask = CoverageMask(width: 1, height: 1)
 
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
-        scratch.reserveCapacity(4096)
+        runPoints.reserveCapacity(1 << 16)
+        runEnds.reserveCapacity(4096)
     }
 
     deinit { rasterizer.deallocate() }
@@ -67,21 +71,54 @@ public final class FrameRenderer {
 
     private func drawLine(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ pixmap: Pixmap) {
         guard let level = g.level(forZoom: p.zoom) else { return }
-        let style = StrokeStyle(paint)
-        let margin = paint.width * max(1, paint.miterLimit) + 2
-        // Segments wholly outside the viewport grown by `margin` are skipped: the polyline is cut
-        // there into runs, whose ends (and caps) are out of sight.
+        let reach = paint.gapWidth / 2 + paint.width
+        let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
+        collectRuns(g, level, p, margin: margin, width: pixmap.width, height: pixmap.height)
+        guard !runEnds.isEmpty else { return }
+        let color = paint.color.premultiplied(opacity: paint.opacity)
+        let base = StrokeStyle(paint)
+        if paint.blur <= 0 {
+            strokeRuns(paint, base)
+            rasterizer.fill(pixmap, color: color, rule: .nonZero)
+            return
+        }
+        // Blur: as in MapLibre's line shader, the edge fades over blur + 1 px, centred blur / 2
+        // inside the line's edge. Drawn as a stack of concentric strokes, half-widths spread evenly
+        // over `blur`, each anti-aliased over 1 px, whose coverages add up in a mask composited once.
+        let layers = min(32, max(2, Int((paint.blur * 2).rounded(.up))))
+        mask.reset(width: pixmap.width, height: pixmap.height)
+        for k in 0..<layers {
+            var style = base
+            style.width = paint.width - 2 * paint.blur * (Double(k) + 0.5) / Double(layers)
+            guard style.width > 0 else { continue }
+            strokeRuns(paint, style)
+            mask.accumulate(&rasterizer, weight: UInt32(256 / layers))
+        }
+        mask.composite(color, onto: pixmap)
+    }
+
+    /// Gathers the layer's visible polylines in screen space into `runPoints` / `runEnds`.
+    /// Segments wholly outside the viewport grown by `margin` are skipped: the polyline is cut
+    /// there into runs, whose ends (and caps) are out of sight.
+    private func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double,
+                             width: Int, height: Int) {
+        runPoints.removeAll(keepingCapacity: true)
+        runEnds.removeAll(keepingCapacity: true)
         let minX = -margin, minY = -margin
-        let maxX = Double(pixmap.width) + margin, maxY = Double(pixmap.height) + margin
+        let maxX = Double(width) + margin, maxY = Double(height) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
             (q.x < minX ? 1 : 0) | (q.x > maxX ? 2 : 0) | (q.y < minY ? 4 : 0) | (q.y > maxY ? 8 : 0)
+        }
+        var runStart = 0
+        @inline(__always) func endRun() {
+            if runPoints.count - runStart >= 2 { runEnds.append(runPoints.count) } else { runPoints.removeLast(runPoints.count - runStart) }
+            runStart = runPoints.count
         }
         g.points.withUnsafeBufferPointer { pts in
             p.forEachVisibleChunk(g, level, margin: margin) { chunk, sx, ox, sy, oy in
                 for part in chunk.parts {
                     let start = g.partOffsets[part], n = g.partLengths[part]
                     guard n >= 2 else { continue }
-                    scratch.removeAll(keepingCapacity: true)
                     var prev = Point(Double(pts[start * 2]) * sx + ox, Double(pts[start * 2 + 1]) * sy + oy)
                     var prevCode = outcode(prev)
                     for k in 1..<n {
@@ -89,25 +126,38 @@ public final class FrameRenderer {
                         let cur = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
                         let code = outcode(cur)
                         if prevCode & code != 0 {
-                            strokeRun(style)
+                            endRun()
                         } else {
-                            if scratch.isEmpty { scratch.append(prev) }
-                            scratch.append(cur)
+                            if runPoints.count == runStart { runPoints.append(prev) }
+                            runPoints.append(cur)
                         }
                         prev = cur; prevCode = code
                     }
-                    strokeRun(style)
+                    endRun()
                 }
             }
         }
-        rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
     }
 
-    /// Strokes the polyline collected in `scratch` (if any) and empties it.
-    private func strokeRun(_ style: StrokeStyle) {
-        guard scratch.count >= 2 else { scratch.removeAll(keepingCapacity: true); return }
-        scratch.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
-        scratch.removeAll(keepingCapacity: true)
+    /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to
+    /// either side of the gap instead of one.
+    private func strokeRuns(_ paint: LinePaint, _ style: StrokeStyle) {
+        var start = 0
+        for end in runEnds {
+            if paint.gapWidth > 0 {
+                let d = paint.gapWidth / 2 + paint.width / 2
+                let run = Array(runPoints[start..<end])
+                for side in [d, -d] {
+                    PolylineOffset.offset(run, by: side, miterLimit: max(2, paint.miterLimit), into: &offsetScratch)
+                    offsetScratch.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
+                }
+            } else {
+                runPoints.withUnsafeBufferPointer { all in
+                    stroker.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: false, style: style, into: &rasterizer)
+                }
+            }
+            start = end
+        }
     }
 }
 

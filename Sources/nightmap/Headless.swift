@@ -34,6 +34,9 @@ enum Headless {
             "timerTicks": model.timer.ticks(at: o.elapsed),
             "layers": model.visibleLayerIDs,
             "scene": model.scene.name,
+            "pulse": model.pulse.map { p -> [String: Any] in
+                ["running": p.isRunning, "period": p.period, "steps": p.stepCount]
+            } ?? ["running": false, "period": 0, "steps": 0],
             "time": f.string(from: Date(timeIntervalSince1970: instant)),
             "elapsed": o.elapsed,
         ]
@@ -73,7 +76,7 @@ enum Headless {
         let firstFrame = Clock.now()
         let home = model.camera.state
         var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d, scene %@, one thread, every layer redrawn",
-                            o.frames, o.size.width, o.size.height, o.scene.name),
+                            o.frames, o.size.width, o.size.height, o.scene),
                      "scenario      median ms   p95 ms   max ms   frames/s"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             var times: [Double] = []

@@ -9,7 +9,8 @@ struct Options: Equatable {
     var size = ViewportSize(width: 1280, height: 800)
     var center: LngLat?
     var zoom: Double?
-    var scene: Scene = .radar
+    var scene = "radar"
+    var route: String?
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
     var time: Double?
     var elapsed: Double = 0
@@ -31,7 +32,8 @@ struct Options: Equatable {
       --size WxH         viewport in pixels (default 1280x800)
       --center LAT,LON   camera centre (clamped to the scene's camera bounds)
       --zoom Z           camera zoom (clamped likewise)
-      --scene NAME       scene: \(Scene.all.map(\.name).joined(separator: ", ")) (default radar)
+      --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
+      --route FILE       the pulsing route: GeoJSON LineString, MultiLineString or FeatureCollection
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
@@ -92,10 +94,12 @@ struct Options: Equatable {
                 o.zoom = z
             case "--scene":
                 let v = try value()
-                guard let s = Scene.named(v) else {
-                    throw UsageError(description: "option --scene: unknown scene '\(v)' (known: \(Scene.all.map(\.name).joined(separator: ", ")))")
+                guard Scene.names.contains(v) else {
+                    throw UsageError(description: "option --scene: unknown scene '\(v)' (known: \(Scene.names.joined(separator: ", ")))")
                 }
-                o.scene = s
+                o.scene = v
+            case "--route":
+                o.route = try value()
             case "--time":
                 let v = try value()
                 guard let t = parseISO8601(v) else { throw UsageError(description: "option --time: '\(v)' is not an ISO 8601 UTC time such as 2026-11-30T12:00:00Z") }

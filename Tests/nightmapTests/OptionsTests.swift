@@ -5,7 +5,7 @@ import Testing
 @Suite struct OptionsTests {
     @Test func defaults() throws {
         let o = try Options.parse([])
-        #expect(o.command == .view && o.size == ViewportSize(width: 1280, height: 800) && o.scene == .radar)
+        #expect(o.command == .view && o.size == ViewportSize(width: 1280, height: 800) && o.scene == "radar")
         #expect(o.elapsed == 0 && o.center == nil && o.zoom == nil)
     }
 

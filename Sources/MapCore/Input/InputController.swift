@@ -82,6 +82,9 @@ public struct InputController: Sendable {
         case .character("0"): return [.resetCamera]
         case .character("q"), .character("Q"), .escape: return [.quit]
         case .space: return [.toggleTimer]
+        case .character("p"), .character("P"): return [.togglePulse]
+        case .character("1"): return [.switchScene("radar")]
+        case .character("3"): return [.switchScene("route")]
         default: return []
         }
     }

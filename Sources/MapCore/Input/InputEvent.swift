@@ -39,6 +39,10 @@ public enum MapCommand: Equatable, Sendable {
     /// Change the zoom by `delta` around the viewport centre, eased.
     case zoomCentered(delta: Double)
     case toggleTimer
+    /// Start or stop the route pulse.
+    case togglePulse
+    /// Go to the named scene (its bounds and start camera), eased.
+    case switchScene(String)
     case resetCamera
     case resize(width: Int, height: Int)
     case quit

@@ -50,3 +50,24 @@ public final class GeometrySet: Sendable {
 
     public var pointCount: Int { points.count / 2 }
 }
+
+extension GeometrySet {
+    /// A single-level, single-chunk line set built from polylines in longitude/latitude.
+    public static func lines(name: String, _ polylines: [[LngLat]]) -> GeometrySet {
+        var points: [Float] = [], offsets: [Int] = [], lengths: [Int] = []
+        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+        for line in polylines where line.count >= 2 {
+            offsets.append(points.count / 2)
+            lengths.append(line.count)
+            for p in line {
+                let m = WebMercator.project(p)
+                let x = Float(m.x), y = Float(m.y)
+                points.append(x); points.append(y)
+                minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
+            }
+        }
+        let chunks = offsets.isEmpty ? [] : [Chunk(minX: minX, minY: minY, maxX: maxX, maxY: maxY, parts: 0..<offsets.count)]
+        return GeometrySet(name: name, kind: .lines, levels: [Level(minZoom: 0, maxZoom: 99, chunks: 0..<chunks.count)],
+                           chunks: chunks, partOffsets: offsets, partLengths: lengths, points: points)
+    }
+}

@@ -13,10 +13,16 @@ public struct LinePaint: Equatable, Sendable {
     public var miterLimit: Double = 2
     /// Dash and gap lengths in line widths; empty for solid.
     public var dasharray: [Double] = []
+    /// Draws two lines this many pixels apart (a casing) instead of one.
+    public var gapWidth: Double = 0
+    /// Pixels over which the line's edges fade out.
+    public var blur: Double = 0
     public init(color: Color = .black, width: Double = 1, opacity: Double = 1, cap: LineCap = .butt,
-                join: LineJoin = .miter, miterLimit: Double = 2, dasharray: [Double] = []) {
+                join: LineJoin = .miter, miterLimit: Double = 2, dasharray: [Double] = [],
+                gapWidth: Double = 0, blur: Double = 0) {
         self.color = color; self.width = width; self.opacity = opacity; self.cap = cap
         self.join = join; self.miterLimit = miterLimit; self.dasharray = dasharray
+        self.gapWidth = gapWidth; self.blur = blur
     }
 }
 
@@ -50,23 +56,31 @@ public struct Layer: Equatable, Sendable {
     public var minZoom: Double
     public var maxZoom: Double
     public var visible: Bool
+    /// Target values of the paint (and line layout) properties.
     public var paint: LayerPaint
+    /// Per-property transitions (`<property>-transition`), overriding the style's.
+    public var transitions: [String: TransitionOptions]
 
     public init(id: String, source: String? = nil, minZoom: Double = 0, maxZoom: Double = 24,
-                visible: Bool = true, paint: LayerPaint) {
+                visible: Bool = true, paint: LayerPaint, transitions: [String: TransitionOptions] = [:]) {
         self.id = id; self.source = source; self.minZoom = minZoom; self.maxZoom = maxZoom
-        self.visible = visible; self.paint = paint
+        self.visible = visible; self.paint = paint; self.transitions = transitions
     }
 
     /// Drawn at `zoom` (the specification's [minzoom, maxzoom) range).
     public func isShown(atZoom zoom: Double) -> Bool { visible && zoom >= minZoom && zoom < maxZoom }
 }
 
-/// Sources and layers in draw order.
+/// Sources and layers in draw order, and the default transition.
 public struct Style: Sendable {
     public var sources: [String: GeometrySet]
     public var layers: [Layer]
-    public init(sources: [String: GeometrySet] = [:], layers: [Layer] = []) {
-        self.sources = sources; self.layers = layers
+    /// The style's `transition`: used by properties without their own.
+    public var transition: TransitionOptions
+
+    public init(sources: [String: GeometrySet] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
+        self.sources = sources; self.layers = layers; self.transition = transition
     }
+
+    public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }
 }

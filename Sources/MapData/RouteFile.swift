@@ -1,0 +1,120 @@
+import Foundation
+import MapCore
+
+/// Reads a route as GeoJSON: a LineString (one step), a MultiLineString (a step per part), a
+/// Feature, or a FeatureCollection (a step per feature). Errors are one line naming the file.
+public enum RouteFile {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The largest route file accepted.
+    public static let maxBytes = 32 << 20
+
+    /// Route steps, each a list of polylines.
+    public typealias Steps = [[[LngLat]]]
+
+    public static func read(path: String) throws -> Steps {
+        let url = URL(fileURLWithPath: path)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let size = attributes?[.size] as? Int else { throw Failure(description: "\(path): cannot read file") }
+        guard size <= maxBytes else { throw Failure(description: "\(path): file is \(size) bytes, more than the \(maxBytes) a route may have") }
+        guard let data = try? Data(contentsOf: url) else { throw Failure(description: "\(path): cannot read file") }
+        return try decode(data, origin: path)
+    }
+
+    public static func decode(_ data: Data, origin: String) throws -> Steps {
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: data, options: [])
+        } catch {
+            throw Failure(description: "\(origin): not valid JSON (\(firstLine(error)))")
+        }
+        guard let object = json as? [String: Any] else { throw Failure(description: "\(origin): top level is not a GeoJSON object") }
+        guard let type = object["type"] as? String else { throw Failure(description: "\(origin): missing \"type\"") }
+        let steps: Steps
+        switch type {
+        case "FeatureCollection":
+            guard let features = object["features"] as? [Any] else { throw Failure(description: "\(origin): \"features\" is not an array") }
+            steps = try features.enumerated().compactMap { i, f in
+                guard let feature = f as? [String: Any] else { throw Failure(description: "\(origin): features[\(i)] is not an object") }
+                return try featureLines(feature, path: "features[\(i)]", origin: origin)
+            }
+        case "Feature":
+            steps = try featureLines(object, path: "feature", origin: origin).map { [$0] } ?? []
+        case "LineString", "MultiLineString":
+            let lines = try geometryLines(object, path: "geometry", origin: origin)
+            steps = type == "LineString" ? [lines] : lines.map { [$0] }
+        default:
+            throw Failure(description: "\(origin): GeoJSON type \"\(type)\" has no lines (use LineString, MultiLineString, Feature or FeatureCollection)")
+        }
+        guard !steps.isEmpty else { throw Failure(description: "\(origin): no LineString or MultiLineString features") }
+        return steps
+    }
+
+    /// A feature's polylines; nil for features without line geometry (points, polygons), which are skipped.
+    static func featureLines(_ f: [String: Any], path: String, origin: String) throws -> [[LngLat]]? {
+        guard (f["type"] as? String) == "Feature" else { throw Failure(description: "\(origin): \(path).type is not \"Feature\"") }
+        guard let g = f["geometry"] as? [String: Any] else { return nil }
+        guard let t = g["type"] as? String, t == "LineString" || t == "MultiLineString" else { return nil }
+        return try geometryLines(g, path: "\(path).geometry", origin: origin)
+    }
+
+    static func geometryLines(_ g: [String: Any], path: String, origin: String) throws -> [[LngLat]] {
+        let type = g["type"] as? String ?? ""
+        guard let coords = g["coordinates"] as? [Any] else { throw Failure(description: "\(origin): \(path).coordinates is not an array") }
+        if type == "LineString" { return [try line(coords, path: "\(path).coordinates", origin: origin)] }
+        return try coords.enumerated().map { i, part in
+            guard let p = part as? [Any] else { throw Failure(description: "\(origin): \(path).coordinates[\(i)] is not an array") }
+            return try line(p, path: "\(path).coordinates[\(i)]", origin: origin)
+        }
+    }
+
+    static func line(_ coords: [Any], path: String, origin: String) throws -> [LngLat] {
+        guard coords.count >= 2 else { throw Failure(description: "\(origin): \(path) has \(coords.count) position(s), a line needs 2") }
+        return try coords.enumerated().map { i, c in
+            guard let pos = c as? [Any], pos.count >= 2, let lon = (pos[0] as? NSNumber)?.doubleValue,
+                  let lat = (pos[1] as? NSNumber)?.doubleValue, !(pos[0] is Bool), !(pos[1] is Bool) else {
+                throw Failure(description: "\(origin): \(path)[\(i)] is not a [longitude, latitude] position")
+            }
+            guard lon.isFinite, lat.isFinite, (-180...180).contains(lon), (-90...90).contains(lat) else {
+                throw Failure(description: "\(origin): \(path)[\(i)] = [\(lon), \(lat)] is outside longitude -180...180, latitude -90...90")
+            }
+            return LngLat(lng: lon, lat: lat)
+        }
+    }
+
+    private static func firstLine(_ error: Error) -> String {
+        let ns = error as NSError
+        let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
+        return detail.split(separator: "\n").first.map(String.init) ?? "parse error"
+    }
+
+    /// The box around every step.
+    public static func bounds(_ steps: Steps) -> LngLatBounds {
+        var w = 180.0, s = 90.0, e = -180.0, n = -90.0
+        for step in steps { for line in step { for p in line {
+            w = min(w, p.lng); e = max(e, p.lng); s = min(s, p.lat); n = max(n, p.lat)
+        } } }
+        return LngLatBounds(west: w, south: s, east: e, north: n)
+    }
+}
+
+/// The pulsing route's style: one white, 8 px, round-capped line layer per step, starting
+/// transparent, with a 0.3 s opacity transition (the Mapbox snippet).
+public enum RouteLayers {
+    public static func layerID(_ step: Int) -> String { "route-step-\(step)" }
+
+    public static func make(_ steps: RouteFile.Steps) -> (sources: [String: GeometrySet], layers: [Layer]) {
+        var sources: [String: GeometrySet] = [:]
+        var layers: [Layer] = []
+        for (i, step) in steps.enumerated() {
+            let id = layerID(i)
+            sources[id] = GeometrySet.lines(name: id, step)
+            layers.append(Layer(id: id, source: id,
+                                paint: .line(LinePaint(color: .white, width: 8, opacity: 0, cap: .round, join: .round)),
+                                transitions: ["line-opacity": TransitionOptions(duration: 0.3, delay: 0)]))
+        }
+        return (sources, layers)
+    }
+}

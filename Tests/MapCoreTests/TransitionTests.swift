@@ -1,0 +1,188 @@
+import Foundation
+import MapCore
+import Testing
+
+/// cubic-bezier(0.25, 0.1, 0.25, 1) evaluated independently of `UnitBezier`: bisection on the
+/// parametric x(s) to 1e-12, then y(s).
+func referenceEase(_ x: Double) -> Double {
+    func bez(_ s: Double, _ p1: Double, _ p2: Double) -> Double {
+        let u = 1 - s
+        return 3 * u * u * s * p1 + 3 * u * s * s * p2 + s * s * s
+    }
+    var lo = 0.0, hi = 1.0
+    for _ in 0..<200 {
+        let mid = (lo + hi) / 2
+        if bez(mid, 0.25, 0.25) < x { lo = mid } else { hi = mid }
+    }
+    return bez((lo + hi) / 2, 0.1, 1)
+}
+
+@Suite struct TransitionTests {
+    func model(transition: TransitionOptions = .default, layerTransition: TransitionOptions? = nil) -> MapModel {
+        var layer = Layer(id: "l", source: nil, paint: .line(LinePaint(color: .white, width: 2, opacity: 0)))
+        if let t = layerTransition { layer.transitions["line-opacity"] = t }
+        let style = Style(layers: [Layer(id: "bg", paint: .background(color: .black, opacity: 1)), layer], transition: transition)
+        return MapModel(scene: .radar, style: style, size: ViewportSize(width: 100, height: 100))
+    }
+
+    func opacity(_ m: MapModel) -> Double {
+        guard case let .number(v)? = m.paintValue(layer: "l", "line-opacity") else { return .nan }
+        return v
+    }
+
+    @Test func defaultTransitionAtExactInstants() throws {
+        var m = model()
+        try m.setPaintProperty(layer: "l", "line-opacity", .number(1), at: 10)
+        for (t, x) in [(10.0, 0.0), (10.075, 0.25), (10.15, 0.5), (10.225, 0.75)] {
+            m.advance(to: t)
+            #expect(abs(opacity(m) - referenceEase(x)) < 1e-9, "at \(t)")
+        }
+        m.advance(to: 10.3)
+        #expect(opacity(m) == 1)
+        #expect(!m.isAnimating)
+    }
+
+    @Test func easeAgreesWithTheReferenceCurveEverywhere() {
+        for i in 0...100 {
+            let x = Double(i) / 100
+            #expect(abs(Easing.ease.value(x) - referenceEase(x)) < 1e-7, "x = \(x)")
+        }
+    }
+
+    @Test func retargetMidWayStartsFromTheShownValue() throws {
+        var m = model()
+        try m.setPaintProperty(layer: "l", "line-opacity", .number(1), at: 0)
+        m.advance(to: 0.15)
+        let shown = opacity(m)
+        #expect(abs(shown - referenceEase(0.5)) < 1e-9)
+        try m.setPaintProperty(layer: "l", "line-opacity", .number(0.2), at: 0.15)
+        #expect(abs(opacity(m) - shown) < 1e-12, "no jump at the retarget")
+        // The prior keeps moving toward 1 while the new transition pulls to 0.2 (MapLibre).
+        m.advance(to: 0.225)
+        let prior = referenceEase(0.75)
+        #expect(abs(opacity(m) - (prior + (0.2 - prior) * referenceEase(0.25))) < 1e-9)
+        m.advance(to: 0.45)
+        #expect(abs(opacity(m) - 0.2) < 1e-12)
+    }
+
+    @Test func delayHoldsThePriorValue() throws {
+        var m = model(layerTransition: TransitionOptions(duration: 0.5, delay: 0.2))
+        try m.setPaintProperty(layer: "l", "line-opacity", .number(0.8), at: 1)
+        m.advance(to: 1.1)
+        #expect(opacity(m) == 0)
+        // Fully transparent, yet still animating: the loop must keep drawing.
+        #expect(m.isAnimating)
+        m.advance(to: 1.2)
+        #expect(opacity(m) == 0)
+        m.advance(to: 1.45)
+        #expect(abs(opacity(m) - 0.8 * referenceEase(0.5)) < 1e-9)
+        m.advance(to: 1.7)
+        #expect(opacity(m) == 0.8 && !m.isAnimating)
+    }
+
+    @Test func zeroDurationIsImmediate() throws {
+        var m = model(transition: TransitionOptions(duration: 0, delay: 0))
+        try m.setPaintProperty(layer: "l", "line-opacity", .number(0.6), at: 3)
+        #expect(opacity(m) == 0.6)
+        #expect(!m.isAnimating)
+    }
+
+    @Test func coloursInterpolateInPremultipliedRGBA() throws {
+        var m = model()
+        try m.setPaintProperty(layer: "l", "line-color", .color(Color(r: 1, g: 0, b: 0, a: 0)), at: 0)
+        m.advance(to: 0.15)
+        guard case let .color(c)? = m.paintValue(layer: "l", "line-color") else { Issue.record("no colour"); return }
+        let k = referenceEase(0.5)
+        // From opaque white to transparent red: premultiplied (1,1,1,1) -> (0,0,0,0), so the hue
+        // stays white all the way while alpha falls.
+        #expect(abs(c.a - (1 - k)) < 1e-9)
+        #expect(abs(c.r - 1) < 1e-9 && abs(c.g - 1) < 1e-9)
+    }
+
+    @Test func arraysInterpolateElementwise() {
+        let v = PaintValue.interpolate(.numbers([2, 4]), .numbers([4, 0]), 0.25)
+        #expect(v == .numbers([2.5, 3]))
+        #expect(PaintValue.interpolate(.numbers([1]), .numbers([1, 2]), 0.1) == .numbers([1, 2]))
+    }
+
+    @Test func badChangesAreRefusedWithTheirPath() {
+        var m = model()
+        #expect(throws: StyleError("layers.nope: no such layer")) { try m.setPaintProperty(layer: "nope", "line-opacity", .number(1), at: 0) }
+        #expect(throws: StyleError("layers.l.paint.fill-color: unknown property for a line layer")) {
+            try m.setPaintProperty(layer: "l", "fill-color", .color(.white), at: 0)
+        }
+        #expect(throws: StyleError("layers.l.paint.line-width: expected number, found color rgba(255.0, 255.0, 255.0, 1.0)")) {
+            try m.setPaintProperty(layer: "l", "line-width", .color(.white), at: 0)
+        }
+        #expect(throws: StyleError("layers.l.paint.line-opacity: 1.5 is above 1")) { try m.setPaintProperty(layer: "l", "line-opacity", .number(1.5), at: 0) }
+        #expect(throws: (any Error).self) { try m.setPaintProperty(layer: "l", "line-blur", .number(.nan), at: 0) }
+        // Nothing changed.
+        #expect(opacity(m) == 0)
+    }
+}
+
+@Suite struct RoutePulseTests {
+    /// The snippet's schedule, written out independently: 0.95 * ease over [i*0.075, +0.3], then
+    /// back down over the next 0.3 s.
+    static func expected(step i: Int, at t: Double, period: Double) -> Double {
+        let local = t.truncatingRemainder(dividingBy: period) - Double(i) * 0.075
+        if local < 0 { return 0 }
+        if local < 0.3 { return 0.95 * referenceEase(local / 0.3) }
+        if local < 0.6 { return 0.95 + (0 - 0.95) * referenceEase((local - 0.3) / 0.3) }
+        return 0
+    }
+
+    static func model(steps: Int = 10) -> MapModel {
+        var layers = [Layer(id: "bg", paint: .background(color: .black, opacity: 1))]
+        var ids: [String] = []
+        for i in 0..<steps {
+            ids.append("s\(i)")
+            layers.append(Layer(id: "s\(i)", paint: .line(LinePaint(color: .white, width: 8, opacity: 0, cap: .round)),
+                                transitions: ["line-opacity": TransitionOptions(duration: 0.3)]))
+        }
+        return MapModel(scene: .radar, style: Style(layers: layers), size: ViewportSize(width: 64, height: 64), routeLayerIDs: ids)
+    }
+
+    static func opacity(_ m: MapModel, _ i: Int) -> Double {
+        guard case let .number(v)? = m.paintValue(layer: "s\(i)", "line-opacity") else { return .nan }
+        return v
+    }
+
+    @Test func periodIsCountTimesStepPlusTwoFades() {
+        #expect(abs(RoutePulse(stepCount: 10, start: 0).period - 1.35) < 1e-12)
+    }
+
+    @Test(arguments: [0.0, 0.075, 0.2, 0.375, 0.6, 1.35, 1.35 + 0.2, 100 * 1.35 + 0.375])
+    func opacityOfEveryStep(at t: Double) {
+        var m = Self.model()
+        // Advance in uneven frame steps, as a window would.
+        var now = 0.0
+        while now < t - 1e-9 { now = min(t, now + 0.0137); m.advance(to: now) }
+        m.advance(to: t)
+        for i in 0..<10 {
+            #expect(abs(Self.opacity(m, i) - Self.expected(step: i, at: t, period: 1.35)) < 1e-6,
+                    "step \(i) at \(t): \(Self.opacity(m, i))")
+        }
+    }
+
+    @Test func oneJumpGivesTheSameFrameAsManySmallSteps() {
+        var a = Self.model(), b = Self.model()
+        a.advance(to: 7.777)
+        var t = 0.0
+        while t < 7.777 { t = min(7.777, t + 0.016); b.advance(to: t) }
+        for i in 0..<10 { #expect(abs(Self.opacity(a, i) - Self.opacity(b, i)) < 1e-9) }
+    }
+
+    @Test func pStopsAndRestartsThePulse() {
+        var m = Self.model()
+        m.advance(to: 0.2)
+        m.apply(.togglePulse, now: 0.2)
+        #expect(m.pulse?.isRunning == false)
+        m.advance(to: 0.6)
+        for i in 0..<10 { #expect(Self.opacity(m, i) == 0) }
+        #expect(!m.isAnimating)
+        m.apply(.togglePulse, now: 5)
+        m.advance(to: 5.15)
+        #expect(abs(Self.opacity(m, 0) - 0.95 * referenceEase(0.5)) < 1e-9)
+    }
+}
