@@ -26,6 +26,7 @@ let package = Package(
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
                     exclude: ["References"]),
-        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "CSDL2"]),
+        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "MapData", "Raster", "CSDL2"],
+                    exclude: ["Fixtures"]),
     ]
 )

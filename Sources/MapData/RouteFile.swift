@@ -74,7 +74,7 @@ public enum RouteFile {
         guard coords.count >= 2 else { throw Failure(description: "\(origin): \(path) has \(coords.count) position(s), a line needs 2") }
         return try coords.enumerated().map { i, c in
             guard let pos = c as? [Any], pos.count >= 2, let lon = (pos[0] as? NSNumber)?.doubleValue,
-                  let lat = (pos[1] as? NSNumber)?.doubleValue, !(pos[0] is Bool), !(pos[1] is Bool) else {
+                  let lat = (pos[1] as? NSNumber)?.doubleValue else {
                 throw Failure(description: "\(origin): \(path)[\(i)] is not a [longitude, latitude] position")
             }
             guard lon.isFinite, lat.isFinite, (-180...180).contains(lon), (-90...90).contains(lat) else {

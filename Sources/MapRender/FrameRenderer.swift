@@ -11,6 +11,11 @@ public final class FrameRenderer {
     private var runEnds: [Int] = []
     private var offsetScratch: [Point] = []
     private let mask = CoverageMask(width: 1, height: 1)
+    // The bottom layers that stayed the same, drawn once.
+    private var lastFrame: FrameDescription?
+    private var cache: Pixmap?
+    private var cachedLayers: [FrameDescription.DrawLayer] = []
+    private var cachedView: ViewTransform?
 
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
@@ -21,24 +26,58 @@ public final class FrameRenderer {
     deinit { rasterizer.deallocate() }
 
     /// Renders `frame` into `pixmap` (whose size should match the frame's viewport).
+    ///
+    /// Layers at the bottom that did not change since the previous frame (same camera, same
+    /// evaluated paint) are kept as a cached image: when only the layers above them change (a
+    /// pulsing route over a still map), the frame is that image plus the changed layers.
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         rasterizer.reset(width: pixmap.width, height: pixmap.height)
         let placement = Placement(view: frame.view, width: pixmap.width, height: pixmap.height)
-        // Start from opaque black unless the first layer paints every pixel anyway.
-        if case let .background(c, o)? = frame.layers.first?.paint, c.a >= 1, o >= 1 {} else {
-            pixmap.clear(PremultipliedColor(packed: 0xFF00_0000))
+        let layers = frame.layers
+        // Layers unchanged since the previous frame, from the bottom.
+        var stable = 0
+        if let last = lastFrame, last.view == frame.view {
+            while stable < min(layers.count, last.layers.count) && layers[stable] == last.layers[stable] { stable += 1 }
         }
-        for layer in frame.layers {
-            switch layer.paint {
-            case let .background(color, opacity):
-                drawBackground(color.premultiplied(opacity: opacity), pixmap)
-            case let .fill(paint):
-                guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0 else { continue }
-                drawFill(g, paint, placement, pixmap)
-            case let .line(paint):
-                guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
-                drawLine(g, paint, placement, pixmap)
+        lastFrame = frame
+        var first = 0
+        if let cache, cache.width == pixmap.width, cache.height == pixmap.height, cachedView == frame.view,
+           cachedLayers.count <= stable, cachedLayers[...] == layers[..<cachedLayers.count], !cachedLayers.isEmpty {
+            pixmap.copy(from: cache)
+            first = cachedLayers.count
+        } else {
+            // Start from opaque black unless the first layer paints every pixel anyway.
+            if case let .background(c, o)? = layers.first?.paint, c.a >= 1, o >= 1 {} else {
+                pixmap.clear(PremultipliedColor(packed: 0xFF00_0000))
             }
+        }
+        for index in first..<layers.count {
+            draw(layers[index], placement, pixmap)
+            // Keep the stable part once it is complete (and worth keeping: not the whole frame).
+            if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
+                if cache?.width != pixmap.width || cache?.height != pixmap.height {
+                    cache = Pixmap(width: pixmap.width, height: pixmap.height)
+                }
+                cache?.copy(from: pixmap)
+                cachedLayers = Array(layers[..<stable])
+                cachedView = frame.view
+            }
+        }
+        if stable < cachedLayers.count || cachedView != frame.view {
+            cachedLayers = []
+        }
+    }
+
+    private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ pixmap: Pixmap) {
+        switch layer.paint {
+        case let .background(color, opacity):
+            drawBackground(color.premultiplied(opacity: opacity), pixmap)
+        case let .fill(paint):
+            guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0 else { return }
+            drawFill(g, paint, placement, pixmap)
+        case let .line(paint):
+            guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
+            drawLine(g, paint, placement, pixmap)
         }
     }
 

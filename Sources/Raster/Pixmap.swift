@@ -35,4 +35,10 @@ public final class Pixmap: @unchecked Sendable {
     public func color(atX x: Int, y: Int) -> RGBA8 {
         PremultipliedColor(packed: self[x, y]).unpremultiplied
     }
+
+    /// Copies `other` (same size) into this pixmap.
+    public func copy(from other: Pixmap) {
+        precondition(other.width == width && other.height == height, "pixmap sizes differ")
+        pixels.update(from: other.pixels, count: count)
+    }
 }

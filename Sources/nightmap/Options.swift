@@ -38,7 +38,7 @@ struct Options: Equatable {
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
       --frames N         bench: frames to render per scenario (default 300)
-      --scenario NAME    bench: run only this scenario (pan, zoom-sweep)
+      --scenario NAME    bench: run only this scenario (pulse, pan, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
       --help, --version
     """
@@ -111,7 +111,10 @@ struct Options: Equatable {
             case "-o", "--output": o.output = try value()
             case "--scenario":
                 let v = try value()
-                guard ["pan", "zoom-sweep"].contains(v) else { throw UsageError(description: "option --scenario: unknown scenario '\(v)' (known: pan, zoom-sweep)") }
+                let known = Headless.scenarios.map(\.name)
+                guard known.contains(v) else {
+                    throw UsageError(description: "option --scenario: unknown scenario '\(v)' (known: \(known.joined(separator: ", ")))")
+                }
                 o.scenario = v
             case "--frames":
                 let v = try value()

