@@ -12,9 +12,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .target(name: "Raster"),
         .target(name: "MapCore"),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CGif"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"]),
         .executableTarget(
             name: "nightmap",

@@ -12,6 +12,14 @@ public struct AnimationTimer: Equatable, Sendable {
     private var baseTicks: Int
     /// When the current playing stretch began.
     private var playingSince: Double
+    /// While paused: the last change of the count (the last tick, or a step) and the count before it.
+    private var pausedChange: Change?
+
+    /// When the count last changed, and from what.
+    public struct Change: Equatable, Sendable {
+        public let time: Double
+        public let from: Int
+    }
 
     public init(interval: Double = 1, playing: Bool = true, start: Double = 0) {
         self.interval = interval
@@ -29,18 +37,30 @@ public struct AnimationTimer: Equatable, Sendable {
     /// Starts or stops the timer at `now`.
     public mutating func toggle(at now: Double) {
         if isPlaying {
+            pausedChange = lastChange(at: now)
             baseTicks = ticks(at: now)
             isPlaying = false
         } else {
             playingSince = now
             isPlaying = true
+            pausedChange = nil
         }
     }
 
-    /// Advances the count by `delta` ticks while paused (stepping); no effect while playing.
-    public mutating func step(_ delta: Int) {
-        guard !isPlaying else { return }
+    /// Moves the count by `delta` while paused (stepping frames); no effect while playing.
+    public mutating func step(_ delta: Int, at now: Double) {
+        guard !isPlaying, delta != 0 else { return }
+        pausedChange = Change(time: now, from: baseTicks)
         baseTicks += delta
+    }
+
+    /// The latest change of the count at or before `now`: a tick while playing (computed exactly,
+    /// whatever the frame timing), the last tick or step while paused; nil before the first.
+    public func lastChange(at now: Double) -> Change? {
+        guard isPlaying else { return pausedChange }
+        let n = ticks(at: now) - baseTicks
+        guard n > 0 else { return nil }
+        return Change(time: playingSince + Double(n) * interval, from: baseTicks + n - 1)
     }
 
     /// The instant of the first tick after `now`, or nil when paused.

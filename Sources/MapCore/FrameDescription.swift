@@ -3,18 +3,42 @@
 /// Two equal descriptions give the same pixels, so the run loop redraws only when the
 /// description changes.
 public struct FrameDescription: Equatable, Sendable {
-    /// One layer ready to draw.
+    /// What a raster layer shows: the current image, and while cross-fading the one before it.
+    public struct ImageDraw: Equatable, Sendable {
+        public let image: any RasterImage
+        public let previous: (any RasterImage)?
+        /// Progress of the cross-fade from `previous` to `image`, 0...1.
+        public let fade: Double
+        public let corners: ImageCorners
+        public let placement: ImagePlacement
+        /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
+        public let light: Color
+
+        public init(image: any RasterImage, previous: (any RasterImage)?, fade: Double, corners: ImageCorners,
+                    placement: ImagePlacement, light: Color) {
+            self.image = image; self.previous = previous; self.fade = fade; self.corners = corners
+            self.placement = placement; self.light = light
+        }
+
+        public static func == (a: ImageDraw, b: ImageDraw) -> Bool {
+            a.image === b.image && a.previous === b.previous && a.fade == b.fade && a.corners == b.corners
+                && a.placement == b.placement && a.light == b.light
+        }
+    }
+
+    /// One layer ready to draw: paint evaluated for the instant, colours already lit.
     public struct DrawLayer: Equatable, Sendable {
         public let id: String
         public let paint: LayerPaint
         public let geometry: GeometrySet?
+        public let image: ImageDraw?
 
-        public init(id: String, paint: LayerPaint, geometry: GeometrySet?) {
-            self.id = id; self.paint = paint; self.geometry = geometry
+        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil) {
+            self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
-            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry
+            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image
         }
     }
 

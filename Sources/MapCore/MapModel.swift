@@ -17,9 +17,18 @@ public struct MapModel: Sendable {
     public private(set) var wantsQuit = false
     /// Paint properties whose value is (or was) transitioning, by layer id then property name.
     private var transitions: [String: [String: TransitioningValue]] = [:]
+    /// The light preset, and the ground radiance easing between presets.
+    public private(set) var lightPreset: LightPreset
+    private var radiance: TransitioningValue
+    /// The raster layer the timer steps through (the radar), if any.
+    public let radarLayerID: String?
 
     public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0,
-                scenes: [Scene] = [], routeLayerIDs: [String] = []) {
+                scenes: [Scene] = [], routeLayerIDs: [String] = [], radarLayerID: String? = nil,
+                light: LightPreset = .night) {
+        self.radarLayerID = radarLayerID
+        lightPreset = light
+        radiance = TransitioningValue(constant: .color(light.groundRadiance(zoom: scene.camera.zoom)))
         self.scene = scene
         self.scenes = scenes.isEmpty ? [scene] : scenes
         self.style = style
@@ -57,6 +66,13 @@ public struct MapModel: Sendable {
                         curve: .quadraticOut, now: now)
         case .toggleTimer:
             timer.toggle(at: now)
+        case let .stepFrame(delta):
+            timer.step(delta, at: now)
+        case .cycleLight:
+            setLight(lightPreset.next, at: now)
+        case .toggleEmissive:
+            guard let id = radarLayerID, case let .number(e)? = paintValue(layer: id, "raster-emissive-strength") else { return }
+            try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
         case .togglePulse:
             togglePulse(at: now)
         case let .switchScene(name):
@@ -104,6 +120,29 @@ public struct MapModel: Sendable {
         return PaintProperty.get(name, of: layer.paint)
     }
 
+    /// Changes the light preset at `time`, the ground radiance easing over 300 ms.
+    public mutating func setLight(_ preset: LightPreset, at time: Double) {
+        lightPreset = preset
+        radiance = radiance.retargeted(to: .color(preset.groundRadiance(zoom: camera.state.zoom)),
+                                       options: TransitionOptions(duration: 0.3), now: time)
+    }
+
+    /// The ground radiance now.
+    public var groundRadiance: Color {
+        if case let .color(c) = radiance.value(at: now) { return c }
+        return .white
+    }
+
+    // MARK: Radar frames
+
+    /// The radar frame the timer points at now, the number of frames, and whether it plays.
+    public var radarFrame: (index: Int, count: Int, playing: Bool)? {
+        guard let id = radarLayerID, let layer = style.layers.first(where: { $0.id == id }),
+              let source = layer.source.flatMap({ style.images[$0] }), !source.frames.isEmpty else { return nil }
+        let n = source.frames.count
+        return (((timer.ticks(at: now) % n) + n) % n, n, timer.isPlaying)
+    }
+
     // MARK: Time
 
     /// Moves every animation to `now`: camera eases, the route pulse's scheduled changes (each
@@ -147,8 +186,20 @@ public struct MapModel: Sendable {
     /// True while something changes from instant to instant: the loop keeps drawing, even when
     /// a transitioning layer is fully transparent at this moment.
     public var isAnimating: Bool {
-        camera.isAnimating || (pulse?.isRunning ?? false)
+        camera.isAnimating || (pulse?.isRunning ?? false) || radiance.isRunning(at: now) || isFading
             || transitions.values.contains { $0.values.contains { $0.isRunning(at: now) } }
+    }
+
+    /// True while a raster layer cross-fades between two frames.
+    private var isFading: Bool {
+        guard let id = radarLayerID, case let .raster(p)? = style.layers.first(where: { $0.id == id })?.paint,
+              p.fadeDuration > 0, let change = timer.lastChange(at: now) else { return false }
+        return now - change.time < p.fadeDuration
+    }
+
+    /// When the picture next changes by itself although nothing animates (the next radar tick).
+    public var nextScheduledChange: Double? {
+        radarLayerID == nil ? nil : timer.nextTick(after: now)
     }
 
     // MARK: Frames
@@ -163,15 +214,46 @@ public struct MapModel: Sendable {
         let zoom = camera.state.zoom
         var out: [FrameDescription.DrawLayer] = []
         out.reserveCapacity(style.layers.count)
+        let light = groundRadiance
         for layer in style.layers where layer.isShown(atZoom: zoom) {
-            let geometry = layer.source.flatMap { style.sources[$0] }
-            if layer.source != nil && geometry == nil { continue }
             var paint = layer.paint
             if let running = transitions[layer.id] {
                 for (name, value) in running { PaintProperty.set(name, value.value(at: now), in: &paint) }
             }
-            out.append(.init(id: layer.id, paint: paint, geometry: geometry))
+            switch paint {
+            case .background:
+                out.append(.init(id: layer.id, paint: paint, geometry: nil))
+            case var .fill(f):
+                guard let g = layer.source.flatMap({ style.sources[$0] }) else { continue }
+                f.color = f.color.lit(by: light, emissive: f.emissiveStrength)
+                out.append(.init(id: layer.id, paint: .fill(f), geometry: g))
+            case var .line(l):
+                guard let g = layer.source.flatMap({ style.sources[$0] }) else { continue }
+                l.color = l.color.lit(by: light, emissive: l.emissiveStrength)
+                out.append(.init(id: layer.id, paint: .line(l), geometry: g))
+            case let .raster(r):
+                guard let source = layer.source.flatMap({ style.images[$0] }),
+                      let draw = imageDraw(source, r, light: light) else { continue }
+                out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
+            }
         }
         return FrameDescription(view: camera.view, layers: out)
+    }
+
+    /// The frame the timer points at (or the last good one before it) and, during a cross-fade,
+    /// the one it replaces.
+    private func imageDraw(_ source: ImageSource, _ paint: RasterPaint, light: Color) -> FrameDescription.ImageDraw? {
+        let ticks = timer.ticks(at: now)
+        guard let image = source.image(at: ticks) else { return nil }
+        var previous: (any RasterImage)? = nil
+        var fade = 1.0
+        if paint.fadeDuration > 0, let change = timer.lastChange(at: now), now - change.time < paint.fadeDuration,
+           let before = source.image(at: change.from), before !== image {
+            previous = before
+            fade = max(0, (now - change.time) / paint.fadeDuration)
+        }
+        let multiplier = Color.white.lit(by: light, emissive: paint.emissiveStrength)
+        return .init(image: image, previous: previous, fade: fade, corners: source.corners,
+                     placement: source.placement, light: multiplier)
     }
 }

@@ -10,6 +10,7 @@ public final class FrameRenderer {
     private var runPoints: [Point] = []
     private var runEnds: [Int] = []
     private var offsetScratch: [Point] = []
+    private var rowMaps: [ImageRowMap] = []
     private let mask = CoverageMask(width: 1, height: 1)
     // The bottom layers that stayed the same, drawn once.
     private var lastFrame: FrameDescription?
@@ -78,6 +79,42 @@ public final class FrameRenderer {
         case let .line(paint):
             guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
             drawLine(g, paint, placement, pixmap)
+        case let .raster(paint):
+            guard let draw = layer.image, paint.opacity > 0 else { return }
+            drawRaster(draw, paint, placement, pixmap)
+        }
+    }
+
+    /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
+    /// edges), colour from the image.
+    private func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
+        guard let image = draw.image as? Pixmap,
+              let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
+        else { return }
+        // World copies: draw the quad in each copy the viewport shows.
+        let xs = draw.corners.all.map { WebMercator.x(lng: $0.lng) }
+        let minX = xs.min()!, maxX = xs.max()!
+        for copy in Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up)) {
+            let shifted = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world,
+                                          ox: p.ox + Double(copy) * p.world, oy: p.oy) ?? mapper
+            let pts = draw.corners.all.map { shifted.screen($0) }
+            let top = max(0, Int(pts.map(\.y).min()!.rounded(.down))), bottom = min(pixmap.height - 1, Int(pts.map(\.y).max()!.rounded(.up)))
+            let left = pts.map(\.x).min()!, right = pts.map(\.x).max()!
+            guard top <= bottom, right >= 0, left <= Double(pixmap.width) else { continue }
+            rowMaps.removeAll(keepingCapacity: true)
+            for y in top...bottom { rowMaps.append(shifted.row(y)) }
+            rasterizer.moveTo(pts[0]); rasterizer.lineTo(pts[1]); rasterizer.lineTo(pts[2]); rasterizer.lineTo(pts[3]); rasterizer.close()
+            let adjustment = paint.hasNoAdjustments ? nil : ColorAdjustment(
+                brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
+                saturation: paint.saturation, hueRotate: paint.hueRotate)
+            rowMaps.withUnsafeBufferPointer { rows in
+                let blitter = ImageBlitter(destination: pixmap, image: image, previous: draw.previous as? Pixmap, fade: draw.fade,
+                                           rows: rows.baseAddress!, firstRow: top,
+                                           sampling: paint.resampling == .nearest ? .nearest : .bilinear,
+                                           opacity: paint.opacity, light: (draw.light.r, draw.light.g, draw.light.b),
+                                           adjustment: adjustment)
+                rasterizer.fill(pixmap, image: blitter)
+            }
         }
     }
 

@@ -7,14 +7,14 @@ import Raster
 /// The commands that need no window: snapshot, state, bench.
 enum Headless {
     static func snapshot(_ o: Options) throws {
-        let model = try MapSetup.model(o)
+        let model = try MapSetup.model(o, report: warn)
         let pixmap = Pixmap(width: o.size.width, height: o.size.height)
         FrameRenderer().render(model.frame(), into: pixmap)
         try PNGCodec.write(pixmap, to: o.output ?? "snapshot.png")
     }
 
     static func state(_ o: Options) throws -> String {
-        let model = try MapSetup.model(o)
+        let model = try MapSetup.model(o, report: warn)
         return stateJSON(model, options: o)
     }
 
@@ -34,6 +34,8 @@ enum Headless {
             "timerTicks": model.timer.ticks(at: o.elapsed),
             "layers": model.visibleLayerIDs,
             "scene": model.scene.name,
+            "light": model.lightPreset.rawValue,
+            "radar": radarJSON(model),
             "pulse": model.pulse.map { p -> [String: Any] in
                 ["running": p.isRunning, "period": p.period, "steps": p.stepCount]
             } ?? ["running": false, "period": 0, "steps": 0],
@@ -42,6 +44,17 @@ enum Headless {
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    static func radarJSON(_ model: MapModel) -> [String: Any] {
+        guard let id = model.radarLayerID, let layer = model.style.layers.first(where: { $0.id == id }),
+              let source = layer.source.flatMap({ model.style.images[$0] }), let f = model.radarFrame else { return [:] }
+        let c = source.corners
+        var emissive = 0.0
+        if case let .number(e)? = model.paintValue(layer: id, "raster-emissive-strength") { emissive = e }
+        return ["frame": f.index, "frames": f.count, "playing": f.playing, "placement": source.placement.rawValue,
+                "file": source.names[f.index], "emissiveStrength": emissive,
+                "corners": [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft].map { [$0.lng, $0.lat] }]
     }
 
     /// One benchmark scenario: the camera for frame i of n.
@@ -73,7 +86,7 @@ enum Headless {
     /// Renders `--frames` frames per scenario and prints a table of frame times.
     static func bench(_ o: Options, startedAt processStart: Double) throws -> String {
         let t0 = Clock.now()
-        var model = try MapSetup.model(o)
+        var model = try MapSetup.model(o, report: warn)
         let renderer = FrameRenderer()
         let pixmap = Pixmap(width: o.size.width, height: o.size.height)
         renderer.render(model.frame(), into: pixmap)

@@ -2,21 +2,38 @@ import Foundation
 import MapCore
 import MapData
 
-/// Builds the map the options ask for: the embedded basemap, the pulsing route (the bundled
-/// one or `--route`), the scenes, camera overrides, and the instant `--elapsed`.
+/// Builds the map the options ask for: the embedded basemap, the radar frames, the pulsing
+/// route, the scenes, camera overrides, and the instant `--elapsed`.
 enum MapSetup {
-    static func model(_ o: Options) throws -> MapModel {
+    /// The radar layer's paint: the Mapbox weather example's (no fade, emissive strength 1).
+    static let radarPaint = RasterPaint(fadeDuration: 0, emissiveStrength: 1)
+
+    /// Builds the model. Problems with individual radar frames are passed to `report` (one line
+    /// each); a problem that leaves nothing to show throws.
+    static func model(_ o: Options, report: (String) -> Void = { _ in }) throws -> MapModel {
         let resources = try ResourceLocator.resourcesDirectory()
         var style = try Basemap.load(resources: resources)
+
+        let frames = try RadarFrames.load(path: o.radar ?? resources.appendingPathComponent("radar").path)
+        frames.problems.forEach(report)
+        let box = o.radarBounds ?? frames.worldFileBounds
+        let corners = box.map(ImageCorners.init) ?? .weatherExample
+        style.images["radar"] = frames.source(corners: corners, placement: o.radarPlacement)
+        let radar = Layer(id: "radar", source: "radar", paint: .raster(radarPaint))
+        // Above the land and lakes, below coastlines, borders and the route.
+        let at = (style.layerIndex("lakes") ?? style.layers.count - 1) + 1
+        style.layers.insert(radar, at: at)
+
         let routePath = o.route ?? resources.appendingPathComponent("routes/default.geojson").path
         let steps = try RouteFile.read(path: routePath)
         let route = RouteLayers.make(steps)
         style.sources.merge(route.sources) { a, _ in a }
         style.layers += route.layers
+
         let scenes = [Scene.radar, Scene.route(fitting: RouteFile.bounds(steps))]
         let scene = scenes.first { $0.name == o.scene } ?? .radar
         var model = MapModel(scene: scene, style: style, size: o.size, scenes: scenes,
-                             routeLayerIDs: route.layers.map(\.id))
+                             routeLayerIDs: route.layers.map(\.id), radarLayerID: "radar", light: o.light)
         if o.center != nil || o.zoom != nil {
             let start = model.camera.state
             model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom ?? start.zoom))

@@ -11,6 +11,10 @@ struct Options: Equatable {
     var zoom: Double?
     var scene = "radar"
     var route: String?
+    var radar: String?
+    var radarBounds: LngLatBounds?
+    var radarPlacement: ImagePlacement = .lonlat
+    var light: LightPreset = .night
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
     var time: Double?
     var elapsed: Double = 0
@@ -34,6 +38,10 @@ struct Options: Equatable {
       --zoom Z           camera zoom (clamped likewise)
       --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
       --route FILE       the pulsing route: GeoJSON LineString, MultiLineString or FeatureCollection
+      --radar PATH       radar frames: a directory of GIFs (sorted by name) or one (animated) GIF
+      --radar-bounds W,S,E,N  where the frames go (default: a world file beside them, else the example's box)
+      --radar-placement lonlat|linear  rows at their true latitude (default) or linear in Mercator
+      --light PRESET     day, dusk, night (default) or dawn
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
@@ -100,6 +108,27 @@ struct Options: Equatable {
                 o.scene = v
             case "--route":
                 o.route = try value()
+            case "--radar":
+                o.radar = try value()
+            case "--radar-bounds":
+                let v = try value()
+                let n = v.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard n.count == 4, let w = n[0], let so = n[1], let e = n[2], let no = n[3],
+                      (-180...180).contains(w), (-180...180).contains(e), (-90...90).contains(so), (-90...90).contains(no),
+                      w < e, so < no else {
+                    throw UsageError(description: "option --radar-bounds: '\(v)' is not WEST,SOUTH,EAST,NORTH in degrees with west < east and south < north")
+                }
+                o.radarBounds = LngLatBounds(west: w, south: so, east: e, north: no)
+            case "--radar-placement":
+                let v = try value()
+                guard let p = ImagePlacement(rawValue: v) else { throw UsageError(description: "option --radar-placement: '\(v)' is not lonlat or linear") }
+                o.radarPlacement = p
+            case "--light":
+                let v = try value()
+                guard let l = LightPreset(rawValue: v) else {
+                    throw UsageError(description: "option --light: '\(v)' is not one of \(LightPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                o.light = l
             case "--time":
                 let v = try value()
                 guard let t = parseISO8601(v) else { throw UsageError(description: "option --time: '\(v)' is not an ISO 8601 UTC time such as 2026-11-30T12:00:00Z") }

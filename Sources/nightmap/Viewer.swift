@@ -97,7 +97,12 @@ final class Viewer {
         needsPresent = true
     }
 
-    private func windowTitle() -> String { "nightmap - \(model.timer.stateName)" }
+    /// `nightmap - playing`, then the radar frame and the light preset.
+    private func windowTitle() -> String {
+        var t = "nightmap - \(model.timer.stateName)"
+        if let f = model.radarFrame { t += " - frame \(f.index + 1)/\(f.count)" }
+        return t + " - \(model.lightPreset.rawValue)"
+    }
 
     /// Runs until quit. Returns normally on `q`, Esc, window close or SIGTERM/SIGINT.
     func run() throws {
@@ -107,7 +112,7 @@ final class Viewer {
             var timeout: Int32 = 1000
             if model.isAnimating || needsPresent || lastFrame == nil {
                 timeout = 0
-            } else if let tick = model.timer.nextTick(after: now()) {
+            } else if let tick = model.nextScheduledChange {
                 timeout = Int32(max(0, min(1000, ((tick - now()) * 1000).rounded(.up))))
             }
             if SDL_WaitEventTimeout(&event, timeout) != 0 {
@@ -143,6 +148,9 @@ final class Viewer {
                 if case .toggleTimer = c { log("timer \(model.timer.stateName)") }
                 if case .togglePulse = c { log("pulse \(model.pulse?.isRunning == true ? "running" : "stopped")") }
                 if case let .switchScene(name) = c { log("scene \(name)") }
+                if case .stepFrame = c, let f = model.radarFrame { log("radar frame \(f.index)") }
+                if case .cycleLight = c { log("light \(model.lightPreset.rawValue)") }
+                if case .toggleEmissive = c { log("radar emissive toggled") }
             }
         }
     }

@@ -3,6 +3,11 @@ import Foundation
 /// nightmap's entry point: parse the command line, then view, snapshot, state or bench.
 let processStart = Clock.processStart() ?? Clock.now()
 
+/// Prints a one-line warning on stderr.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("nightmap: \(message)\n".utf8))
+}
+
 func fail(_ message: String, code: Int32) -> Never {
     FileHandle.standardError.write(Data("nightmap: \(message)\n".utf8))
     exit(code)
@@ -28,7 +33,7 @@ do {
         print(try Headless.bench(options, startedAt: processStart))
     case .view:
         try Viewer.checkDisplay()
-        let viewer = Viewer(options: options, model: try MapSetup.model(options))
+        let viewer = Viewer(options: options, model: try MapSetup.model(options, report: warn))
         try viewer.open()
         try viewer.run()
     }

@@ -114,7 +114,7 @@ func referenceEase(_ x: Double) -> Double {
         #expect(throws: StyleError("layers.l.paint.line-width: expected number, found color rgba(255.0, 255.0, 255.0, 1.0)")) {
             try m.setPaintProperty(layer: "l", "line-width", .color(.white), at: 0)
         }
-        #expect(throws: StyleError("layers.l.paint.line-opacity: 1.5 is above 1")) { try m.setPaintProperty(layer: "l", "line-opacity", .number(1.5), at: 0) }
+        #expect(throws: StyleError("layers.l.paint.line-opacity: 1.5 is outside 0.0...1.0")) { try m.setPaintProperty(layer: "l", "line-opacity", .number(1.5), at: 0) }
         #expect(throws: (any Error).self) { try m.setPaintProperty(layer: "l", "line-blur", .number(.nan), at: 0) }
         // Nothing changed.
         #expect(opacity(m) == 0)

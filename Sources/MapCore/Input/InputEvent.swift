@@ -39,6 +39,12 @@ public enum MapCommand: Equatable, Sendable {
     /// Change the zoom by `delta` around the viewport centre, eased.
     case zoomCentered(delta: Double)
     case toggleTimer
+    /// While paused, show the previous (-1) or next (+1) radar frame.
+    case stepFrame(Int)
+    /// Go to the next light preset, eased over 300 ms.
+    case cycleLight
+    /// Switch the radar layer's emissive strength between 1 and 0.
+    case toggleEmissive
     /// Start or stop the route pulse.
     case togglePulse
     /// Go to the named scene (its bounds and start camera), eased.

@@ -17,12 +17,14 @@ public struct LinePaint: Equatable, Sendable {
     public var gapWidth: Double = 0
     /// Pixels over which the line's edges fade out.
     public var blur: Double = 0
+    /// How much the layer ignores the light: 1 shows its colour as is, 0 lights it fully.
+    public var emissiveStrength: Double = 0
     public init(color: Color = .black, width: Double = 1, opacity: Double = 1, cap: LineCap = .butt,
                 join: LineJoin = .miter, miterLimit: Double = 2, dasharray: [Double] = [],
-                gapWidth: Double = 0, blur: Double = 0) {
+                gapWidth: Double = 0, blur: Double = 0, emissiveStrength: Double = 0) {
         self.color = color; self.width = width; self.opacity = opacity; self.cap = cap
         self.join = join; self.miterLimit = miterLimit; self.dasharray = dasharray
-        self.gapWidth = gapWidth; self.blur = blur
+        self.gapWidth = gapWidth; self.blur = blur; self.emissiveStrength = emissiveStrength
     }
 }
 
@@ -30,7 +32,41 @@ public struct LinePaint: Equatable, Sendable {
 public struct FillPaint: Equatable, Sendable {
     public var color: Color = .black
     public var opacity: Double = 1
-    public init(color: Color = .black, opacity: Double = 1) { self.color = color; self.opacity = opacity }
+    /// How much the layer ignores the light: 1 shows its colour as is, 0 lights it fully.
+    public var emissiveStrength: Double = 0
+    public init(color: Color = .black, opacity: Double = 1, emissiveStrength: Double = 0) {
+        self.color = color; self.opacity = opacity; self.emissiveStrength = emissiveStrength
+    }
+}
+
+/// Paint of a raster layer, with the specification's defaults.
+public struct RasterPaint: Equatable, Sendable {
+    public var opacity: Double = 1
+    /// Seconds over which a new image cross-fades in (the specification's 300 ms by default).
+    public var fadeDuration: Double = 0.3
+    public var resampling: Resampling = .linear
+    public var brightnessMin: Double = 0
+    public var brightnessMax: Double = 1
+    public var contrast: Double = 0
+    public var saturation: Double = 0
+    /// Degrees.
+    public var hueRotate: Double = 0
+    public var emissiveStrength: Double = 0
+
+    public enum Resampling: String, Sendable, Equatable, CaseIterable { case linear, nearest }
+
+    public init(opacity: Double = 1, fadeDuration: Double = 0.3, resampling: Resampling = .linear,
+                brightnessMin: Double = 0, brightnessMax: Double = 1, contrast: Double = 0, saturation: Double = 0,
+                hueRotate: Double = 0, emissiveStrength: Double = 0) {
+        self.opacity = opacity; self.fadeDuration = fadeDuration; self.resampling = resampling
+        self.brightnessMin = brightnessMin; self.brightnessMax = brightnessMax; self.contrast = contrast
+        self.saturation = saturation; self.hueRotate = hueRotate; self.emissiveStrength = emissiveStrength
+    }
+
+    /// True when the colour adjustments leave every pixel as it is.
+    public var hasNoAdjustments: Bool {
+        brightnessMin == 0 && brightnessMax == 1 && contrast == 0 && saturation == 0 && hueRotate == 0
+    }
 }
 
 /// What a layer draws.
@@ -38,12 +74,14 @@ public enum LayerPaint: Equatable, Sendable {
     case background(color: Color, opacity: Double)
     case fill(FillPaint)
     case line(LinePaint)
+    case raster(RasterPaint)
 
     public var typeName: String {
         switch self {
         case .background: return "background"
         case .fill: return "fill"
         case .line: return "line"
+        case .raster: return "raster"
         }
     }
 }
@@ -74,12 +112,15 @@ public struct Layer: Equatable, Sendable {
 /// Sources and layers in draw order, and the default transition.
 public struct Style: Sendable {
     public var sources: [String: GeometrySet]
+    /// Image sources by id (raster layers name them as their source).
+    public var images: [String: ImageSource]
     public var layers: [Layer]
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions
 
-    public init(sources: [String: GeometrySet] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
-        self.sources = sources; self.layers = layers; self.transition = transition
+    public init(sources: [String: GeometrySet] = [:], images: [String: ImageSource] = [:], layers: [Layer] = [],
+                transition: TransitionOptions = .default) {
+        self.sources = sources; self.images = images; self.layers = layers; self.transition = transition
     }
 
     public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }

@@ -1,0 +1,60 @@
+/// A decoded image the renderer can draw (the renderer's pixel buffer conforms to this);
+/// MapCore only needs its size and identity.
+public protocol RasterImage: AnyObject, Sendable {
+    var width: Int { get }
+    var height: Int { get }
+}
+
+/// How an image source's corners map the image onto the map.
+public enum ImagePlacement: String, Sendable, Equatable, CaseIterable {
+    /// Linear in Web Mercator between the corners, as the reference engines draw image sources.
+    case linear
+    /// Each image row at its true latitude (a latitude/longitude grid, as radar composites are).
+    case lonlat
+}
+
+/// Where an image goes: four corners [top-left, top-right, bottom-right, bottom-left].
+public struct ImageCorners: Equatable, Sendable {
+    public var topLeft: LngLat, topRight: LngLat, bottomRight: LngLat, bottomLeft: LngLat
+
+    public init(topLeft: LngLat, topRight: LngLat, bottomRight: LngLat, bottomLeft: LngLat) {
+        self.topLeft = topLeft; self.topRight = topRight; self.bottomRight = bottomRight; self.bottomLeft = bottomLeft
+    }
+
+    /// The corners of a west/south/east/north box.
+    public init(_ b: LngLatBounds) {
+        self.init(topLeft: LngLat(lng: b.west, lat: b.north), topRight: LngLat(lng: b.east, lat: b.north),
+                  bottomRight: LngLat(lng: b.east, lat: b.south), bottomLeft: LngLat(lng: b.west, lat: b.south))
+    }
+
+    /// The Mapbox weather example's placement.
+    public static let weatherExample = ImageCorners(
+        topLeft: LngLat(lng: -80.425, lat: 46.437), topRight: LngLat(lng: -71.516, lat: 46.437),
+        bottomRight: LngLat(lng: -71.516, lat: 37.936), bottomLeft: LngLat(lng: -80.425, lat: 37.936))
+
+    public var all: [LngLat] { [topLeft, topRight, bottomRight, bottomLeft] }
+}
+
+/// An image source: a sequence of frames (one shown at a time) placed by four corners.
+/// A frame that failed to decode is nil: the last good frame before it stays on screen.
+public final class ImageSource: Sendable {
+    public let corners: ImageCorners
+    public let placement: ImagePlacement
+    public let frames: [(any RasterImage)?]
+    public let names: [String]
+
+    public init(corners: ImageCorners, placement: ImagePlacement, frames: [(any RasterImage)?], names: [String]) {
+        self.corners = corners; self.placement = placement; self.frames = frames; self.names = names
+    }
+
+    /// The image to show for frame `index` (taken modulo the count): the frame itself, or the
+    /// closest good frame before it (wrapping), or nil when no frame is good.
+    public func image(at index: Int) -> (any RasterImage)? {
+        guard !frames.isEmpty else { return nil }
+        let n = frames.count
+        for back in 0..<n {
+            if let f = frames[((index - back) % n + n) % n] { return f }
+        }
+        return nil
+    }
+}

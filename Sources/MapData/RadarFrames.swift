@@ -1,0 +1,101 @@
+import Foundation
+import MapCore
+import Raster
+
+/// Loads radar frames: a directory of GIFs (and PNGs), sorted by name, or one (animated) GIF or
+/// PNG file, each GIF frame a radar frame. Every frame is decoded here, before anything is shown,
+/// so swapping frames later costs no decoding. A frame that cannot be decoded is reported (one
+/// line naming the file and the reason) and left empty: the last good frame before it stays on
+/// screen in its place.
+public struct RadarFrames {
+    public let images: [Pixmap?]
+    public let names: [String]
+    /// One line per bad file.
+    public let problems: [String]
+    /// The placement a world file (`.gfw`, `.wld`) beside the first frame gives, if any.
+    public let worldFileBounds: LngLatBounds?
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Loads from `path` (a directory or a file).
+    public static func load(path: String) throws -> RadarFrames {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw Failure(description: "\(path): no such file or directory")
+        }
+        var files: [String] = []
+        if isDirectory.boolValue {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            files = entries.filter { ["gif", "png"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+            guard !files.isEmpty else { throw Failure(description: "\(path): no .gif or .png frames in the directory") }
+        } else {
+            files = [path]
+        }
+        var images: [Pixmap?] = [], names: [String] = [], problems: [String] = []
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            do {
+                if (file as NSString).pathExtension.lowercased() == "png" {
+                    images.append(try PNGCodec.read(path: file)); names.append(name)
+                } else {
+                    let gif = try GIFDecoder.read(path: file)
+                    if let w = gif.warning { problems.append(w) }
+                    for (i, frame) in gif.frames.enumerated() {
+                        images.append(frame)
+                        names.append(gif.frames.count > 1 ? "\(name)#\(i)" : name)
+                    }
+                }
+            } catch {
+                problems.append("\(error)")
+                images.append(nil); names.append(name)
+            }
+        }
+        if images.allSatisfy({ $0 == nil }) && files.count == 1 {
+            throw Failure(description: problems.first ?? "\(path): no usable frame")
+        }
+        let world = try files.first.flatMap { try WorldFile.bounds(besideImage: $0, width: images.first??.width, height: images.first??.height) }
+        return RadarFrames(images: images, names: names, problems: problems, worldFileBounds: world)
+    }
+
+    /// The image source these frames make, placed by `corners`.
+    public func source(corners: ImageCorners, placement: ImagePlacement) -> ImageSource {
+        ImageSource(corners: corners, placement: placement, frames: images.map { $0 }, names: names)
+    }
+}
+
+/// ESRI world files: six numbers placing a north-up raster in longitude/latitude.
+public enum WorldFile {
+    /// The bounds of a `width` x `height` image from the world file beside it (`name.gfw` or
+    /// `name.wld`), or nil when there is none.
+    public static func bounds(besideImage path: String, width: Int?, height: Int?) throws -> LngLatBounds? {
+        let base = (path as NSString).deletingPathExtension
+        for ext in ["gfw", "wld", "GFW", "WLD"] {
+            let candidate = base + "." + ext
+            guard let text = try? String(contentsOfFile: candidate, encoding: .utf8) else { continue }
+            guard let w = width, let h = height else { return nil }
+            return try parse(text, width: w, height: h, origin: candidate)
+        }
+        return nil
+    }
+
+    public static func parse(_ text: String, width: Int, height: Int, origin: String) throws -> LngLatBounds {
+        let values = text.split(whereSeparator: \.isWhitespace).map { Double($0) }
+        guard values.count == 6, values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+            throw RadarFrames.Failure(description: "\(origin): a world file needs six numbers")
+        }
+        let v = values.map { $0! }
+        let (a, d, b, e, c, f) = (v[0], v[1], v[2], v[3], v[4], v[5])
+        guard d == 0, b == 0 else { throw RadarFrames.Failure(description: "\(origin): rotated world files are not supported") }
+        guard a > 0, e < 0 else { throw RadarFrames.Failure(description: "\(origin): pixel size must be positive in x and negative in y") }
+        // (c, f) is the centre of the top-left pixel.
+        let west = c - a / 2, north = f - e / 2
+        let east = west + a * Double(width), south = north + e * Double(height)
+        guard west >= -180, east <= 180, south >= -90, north <= 90, west < east, south < north else {
+            throw RadarFrames.Failure(description: "\(origin): the image would cover [\(west), \(south), \(east), \(north)], outside longitude/latitude")
+        }
+        return LngLatBounds(west: west, south: south, east: east, north: north)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import MapCore
+import MapData
+import Raster
+
+/// Maps an image source's quad onto the screen, row by row, for the image blitter.
+///
+/// The quad is split into the triangles (top-left, top-right, bottom-right) and (top-left,
+/// bottom-right, bottom-left), each mapped affinely from the placement's space: Web Mercator for
+/// `linear` (the reference engines' image sources), longitude/latitude for `lonlat` (each image
+/// row at its true latitude). In both spaces a screen row is a line of constant y, and x varies
+/// linearly with screen x, so (s, t) is linear along a row within each triangle.
+struct ImageQuadMapper {
+    /// A 2D affine map (X, Y) -> (s, t).
+    struct Affine {
+        let a: Double, b: Double, c: Double, d: Double, e: Double, f: Double   // s = aX + bY + c, t = dX + eY + f
+        /// The affine map sending p0, p1, p2 to uv0, uv1, uv2; nil when degenerate.
+        init?(_ p: [(Double, Double)], _ uv: [(Double, Double)]) {
+            let x1 = p[1].0 - p[0].0, y1 = p[1].1 - p[0].1, x2 = p[2].0 - p[0].0, y2 = p[2].1 - p[0].1
+            let det = x1 * y2 - x2 * y1
+            guard abs(det) > 1e-300, det.isFinite else { return nil }
+            let s1 = uv[1].0 - uv[0].0, s2 = uv[2].0 - uv[0].0, t1 = uv[1].1 - uv[0].1, t2 = uv[2].1 - uv[0].1
+            a = (s1 * y2 - s2 * y1) / det; b = (s2 * x1 - s1 * x2) / det
+            d = (t1 * y2 - t2 * y1) / det; e = (t2 * x1 - t1 * x2) / det
+            c = uv[0].0 - a * p[0].0 - b * p[0].1
+            f = uv[0].1 - d * p[0].0 - e * p[0].1
+        }
+    }
+
+    let placement: ImagePlacement
+    let world: Double, ox: Double, oy: Double
+    let first: Affine, second: Affine
+    let tl: (Double, Double), br: (Double, Double), trSide: Double
+
+    init?(corners: ImageCorners, placement: ImagePlacement, world: Double, ox: Double, oy: Double) {
+        self.placement = placement; self.world = world; self.ox = ox; self.oy = oy
+        func space(_ p: LngLat) -> (Double, Double) {
+            placement == .linear ? (WebMercator.x(lng: p.lng), WebMercator.y(lat: p.lat)) : (p.lng, p.lat)
+        }
+        let c = corners.all.map(space)
+        guard let a = Affine([c[0], c[1], c[2]], [(0, 0), (1, 0), (1, 1)]),
+              let b = Affine([c[0], c[2], c[3]], [(0, 0), (1, 1), (0, 1)]) else { return nil }
+        first = a; second = b
+        tl = c[0]; br = c[2]
+        trSide = (br.0 - tl.0) * (c[1].1 - tl.1) - (br.1 - tl.1) * (c[1].0 - tl.0)
+    }
+
+    /// The row map for screen row `y` (pixel centres at y + 0.5).
+    func row(_ y: Int) -> ImageRowMap {
+        let my = (Double(y) + 0.5 - oy) / world
+        let Y = placement == .linear ? my : WebMercator.lat(y: my)
+        // X = X0 + dX * screenX.
+        let X0: Double, dX: Double
+        if placement == .linear { X0 = -ox / world; dX = 1 / world } else { X0 = (-ox / world) * 360 - 180; dX = 360 / world }
+        func pieces(_ m: Affine) -> (Float, Float, Float, Float) {
+            (Float(m.a * X0 + m.b * Y + m.c), Float(m.a * dX), Float(m.d * X0 + m.e * Y + m.f), Float(m.d * dX))
+        }
+        let p = pieces(first), q = pieces(second)
+        // Side of the diagonal: cross(BR - TL, P - TL) is linear in screen x; triangle one lies on TR's side.
+        let kx = -(br.1 - tl.1) * dX
+        let k0 = (br.0 - tl.0) * (Y - tl.1) - (br.1 - tl.1) * (X0 - tl.0)
+        var split = Float.infinity
+        var firstLeft = true
+        if abs(kx) > 1e-300 {
+            split = Float(-k0 / kx)
+            // For x > split the sign of the cross is sign(kx).
+            firstLeft = (kx > 0) != (trSide > 0)
+        } else {
+            firstLeft = (k0 > 0) == (trSide > 0)
+            split = firstLeft ? .infinity : -.infinity
+        }
+        let left = firstLeft ? p : q, right = firstLeft ? q : p
+        return ImageRowMap(s0: left.0, ds: left.1, t0: left.2, dt: left.3, s1: right.0, ds1: right.1, t1: right.2, dt1: right.3, split: split)
+    }
+
+    /// Screen position of a corner (the quad's outline is drawn straight between them).
+    func screen(_ p: LngLat) -> Point {
+        Point(WebMercator.x(lng: p.lng) * world + ox, WebMercator.y(lat: p.lat) * world + oy)
+    }
+}

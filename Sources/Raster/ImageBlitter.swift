@@ -1,0 +1,186 @@
+/// How an image is sampled.
+public enum ImageSampling: Sendable { case nearest, bilinear }
+
+/// Where one screen row samples an image: normalised image coordinates (s, t) in [0, 1] are
+/// linear in the screen x of the pixel centre, with a second linear piece from `split` on
+/// (a quad drawn as two triangles).
+public struct ImageRowMap: Sendable {
+    public var s0: Float, ds: Float, t0: Float, dt: Float
+    public var s1: Float, ds1: Float, t1: Float, dt1: Float
+    /// Screen x from which the second piece applies.
+    public var split: Float
+
+    public init(s0: Float, ds: Float, t0: Float, dt: Float, s1: Float, ds1: Float, t1: Float, dt1: Float, split: Float) {
+        self.s0 = s0; self.ds = ds; self.t0 = t0; self.dt = dt
+        self.s1 = s1; self.ds1 = ds1; self.t1 = t1; self.dt1 = dt1; self.split = split
+    }
+}
+
+/// The style specification's raster colour adjustments, as MapLibre's raster shader applies
+/// them to the unpremultiplied colour: hue rotation, saturation, contrast, then brightness.
+public struct ColorAdjustment: Sendable, Equatable {
+    let spin: (Float, Float, Float)
+    let saturation: Float
+    let contrast: Float
+    let brightnessLow: Float
+    let brightnessHigh: Float
+
+    public static func == (a: ColorAdjustment, b: ColorAdjustment) -> Bool {
+        a.spin == b.spin && a.saturation == b.saturation && a.contrast == b.contrast
+            && a.brightnessLow == b.brightnessLow && a.brightnessHigh == b.brightnessHigh
+    }
+
+    /// From the paint properties (hue in degrees; contrast and saturation in -1...1).
+    public init(brightnessMin: Double, brightnessMax: Double, contrast: Double, saturation: Double, hueRotate: Double) {
+        let a = hueRotate * Double.pi / 180, s = sin(a), c = cos(a)
+        spin = (Float((2 * c + 1) / 3), Float((-(3.0).squareRoot() * s - c + 1) / 3), Float(((3.0).squareRoot() * s - c + 1) / 3))
+        self.saturation = Float(saturation > 0 ? 1 - 1 / (1.001 - saturation) : -saturation)
+        self.contrast = Float(contrast > 0 ? 1 / (1 - contrast) : 1 + contrast)
+        brightnessLow = Float(brightnessMin)
+        brightnessHigh = Float(brightnessMax)
+    }
+
+    /// Applies the adjustments to a premultiplied packed pixel.
+    @inline(__always)
+    func apply(_ p: UInt32) -> UInt32 {
+        let a = Float(p >> 24)
+        guard a > 0 else { return 0 }
+        let r = Float(p >> 16 & 255) / a, g = Float(p >> 8 & 255) / a, b = Float(p & 255) / a
+        var nr = r * spin.0 + g * spin.1 + b * spin.2
+        var ng = r * spin.2 + g * spin.0 + b * spin.1
+        var nb = r * spin.1 + g * spin.2 + b * spin.0
+        let average = (r + g + b) / 3
+        nr += (average - nr) * saturation; ng += (average - ng) * saturation; nb += (average - nb) * saturation
+        nr = (nr - 0.5) * contrast + 0.5; ng = (ng - 0.5) * contrast + 0.5; nb = (nb - 0.5) * contrast + 0.5
+        nr = brightnessLow + (brightnessHigh - brightnessLow) * nr
+        ng = brightnessLow + (brightnessHigh - brightnessLow) * ng
+        nb = brightnessLow + (brightnessHigh - brightnessLow) * nb
+        func q(_ v: Float) -> UInt32 { UInt32(min(max(v, 0), 1) * a + 0.5) }
+        return p & 0xFF00_0000 | q(nr) << 16 | q(ng) << 8 | q(nb)
+    }
+}
+
+/// Draws an image through the rasterizer's coverage: every covered pixel samples the image
+/// (and, while cross-fading, the previous one), applies colour adjustments, opacity and a
+/// per-channel light factor, and is composited source-over.
+public struct ImageBlitter: SpanBlitter {
+    struct Source {
+        let pixels: UnsafeMutablePointer<UInt32>
+        let width: Int, height: Int
+        let fw: Float, fh: Float
+        init(_ p: Pixmap) { pixels = p.pixels; width = p.width; height = p.height; fw = Float(p.width); fh = Float(p.height) }
+    }
+
+    let dst: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let image: Source
+    let previous: Source?
+    let fade: UInt32                  // weight of `image` against `previous`, 0...256
+    let rows: UnsafePointer<ImageRowMap>
+    let rowOffset: Int                // rows[y - rowOffset]
+    let sampling: ImageSampling
+    let opacity: UInt32               // 0...256
+    let light: (UInt32, UInt32, UInt32)  // 0...256 per channel
+    let lit: Bool
+    let adjustment: ColorAdjustment?
+
+    public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, rows: UnsafePointer<ImageRowMap>,
+                firstRow: Int, sampling: ImageSampling, opacity: Double, light: (Double, Double, Double),
+                adjustment: ColorAdjustment?) {
+        dst = destination.pixels; stride = destination.width
+        self.image = Source(image); self.previous = previous.map(Source.init)
+        self.fade = UInt32((min(max(fade, 0), 1) * 256).rounded())
+        self.rows = rows; rowOffset = firstRow
+        self.sampling = sampling
+        self.opacity = UInt32((min(max(opacity, 0), 1) * 256).rounded())
+        func q(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 256).rounded()) }
+        self.light = (q(light.0), q(light.1), q(light.2))
+        lit = self.light != (256, 256, 256)
+        self.adjustment = adjustment
+    }
+
+    @inline(__always)
+    func sample(_ src: Source, _ s: Float, _ t: Float) -> UInt32 {
+        switch sampling {
+        case .nearest:
+            let x = min(max(Int(s * src.fw), 0), src.width - 1)
+            let y = min(max(Int(t * src.fh), 0), src.height - 1)
+            return src.pixels[y &* src.width &+ x]
+        case .bilinear:
+            let fx = s * src.fw - 0.5, fy = t * src.fh - 0.5
+            let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+            let wx = UInt32((fx - x0f) * 256), wy = UInt32((fy - y0f) * 256)
+            let x0 = min(max(Int(x0f), 0), src.width - 1), x1 = min(max(Int(x0f) + 1, 0), src.width - 1)
+            let y0 = min(max(Int(y0f), 0), src.height - 1), y1 = min(max(Int(y0f) + 1, 0), src.height - 1)
+            let r0 = src.pixels + y0 &* src.width, r1 = src.pixels + y1 &* src.width
+            let top = Self.lerp(Self.spread(r0[x0]), Self.spread(r0[x1]), wx)
+            let bottom = Self.lerp(Self.spread(r1[x0]), Self.spread(r1[x1]), wx)
+            return Self.pack(Self.lerp(top, bottom, wy))
+        }
+    }
+
+    /// The four channels of a pixel in 16-bit lanes.
+    @inline(__always) static func spread(_ c: UInt32) -> UInt64 {
+        let x = UInt64(c)
+        return (x & 0xFF) | (x & 0xFF00) << 8 | (x & 0xFF_0000) << 16 | (x & 0xFF00_0000) << 24
+    }
+    @inline(__always) static func pack(_ v: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: (v & 0xFF) | (v >> 8 & 0xFF00) | (v >> 16 & 0xFF_0000) | (v >> 24 & 0xFF00_0000))
+    }
+    /// Lane-wise a + (b - a) * w / 256, rounded, so equal inputs come back unchanged.
+    @inline(__always) static func lerp(_ a: UInt64, _ b: UInt64, _ w: UInt32) -> UInt64 {
+        let w64 = UInt64(w)
+        return ((a &* (256 &- w64) &+ b &* w64 &+ 0x0080_0080_0080_0080) >> 8) & 0x00FF_00FF_00FF_00FF
+    }
+
+    @inline(__always)
+    func shade(x: Int, y: Int) -> UInt32 {
+        let m = rows[y &- rowOffset]
+        let fx = Float(x) + 0.5
+        let s: Float, t: Float
+        if fx < m.split { s = m.s0 + m.ds * fx; t = m.t0 + m.dt * fx } else { s = m.s1 + m.ds1 * fx; t = m.t1 + m.dt1 * fx }
+        var p = sample(image, s, t)
+        if let previous, fade < 256 {
+            p = Self.pack(Self.lerp(Self.spread(sample(previous, s, t)), Self.spread(p), fade))
+        }
+        if let adjustment { p = adjustment.apply(p) }
+        if lit {
+            let r = ((p >> 16 & 255) &* light.0) >> 8, g = ((p >> 8 & 255) &* light.1) >> 8, b = ((p & 255) &* light.2) >> 8
+            p = p & 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+        return opacity == 256 ? p : Blend.scale(p, opacity)
+    }
+
+    @inline(__always)
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        let s = Blend.scale(shade(x: x, y: y), alpha &+ (alpha >> 7))
+        let d = dst + (y &* stride &+ x)
+        d.pointee = Blend.over(s, d.pointee)
+    }
+
+    @inline(__always)
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        let d = dst + (y &* stride &+ x)
+        let k = alpha &+ (alpha >> 7)
+        for i in 0..<count {
+            var s = shade(x: x &+ i, y: y)
+            if k != 256 { s = Blend.scale(s, k) }
+            d[i] = Blend.over(s, d[i])
+        }
+    }
+}
+
+extension Rasterizer {
+    /// Fills the accumulated edges with an image and forgets them.
+    public mutating func fill(_ pixmap: Pixmap, image blitter: ImageBlitter, rule: FillRule = .nonZero) {
+        precondition(pixmap.width == width && pixmap.height == height, "rasterizer and pixmap sizes differ")
+        var b = blitter
+        sweep(rule, &b)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
