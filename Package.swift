@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "MapData"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "Raster"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
                     exclude: ["References"]),
         .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "MapData", "Raster", "CSDL2"],

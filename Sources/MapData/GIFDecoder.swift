@@ -182,9 +182,12 @@ public enum GIFDecoder {
     }
 
     static func describe(_ error: Int32, truncatedAt reader: MemoryReader) -> String {
-        if reader.hitEnd || error == D_GIF_ERR_EOF_TOO_SOON || error == D_GIF_ERR_READ_FAILED {
+        // giflib reports a short read for truncated files and for some corrupt ones alike: only
+        // a read past the end of the data means truncated.
+        if reader.hitEnd || error == D_GIF_ERR_EOF_TOO_SOON {
             return "truncated (the data ends after \(reader.data.count) bytes)"
         }
+        if error == D_GIF_ERR_READ_FAILED { return "corrupt data (unreadable image data)" }
         switch error {
         case D_GIF_ERR_NOT_GIF_FILE: return "not a GIF file"
         case D_GIF_ERR_NO_SCRN_DSCR: return "corrupt data (no screen descriptor)"

@@ -31,21 +31,36 @@ unset SDL_VIDEODRIVER
 
 "$BIN" view --verbose > "$LOG" 2>&1 &
 APP=$!
-WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing$' | head -1) || fail "no window titled 'nightmap - playing'"
-ok "window $WID opened, title 'nightmap - playing'"
+WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window titled 'nightmap - playing ...'"
+ok "window $WID opened, title '$(xdotool getwindowname "$WID")'"
 
 wait_for() { # wait_for DESCRIPTION COMMAND...
   local what=$1; shift
   for _ in $(seq 50); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
   fail "timed out waiting for $what"
 }
-title_is() { [ "$(xdotool getwindowname "$WID")" = "$1" ]; }
+title_is() { case "$(xdotool getwindowname "$WID")" in "$1"*) return 0 ;; *) return 1 ;; esac; }
+frame_of() { xdotool getwindowname "$WID" | sed -n 's/.* - frame \([0-9]*\)\/.*/\1/p'; }
+frame_is_not() { [ "$(frame_of)" != "$1" ]; }
 
-# 3. A click toggles the timer: paused.
+# 3. The radar advances once a second; a click pauses it (title and frame), a second click resumes.
 wait_for "first frame" grep -q "camera lat=41.87400 lon=-75.78900 zoom=5.000" "$LOG"
+f0=$(frame_of); sleep 2.2; f1=$(frame_of)
+[ -n "$f0" ] && [ "$f0" != "$f1" ] || fail "radar frame did not advance while playing ($f0 -> $f1)"
+ok "playing: radar frame $f0 -> $f1"
 xdotool mousemove --window "$WID" 640 400 click 1
 wait_for "title 'nightmap - paused'" title_is "nightmap - paused"
-ok "click: title 'nightmap - paused'"
+f2=$(frame_of); sleep 2.2; f3=$(frame_of)
+[ "$f2" = "$f3" ] || fail "radar frame advanced while paused ($f2 -> $f3)"
+ok "click: title '$(xdotool getwindowname "$WID")', frame stays $f3"
+sleep 0.6                                    # not a double-click
+xdotool click 1
+wait_for "title 'nightmap - playing'" title_is "nightmap - playing"
+wait_for "the frame to advance again" frame_is_not "$f3"
+ok "click again: playing, frame $(frame_of)"
+sleep 0.6
+xdotool click 1
+wait_for "title 'nightmap - paused'" title_is "nightmap - paused"
 
 # 4. + zooms in by one, clamped to maxZoom 5.99, eased.
 xdotool windowfocus "$WID" 2>/dev/null || true
