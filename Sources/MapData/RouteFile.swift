@@ -112,7 +112,7 @@ public enum RouteLayers {
             let id = layerID(i)
             sources[id] = GeometrySet.lines(name: id, step)
             layers.append(Layer(id: id, source: id,
-                                paint: .line(LinePaint(color: .white, width: 8, opacity: 0, cap: .round, join: .round)),
+                                paint: .line(LinePaint(color: .white, width: 8, opacity: 0, cap: .round, join: .round, emissiveStrength: 1)),
                                 transitions: ["line-opacity": TransitionOptions(duration: 0.3, delay: 0)]))
         }
         return (sources, layers)

@@ -11,6 +11,8 @@ public final class FrameRenderer {
     private var runEnds: [Int] = []
     private var offsetScratch: [Point] = []
     private var rowMaps: [ImageRowMap] = []
+    private var columnSamples: [AxisSamples] = []
+    private var rowSamples: [AxisSamples] = []
     private let mask = CoverageMask(width: 1, height: 1)
     // The bottom layers that stayed the same, drawn once.
     private var lastFrame: FrameDescription?
@@ -107,13 +109,35 @@ public final class FrameRenderer {
             let adjustment = paint.hasNoAdjustments ? nil : ColorAdjustment(
                 brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
                 saturation: paint.saturation, hueRotate: paint.hueRotate)
-            rowMaps.withUnsafeBufferPointer { rows in
-                let blitter = ImageBlitter(destination: pixmap, image: image, previous: draw.previous as? Pixmap, fade: draw.fade,
-                                           rows: rows.baseAddress!, firstRow: top,
-                                           sampling: paint.resampling == .nearest ? .nearest : .bilinear,
-                                           opacity: paint.opacity, light: (draw.light.r, draw.light.g, draw.light.b),
-                                           adjustment: adjustment)
-                rasterizer.fill(pixmap, image: blitter)
+            let previous = draw.previous as? Pixmap
+            let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
+            let light = (draw.light.r, draw.light.g, draw.light.b)
+            if draw.corners.isAxisAligned && (previous == nil || (previous!.width == image.width && previous!.height == image.height)) {
+                // Source column from screen column, source row from screen row: tables, then lookups.
+                columnSamples.removeAll(keepingCapacity: true)
+                for x in 0..<pixmap.width {
+                    let m = rowMaps[0]
+                    let fx = Float(x) + 0.5
+                    let u = fx < m.split ? m.s0 + m.ds * fx : m.s1 + m.ds1 * fx
+                    columnSamples.append(AxisSamples.make(Double(u), size: image.width, sampling: sampling))
+                }
+                rowSamples.removeAll(keepingCapacity: true)
+                for m in rowMaps { rowSamples.append(AxisSamples.make(Double(m.t0), size: image.height, sampling: sampling)) }
+                columnSamples.withUnsafeBufferPointer { cols in
+                    rowSamples.withUnsafeBufferPointer { rows in
+                        let blitter = SeparableImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
+                                                            columns: cols.baseAddress!, rows: rows.baseAddress!, firstRow: top,
+                                                            opacity: paint.opacity, light: light, adjustment: adjustment)
+                        rasterizer.fill(pixmap, separableImage: blitter)
+                    }
+                }
+            } else {
+                rowMaps.withUnsafeBufferPointer { rows in
+                    let blitter = ImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
+                                               rows: rows.baseAddress!, firstRow: top, sampling: sampling,
+                                               opacity: paint.opacity, light: light, adjustment: adjustment)
+                    rasterizer.fill(pixmap, image: blitter)
+                }
             }
         }
     }

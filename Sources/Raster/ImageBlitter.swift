@@ -184,3 +184,121 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Sample positions of one axis of a separable image mapping: for each screen column (or row),
+/// the two source indices to blend and the weight of the second (0...256; nearest: 0).
+public struct AxisSamples: Sendable {
+    public var i0: Int32
+    public var i1: Int32
+    public var w: UInt32
+    public init(i0: Int32, i1: Int32, w: UInt32) { self.i0 = i0; self.i1 = i1; self.w = w }
+
+    /// Samples for normalised coordinates `u` over an axis of `size` pixels.
+    @inline(__always)
+    public static func make(_ u: Double, size: Int, sampling: ImageSampling) -> AxisSamples {
+        switch sampling {
+        case .nearest:
+            let i = Int32(min(max(Int((u * Double(size)).rounded(.down)), 0), size - 1))
+            return AxisSamples(i0: i, i1: i, w: 0)
+        case .bilinear:
+            let f = u * Double(size) - 0.5
+            let fl = f.rounded(.down)
+            let i = Int(fl)
+            return AxisSamples(i0: Int32(min(max(i, 0), size - 1)), i1: Int32(min(max(i + 1, 0), size - 1)),
+                               w: UInt32((f - fl) * 256))
+        }
+    }
+}
+
+/// The fast path of `ImageBlitter` for an image whose source column depends only on the screen
+/// column and whose source row only on the screen row (an axis-aligned longitude/latitude box,
+/// in either placement): per pixel, four table-driven loads, and nothing at all for fully
+/// transparent source pixels (most of a radar image).
+public struct SeparableImageBlitter: SpanBlitter {
+    let dst: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let src: UnsafeMutablePointer<UInt32>
+    let srcWidth: Int
+    let previous: UnsafeMutablePointer<UInt32>?
+    let fade: UInt32
+    let columns: UnsafePointer<AxisSamples>     // indexed by screen x
+    let rows: UnsafePointer<AxisSamples>        // indexed by screen y - rowOffset
+    let rowOffset: Int
+    let opacity: UInt32
+    let light: (UInt32, UInt32, UInt32)
+    let lit: Bool
+    let adjustment: ColorAdjustment?
+
+    /// `previous`, when given, must have the same size as `image`.
+    public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, columns: UnsafePointer<AxisSamples>,
+                rows: UnsafePointer<AxisSamples>, firstRow: Int, opacity: Double, light: (Double, Double, Double),
+                adjustment: ColorAdjustment?) {
+        precondition(previous == nil || (previous!.width == image.width && previous!.height == image.height))
+        dst = destination.pixels; stride = destination.width
+        src = image.pixels; srcWidth = image.width
+        self.previous = previous?.pixels
+        self.fade = UInt32((min(max(fade, 0), 1) * 256).rounded())
+        self.columns = columns; self.rows = rows; rowOffset = firstRow
+        self.opacity = UInt32((min(max(opacity, 0), 1) * 256).rounded())
+        func q(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 256).rounded()) }
+        self.light = (q(light.0), q(light.1), q(light.2))
+        lit = self.light != (256, 256, 256)
+        self.adjustment = adjustment
+    }
+
+    @inline(__always)
+    func sample(_ base: UnsafeMutablePointer<UInt32>, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
+        let r0 = base + Int(r.i0) &* srcWidth, r1 = base + Int(r.i1) &* srcWidth
+        let p00 = r0[Int(c.i0)], p01 = r0[Int(c.i1)], p10 = r1[Int(c.i0)], p11 = r1[Int(c.i1)]
+        if p00 | p01 | p10 | p11 == 0 { return 0 }
+        if p00 == p01 && p00 == p10 && p00 == p11 { return p00 }
+        let top = ImageBlitter.lerp(ImageBlitter.spread(p00), ImageBlitter.spread(p01), c.w)
+        let bottom = ImageBlitter.lerp(ImageBlitter.spread(p10), ImageBlitter.spread(p11), c.w)
+        return ImageBlitter.pack(ImageBlitter.lerp(top, bottom, r.w))
+    }
+
+    @inline(__always)
+    func shade(_ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
+        var p = sample(src, c, r)
+        if let previous, fade < 256 {
+            p = ImageBlitter.pack(ImageBlitter.lerp(ImageBlitter.spread(sample(previous, c, r)), ImageBlitter.spread(p), fade))
+        }
+        if p == 0 { return 0 }
+        if let adjustment { p = adjustment.apply(p) }
+        if lit {
+            let r = ((p >> 16 & 255) &* light.0) >> 8, g = ((p >> 8 & 255) &* light.1) >> 8, b = ((p & 255) &* light.2) >> 8
+            p = p & 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+        return opacity == 256 ? p : Blend.scale(p, opacity)
+    }
+
+    @inline(__always)
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        let s = shade(columns[x], rows[y &- rowOffset])
+        if s == 0 { return }
+        let d = dst + (y &* stride &+ x)
+        d.pointee = Blend.over(Blend.scale(s, alpha &+ (alpha >> 7)), d.pointee)
+    }
+
+    @inline(__always)
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        let d = dst + (y &* stride &+ x)
+        let k = alpha &+ (alpha >> 7)
+        let r = rows[y &- rowOffset]
+        for i in 0..<count {
+            var s = shade(columns[x &+ i], r)
+            if s == 0 { continue }
+            if k != 256 { s = Blend.scale(s, k) }
+            d[i] = s >> 24 == 255 ? s : Blend.over(s, d[i])
+        }
+    }
+}
+
+extension Rasterizer {
+    /// Fills the accumulated edges with a separably mapped image and forgets them.
+    public mutating func fill(_ pixmap: Pixmap, separableImage blitter: SeparableImageBlitter, rule: FillRule = .nonZero) {
+        precondition(pixmap.width == width && pixmap.height == height, "rasterizer and pixmap sizes differ")
+        var b = blitter
+        sweep(rule, &b)
+    }
+}

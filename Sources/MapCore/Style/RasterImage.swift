@@ -33,6 +33,12 @@ public struct ImageCorners: Equatable, Sendable {
         bottomRight: LngLat(lng: -71.516, lat: 37.936), bottomLeft: LngLat(lng: -80.425, lat: 37.936))
 
     public var all: [LngLat] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+    /// True for a west/south/east/north box: north-up, edges along meridians and parallels.
+    public var isAxisAligned: Bool {
+        topLeft.lat == topRight.lat && bottomLeft.lat == bottomRight.lat
+            && topLeft.lng == bottomLeft.lng && topRight.lng == bottomRight.lng
+    }
 }
 
 /// An image source: a sequence of frames (one shown at a time) placed by four corners.
