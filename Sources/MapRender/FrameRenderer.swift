@@ -9,6 +9,7 @@ public final class FrameRenderer {
     private var stroker = Stroker()
     private var runPoints: [Point] = []
     private var runEnds: [Int] = []
+    private var runOffsets: [Double] = []
     private var offsetScratch: [Point] = []
     private var rowMaps: [ImageRowMap] = []
     private var columnSamples: [AxisSamples] = []
@@ -19,6 +20,9 @@ public final class FrameRenderer {
     private var cache: Pixmap?
     private var cachedLayers: [FrameDescription.DrawLayer] = []
     private var cachedView: ViewTransform?
+    private var cachedRows: Range<Int> = 0..<0
+    /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
+    private var rows: Range<Int> = 0..<1
 
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
@@ -34,8 +38,16 @@ public final class FrameRenderer {
     /// evaluated paint) are kept as a cached image: when only the layers above them change (a
     /// pulsing route over a still map), the frame is that image plus the changed layers.
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
-        rasterizer.reset(width: pixmap.width, height: pixmap.height)
-        let placement = Placement(view: frame.view, width: pixmap.width, height: pixmap.height)
+        render(frame, into: pixmap, rows: 0..<pixmap.height)
+    }
+
+    /// Renders only the rows `band` of the frame (other rows of `pixmap` are left alone), so
+    /// several renderers can draw one frame at once, each its own band.
+    public func render(_ frame: FrameDescription, into pixmap: Pixmap, rows band: Range<Int>) {
+        rows = band.clamped(to: 0..<pixmap.height)
+        guard !rows.isEmpty else { return }
+        rasterizer.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
+        let placement = Placement(view: frame.view, width: pixmap.width, rows: rows)
         let layers = frame.layers
         // Layers unchanged since the previous frame, from the bottom.
         var stable = 0
@@ -44,14 +56,15 @@ public final class FrameRenderer {
         }
         lastFrame = frame
         var first = 0
+        if cachedRows != rows { cachedLayers = [] }
         if let cache, cache.width == pixmap.width, cache.height == pixmap.height, cachedView == frame.view,
            cachedLayers.count <= stable, cachedLayers[...] == layers[..<cachedLayers.count], !cachedLayers.isEmpty {
-            pixmap.copy(from: cache)
+            pixmap.copy(from: cache, rows: rows)
             first = cachedLayers.count
         } else {
             // Start from opaque black unless the first layer paints every pixel anyway.
             if case let .background(c, o)? = layers.first?.paint, c.a >= 1, o >= 1 {} else {
-                pixmap.clear(PremultipliedColor(packed: 0xFF00_0000))
+                pixmap.clear(PremultipliedColor(packed: 0xFF00_0000), rows: rows)
             }
         }
         for index in first..<layers.count {
@@ -61,9 +74,10 @@ public final class FrameRenderer {
                 if cache?.width != pixmap.width || cache?.height != pixmap.height {
                     cache = Pixmap(width: pixmap.width, height: pixmap.height)
                 }
-                cache?.copy(from: pixmap)
+                cache?.copy(from: pixmap, rows: rows)
                 cachedLayers = Array(layers[..<stable])
                 cachedView = frame.view
+                cachedRows = rows
             }
         }
         if stable < cachedLayers.count || cachedView != frame.view {
@@ -100,7 +114,8 @@ public final class FrameRenderer {
             let shifted = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world,
                                           ox: p.ox + Double(copy) * p.world, oy: p.oy) ?? mapper
             let pts = draw.corners.all.map { shifted.screen($0) }
-            let top = max(0, Int(pts.map(\.y).min()!.rounded(.down))), bottom = min(pixmap.height - 1, Int(pts.map(\.y).max()!.rounded(.up)))
+            let top = max(rows.lowerBound, Int(pts.map(\.y).min()!.rounded(.down)))
+            let bottom = min(rows.upperBound - 1, Int(pts.map(\.y).max()!.rounded(.up)))
             let left = pts.map(\.x).min()!, right = pts.map(\.x).max()!
             guard top <= bottom, right >= 0, left <= Double(pixmap.width) else { continue }
             rowMaps.removeAll(keepingCapacity: true)
@@ -143,9 +158,9 @@ public final class FrameRenderer {
     }
 
     private func drawBackground(_ c: PremultipliedColor, _ pixmap: Pixmap) {
-        if c.alpha == 255 { pixmap.clear(c); return }
+        if c.alpha == 255 { pixmap.clear(c, rows: rows); return }
         let buf = pixmap.buffer
-        for i in 0..<buf.count { buf[i] = Blend.over(c.packed, buf[i]) }
+        for i in (rows.lowerBound * pixmap.width)..<(rows.upperBound * pixmap.width) { buf[i] = Blend.over(c.packed, buf[i]) }
     }
 
     private func drawFill(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ pixmap: Pixmap) {
@@ -173,7 +188,7 @@ public final class FrameRenderer {
         guard let level = g.level(forZoom: p.zoom) else { return }
         let reach = paint.gapWidth / 2 + paint.width
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
-        collectRuns(g, level, p, margin: margin, width: pixmap.width, height: pixmap.height)
+        collectRuns(g, level, p, margin: margin, width: pixmap.width, dashed: !paint.dasharray.isEmpty)
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = StrokeStyle(paint)
@@ -186,7 +201,7 @@ public final class FrameRenderer {
         // inside the line's edge. Drawn as a stack of concentric strokes, half-widths spread evenly
         // over `blur`, each anti-aliased over 1 px, whose coverages add up in a mask composited once.
         let layers = min(32, max(2, Int((paint.blur * 2).rounded(.up))))
-        mask.reset(width: pixmap.width, height: pixmap.height)
+        mask.reset(width: pixmap.width, height: pixmap.height)   // (only this band's rows get touched)
         for k in 0..<layers {
             var style = base
             style.width = paint.width - 2 * paint.blur * (Double(k) + 0.5) / Double(layers)
@@ -200,18 +215,26 @@ public final class FrameRenderer {
     /// Gathers the layer's visible polylines in screen space into `runPoints` / `runEnds`.
     /// Segments wholly outside the viewport grown by `margin` are skipped: the polyline is cut
     /// there into runs, whose ends (and caps) are out of sight.
-    private func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double,
-                             width: Int, height: Int) {
+    private func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, width: Int,
+                             dashed: Bool) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
-        let minX = -margin, minY = -margin
-        let maxX = Double(width) + margin, maxY = Double(height) + margin
+        runOffsets.removeAll(keepingCapacity: true)
+        let minX = -margin, minY = Double(rows.lowerBound) - margin
+        let maxX = Double(width) + margin, maxY = Double(rows.upperBound) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
             (q.x < minX ? 1 : 0) | (q.x > maxX ? 2 : 0) | (q.y < minY ? 4 : 0) | (q.y > maxY ? 8 : 0)
         }
         var runStart = 0
+        // Distance along the part where the current run starts: dashes continue across culled
+        // stretches, so cutting a line (off screen, or at a band edge) never shifts its pattern.
+        var along = 0.0, runAlong = 0.0
         @inline(__always) func endRun() {
-            if runPoints.count - runStart >= 2 { runEnds.append(runPoints.count) } else { runPoints.removeLast(runPoints.count - runStart) }
+            if runPoints.count - runStart >= 2 {
+                runEnds.append(runPoints.count); runOffsets.append(runAlong)
+            } else {
+                runPoints.removeLast(runPoints.count - runStart)
+            }
             runStart = runPoints.count
         }
         g.points.withUnsafeBufferPointer { pts in
@@ -221,6 +244,7 @@ public final class FrameRenderer {
                     guard n >= 2 else { continue }
                     var prev = Point(Double(pts[start * 2]) * sx + ox, Double(pts[start * 2 + 1]) * sy + oy)
                     var prevCode = outcode(prev)
+                    along = 0
                     for k in 1..<n {
                         let i = (start + k) * 2
                         let cur = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
@@ -228,9 +252,10 @@ public final class FrameRenderer {
                         if prevCode & code != 0 {
                             endRun()
                         } else {
-                            if runPoints.count == runStart { runPoints.append(prev) }
+                            if runPoints.count == runStart { runPoints.append(prev); runAlong = along }
                             runPoints.append(cur)
                         }
+                        if dashed { along += (cur - prev).length }
                         prev = cur; prevCode = code
                     }
                     endRun()
@@ -241,9 +266,11 @@ public final class FrameRenderer {
 
     /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to
     /// either side of the gap instead of one.
-    private func strokeRuns(_ paint: LinePaint, _ style: StrokeStyle) {
+    private func strokeRuns(_ paint: LinePaint, _ base: StrokeStyle) {
         var start = 0
-        for end in runEnds {
+        var style = base
+        for (r, end) in runEnds.enumerated() {
+            if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
             if paint.gapWidth > 0 {
                 let d = paint.gapWidth / 2 + paint.width / 2
                 let run = Array(runPoints[start..<end])
@@ -268,12 +295,13 @@ struct Placement {
     let ox: Double, oy: Double
     let visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
-    init(view: ViewTransform, width: Int, height: Int) {
+    /// For the rows `rows` of the view.
+    init(view: ViewTransform, width: Int, rows: Range<Int>) {
         zoom = view.camera.zoom
         world = view.worldSize
         ox = Double(width) / 2 - view.centerPixel.x
-        oy = Double(height) / 2 - view.centerPixel.y
-        visible = (-ox / world, -oy / world, (Double(width) - ox) / world, (Double(height) - oy) / world)
+        oy = Double(view.size.height) / 2 - view.centerPixel.y
+        visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
     }
 
     /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`

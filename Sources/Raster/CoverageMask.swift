@@ -27,7 +27,7 @@ public final class CoverageMask {
 
     /// Sweeps the rasterizer's edges into the mask, each pixel's coverage scaled by `weight / 256`.
     public func accumulate(_ rasterizer: inout Rasterizer, weight: UInt32, rule: FillRule = .nonZero) {
-        precondition(rasterizer.width == width && rasterizer.height == height, "rasterizer and mask sizes differ")
+        precondition(rasterizer.width == width && rasterizer.originY + rasterizer.height <= height, "rasterizer and mask sizes differ")
         values.withUnsafeMutableBufferPointer { v in
             var b = Accumulator(values: v.baseAddress!, width: width, weight: weight, minY: minY, maxY: maxY)
             rasterizer.sweep(rule, &b)

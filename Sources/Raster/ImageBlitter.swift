@@ -173,7 +173,7 @@ public struct ImageBlitter: SpanBlitter {
 extension Rasterizer {
     /// Fills the accumulated edges with an image and forgets them.
     public mutating func fill(_ pixmap: Pixmap, image blitter: ImageBlitter, rule: FillRule = .nonZero) {
-        precondition(pixmap.width == width && pixmap.height == height, "rasterizer and pixmap sizes differ")
+        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
         var b = blitter
         sweep(rule, &b)
     }
@@ -297,7 +297,7 @@ public struct SeparableImageBlitter: SpanBlitter {
 extension Rasterizer {
     /// Fills the accumulated edges with a separably mapped image and forgets them.
     public mutating func fill(_ pixmap: Pixmap, separableImage blitter: SeparableImageBlitter, rule: FillRule = .nonZero) {
-        precondition(pixmap.width == width && pixmap.height == height, "rasterizer and pixmap sizes differ")
+        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
         var b = blitter
         sweep(rule, &b)
     }

@@ -26,6 +26,11 @@ public final class Pixmap: @unchecked Sendable {
         pixels.update(repeating: color.packed, count: count)
     }
 
+    /// Fills the rows `rows` with `color`.
+    public func clear(_ color: PremultipliedColor, rows: Range<Int>) {
+        (pixels + rows.lowerBound * width).update(repeating: color.packed, count: rows.count * width)
+    }
+
     @inlinable public subscript(x: Int, y: Int) -> UInt32 {
         get { pixels[y * width + x] }
         set { pixels[y * width + x] = newValue }
@@ -36,9 +41,10 @@ public final class Pixmap: @unchecked Sendable {
         PremultipliedColor(packed: self[x, y]).unpremultiplied
     }
 
-    /// Copies `other` (same size) into this pixmap.
-    public func copy(from other: Pixmap) {
+    /// Copies `other` (same size) into this pixmap, all of it or the rows `rows`.
+    public func copy(from other: Pixmap, rows: Range<Int>? = nil) {
         precondition(other.width == width && other.height == height, "pixmap sizes differ")
-        pixels.update(from: other.pixels, count: count)
+        let r = rows ?? 0..<height
+        (pixels + r.lowerBound * width).update(from: other.pixels + r.lowerBound * width, count: r.count * width)
     }
 }

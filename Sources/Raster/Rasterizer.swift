@@ -20,6 +20,9 @@ public struct Rasterizer: PathSink {
 
     public private(set) var width: Int
     public private(set) var height: Int
+    /// The device row the rasterizer's first row stands for: a rasterizer can cover a band of a
+    /// taller pixmap (edges are given in pixmap coordinates; spans come out in them too).
+    public private(set) var originY: Int = 0
     private var cells: UnsafeMutablePointer<Cell>
     private var cellCount = 0
     private var cellCapacity: Int
@@ -63,10 +66,11 @@ public struct Rasterizer: PathSink {
         cellCapacity = 0; sortedCapacity = 0; rowCapacity = 0; columnCapacity = 0
     }
 
-    /// Forgets all edges and sets the device size.
-    public mutating func reset(width: Int, height: Int) {
+    /// Forgets all edges and sets the device size (or the band of rows `originY ..< originY + height`).
+    public mutating func reset(width: Int, height: Int, originY: Int = 0) {
         self.width = max(1, width)
         self.height = max(1, height)
+        self.originY = originY
         if rowCapacity < self.height + 2 {
             rowStart.deallocate()
             rowCapacity = self.height + 2
@@ -119,8 +123,8 @@ public struct Rasterizer: PathSink {
     /// Adds one directed edge, clipped to the device box.
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
-        let h = Double(height), w = Double(width)
-        var x1 = a.x, y1 = a.y, x2 = b.x, y2 = b.y
+        let h = Double(height), w = Double(width), oy = Double(originY)
+        var x1 = a.x, y1 = a.y - oy, x2 = b.x, y2 = b.y - oy
         guard x1.isFinite, y1.isFinite, x2.isFinite, y2.isFinite else { return }
         if y1 == y2 { return }                       // horizontal edges carry no cover
         if (y1 <= 0 && y2 <= 0) || (y1 >= h && y2 >= h) { return }
@@ -400,14 +404,14 @@ public struct Rasterizer: PathSink {
                 if x >= w { break }
                 if area != 0 {
                     let a = Rasterizer.alpha((cover << 9) &- area, rule)
-                    if a > 0 && x >= 0 { blitter.blitPixel(x: Int(x), y: r, alpha: a) }
+                    if a > 0 && x >= 0 { blitter.blitPixel(x: Int(x), y: r &+ originY, alpha: a) }
                     x += 1
                 }
                 let nx = i < end ? min(sorted[i].x, w) : w
                 if nx > x && cover != 0 {
                     let a = Rasterizer.alpha(cover << 9, rule)
                     let sx = max(x, 0)
-                    if a > 0 && nx > sx { blitter.blitSpan(x: Int(sx), y: r, count: Int(nx - sx), alpha: a) }
+                    if a > 0 && nx > sx { blitter.blitSpan(x: Int(sx), y: r &+ originY, count: Int(nx - sx), alpha: a) }
                 }
             }
             r += 1
@@ -416,7 +420,7 @@ public struct Rasterizer: PathSink {
 
     /// Fills the accumulated edges with a solid colour and forgets them.
     public mutating func fill(_ pixmap: Pixmap, color: PremultipliedColor, rule: FillRule = .nonZero) {
-        precondition(pixmap.width == width && pixmap.height == height, "rasterizer and pixmap sizes differ")
+        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
         var b = SolidBlitter(pixmap: pixmap, color: color)
         sweep(rule, &b)
     }

@@ -60,6 +60,8 @@ enum Headless {
     /// One benchmark scenario: the camera for frame i of n.
     struct Scenario: Sendable {
         let name: String
+        /// Bands drawn at once (1: one thread).
+        var threads = 1
         /// Seconds of animation time per frame (0: time stands still).
         var frameTime = 0.0
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
@@ -70,6 +72,12 @@ enum Headless {
         Scenario(name: "pulse", frameTime: 1.0 / 60) { _, _, home, _ in home },
         // Panning at the start zoom: a loop of +/- 3 degrees around the start centre.
         Scenario(name: "pan") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
+                               zoom: home.zoom)
+        },
+        // The same pan drawn by one thread per core, in bands.
+        Scenario(name: "pan-mt", threads: ProcessInfo.processInfo.activeProcessorCount) { i, n, home, _ in
             let t = Double(i) / Double(n) * 2 * Double.pi
             return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
                                zoom: home.zoom)
@@ -87,15 +95,16 @@ enum Headless {
     static func bench(_ o: Options, startedAt processStart: Double) throws -> String {
         let t0 = Clock.now()
         var model = try MapSetup.model(o, report: warn)
-        let renderer = FrameRenderer()
+        let renderer = ParallelRenderer()
         let pixmap = Pixmap(width: o.size.width, height: o.size.height)
         renderer.render(model.frame(), into: pixmap)
         let firstFrame = Clock.now()
         let home = model.camera.state
-        var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d, scene %@, one thread (pulse: camera still, route animating; pan, zoom-sweep: every layer redrawn)",
+        var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d, scene %@ (pulse: camera still, route and radar animating; pan, zoom-sweep: every layer redrawn)",
                             o.frames, o.size.width, o.size.height, o.scene),
-                     "scenario      median ms   p95 ms   max ms   frames/s"]
+                     "scenario (threads)  median ms   p95 ms   max ms   frames/s"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
+            let renderer = ParallelRenderer(threads: scenario.threads)
             var times: [Double] = []
             times.reserveCapacity(o.frames)
             for i in 0..<o.frames {
@@ -109,7 +118,7 @@ enum Headless {
             times.sort()
             let median = times[times.count / 2]
             let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
-            lines.append(scenario.name.padding(toLength: 12, withPad: " ", startingAt: 0)
+            lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 15, withPad: " ", startingAt: 0)
                          + String(format: " %10.2f %8.2f %8.2f %10.0f", median, p95, times.last ?? 0, 1000 / median))
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",

@@ -13,7 +13,7 @@ final class Viewer {
     private let options: Options
     private var model: MapModel
     private var input = InputController()
-    private let renderer = FrameRenderer()
+    private let renderer = ParallelRenderer()
     private var window: OpaquePointer?
     private var sdlRenderer: OpaquePointer?
     private var texture: OpaquePointer?

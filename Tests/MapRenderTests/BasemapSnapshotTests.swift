@@ -126,3 +126,27 @@ import TestSupport
         }
     }
 }
+
+/// Drawing in bands on several threads gives the frame one thread draws.
+@Suite struct ParallelRendererTests {
+    @Test(arguments: [2, 3, 7])
+    func bandsMatchOneThread(threads: Int) {
+        var model = MapModel(scene: .radar, style: BasemapSnapshotTests.style, size: ViewportSize(width: 640, height: 401))
+        model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
+        let a = Pixmap(width: 640, height: 401), b = Pixmap(width: 640, height: 401)
+        FrameRenderer().render(model.frame(), into: a)
+        let parallel = ParallelRenderer(threads: threads)
+        parallel.render(model.frame(), into: b)
+        parallel.render(model.frame(), into: b)        // again, through the band caches
+        var worst = 0, differing = 0
+        for i in 0..<a.count where a.pixels[i] != b.pixels[i] {
+            differing += 1
+            for s in stride(from: 0, to: 32, by: 8) {
+                worst = max(worst, abs(Int(a.pixels[i] >> UInt32(s) & 255) - Int(b.pixels[i] >> UInt32(s) & 255)))
+            }
+        }
+        // Edges cut at a band boundary may round their crossing differently by 1/256 px.
+        #expect(worst <= 3, "worst channel difference \(worst) over \(differing) pixels")
+        #expect(differing < 640 * threads, "\(differing) pixels differ")
+    }
+}
