@@ -26,19 +26,36 @@ public struct FrameDescription: Equatable, Sendable {
         }
     }
 
+    /// What a symbol layer shows: an icon at each point.
+    public struct SymbolDraw: Equatable, Sendable {
+        public let icon: VectorIcon
+        public let features: [PointFeature]
+        /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
+        public let light: Color
+
+        public init(icon: VectorIcon, features: [PointFeature], light: Color) {
+            self.icon = icon; self.features = features; self.light = light
+        }
+
+        public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool {
+            a.icon === b.icon && a.features == b.features && a.light == b.light
+        }
+    }
+
     /// One layer ready to draw: paint evaluated for the instant, colours already lit.
     public struct DrawLayer: Equatable, Sendable {
         public let id: String
         public let paint: LayerPaint
         public let geometry: GeometrySet?
         public let image: ImageDraw?
+        public let symbols: SymbolDraw?
 
-        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil) {
-            self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
+        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil, symbols: SymbolDraw? = nil) {
+            self.id = id; self.paint = paint; self.geometry = geometry; self.image = image; self.symbols = symbols
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
-            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image
+            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image && a.symbols == b.symbols
         }
     }
 

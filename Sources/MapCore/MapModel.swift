@@ -104,6 +104,11 @@ public struct MapModel: Sendable {
         PaintProperty.set(name, value, in: &style.layers[index].paint)
     }
 
+    /// Replaces the features of a point source in place (`updateGeoJSONSource`).
+    public mutating func updatePointSource(_ id: String, _ features: [PointFeature]) {
+        style.points[id] = features
+    }
+
     /// Sets a layer's own transition for one property (`<name>-transition`).
     public mutating func setTransition(layer id: String, _ name: String, _ options: TransitionOptions) throws {
         guard let index = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
@@ -235,6 +240,12 @@ public struct MapModel: Sendable {
                 guard let source = layer.source.flatMap({ style.images[$0] }),
                       let draw = imageDraw(source, r, light: light) else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
+            case let .symbol(y):
+                guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,
+                      let icon = style.icons[y.iconImage] else { continue }
+                let draw = FrameDescription.SymbolDraw(icon: icon, features: features,
+                                                       light: Color.white.lit(by: light, emissive: y.emissiveStrength))
+                out.append(.init(id: layer.id, paint: paint, geometry: nil, symbols: draw))
             }
         }
         return FrameDescription(view: camera.view, layers: out)

@@ -98,6 +98,51 @@ public final class FrameRenderer {
         case let .raster(paint):
             guard let draw = layer.image, paint.opacity > 0 else { return }
             drawRaster(draw, paint, placement, pixmap)
+        case let .symbol(paint):
+            guard let draw = layer.symbols, paint.iconOpacity > 0, paint.iconSize > 0 else { return }
+            drawSymbols(draw, paint, placement, pixmap)
+        }
+    }
+
+    /// Each feature's icon: its shapes filled (non-zero) after scaling by `icon-size`, rotating by
+    /// `icon-rotate` (plus the feature's bearing when asked) about the anchor, and moving the
+    /// anchor onto the point; in every world copy the viewport shows.
+    private func drawSymbols(_ draw: FrameDescription.SymbolDraw, _ paint: SymbolPaint, _ p: Placement, _ pixmap: Pixmap) {
+        let icon = draw.icon
+        let size = paint.iconSize
+        let a = paint.iconAnchor.fraction
+        let reach = (icon.width * icon.width + icon.height * icon.height).squareRoot() * size
+        for feature in draw.features {
+            let mx = WebMercator.x(lng: feature.position.lng), my = WebMercator.y(lat: feature.position.lat)
+            let rotation = (paint.iconRotate + (paint.rotateWithBearing ? feature.bearing : 0)) * Double.pi / 180
+            let first = Int((p.visible.minX - mx - reach / p.world).rounded(.down))
+            let last = Int((p.visible.maxX - mx + reach / p.world).rounded(.up))
+            for copy in first...max(first, last) {
+                let sx = (mx + Double(copy)) * p.world + p.ox, sy = my * p.world + p.oy
+                guard sx > -reach, sx < Double(pixmap.width) + reach,
+                      sy > Double(rows.lowerBound) - reach, sy < Double(rows.upperBound) + reach else { continue }
+                let t = Transform.translation(sx, sy)
+                    .concatenating(.rotation(rotation))
+                    .concatenating(.scale(size, size))
+                    .concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
+                for shape in icon.shapes {
+                    var path = Path()
+                    for c in shape.commands {
+                        switch c {
+                        case let .move(x, y): path.moveTo(t.apply(Point(x, y)))
+                        case let .line(x, y): path.lineTo(t.apply(Point(x, y)))
+                        case let .cubic(x1, y1, x2, y2, x, y):
+                            path.cubicTo(t.apply(Point(x1, y1)), t.apply(Point(x2, y2)), t.apply(Point(x, y)))
+                        case let .quad(x1, y1, x, y): path.quadTo(t.apply(Point(x1, y1)), t.apply(Point(x, y)))
+                        case .close: path.close()
+                        }
+                    }
+                    path.replay(into: &rasterizer)
+                    let c = shape.color
+                    let lit = MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a)
+                    rasterizer.fill(pixmap, color: lit.premultiplied(opacity: paint.iconOpacity), rule: .nonZero)
+                }
+            }
         }
     }
 

@@ -75,6 +75,7 @@ public enum LayerPaint: Equatable, Sendable {
     case fill(FillPaint)
     case line(LinePaint)
     case raster(RasterPaint)
+    case symbol(SymbolPaint)
 
     public var typeName: String {
         switch self {
@@ -82,6 +83,7 @@ public enum LayerPaint: Equatable, Sendable {
         case .fill: return "fill"
         case .line: return "line"
         case .raster: return "raster"
+        case .symbol: return "symbol"
         }
     }
 }
@@ -114,6 +116,10 @@ public struct Style: Sendable {
     public var sources: [String: GeometrySet]
     /// Image sources by id (raster layers name them as their source).
     public var images: [String: ImageSource]
+    /// Point sources by id (symbol layers), updated in place.
+    public var points: [String: [PointFeature]] = [:]
+    /// Icons by name (`icon-image`).
+    public var icons: [String: VectorIcon] = [:]
     public var layers: [Layer]
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions

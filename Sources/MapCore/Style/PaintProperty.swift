@@ -25,6 +25,7 @@ public enum PaintProperty {
         case .fill: return ["fill-color", "fill-opacity", "fill-emissive-strength"]
         case .line: return ["line-color", "line-width", "line-opacity", "line-gap-width", "line-blur", "line-dasharray",
                             "line-emissive-strength"]
+        case .symbol: return ["icon-opacity", "icon-emissive-strength"]
         case .raster: return ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max",
                               "raster-contrast", "raster-saturation", "raster-hue-rotate", "raster-emissive-strength"]
         }
@@ -54,6 +55,8 @@ public enum PaintProperty {
         case let (.raster(r), "raster-saturation"): return .number(r.saturation)
         case let (.raster(r), "raster-hue-rotate"): return .number(r.hueRotate)
         case let (.raster(r), "raster-emissive-strength"): return .number(r.emissiveStrength)
+        case let (.symbol(y), "icon-opacity"): return .number(y.iconOpacity)
+        case let (.symbol(y), "icon-emissive-strength"): return .number(y.emissiveStrength)
         default: return nil
         }
     }
@@ -99,6 +102,13 @@ public enum PaintProperty {
             default: return
             }
             paint = .raster(p)
+        case (.symbol(var y), .number(let v)):
+            switch name {
+            case "icon-opacity": y.iconOpacity = clamp(v, r)
+            case "icon-emissive-strength": y.emissiveStrength = clamp(v, r)
+            default: return
+            }
+            paint = .symbol(y)
         default:
             break
         }
