@@ -1,3 +1,5 @@
+import Foundation
+
 /// The map's state: style, camera, timer, running transitions and the route pulse. Commands and
 /// time change it; `frame()` describes what to draw at the instant the model was advanced to.
 /// It never reads a clock: every instant is passed in (seconds since the map started).
@@ -22,11 +24,22 @@ public struct MapModel: Sendable {
     private var radiance: TransitioningValue
     /// The raster layer the timer steps through (the radar), if any.
     public let radarLayerID: String?
+    /// Unix time (UTC seconds) at model instant 0: `--time`, or the launch time.
+    public let clockOrigin: Double
+    /// The ISS: its position source and where it is (nil when the map has no ISS layers).
+    public private(set) var iss: IssTracker?
+    /// Follow mode: the camera eases to the ISS once a second.
+    public private(set) var followsIss = false
+    private var lastFollow = -Double.infinity
+    private var trackComputedAt = -Double.infinity
 
     public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0,
                 scenes: [Scene] = [], routeLayerIDs: [String] = [], radarLayerID: String? = nil,
-                light: LightPreset = .night) {
+                light: LightPreset = .night, clockOrigin: Double = 0, iss: IssTracker? = nil) {
         self.radarLayerID = radarLayerID
+        self.clockOrigin = clockOrigin
+        self.iss = iss
+        followsIss = scene.followsIss
         lightPreset = light
         radiance = TransitioningValue(constant: .color(light.groundRadiance(zoom: scene.camera.zoom)))
         self.scene = scene
@@ -50,6 +63,7 @@ public struct MapModel: Sendable {
         switch command {
         case let .pan(dx, dy):
             camera.pan(dx: dx, dy: dy)
+            followsIss = false                        // dragging the map ends follow mode
         case let .panEased(dx, dy):
             camera.advance(to: now)
             let base = camera.target
@@ -75,12 +89,18 @@ public struct MapModel: Sendable {
             try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
         case .togglePulse:
             togglePulse(at: now)
+        case .toggleFollow:
+            guard iss != nil else { return }
+            followsIss.toggle()
+            lastFollow = -.infinity
         case let .switchScene(name):
             guard let s = scenes.first(where: { $0.name == name }) else { return }
             scene = s
             camera.advance(to: now)
             camera.setBounds(s.bounds)
             camera.ease(to: s.startCamera(size: camera.size), duration: 1, curve: .easeOut, now: now)
+            followsIss = s.followsIss && iss != nil
+            lastFollow = now
         case .resetCamera:
             camera.ease(to: scene.startCamera(size: camera.size), duration: ease, curve: .quadraticOut, now: now)
         case let .resize(w, h):
@@ -102,6 +122,39 @@ public struct MapModel: Sendable {
         let current = transitions[id]?[name] ?? TransitioningValue(constant: PaintProperty.get(name, of: layer.paint)!)
         transitions[id, default: [:]][name] = current.retargeted(to: value, options: options, now: time)
         PaintProperty.set(name, value, in: &style.layers[index].paint)
+    }
+
+    // MARK: The ISS
+
+    /// A fix from the live feed (delivered by the run loop from the feed's inbox).
+    public mutating func receiveIss(_ fix: IssFix) { iss?.receive(fix) }
+
+    /// A failed request of the live feed, with a one-line reason.
+    public mutating func issFeedFailed(at time: Double, reason: String) { iss?.failed(at: time, reason: reason) }
+
+    /// The orbit's element set epoch (Unix seconds), when the ISS has one.
+    public var issOrbitEpoch: Double? { iss?.orbitEpoch }
+
+    /// The ISS as shown now: position, heading, source and data age.
+    public var issNow: (fix: IssFix, bearing: Double, ageSeconds: Double)? { iss?.position(at: clockOrigin + now) }
+
+    private mutating func advanceIss() {
+        guard let tracker = iss else { return }
+        let utc = clockOrigin + now
+        if let p = tracker.position(at: utc) {
+            style.points["iss"] = [PointFeature(position: p.fix.position, bearing: p.bearing)]
+            if followsIss && now - lastFollow >= 1 {
+                lastFollow = now
+                let zoom = scene.followZoom ?? camera.target.zoom
+                camera.ease(to: CameraState(center: p.fix.position, zoom: zoom), duration: 1, curve: .easeOut, now: now)
+            }
+        }
+        // The ground track: the last 45 minutes and the next 90, redrawn once a minute.
+        if tracker.orbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt) {
+            trackComputedAt = now
+            style.sources["iss-track-past"] = GeometrySet.lines(name: "iss-track-past", tracker.groundTrack(from: utc - 45 * 60, to: utc))
+            style.sources["iss-track-future"] = GeometrySet.lines(name: "iss-track-future", tracker.groundTrack(from: utc, to: utc + 90 * 60))
+        }
     }
 
     /// Replaces the features of a point source in place (`updateGeoJSONSource`).
@@ -163,6 +216,7 @@ public struct MapModel: Sendable {
             }
         }
         self.now = max(self.now, now)
+        advanceIss()
         // Drop transitions that have ended: their layers hold the targets already.
         for (id, props) in transitions {
             let running = props.filter { $0.value.isRunning(at: self.now) }
@@ -202,9 +256,18 @@ public struct MapModel: Sendable {
         return now - change.time < p.fadeDuration
     }
 
-    /// When the picture next changes by itself although nothing animates (the next radar tick).
+    /// When the picture next changes by itself although nothing animates: the next radar tick,
+    /// or the moment the ISS has moved a quarter of a pixel (it moves continuously, slowly on
+    /// screen: about 3 px/s at zoom 5), whichever is first.
     public var nextScheduledChange: Double? {
-        radarLayerID == nil ? nil : timer.nextTick(after: now)
+        var next = radarLayerID == nil ? nil : timer.nextTick(after: now)
+        if let p = issNow {
+            let metresPerPixel = 40_075_016.686 * cos(p.fix.position.lat * Double.pi / 180) / camera.view.worldSize
+            let pixelsPerSecond = 7_660 / max(metresPerPixel, 1e-6)
+            let step = min(1, max(1.0 / 60, 0.25 / pixelsPerSecond))
+            next = min(next ?? .infinity, now + step)
+        }
+        return next
     }
 
     // MARK: Frames

@@ -9,15 +9,25 @@ public struct Scene: Equatable, Sendable {
     public let padding: Double
     public let bounds: CameraBounds
     public let timerStartsPlaying: Bool
+    /// Starts in follow mode (the camera eases to the ISS once a second).
+    public let followsIss: Bool
+    /// The zoom follow mode eases to (nil: keep the zoom).
+    public let followZoom: Double?
 
     public init(name: String, camera: CameraState, fit: LngLatBounds? = nil, padding: Double = 40,
-                bounds: CameraBounds, timerStartsPlaying: Bool) {
+                bounds: CameraBounds, timerStartsPlaying: Bool, followsIss: Bool = false, followZoom: Double? = nil) {
         self.name = name; self.camera = camera; self.fit = fit; self.padding = padding
         self.bounds = bounds; self.timerStartsPlaying = timerStartsPlaying
+        self.followsIss = followsIss; self.followZoom = followZoom
     }
 
     /// The scene names `--scene` accepts.
-    public static let names = ["radar", "route"]
+    public static let names = ["radar", "route", "iss"]
+
+    /// The Mapbox live-data example: the whole world at zoom 1, then following the ISS at zoom 3.
+    public static let iss = Scene(name: "iss", camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 1),
+                                  bounds: CameraBounds(minZoom: 0, maxZoom: 8), timerStartsPlaying: true,
+                                  followsIss: true, followZoom: 3)
 
     /// The Mapbox weather example: US Northeast, zoom 5 within [4, 5.99], timer playing.
     public static let radar = Scene(name: "radar",

@@ -112,11 +112,24 @@ public final class FrameRenderer {
         let size = paint.iconSize
         let a = paint.iconAnchor.fraction
         let reach = (icon.width * icon.width + icon.height * icon.height).squareRoot() * size
+        let viewHeight = Double(p.viewHeight)
         for feature in draw.features {
             let mx = WebMercator.x(lng: feature.position.lng), my = WebMercator.y(lat: feature.position.lat)
             let rotation = (paint.iconRotate + (paint.rotateWithBearing ? feature.bearing : 0)) * Double.pi / 180
             let first = Int((p.visible.minX - mx - reach / p.world).rounded(.down))
             let last = Int((p.visible.maxX - mx + reach / p.world).rounded(.up))
+            if paint.edgeMarker {
+                // The copy nearest the view centre; when it is out of the window, an arrow at the edge.
+                let cx = Double(pixmap.width) / 2, cy = viewHeight / 2
+                var sx = mx * p.world + p.ox
+                let shift = ((cx - sx) / p.world).rounded()
+                sx += shift * p.world
+                let sy = my * p.world + p.oy
+                if sx < 0 || sx > Double(pixmap.width) || sy < 0 || sy > viewHeight {
+                    drawEdgeArrow(towards: Point(sx, sy), width: Double(pixmap.width), height: viewHeight,
+                                  color: icon.shapes.first?.color ?? .white, light: draw.light, pixmap)
+                }
+            }
             for copy in first...max(first, last) {
                 let sx = (mx + Double(copy)) * p.world + p.ox, sy = my * p.world + p.oy
                 guard sx > -reach, sx < Double(pixmap.width) + reach,
@@ -144,6 +157,29 @@ public final class FrameRenderer {
                 }
             }
         }
+    }
+
+    /// A 14-px arrow 10 px inside the window's edge, on the line from the centre to `target`.
+    private func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color, light: MapCore.Color,
+                               _ pixmap: Pixmap) {
+        let c = Point(width / 2, height / 2)
+        let d = target - c
+        let len = d.length
+        guard len > 0 else { return }
+        let u = d * (1 / len)
+        // Scale the direction to touch the inset rectangle.
+        let inset = 14.0
+        let kx = u.x == 0 ? Double.infinity : (width / 2 - inset) / abs(u.x)
+        let ky = u.y == 0 ? Double.infinity : (height / 2 - inset) / abs(u.y)
+        let tip = c + u * min(kx, ky, len)
+        let n = Point(-u.y, u.x)
+        rasterizer.moveTo(tip)
+        rasterizer.lineTo(tip - u * 14 + n * 7)
+        rasterizer.lineTo(tip - u * 10)
+        rasterizer.lineTo(tip - u * 14 - n * 7)
+        rasterizer.close()
+        let lit = MapCore.Color(r: color.r * light.r, g: color.g * light.g, b: color.b * light.b, a: 0.9)
+        rasterizer.fill(pixmap, color: lit.premultiplied(opacity: 1), rule: .nonZero)
     }
 
     /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
@@ -339,6 +375,8 @@ struct Placement {
     let world: Double
     let ox: Double, oy: Double
     let visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// The whole view's height (a band renderer draws only some of its rows).
+    let viewHeight: Int
 
     /// For the rows `rows` of the view.
     init(view: ViewTransform, width: Int, rows: Range<Int>) {
@@ -347,6 +385,7 @@ struct Placement {
         ox = Double(width) / 2 - view.centerPixel.x
         oy = Double(view.size.height) / 2 - view.centerPixel.y
         visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
+        viewHeight = view.size.height
     }
 
     /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`

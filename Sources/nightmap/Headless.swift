@@ -7,15 +7,49 @@ import Raster
 /// The commands that need no window: snapshot, state, bench.
 enum Headless {
     static func snapshot(_ o: Options) throws {
-        let model = try MapSetup.model(o, report: warn)
+        var model = try MapSetup.model(o, report: warn)
+        if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: snapshots stay offline
         let pixmap = Pixmap(width: o.size.width, height: o.size.height)
         FrameRenderer().render(model.frame(), into: pixmap)
         try PNGCodec.write(pixmap, to: o.output ?? "snapshot.png")
     }
 
     static func state(_ o: Options) throws -> String {
-        let model = try MapSetup.model(o, report: warn)
+        var model = try MapSetup.model(o, report: warn)
+        fetchIssOnce(&model, o)
         return stateJSON(model, options: o)
+    }
+
+    /// With a live or auto source, one request (within the feed's time limit) before drawing.
+    static func fetchIssOnce(_ model: inout MapModel, _ o: Options) {
+        guard o.issMode != .tle else { return }
+        let client = IssFeedClient(url: o.issURL ?? IssFeedClient.defaultURL)
+        switch client.fetchNow() {
+        case let .success(fix): model.receiveIss(fix)
+        case let .failure(e):
+            model.issFeedFailed(at: Date().timeIntervalSince1970, reason: e.description)
+            warn("\(e.description); keeping the last ISS position")
+        }
+        model.advance(to: model.now)
+    }
+
+    static func issJSON(_ model: MapModel) -> [String: Any] {
+        guard let tracker = model.iss else { return [:] }
+        var out: [String: Any] = ["mode": tracker.mode.rawValue]
+        if let p = model.issNow {
+            out["lat"] = p.fix.position.lat; out["lon"] = p.fix.position.lng
+            out["altitudeKm"] = p.fix.altitudeKm; out["source"] = p.fix.source.rawValue
+            out["ageSeconds"] = p.ageSeconds; out["bearing"] = p.bearing
+        } else {
+            out["source"] = "none"
+        }
+        if let f = tracker.lastFailure { out["lastError"] = f.reason }
+        if let epoch = model.issOrbitEpoch {
+            out["tleEpoch"] = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: epoch))
+            out["tleAgeDays"] = (model.clockOrigin + model.now - epoch) / 86400
+        }
+        out["following"] = model.followsIss
+        return out
     }
 
     /// What the map shows, as one JSON object.
@@ -36,6 +70,7 @@ enum Headless {
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),
+            "iss": issJSON(model),
             "pulse": model.pulse.map { p -> [String: Any] in
                 ["running": p.isRunning, "period": p.period, "steps": p.stepCount]
             } ?? ["running": false, "period": 0, "steps": 0],

@@ -30,10 +30,17 @@ enum MapSetup {
         style.sources.merge(route.sources) { a, _ in a }
         style.layers += route.layers
 
-        let scenes = [Scene.radar, Scene.route(fitting: RouteFile.bounds(steps))]
+        let issStyle = try IssLayers.make(resources: resources)
+        style.icons.merge(issStyle.icons) { a, _ in a }
+        style.layers += issStyle.layers
+        let orbit = try IssOrbit.load(path: o.tle ?? resources.appendingPathComponent("tle/iss.tle").path)
+        let tracker = IssTracker(mode: o.issMode, orbit: orbit?.position, orbitEpoch: orbit?.epoch)
+
+        let scenes = [Scene.radar, Scene.route(fitting: RouteFile.bounds(steps)), Scene.iss]
         let scene = scenes.first { $0.name == o.scene } ?? .radar
         var model = MapModel(scene: scene, style: style, size: o.size, scenes: scenes,
-                             routeLayerIDs: route.layers.map(\.id), radarLayerID: "radar", light: o.light)
+                             routeLayerIDs: route.layers.map(\.id), radarLayerID: "radar", light: o.light,
+                             clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
         if o.center != nil || o.zoom != nil {
             let start = model.camera.state
             model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom ?? start.zoom))

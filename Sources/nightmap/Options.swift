@@ -15,6 +15,9 @@ struct Options: Equatable {
     var radarBounds: LngLatBounds?
     var radarPlacement: ImagePlacement = .lonlat
     var light: LightPreset = .night
+    var issMode: IssMode = .auto
+    var issURL: URL?
+    var tle: String?
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
     var time: Double?
     var elapsed: Double = 0
@@ -42,6 +45,9 @@ struct Options: Equatable {
       --radar-bounds W,S,E,N  where the frames go (default: a world file beside them, else the example's box)
       --radar-placement lonlat|linear  rows at their true latitude (default) or linear in Mercator
       --light PRESET     day, dusk, night (default) or dawn
+      --iss MODE         ISS position: auto (live, else orbit; default), live or tle
+      --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
+      --tle FILE         the ISS orbit's two-line elements (default: the bundled ones)
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
@@ -123,6 +129,18 @@ struct Options: Equatable {
                 let v = try value()
                 guard let p = ImagePlacement(rawValue: v) else { throw UsageError(description: "option --radar-placement: '\(v)' is not lonlat or linear") }
                 o.radarPlacement = p
+            case "--iss":
+                let v = try value()
+                guard let m = IssMode(rawValue: v) else { throw UsageError(description: "option --iss: '\(v)' is not auto, live or tle") }
+                o.issMode = m
+            case "--iss-url":
+                let v = try value()
+                guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil else {
+                    throw UsageError(description: "option --iss-url: '\(v)' is not an http or https URL")
+                }
+                o.issURL = u
+            case "--tle":
+                o.tle = try value()
             case "--light":
                 let v = try value()
                 guard let l = LightPreset(rawValue: v) else {

@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import MapCore
+import MapData
 import MapRender
 import Raster
 
@@ -24,14 +25,21 @@ final class Viewer {
     private let clockStart = Clock.now()
     private var pixelScale = 1.0
     private var lastLoggedCamera: CameraState?
+    /// The live ISS feed, polled off this thread; nil with `--iss tle`.
+    private var feed: IssFeedPoller?
+    private var lastFeedProblem: String?
 
     init(options: Options, model: MapModel) {
         self.options = options
         self.model = model
         pixmap = Pixmap(width: options.size.width, height: options.size.height)
+        if options.issMode != .tle {
+            feed = IssFeedPoller(client: IssFeedClient(url: options.issURL ?? IssFeedClient.defaultURL))
+        }
     }
 
     deinit {
+        feed?.stop()
         if let t = texture { SDL_DestroyTexture(t) }
         if let r = sdlRenderer { SDL_DestroyRenderer(r) }
         if let w = window { SDL_DestroyWindow(w) }
@@ -107,6 +115,7 @@ final class Viewer {
     /// Runs until quit. Returns normally on `q`, Esc, window close or SIGTERM/SIGINT.
     func run() throws {
         var event = SDL_Event()
+        feed?.start()
         while !model.wantsQuit {
             // Sleep until the next event, the next animation frame or the next timer tick.
             var timeout: Int32 = 1000
@@ -119,6 +128,7 @@ final class Viewer {
                 try handle(event)
                 while SDL_PollEvent(&event) != 0 { try handle(event) }
             }
+            drainFeed()
             let t = now()
             model.advance(to: t)
             updateTitle()
@@ -151,6 +161,24 @@ final class Viewer {
                 if case .stepFrame = c, let f = model.radarFrame { log("radar frame \(f.index)") }
                 if case .cycleLight = c { log("light \(model.lightPreset.rawValue)") }
                 if case .toggleEmissive = c { log("radar emissive toggled") }
+            }
+        }
+    }
+
+    /// Hands what the feed delivered to the model; a failure is reported once until it changes.
+    private func drainFeed() {
+        guard let feed else { return }
+        for event in feed.drain() {
+            switch event {
+            case let .fix(fix):
+                model.receiveIss(fix)
+                if lastFeedProblem != nil { log("ISS feed answers again"); lastFeedProblem = nil }
+            case let .failure(time, reason):
+                model.issFeedFailed(at: time, reason: reason)
+                if reason != lastFeedProblem {
+                    FileHandle.standardError.write(Data("nightmap: \(reason); keeping the last ISS position\(options.issMode == .auto ? ", using the orbit" : "")\n".utf8))
+                    lastFeedProblem = reason
+                }
             }
         }
     }

@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func stateReportsThePulse() throws {
-        let o = try Options.parse(["state", "--scene", "route", "--route", Self.fixture])
+        let o = try Options.parse(["state", "--scene", "route", "--route", Self.fixture, "--iss", "tle"])
         let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any]
         let pulse = json?["pulse"] as? [String: Any]
         #expect(pulse?["running"] as? Bool == true)

@@ -88,7 +88,9 @@ public struct InputController: Sendable {
         case .character("l"), .character("L"): return [.cycleLight]
         case .character("e"), .character("E"): return [.toggleEmissive]
         case .character("1"): return [.switchScene("radar")]
+        case .character("2"): return [.switchScene("iss")]
         case .character("3"): return [.switchScene("route")]
+        case .character("f"), .character("F"): return [.toggleFollow]
         default: return []
         }
     }

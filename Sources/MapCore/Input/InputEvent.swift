@@ -45,6 +45,8 @@ public enum MapCommand: Equatable, Sendable {
     case cycleLight
     /// Switch the radar layer's emissive strength between 1 and 0.
     case toggleEmissive
+    /// Start or stop following the ISS.
+    case toggleFollow
     /// Start or stop the route pulse.
     case togglePulse
     /// Go to the named scene (its bounds and start camera), eased.

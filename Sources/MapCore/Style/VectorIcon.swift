@@ -59,11 +59,14 @@ public struct SymbolPaint: Equatable, Sendable {
     public var emissiveStrength: Double = 0
     /// Adds each feature's `bearing` to `iconRotate` (as `icon-rotate: ["get", "bearing"]` would).
     public var rotateWithBearing: Bool = false
+    /// Draws a small arrow at the window's edge, pointing to a feature that is out of sight.
+    public var edgeMarker: Bool = false
 
     public init(iconImage: String, iconSize: Double = 1, iconRotate: Double = 0, iconAnchor: IconAnchor = .center,
-                iconOpacity: Double = 1, emissiveStrength: Double = 0, rotateWithBearing: Bool = false) {
+                iconOpacity: Double = 1, emissiveStrength: Double = 0, rotateWithBearing: Bool = false, edgeMarker: Bool = false) {
         self.iconImage = iconImage; self.iconSize = iconSize; self.iconRotate = iconRotate; self.iconAnchor = iconAnchor
         self.iconOpacity = iconOpacity; self.emissiveStrength = emissiveStrength; self.rotateWithBearing = rotateWithBearing
+        self.edgeMarker = edgeMarker
     }
 }
 

@@ -1,0 +1,135 @@
+import Foundation
+
+/// Where the ISS position comes from (`--iss`).
+public enum IssMode: String, Sendable, CaseIterable {
+    /// The live feed while it answers; the orbit from the TLE when it does not.
+    case auto
+    /// Only the live feed.
+    case live
+    /// Only the orbit propagated from the TLE.
+    case tle
+}
+
+/// One position of the ISS at one instant.
+public struct IssFix: Equatable, Sendable {
+    public enum Source: String, Sendable { case live, tle }
+    /// Unix seconds (UTC).
+    public var time: Double
+    public var position: LngLat
+    public var altitudeKm: Double
+    public var source: Source
+
+    public init(time: Double, position: LngLat, altitudeKm: Double, source: Source) {
+        self.time = time; self.position = position; self.altitudeKm = altitudeKm; self.source = source
+    }
+
+    /// Checks a decoded fix: finite numbers, latitude within [-90, 90], longitude within
+    /// [-180, 180] or [0, 360] (normalised to [-180, 180)); nil when out of range.
+    public static func validated(time: Double, latitude: Double, longitude: Double, altitudeKm: Double,
+                                 source: Source) -> IssFix? {
+        guard time.isFinite, latitude.isFinite, longitude.isFinite, altitudeKm.isFinite,
+              (-90...90).contains(latitude), (-180...360).contains(longitude), altitudeKm > 0, altitudeKm < 2000 else { return nil }
+        return IssFix(time: time, position: LngLat(lng: longitude, lat: latitude).wrapped, altitudeKm: altitudeKm, source: source)
+    }
+}
+
+/// Where the ISS is between fixes: propagated from the orbit when one is known, otherwise
+/// moved on from the last two live fixes, so the icon glides instead of jumping once a second.
+public struct IssTracker: Sendable {
+    /// Sub-satellite point and altitude at a Unix time, from the orbit (nil when unavailable).
+    public typealias Orbit = @Sendable (Double) -> (position: LngLat, altitudeKm: Double)?
+
+    public let mode: IssMode
+    public let orbit: Orbit?
+    /// The epoch of the orbit's element set (Unix seconds), when there is one.
+    public let orbitEpoch: Double?
+    public private(set) var lastLive: IssFix?
+    public private(set) var previousLive: IssFix?
+    /// When the live feed last failed (Unix seconds), and why.
+    public private(set) var lastFailure: (time: Double, reason: String)?
+
+    public init(mode: IssMode, orbit: Orbit?, orbitEpoch: Double? = nil) {
+        self.mode = mode; self.orbit = orbit; self.orbitEpoch = orbitEpoch
+    }
+
+    /// A fix from the live feed.
+    public mutating func receive(_ fix: IssFix) {
+        if let last = lastLive, fix.time <= last.time { return }     // stale or repeated
+        previousLive = lastLive
+        lastLive = fix
+        lastFailure = nil
+    }
+
+    /// A failed request of the live feed: the last position stays; `auto` falls back to the orbit.
+    public mutating func failed(at time: Double, reason: String) {
+        lastFailure = (time, reason)
+    }
+
+    /// Whether the live feed is the source now.
+    public func usesLive(at time: Double) -> Bool {
+        switch mode {
+        case .tle: return false
+        case .live: return true
+        case .auto:
+            guard let fix = lastLive else { return orbit == nil }
+            if let f = lastFailure, f.time >= fix.time { return orbit == nil }
+            return time - fix.time < 3 || orbit == nil
+        }
+    }
+
+    /// The position shown at `time`, its heading (degrees clockwise from north), its source and
+    /// the age of the data it comes from (seconds).
+    public func position(at time: Double) -> (fix: IssFix, bearing: Double, ageSeconds: Double)? {
+        if !usesLive(at: time), let orbit, let now = orbit(time) {
+            let ahead = orbit(time + 10)
+            let bearing = ahead.map { Self.bearing(from: now.position, to: $0.position) } ?? 0
+            return (IssFix(time: time, position: now.position, altitudeKm: now.altitudeKm, source: .tle), bearing, 0)
+        }
+        guard let last = lastLive else { return nil }
+        guard let prev = previousLive, last.time > prev.time else { return (last, 0, time - last.time) }
+        // Carry on along the last two fixes for up to 5 s past the newest.
+        let k = min(max(time - last.time, 0), 5) / (last.time - prev.time)
+        var dl = last.position.lng - prev.position.lng
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+        let p = LngLat(lng: last.position.lng + dl * k,
+                       lat: min(max(last.position.lat + (last.position.lat - prev.position.lat) * k, -90), 90)).wrapped
+        let fix = IssFix(time: time, position: p, altitudeKm: last.altitudeKm, source: .live)
+        return (fix, Self.bearing(from: prev.position, to: last.position), time - last.time)
+    }
+
+    /// Initial great-circle bearing in degrees clockwise from north.
+    public static func bearing(from a: LngLat, to b: LngLat) -> Double {
+        let f1 = a.lat * Double.pi / 180, f2 = b.lat * Double.pi / 180
+        let dl = (b.lng - a.lng) * Double.pi / 180
+        let y = sin(dl) * cos(f2), x = cos(f1) * sin(f2) - sin(f1) * cos(f2) * cos(dl)
+        let d = atan2(y, x) * 180 / Double.pi
+        return d < 0 ? d + 360 : d
+    }
+
+    /// The ground track from `start` to `end` (Unix seconds) sampled every `step` seconds,
+    /// cut where it crosses the antimeridian (each piece ends and starts exactly on +/-180).
+    public func groundTrack(from start: Double, to end: Double, step: Double = 30) -> [[LngLat]] {
+        guard let orbit, end > start, step > 0 else { return [] }
+        var lines: [[LngLat]] = [], current: [LngLat] = []
+        var t = start
+        var previous: LngLat?
+        while t <= end + 1e-9 {
+            guard let p = orbit(t)?.position else { t += step; continue }
+            if let q = previous, abs(p.lng - q.lng) > 180 {
+                // Crossing: interpolate the latitude where the longitude passes +/-180.
+                let east = q.lng > 0                     // going east across +180
+                let span = east ? (180 - q.lng) + (p.lng + 180) : (q.lng + 180) + (180 - p.lng)
+                let k = span > 0 ? (east ? 180 - q.lng : q.lng + 180) / span : 0.5
+                let lat = q.lat + (p.lat - q.lat) * k
+                current.append(LngLat(lng: east ? 180 : -180, lat: lat))
+                if current.count >= 2 { lines.append(current) }
+                current = [LngLat(lng: east ? -180 : 180, lat: lat)]
+            }
+            current.append(p)
+            previous = p
+            t += step
+        }
+        if current.count >= 2 { lines.append(current) }
+        return lines
+    }
+}

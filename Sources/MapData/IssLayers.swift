@@ -1,0 +1,26 @@
+import Foundation
+import MapCore
+
+/// The ISS's style: its ground track (the last 45 minutes solid, the next 90 dashed) and the
+/// rocket icon, turned to the direction of travel, with a marker at the window's edge pointing to
+/// it when it is out of sight. The icon is drawn from vector paths in `Resources/icons/rocket.svg`.
+public enum IssLayers {
+    public static let trackPast = "iss-track-past"
+    public static let trackFuture = "iss-track-future"
+    public static let symbol = "iss"
+
+    public static func make(resources: URL) throws -> (icons: [String: VectorIcon], layers: [Layer]) {
+        let rocket = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
+        let trackColor = Color(hex: "#9fd3ff")!
+        let layers = [
+            Layer(id: trackPast, source: trackPast,
+                  paint: .line(LinePaint(color: trackColor, width: 1.5, opacity: 0.7, join: .round, emissiveStrength: 1))),
+            Layer(id: trackFuture, source: trackFuture,
+                  paint: .line(LinePaint(color: trackColor, width: 1.5, opacity: 0.7, join: .round, dasharray: [3, 3], emissiveStrength: 1))),
+            Layer(id: symbol, source: symbol,
+                  paint: .symbol(SymbolPaint(iconImage: "rocket", iconSize: 1.5, emissiveStrength: 1, rotateWithBearing: true,
+                                             edgeMarker: true))),
+        ]
+        return (["rocket": rocket], layers)
+    }
+}
