@@ -1,0 +1,150 @@
+import Foundation
+import MapCore
+import MapData
+import Testing
+
+/// The live ISS feed against a local server that answers well and badly. No test touches the
+/// internet.
+@Suite(.serialized) struct IssFeedTests {
+    static let sample = (try? String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/reference/iss/wheretheiss-sample.json").standardizedFileURL.path, encoding: .utf8))
+        ?? #"{"name":"iss","id":25544,"latitude":50.11,"longitude":118.26,"altitude":418.5,"velocity":27600,"timestamp":1764480000}"#
+
+    func fetch(_ b: LocalHTTPServer.Behaviour, timeout: Double = 2) throws -> (Result<IssFix, IssFeedClient.FeedError>, Double) {
+        let server = try LocalHTTPServer(b)
+        defer { server.stop() }
+        let client = IssFeedClient(url: server.url, timeout: timeout)
+        let start = Date()
+        let r = client.fetchNow()
+        return (r, Date().timeIntervalSince(start))
+    }
+
+    func failure(_ r: Result<IssFix, IssFeedClient.FeedError>) -> String? {
+        if case let .failure(e) = r { return e.description }
+        return nil
+    }
+
+    @Test func aNormalAnswerGivesAFix() throws {
+        let (r, _) = try fetch(.json(Self.sample))
+        let fix = try r.get()
+        #expect(fix.source == .live)
+        #expect((-90...90).contains(fix.position.lat) && (-180...180).contains(fix.position.lng))
+        #expect(fix.altitudeKm > 300 && fix.altitudeKm < 500)
+    }
+
+    @Test func longitudesFrom0To360AreNormalised() throws {
+        let (r, _) = try fetch(.json(#"{"latitude": 10, "longitude": 300, "altitude": 420, "timestamp": 1764480000}"#))
+        #expect(abs(try r.get().position.lng - -60) < 1e-9)
+    }
+
+    @Test(arguments: [
+        ("500", LocalHTTPServer.Behaviour.status(500, "<html>oops</html>"), "HTTP 500"),
+        ("html 200", .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 15\r\n\r\n<html>no</html>".utf8)), "HTML"),
+        ("malformed", .json(#"{"latitude": 10, "longitude": "#), "not valid JSON"),
+        ("not an object", .json("[1, 2, 3]"), "not a JSON object"),
+        ("NaN", .json(#"{"latitude": NaN, "longitude": 1, "altitude": 420, "timestamp": 1}"#), "not valid JSON"),
+        ("out of range", .json(#"{"latitude": 91, "longitude": 1, "altitude": 420, "timestamp": 1}"#), "out of range"),
+        ("missing field", .json(#"{"latitude": 1, "altitude": 420, "timestamp": 1}"#), "longitude"),
+        ("string numbers", .json(#"{"latitude": "1", "longitude": 1, "altitude": 420, "timestamp": 1}"#), "latitude"),
+        ("invalid utf-8", .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n".utf8) + Data([0xFF, 0xFE, 0x7B, 0x80])), "JSON"),
+        ("deep nesting", .json(String(repeating: "[", count: 20_000)), "JSON"),
+        // libcurl (under URLSession) gives up on these before the delegate sees a response, so
+        // the wording varies ("Empty reply from server", "connection lost"); any one-line error
+        // naming the URL, fast, is what counts.
+        ("10 MB", .huge(bytes: 10_000_000), ""),
+        ("redirect loop", .redirectLoop, ""),
+    ])
+    func badAnswersGiveOneLineErrors(_ name: String, _ behaviour: LocalHTTPServer.Behaviour, _ message: String) throws {
+        let (r, elapsed) = try fetch(behaviour)
+        let e = failure(r)
+        #expect(e != nil, "\(name) was accepted")
+        if let e {
+            #expect(e.contains("127.0.0.1") && (message.isEmpty || e.lowercased().contains(message.lowercased())) && !e.contains("\n"), "\(name): \(e)")
+        }
+        #expect(elapsed < 3.5, "\(name) took \(elapsed) s")
+    }
+
+    @Test(arguments: [("silent", LocalHTTPServer.Behaviour.silent), ("headers then hang", .headersThenHang),
+                      ("trickle", .trickle(sample, perByte: 0.2))])
+    func slowServersTimeOut(_ name: String, _ behaviour: LocalHTTPServer.Behaviour) throws {
+        let (r, elapsed) = try fetch(behaviour, timeout: 1)
+        #expect(failure(r) != nil, "\(name) was accepted")
+        #expect(elapsed < 2.5, "\(name) took \(elapsed) s (limit 1 s)")
+    }
+
+    @Test func connectionRefused() throws {
+        let server = try LocalHTTPServer(.json("{}"))
+        let url = server.url
+        server.stop()
+        let r = IssFeedClient(url: url, timeout: 1).fetchNow()
+        #expect(failure(r)?.contains("127.0.0.1") == true)
+    }
+
+    @Test func thePollerNeverBlocksAndKeepsTheLastPosition() throws {
+        let good = try LocalHTTPServer(.json(#"{"latitude": 10, "longitude": 20, "altitude": 420, "timestamp": 1764480000}"#))
+        defer { good.stop() }
+        let poller = IssFeedPoller(client: IssFeedClient(url: good.url, timeout: 1), interval: 0.2)
+        poller.start()
+        defer { poller.stop() }
+        var tracker = IssTracker(mode: .auto, orbit: nil)
+        var frames: [Double] = []
+        let start = Date()
+        // A 60 fps loop for 1.5 s: draining the inbox never waits on the network.
+        while Date().timeIntervalSince(start) < 1.5 {
+            let t0 = Date()
+            for e in poller.drain() {
+                if case let .fix(f) = e { tracker.receive(f) }
+            }
+            frames.append(Date().timeIntervalSince(t0))
+            Thread.sleep(forTimeInterval: 1.0 / 60)
+        }
+        #expect(tracker.lastLive?.position == LngLat(lng: 20, lat: 10))
+        #expect((frames.max() ?? 0) < 0.005, "a drain took \((frames.max() ?? 0) * 1000) ms")
+        tracker.failed(at: 1764480005, reason: "x")
+        #expect(tracker.position(at: 1764480005)?.fix.position == LngLat(lng: 20, lat: 10))
+    }
+
+    @Test func autoFallsBackToTheOrbitAndReturns() {
+        let orbit: IssTracker.Orbit = { t in (LngLat(lng: -100, lat: 0), 420) }
+        var tracker = IssTracker(mode: .auto, orbit: orbit)
+        tracker.receive(IssFix(time: 100, position: LngLat(lng: 5, lat: 5), altitudeKm: 420, source: .live))
+        #expect(tracker.position(at: 100.5)?.fix.source == .live)
+        tracker.failed(at: 101, reason: "HTTP 500")
+        #expect(tracker.position(at: 101.2)?.fix.source == .tle)
+        tracker.receive(IssFix(time: 102, position: LngLat(lng: 6, lat: 5), altitudeKm: 420, source: .live))
+        #expect(tracker.position(at: 102.1)?.fix.source == .live)
+        // A stalled feed (no answer for 3 s) also falls back.
+        #expect(tracker.position(at: 106)?.fix.source == .tle)
+        // `live` keeps the last position instead.
+        var live = IssTracker(mode: .live, orbit: orbit)
+        live.receive(IssFix(time: 100, position: LngLat(lng: 5, lat: 5), altitudeKm: 420, source: .live))
+        live.failed(at: 101, reason: "x")
+        #expect(live.position(at: 200)?.fix.position == LngLat(lng: 5, lat: 5))
+    }
+
+    @Test func motionBetweenFixesIsContinuous() {
+        var tracker = IssTracker(mode: .live, orbit: nil)
+        tracker.receive(IssFix(time: 0, position: LngLat(lng: 179.9, lat: 10), altitudeKm: 420, source: .live))
+        tracker.receive(IssFix(time: 1, position: LngLat(lng: -179.9, lat: 10.05), altitudeKm: 420, source: .live))
+        // Half a second later: carried on along the last step, across the antimeridian.
+        let p = tracker.position(at: 1.5)!.fix.position
+        #expect(abs(p.lng - -179.8) < 1e-9 && abs(p.lat - 10.075) < 1e-9)
+        // Within one second the step is at most one fix's worth: no jumps.
+        var last = tracker.position(at: 1)!.fix.position
+        for k in 1...60 {
+            let q = tracker.position(at: 1 + Double(k) / 60)!.fix.position
+            #expect(abs(q.lng - last.lng) < 0.01)
+            last = q
+        }
+    }
+
+    @Test func groundTrackSplitsAtTheAntimeridian() {
+        // A fake orbit moving east 1 degree per 10 s.
+        let orbit: IssTracker.Orbit = { t in (LngLat(lng: 170 + t / 10, lat: 0).wrapped, 420) }
+        let tracker = IssTracker(mode: .tle, orbit: orbit)
+        let lines = tracker.groundTrack(from: 0, to: 400, step: 30)
+        #expect(lines.count == 2)
+        #expect(lines[0].last?.lng == 180 && lines[1].first?.lng == -180)
+        #expect(lines.allSatisfy { line in zip(line, line.dropFirst()).allSatisfy { abs($0.lng - $1.lng) <= 180 } })
+    }
+}
