@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "MapCore"),
         .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CGif"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"]),
+        .target(name: "Orbit"),
         .executableTarget(
             name: "nightmap",
             dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2"],
@@ -25,6 +26,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Raster", "MapData"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
+        .testTarget(name: "OrbitTests", dependencies: ["Orbit"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "Raster"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
                     exclude: ["References"]),

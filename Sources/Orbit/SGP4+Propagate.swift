@@ -177,8 +177,7 @@ extension SGP4 {
         if mrt < 1.0 { throw .decayed(radius: mrt) }
 
         // ---- position (km) and velocity (km/s) ----
-        let mr = mrt * radius
-        let position = Vector3(x: mr * ux, y: mr * uy, z: mr * uz)
+        let position = Vector3(x: (mrt * ux) * radius, y: (mrt * uy) * radius, z: (mrt * uz) * radius)
         let velocity = Vector3(x: (mvt * ux + rvdot * vx) * vkmpersec,
                                y: (mvt * uy + rvdot * vy) * vkmpersec,
                                z: (mvt * uz + rvdot * vz) * vkmpersec)
