@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .target(name: "Raster"),
         .target(name: "MapCore"),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CGif"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"]),
         .target(name: "Orbit"),
         .executableTarget(

@@ -30,7 +30,7 @@ public struct MapModel: Sendable {
     public private(set) var iss: IssTracker?
     /// Follow mode: the camera eases to the ISS once a second.
     public private(set) var followsIss = false
-    private var lastFollow = -Double.infinity
+    private var lastFollow = 0.0
     private var trackComputedAt = -Double.infinity
 
     public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0,
@@ -40,6 +40,7 @@ public struct MapModel: Sendable {
         self.clockOrigin = clockOrigin
         self.iss = iss
         followsIss = scene.followsIss
+        lastFollow = start
         lightPreset = light
         radiance = TransitioningValue(constant: .color(light.groundRadiance(zoom: scene.camera.zoom)))
         self.scene = scene
@@ -92,7 +93,7 @@ public struct MapModel: Sendable {
         case .toggleFollow:
             guard iss != nil else { return }
             followsIss.toggle()
-            lastFollow = -.infinity
+            lastFollow = now - 1            // the first ease starts at once
         case let .switchScene(name):
             guard let s = scenes.first(where: { $0.name == name }) else { return }
             scene = s
@@ -143,11 +144,21 @@ public struct MapModel: Sendable {
         let utc = clockOrigin + now
         if let p = tracker.position(at: utc) {
             style.points["iss"] = [PointFeature(position: p.fix.position, bearing: p.bearing)]
-            if followsIss && now - lastFollow >= 1 {
-                lastFollow = now
+        }
+        // Follow mode: once a second, a 1 s ease to where the ISS is then (as the example's timer
+        // does). Each ease starts at its own whole second, so a snapshot at any instant shows what
+        // the window shows; only the last few matter, as each ease starts from the previous one.
+        if followsIss {
+            // `lastFollow` is the last ease (or when follow mode began): eases fall 1 s apart after it.
+            if now - lastFollow > 6 { lastFollow += ((now - lastFollow) - 5).rounded(.down) }
+            while lastFollow + 1 <= now {
+                let t = lastFollow + 1
+                lastFollow = t
+                guard let q = tracker.position(at: clockOrigin + t) else { break }
                 let zoom = scene.followZoom ?? camera.target.zoom
-                camera.ease(to: CameraState(center: p.fix.position, zoom: zoom), duration: 1, curve: .easeOut, now: now)
+                camera.ease(to: CameraState(center: q.fix.position, zoom: zoom), duration: 1, curve: .easeOut, now: t)
             }
+            camera.advance(to: now)
         }
         // The ground track: the last 45 minutes and the next 90, redrawn once a minute.
         if tracker.orbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt) {

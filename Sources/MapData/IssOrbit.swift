@@ -1,7 +1,9 @@
 import Foundation
 import MapCore
+import Orbit
 
-/// The ISS orbit from a TLE file, propagated with SGP4 (the `Orbit` module).
+/// The ISS orbit from a TLE file, propagated with SGP4 (the `Orbit` module): sub-satellite point
+/// on WGS-84 and altitude at any instant.
 public struct IssOrbit: Sendable {
     /// Sub-satellite point and altitude at a Unix time.
     public let position: IssTracker.Orbit
@@ -9,8 +11,31 @@ public struct IssOrbit: Sendable {
     public let epoch: Double
     public let name: String
 
-    /// Loads the newest element set of the file; nil when the file does not exist and was not asked for.
-    public static func load(path: String) throws -> IssOrbit? {
-        nil   // wired to SGP4 when the Orbit module lands
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The newest element set in the file (one line error naming the file when it is bad).
+    public static func load(path: String) throws -> IssOrbit {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Failure(description: "\(path): cannot read file")
+        }
+        return try parse(text, origin: path)
+    }
+
+    public static func parse(_ text: String, origin: String) throws -> IssOrbit {
+        let sets: [TLE]
+        do { sets = try TLE.parseAll(text) } catch { throw Failure(description: "\(origin): \(error)") }
+        guard let tle = sets.max(by: { $0.epochUnixSeconds < $1.epochUnixSeconds }) else {
+            throw Failure(description: "\(origin): no two-line element set in the file")
+        }
+        let sgp4 = SGP4(tle: tle)
+        do { _ = try sgp4.propagate(minutesSinceEpoch: 0) } catch {
+            throw Failure(description: "\(origin): the element set cannot be propagated (\(error))")
+        }
+        return IssOrbit(position: { t in
+            guard let g = try? sgp4.geodetic(unixSeconds: t) else { return nil }
+            return (LngLat(lng: g.longitude, lat: g.latitude), g.heightKm)
+        }, epoch: tle.epochUnixSeconds, name: tle.name ?? "satellite \(tle.catalogNumber)")
     }
 }

@@ -33,7 +33,7 @@ enum MapSetup {
         let issStyle = try IssLayers.make(resources: resources)
         style.icons.merge(issStyle.icons) { a, _ in a }
         style.layers += issStyle.layers
-        let orbit = try IssOrbit.load(path: o.tle ?? resources.appendingPathComponent("tle/iss.tle").path)
+        let orbit: IssOrbit? = try IssOrbit.load(path: o.tle ?? resources.appendingPathComponent("tle/iss.tle").path)
         let tracker = IssTracker(mode: o.issMode, orbit: orbit?.position, orbitEpoch: orbit?.epoch)
 
         let scenes = [Scene.radar, Scene.route(fitting: RouteFile.bounds(steps)), Scene.iss]
