@@ -273,9 +273,14 @@ public struct MapModel: Sendable {
     public var nextScheduledChange: Double? {
         var next = radarLayerID == nil ? nil : timer.nextTick(after: now)
         if let p = issNow {
-            let metresPerPixel = 40_075_016.686 * cos(p.fix.position.lat * Double.pi / 180) / camera.view.worldSize
+            let view = camera.view
+            let metresPerPixel = 40_075_016.686 * cos(p.fix.position.lat * Double.pi / 180) / view.worldSize
             let pixelsPerSecond = 7_660 / max(metresPerPixel, 1e-6)
-            let step = min(1, max(1.0 / 60, 0.25 / pixelsPerSecond))
+            var step = min(1, max(1.0 / 60, 0.25 / pixelsPerSecond))
+            // Out of sight only the edge marker moves, and slowly: once a second is plenty.
+            var s = view.screen(p.fix.position)
+            s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
+            if s.x < -60 || s.x > Double(view.size.width) + 60 || s.y < -60 || s.y > Double(view.size.height) + 60 { step = 1 }
             next = min(next ?? .infinity, now + step)
         }
         return next

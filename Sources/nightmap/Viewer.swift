@@ -175,6 +175,7 @@ final class Viewer {
                 if case .stepFrame = c, let f = model.radarFrame { log("radar frame \(f.index)") }
                 if case .cycleLight = c { log("light \(model.lightPreset.rawValue)") }
                 if case .toggleEmissive = c { log("radar emissive toggled") }
+                if case .toggleFollow = c { log("follow \(model.followsIss ? "on" : "off")") }
             }
         }
     }
