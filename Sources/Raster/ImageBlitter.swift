@@ -60,6 +60,34 @@ public struct ColorAdjustment: Sendable, Equatable {
     }
 }
 
+/// What happens to a sampled pixel after sampling, for both image blitters: colour adjustments,
+/// the per-channel light factor, then opacity.
+struct PixelFinish {
+    let opacity: UInt32                  // 0...256
+    let light: (UInt32, UInt32, UInt32)  // 0...256 per channel
+    let lit: Bool
+    let adjustment: ColorAdjustment?
+
+    init(opacity: Double, light: (Double, Double, Double), adjustment: ColorAdjustment?) {
+        func q(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 256).rounded()) }
+        self.opacity = q(opacity)
+        self.light = (q(light.0), q(light.1), q(light.2))
+        lit = self.light != (256, 256, 256)
+        self.adjustment = adjustment
+    }
+
+    @inline(__always)
+    func apply(_ pixel: UInt32) -> UInt32 {
+        var p = pixel
+        if let adjustment { p = adjustment.apply(p) }
+        if lit {
+            let r = ((p >> 16 & 255) &* light.0) >> 8, g = ((p >> 8 & 255) &* light.1) >> 8, b = ((p & 255) &* light.2) >> 8
+            p = p & 0xFF00_0000 | r << 16 | g << 8 | b
+        }
+        return opacity == 256 ? p : Blend.scale(p, opacity)
+    }
+}
+
 /// Draws an image through the rasterizer's coverage: every covered pixel samples the image
 /// (and, while cross-fading, the previous one), applies colour adjustments, opacity and a
 /// per-channel light factor, and is composited source-over.
@@ -79,10 +107,7 @@ public struct ImageBlitter: SpanBlitter {
     let rows: UnsafePointer<ImageRowMap>
     let rowOffset: Int                // rows[y - rowOffset]
     let sampling: ImageSampling
-    let opacity: UInt32               // 0...256
-    let light: (UInt32, UInt32, UInt32)  // 0...256 per channel
-    let lit: Bool
-    let adjustment: ColorAdjustment?
+    let finish: PixelFinish
 
     public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, rows: UnsafePointer<ImageRowMap>,
                 firstRow: Int, sampling: ImageSampling, opacity: Double, light: (Double, Double, Double),
@@ -92,11 +117,7 @@ public struct ImageBlitter: SpanBlitter {
         self.fade = UInt32((min(max(fade, 0), 1) * 256).rounded())
         self.rows = rows; rowOffset = firstRow
         self.sampling = sampling
-        self.opacity = UInt32((min(max(opacity, 0), 1) * 256).rounded())
-        func q(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 256).rounded()) }
-        self.light = (q(light.0), q(light.1), q(light.2))
-        lit = self.light != (256, 256, 256)
-        self.adjustment = adjustment
+        finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
     }
 
     @inline(__always)
@@ -143,12 +164,7 @@ public struct ImageBlitter: SpanBlitter {
         if let previous, fade < 256 {
             p = Self.pack(Self.lerp(Self.spread(sample(previous, s, t)), Self.spread(p), fade))
         }
-        if let adjustment { p = adjustment.apply(p) }
-        if lit {
-            let r = ((p >> 16 & 255) &* light.0) >> 8, g = ((p >> 8 & 255) &* light.1) >> 8, b = ((p & 255) &* light.2) >> 8
-            p = p & 0xFF00_0000 | r << 16 | g << 8 | b
-        }
-        return opacity == 256 ? p : Blend.scale(p, opacity)
+        return finish.apply(p)
     }
 
     @inline(__always)
@@ -224,10 +240,7 @@ public struct SeparableImageBlitter: SpanBlitter {
     let columns: UnsafePointer<AxisSamples>     // indexed by screen x
     let rows: UnsafePointer<AxisSamples>        // indexed by screen y - rowOffset
     let rowOffset: Int
-    let opacity: UInt32
-    let light: (UInt32, UInt32, UInt32)
-    let lit: Bool
-    let adjustment: ColorAdjustment?
+    let finish: PixelFinish
 
     /// `previous`, when given, must have the same size as `image`.
     public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, columns: UnsafePointer<AxisSamples>,
@@ -239,11 +252,7 @@ public struct SeparableImageBlitter: SpanBlitter {
         self.previous = previous?.pixels
         self.fade = UInt32((min(max(fade, 0), 1) * 256).rounded())
         self.columns = columns; self.rows = rows; rowOffset = firstRow
-        self.opacity = UInt32((min(max(opacity, 0), 1) * 256).rounded())
-        func q(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 256).rounded()) }
-        self.light = (q(light.0), q(light.1), q(light.2))
-        lit = self.light != (256, 256, 256)
-        self.adjustment = adjustment
+        finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
     }
 
     @inline(__always)
@@ -264,12 +273,7 @@ public struct SeparableImageBlitter: SpanBlitter {
             p = ImageBlitter.pack(ImageBlitter.lerp(ImageBlitter.spread(sample(previous, c, r)), ImageBlitter.spread(p), fade))
         }
         if p == 0 { return 0 }
-        if let adjustment { p = adjustment.apply(p) }
-        if lit {
-            let r = ((p >> 16 & 255) &* light.0) >> 8, g = ((p >> 8 & 255) &* light.1) >> 8, b = ((p & 255) &* light.2) >> 8
-            p = p & 0xFF00_0000 | r << 16 | g << 8 | b
-        }
-        return opacity == 256 ? p : Blend.scale(p, opacity)
+        return finish.apply(p)
     }
 
     @inline(__always)
