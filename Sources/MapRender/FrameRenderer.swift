@@ -120,7 +120,7 @@ public final class FrameRenderer {
             let last = Int((p.visible.maxX - mx + reach / p.world).rounded(.up))
             if paint.edgeMarker {
                 // The copy nearest the view centre; when it is out of the window, an arrow at the edge.
-                let cx = Double(pixmap.width) / 2, cy = viewHeight / 2
+                let cx = Double(pixmap.width) / 2
                 var sx = mx * p.world + p.ox
                 let shift = ((cx - sx) / p.world).rounded()
                 sx += shift * p.world

@@ -66,7 +66,7 @@ public enum PaintProperty {
     public static func set(_ name: String, _ value: PaintValue, in paint: inout LayerPaint) {
         let r = range(name) ?? 0...1
         switch (paint, value) {
-        case let (.background(c, o), .color(v)) where name == "background-color": paint = .background(color: v, opacity: o)
+        case let (.background(_, o), .color(v)) where name == "background-color": paint = .background(color: v, opacity: o)
         case let (.background(c, _), .number(v)) where name == "background-opacity": paint = .background(color: c, opacity: clamp(v, r))
         case (.fill(var f), .color(let v)) where name == "fill-color": f.color = v; paint = .fill(f)
         case (.fill(var f), .number(let v)):
