@@ -14,6 +14,8 @@ public final class FrameRenderer {
     private var rowMaps: [ImageRowMap] = []
     private var columnSamples: [AxisSamples] = []
     private var rowSamples: [AxisSamples] = []
+    /// Transparent-run tables of the images drawn lately (images never change once decoded).
+    private var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
     private let mask = CoverageMask(width: 1, height: 1)
     // The bottom layers that stayed the same, drawn once.
     private var lastFrame: FrameDescription?
@@ -159,6 +161,15 @@ public final class FrameRenderer {
         }
     }
 
+    private func imageRuns(_ image: Pixmap) -> ImageRuns {
+        let key = ObjectIdentifier(image)
+        if let r = runsCache[key] { return r.runs }       // (the entry keeps the image, so the key stays its own)
+        if runsCache.count >= 32 { runsCache.removeAll() }
+        let r = ImageRuns(image)
+        runsCache[key] = (image, r)
+        return r
+    }
+
     /// A 14-px arrow 10 px inside the window's edge, on the line from the centre to `target`.
     private func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color, light: MapCore.Color,
                                _ pixmap: Pixmap) {
@@ -224,7 +235,13 @@ public final class FrameRenderer {
                         let blitter = SeparableImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
                                                             columns: cols.baseAddress!, rows: rows.baseAddress!, firstRow: top,
                                                             opacity: paint.opacity, light: light, adjustment: adjustment)
-                        rasterizer.fill(pixmap, separableImage: blitter)
+                        if previous == nil && adjustment == nil {
+                            // Skip the image's clear runs (most of a radar frame).
+                            let runs = imageRuns(image)
+                            rasterizer.fill(pixmap, runSkippingImage: RunSkippingImageBlitter(blitter, runs: runs, width: image.width))
+                        } else {
+                            rasterizer.fill(pixmap, separableImage: blitter)
+                        }
                     }
                 }
             } else {
