@@ -33,7 +33,18 @@ enum MapSetup {
         let issStyle = try IssLayers.make(resources: resources)
         style.icons.merge(issStyle.icons) { a, _ in a }
         style.layers += issStyle.layers
-        let orbit: IssOrbit? = try IssOrbit.load(path: o.tle ?? resources.appendingPathComponent("tle/iss.tle").path)
+        // The orbit: --tle as given (its errors are fatal); else the newest of the bundled set and
+        // the cached one, after a refresh from --tle-url when asked.
+        var orbit: IssOrbit?
+        if let path = o.tle {
+            orbit = try IssOrbit.load(path: path)
+        } else {
+            let cache = TLECache.cacheFile()
+            if let url = o.tleURL, case let .failure(e) = TLECache.refresh(from: url, cache: cache) {
+                report("\(e.description); using the newest element set on disk")
+            }
+            orbit = TLECache.newest([resources.appendingPathComponent("tle/iss.tle").path, cache.path], report: report)
+        }
         let tracker = IssTracker(mode: o.issMode, orbit: orbit?.position, orbitEpoch: orbit?.epoch)
 
         let scenes = [Scene.radar, Scene.route(fitting: RouteFile.bounds(steps)), Scene.iss]

@@ -18,6 +18,7 @@ struct Options: Equatable {
     var issMode: IssMode = .auto
     var issURL: URL?
     var tle: String?
+    var tleURL: URL?
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
     var time: Double?
     var elapsed: Double = 0
@@ -47,7 +48,8 @@ struct Options: Equatable {
       --light PRESET     day, dusk, night (default) or dawn
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
-      --tle FILE         the ISS orbit's two-line elements (default: the bundled ones)
+      --tle FILE         the ISS orbit's two-line elements (default: the newest of the bundled and cached ones)
+      --tle-url URL      refresh the element set from this URL (e.g. CelesTrak's GP query) and cache it
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
@@ -141,6 +143,12 @@ struct Options: Equatable {
                 o.issURL = u
             case "--tle":
                 o.tle = try value()
+            case "--tle-url":
+                let v = try value()
+                guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil else {
+                    throw UsageError(description: "option --tle-url: '\(v)' is not an http or https URL")
+                }
+                o.tleURL = u
             case "--light":
                 let v = try value()
                 guard let l = LightPreset(rawValue: v) else {

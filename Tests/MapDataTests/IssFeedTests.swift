@@ -148,3 +148,57 @@ import Testing
         #expect(lines.allSatisfy { line in zip(line, line.dropFirst()).allSatisfy { abs($0.lng - $1.lng) <= 180 } })
     }
 }
+
+/// Refreshing the element set from a CelesTrak-style URL (a local server here) into the cache.
+@Suite(.serialized) struct TLECacheTests {
+    static let tle = """
+    ISS (ZARYA)
+    1 25544U 98067A   25274.49975208  .00018288  00000-0  33242-3 0  9998
+    2 25544  51.6325 140.1428 0001055 183.8834 176.2147 15.49589290531650
+    """
+    static let older = """
+    ISS (ZARYA)
+    1 25544U 98067A   25194.43411487  .00010152  00000-0  18227-3 0  9995
+    2 25544  51.6340 176.9702 0002675   6.8375 353.2650 15.50520436519237
+    """
+
+    func tempCache() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tle-\(UUID().uuidString)/nightmap/iss.tle")
+    }
+
+    @Test func aGoodAnswerIsParsedAndCached() throws {
+        let server = try LocalHTTPServer(.json(Self.tle))
+        defer { server.stop() }
+        let cache = tempCache()
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent().deletingLastPathComponent()) }
+        let orbit = try TLECache.refresh(from: server.url, cache: cache).get()
+        #expect(abs(orbit.epoch - 1_759_319_978.1) < 1)       // 2025-10-01 11:59:38 UTC
+        #expect(FileManager.default.fileExists(atPath: cache.path))
+        // The newest of several files wins.
+        let oldPath = cache.deletingLastPathComponent().appendingPathComponent("old.tle")
+        try Self.older.write(to: oldPath, atomically: true, encoding: .utf8)
+        var reports: [String] = []
+        let best = TLECache.newest([oldPath.path, cache.path, "/nonexistent.tle"]) { reports.append($0) }
+        #expect(best?.epoch == orbit.epoch && reports.isEmpty)
+    }
+
+    @Test(arguments: [("500", LocalHTTPServer.Behaviour.status(500, "no")), ("garbage", .json("<html>maintenance</html>")),
+                      ("bad checksum", .json(TLECacheTests.tle.replacingOccurrences(of: "9998", with: "9997")))])
+    func badAnswersLeaveTheCacheAlone(_ name: String, _ b: LocalHTTPServer.Behaviour) throws {
+        let server = try LocalHTTPServer(b)
+        defer { server.stop() }
+        let cache = tempCache()
+        let r = TLECache.refresh(from: server.url, cache: cache)
+        if case let .failure(e) = r {
+            #expect(e.description.contains("127.0.0.1") && !e.description.contains("\n"), "\(name): \(e)")
+        } else {
+            Issue.record("\(name) accepted")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cache.path))
+    }
+
+    @Test func theCacheFollowsXDG() {
+        #expect(TLECache.cacheFile(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"]).path == "/c/nightmap/iss.tle")
+        #expect(TLECache.cacheFile(environment: ["HOME": "/h"]).path == "/h/.cache/nightmap/iss.tle")
+    }
+}

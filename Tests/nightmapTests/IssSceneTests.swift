@@ -9,11 +9,13 @@ import Testing
 /// mode, the state's report, bad TLE files.
 @Suite struct IssSceneTests {
     static let time = "2025-10-01T12:00:00Z"
+    /// The bundled element set, named explicitly so that a cached newer one cannot change results.
+    static let tle = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Resources/tle/iss.tle").standardizedFileURL.path
 
     @Test func snapshotDrawsTheRocketWhereThePropagatedPositionIs() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("iss-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let o = try Options.parse(["snapshot", "-o", out, "--scene", "iss", "--time", Self.time, "--iss", "tle", "--size", "800x500"])
+        let o = try Options.parse(["snapshot", "-o", out, "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--size", "800x500"])
         try Headless.snapshot(o)
         let pm = try PNGCodec.read(path: out)
         let model = try MapSetup.model(o)
@@ -32,16 +34,16 @@ import Testing
     }
 
     @Test func theIssSceneStartsOverTheWorldThenFollowsAtZoom3() throws {
-        let start = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--time", Self.time, "--iss", "tle"]))
+        let start = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
         #expect(start.camera.state.zoom == 1 && start.followsIss)
-        let later = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--elapsed", "12"]))
+        let later = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--elapsed", "12"]))
         let iss = try #require(later.issNow).fix.position
         #expect(later.camera.state.zoom == 3)
         #expect(abs(later.camera.state.center.lat - iss.lat) < 0.2 && abs(later.camera.state.center.lng - iss.lng) < 0.2)
     }
 
     @Test func fTogglesFollowAndDraggingEndsIt() throws {
-        var m = try MapSetup.model(try Options.parse(["state", "--time", Self.time, "--iss", "tle"]))
+        var m = try MapSetup.model(try Options.parse(["state", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
         #expect(!m.followsIss)
         m.apply(.toggleFollow, now: 0)
         #expect(m.followsIss)
@@ -53,7 +55,7 @@ import Testing
 
     @Test func stateReportsTheSourceAndTheTLEAge() throws {
         let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(
-            ["state", "--scene", "iss", "--time", "2025-10-11T11:59:38Z", "--iss", "tle"])).utf8)) as? [String: Any]
+            ["state", "--scene", "iss", "--time", "2025-10-11T11:59:38Z", "--iss", "tle", "--tle", Self.tle])).utf8)) as? [String: Any]
         let iss = try #require(json?["iss"] as? [String: Any])
         #expect(iss["source"] as? String == "tle")
         #expect(iss["tleEpoch"] as? String == "2025-10-01T11:59:38Z")

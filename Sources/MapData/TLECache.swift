@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Refreshing the ISS element set from a CelesTrak-style URL (`FORMAT=TLE`), cached in the
+/// user's cache directory, so a later start without a network still has the newest one.
+public enum TLECache {
+    /// CelesTrak's GP query for the ISS (catalogue number 25544) as two-line elements.
+    public static let celestrakURL = URL(string: "https://celestrak.org/NORAD/elements/gp.php?CATNR=25544&FORMAT=TLE")!
+
+    /// `$XDG_CACHE_HOME/nightmap/iss.tle`, or `~/.cache/nightmap/iss.tle`.
+    public static func cacheFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".cache")
+        return base.appendingPathComponent("nightmap/iss.tle")
+    }
+
+    /// Downloads the element set (2 s limit, 16 KB at most), checks that it parses and propagates,
+    /// and writes it to `cache`. Returns the orbit, or a one-line error naming the URL.
+    public static func refresh(from url: URL, cache: URL, timeout: Double = 2) -> Result<IssOrbit, IssFeedClient.FeedError> {
+        let done = DispatchSemaphore(value: 0)
+        let box = Box()
+        let config = URLSessionConfiguration.ephemeral
+        config.timeoutIntervalForRequest = timeout
+        config.timeoutIntervalForResource = timeout
+        let session = URLSession(configuration: config)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: url) { data, response, error in
+            box.set(data, response, error)
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
+            task.cancel()
+            return .failure(.init(description: "\(url): no answer within \(timeout) s"))
+        }
+        let (data, response, error) = box.get()
+        if let error { return .failure(.init(description: "\(url): \(IssFeedClient.describe(error))")) }
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            return .failure(.init(description: "\(url): HTTP \(http.statusCode)"))
+        }
+        guard let data, data.count <= 16 * 1024 else { return .failure(.init(description: "\(url): answer missing or over 16 KB")) }
+        let text = String(decoding: data, as: UTF8.self)
+        let orbit: IssOrbit
+        do { orbit = try IssOrbit.parse(text, origin: url.absoluteString) } catch {
+            return .failure(.init(description: "\(error)"))
+        }
+        do {
+            try FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: cache, atomically: true, encoding: .utf8)
+        } catch {
+            return .failure(.init(description: "\(cache.path): cannot write the cached TLE (\(error.localizedDescription))"))
+        }
+        return .success(orbit)
+    }
+
+    /// The newest of the given TLE files that load; files that are missing are skipped, a bad
+    /// file is reported through `report` and skipped.
+    public static func newest(_ paths: [String], report: (String) -> Void) -> IssOrbit? {
+        var best: IssOrbit?
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            do {
+                let o = try IssOrbit.load(path: path)
+                if best == nil || o.epoch > best!.epoch { best = o }
+            } catch {
+                report("\(error)")
+            }
+        }
+        return best
+    }
+
+    final class Box: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
+        func set(_ d: Data?, _ r: URLResponse?, _ e: Error?) { lock.lock(); value = (d, r, e); lock.unlock() }
+        func get() -> (Data?, URLResponse?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
+    }
+}
