@@ -13,9 +13,10 @@ let package = Package(
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
         .target(name: "Raster"),
         .target(name: "MapCore"),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif", "CFreeType"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"]),
         .target(name: "Orbit"),
         .executableTarget(

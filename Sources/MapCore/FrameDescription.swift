@@ -42,6 +42,31 @@ public struct FrameDescription: Equatable, Sendable {
         }
     }
 
+    /// What a label layer places: its places, screen boxes to keep clear (the ISS icon), the light.
+    public struct LabelDraw: Equatable, Sendable {
+        public let places: PlaceSet
+        public let font: any TextFont
+        public let avoid: [ScreenBox]
+        public let light: Color
+
+        public init(places: PlaceSet, font: any TextFont, avoid: [ScreenBox], light: Color) {
+            self.places = places; self.font = font; self.avoid = avoid; self.light = light
+        }
+
+        public static func == (a: LabelDraw, b: LabelDraw) -> Bool {
+            a.places === b.places && a.font === b.font && a.avoid == b.avoid && a.light == b.light
+        }
+    }
+
+    /// An axis-aligned box on screen, in pixels.
+    public struct ScreenBox: Equatable, Sendable {
+        public var minX: Double, minY: Double, maxX: Double, maxY: Double
+        public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+            self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        }
+        public func intersects(_ o: ScreenBox) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
+    }
+
     /// One layer ready to draw: paint evaluated for the instant, colours already lit.
     public struct DrawLayer: Equatable, Sendable {
         public let id: String
@@ -49,13 +74,17 @@ public struct FrameDescription: Equatable, Sendable {
         public let geometry: GeometrySet?
         public let image: ImageDraw?
         public let symbols: SymbolDraw?
+        public let labels: LabelDraw?
 
-        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil, symbols: SymbolDraw? = nil) {
+        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil, symbols: SymbolDraw? = nil,
+                    labels: LabelDraw? = nil) {
             self.id = id; self.paint = paint; self.geometry = geometry; self.image = image; self.symbols = symbols
+            self.labels = labels
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
             a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image && a.symbols == b.symbols
+                && a.labels == b.labels
         }
     }
 

