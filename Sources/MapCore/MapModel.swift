@@ -177,6 +177,8 @@ public struct MapModel: Sendable {
         let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize / 2
         var s = view.screen(f.position)
         s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
+        // Out of the window it cannot overlap a label (and the labels need not be placed again).
+        guard s.x + r > 0, s.x - r < Double(view.size.width), s.y + r > 0, s.y - r < Double(view.size.height) else { return [] }
         return [.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)]
     }
 

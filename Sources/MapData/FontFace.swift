@@ -57,9 +57,20 @@ public final class FontFace: TextFont, @unchecked Sendable {
         return g
     }
 
-    /// Horizontal kerning between two scalars at `size`, in pixels.
+    /// Horizontal kerning between two scalars at `size`, in pixels (cached).
     public func kerning(_ a: Unicode.Scalar, _ b: Unicode.Scalar, size: Double) -> Double {
         lock.lock(); defer { lock.unlock() }
+        let key = KernKey(a: a.value, b: b.value, size: Int((size * 64).rounded()))
+        if let k = kernCache[key] { return k }
+        let k = kerningUncached(a, b, size: size)
+        kernCache[key] = k
+        return k
+    }
+
+    private struct KernKey: Hashable { let a: UInt32; let b: UInt32; let size: Int }
+    private var kernCache: [KernKey: Double] = [:]
+
+    private func kerningUncached(_ a: Unicode.Scalar, _ b: Unicode.Scalar, size: Double) -> Double {
         guard let face, (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 else { return 0 }
         FT_Set_Char_Size(face, 0, FT_F26Dot6((size * 64).rounded()), 72, 72)
         var v = FT_Vector()

@@ -24,6 +24,8 @@ public final class FrameRenderer {
     private var cachedLayers: [FrameDescription.DrawLayer] = []
     private var cachedView: ViewTransform?
     private var cachedRows: Range<Int> = 0..<0
+    private struct LabelKey: Hashable { let text: String; let size: Double; let halo: Double; let spacing: Double }
+    private var maskCache: [LabelKey: (text: AlphaMask, halo: AlphaMask)] = [:]
     /// Label placements by place set, kept while the view, the places and the paint stay the same.
     private var labelCache: [ObjectIdentifier: (view: ViewTransform, draw: FrameDescription.LabelDraw, paint: LabelPaint, labels: [PlacedLabel])] = [:]
     /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
@@ -112,8 +114,9 @@ public final class FrameRenderer {
         }
     }
 
-    /// Labels: halos (glyph outlines stroked, dots grown) in one pass, then text and dots in a
-    /// second, both through the rasterizer. Placement is kept while the view stays the same.
+    /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
+    /// outlines filled, and stroked for the halo, by our rasterizer), then composited at whole
+    /// pixels every frame; dots are drawn directly. Placement is kept while the view stays put.
     private func drawLabels(_ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
                             _ view: ViewTransform, _ pixmap: Pixmap) {
         let labels: [PlacedLabel]
@@ -125,30 +128,62 @@ public final class FrameRenderer {
         }
         let visible = labels.filter { $0.box.maxY >= Double(rows.lowerBound) && $0.box.minY <= Double(rows.upperBound) }
         guard !visible.isEmpty else { return }
-        let halo = StrokeStyle(width: paint.haloWidth * 2, cap: .round, join: .round)
-        for label in visible {
-            LabelPlacer.forEachGlyph(label, font: font, paint: paint) { path, pen in
-                stroker.stroke(path: path, style: halo, transform: .translation(pen.x, pen.y), into: &rasterizer)
-            }
-            if let d = label.dot {
-                var c = Path()
-                c.addCircle(center: d, radius: paint.dotRadius + paint.haloWidth)
-                c.replay(into: &rasterizer)
-            }
-        }
         let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
-        rasterizer.fill(pixmap, color: lit(paint.haloColor).premultiplied(opacity: 0.9), rule: .nonZero)
+        let haloColor = lit(paint.haloColor).premultiplied(opacity: 0.9)
+        let textColor = lit(paint.textColor).premultiplied(opacity: 1)
+        // Dots and their halos.
         for label in visible {
-            LabelPlacer.forEachGlyph(label, font: font, paint: paint) { path, pen in
-                path.replay(into: &rasterizer, transform: .translation(pen.x, pen.y))
-            }
-            if let d = label.dot {
-                var c = Path()
-                c.addCircle(center: d, radius: paint.dotRadius)
-                c.replay(into: &rasterizer)
-            }
+            guard let d = label.dot else { continue }
+            var c = Path()
+            c.addCircle(center: d, radius: paint.dotRadius + paint.haloWidth)
+            c.replay(into: &rasterizer)
         }
-        rasterizer.fill(pixmap, color: lit(paint.textColor).premultiplied(opacity: 1), rule: .nonZero)
+        rasterizer.fill(pixmap, color: haloColor, rule: .nonZero)
+        for label in visible {
+            guard let d = label.dot else { continue }
+            var c = Path()
+            c.addCircle(center: d, radius: paint.dotRadius)
+            c.replay(into: &rasterizer)
+        }
+        rasterizer.fill(pixmap, color: textColor, rule: .nonZero)
+        // Text: halo masks under text masks.
+        let (ascent, _) = font.metrics(size: paint.textSize)
+        let pad = (paint.haloWidth + 1).rounded(.up)
+        for label in visible {
+            let masks = labelMasks(label.text, paint: paint, font: font)
+            let x = Int((label.origin.x - pad).rounded()), y = Int((label.origin.y - ascent - pad).rounded())
+            masks.halo.composite(haloColor, onto: pixmap, x: x, y: y, rows: rows)
+            masks.text.composite(textColor, onto: pixmap, x: x, y: y, rows: rows)
+        }
+    }
+
+    /// The text and halo masks of one label (cached by text and paint).
+    private func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> (text: AlphaMask, halo: AlphaMask) {
+        let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
+        if let m = maskCache[key] { return m }
+        if maskCache.count > 4000 { maskCache.removeAll() }
+        let (ascent, descent) = font.metrics(size: paint.textSize)
+        let pad = (paint.haloWidth + 1).rounded(.up)
+        let width = LabelPlacer.advance(text, font: font, paint: paint)
+        let w = Int((width + 2 * pad).rounded(.up)) + 1, h = Int((ascent + descent + 2 * pad).rounded(.up)) + 1
+        let origin = PlacedLabel(text: text, kind: .city, dot: nil, origin: Point(pad, pad + ascent),
+                                 box: .init(minX: 0, minY: 0, maxX: 0, maxY: 0))
+        var r = Rasterizer(width: w, height: h)
+        defer { r.deallocate() }
+        var textAlpha = [UInt8](repeating: 0, count: w * h), haloAlpha = [UInt8](repeating: 0, count: w * h)
+        let halo = StrokeStyle(width: paint.haloWidth * 2, cap: .round, join: .round)
+        LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
+            stroker.stroke(path: path, style: halo, transform: .translation(pen.x, pen.y), into: &r)
+            path.replay(into: &r, transform: .translation(pen.x, pen.y))
+        }
+        haloAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
+            path.replay(into: &r, transform: .translation(pen.x, pen.y))
+        }
+        textAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        let m = (AlphaMask(width: w, height: h, alpha: textAlpha), AlphaMask(width: w, height: h, alpha: haloAlpha))
+        maskCache[key] = m
+        return m
     }
 
     /// Each feature's icon: its shapes filled (non-zero) after scaling by `icon-size`, rotating by

@@ -28,7 +28,7 @@ public enum LabelPlacer {
         var placed: [FrameDescription.ScreenBox] = draw.avoid
         var out: [PlacedLabel] = []
         for place in draw.places.places where place.minZoom <= zoom {
-            var s = view.screen(place.position)
+            var s = view.screen(place.mercator)
             s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
             let text = paint.uppercase ? place.name.uppercased() : place.name

@@ -43,3 +43,61 @@ public struct SolidBlitter: SpanBlitter {
         }
     }
 }
+
+/// Writes coverage (0...255) into an 8-bit mask, keeping the larger value where shapes meet.
+public struct CoverageBlitter: SpanBlitter {
+    let mask: UnsafeMutablePointer<UInt8>
+    let width: Int
+
+    /// `mask` must hold width x height bytes for the rasterizer's device.
+    public init(mask: UnsafeMutablePointer<UInt8>, width: Int) { self.mask = mask; self.width = width }
+
+    @inline(__always)
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        let p = mask + (y &* width &+ x)
+        p.pointee = max(p.pointee, UInt8(alpha))
+    }
+
+    @inline(__always)
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        let p = mask + (y &* width &+ x)
+        let a = UInt8(alpha)
+        for i in 0..<count where p[i] < a { p[i] = a }
+    }
+}
+
+extension Rasterizer {
+    /// Sweeps the accumulated edges into an 8-bit coverage mask and forgets them.
+    public mutating func fill(mask: UnsafeMutablePointer<UInt8>, rule: FillRule = .nonZero) {
+        var b = CoverageBlitter(mask: mask, width: width)
+        sweep(rule, &b)
+    }
+}
+
+/// An 8-bit coverage mask (text, halos) composited with one colour.
+public struct AlphaMask: Sendable {
+    public let width: Int
+    public let height: Int
+    public let alpha: [UInt8]
+
+    public init(width: Int, height: Int, alpha: [UInt8]) { self.width = width; self.height = height; self.alpha = alpha }
+
+    /// Source-over of `color` through the mask, its top-left at (x, y), clipped to `rows` of `pixmap`.
+    public func composite(_ color: PremultipliedColor, onto pixmap: Pixmap, x: Int, y: Int, rows: Range<Int>) {
+        let y0 = max(y, rows.lowerBound), y1 = min(y + height, rows.upperBound)
+        let x0 = max(x, 0), x1 = min(x + width, pixmap.width)
+        guard y0 < y1, x0 < x1 else { return }
+        alpha.withUnsafeBufferPointer { a in
+            for py in y0..<y1 {
+                let src = a.baseAddress! + (py - y) * width - x
+                let dst = pixmap.pixels + py * pixmap.width
+                for px in x0..<x1 {
+                    let c = UInt32(src[px])
+                    if c == 0 { continue }
+                    let s = c == 255 ? color.packed : Blend.scale(color.packed, c &+ (c >> 7))
+                    dst[px] = Blend.over(s, dst[px])
+                }
+            }
+        }
+    }
+}

@@ -24,6 +24,10 @@ enum MapSetup {
         let at = (style.layerIndex("lakes") ?? style.layers.count - 1) + 1
         style.layers.insert(radar, at: at)
 
+        // Labels above the basemap and the radar, below the moving layers (route, ISS), so that a
+        // still map keeps them in its cached image.
+        try PlaceLabels.add(to: &style, resources: resources)
+
         let routePath = o.route ?? resources.appendingPathComponent("routes/default.geojson").path
         let steps = try RouteFile.read(path: routePath)
         let route = RouteLayers.make(steps)
@@ -33,7 +37,6 @@ enum MapSetup {
         let issStyle = try IssLayers.make(resources: resources)
         style.icons.merge(issStyle.icons) { a, _ in a }
         style.layers += issStyle.layers
-        try PlaceLabels.add(to: &style, resources: resources)
         // The orbit: --tle as given (its errors are fatal); else the newest of the bundled set and
         // the cached one, after a refresh from --tle-url when asked.
         var orbit: IssOrbit?

@@ -8,9 +8,12 @@ public struct Place: Equatable, Sendable {
     public let rank: Double
     /// Not shown below this zoom.
     public let minZoom: Double
+    /// `position` projected once, so placing labels each frame needs no trigonometry.
+    public let mercator: MercatorPoint
 
     public init(kind: Kind, name: String, position: LngLat, rank: Double, minZoom: Double) {
         self.kind = kind; self.name = name; self.position = position; self.rank = rank; self.minZoom = minZoom
+        mercator = WebMercator.project(position)
     }
 }
 
@@ -18,7 +21,8 @@ public struct Place: Equatable, Sendable {
 public final class PlaceSet: Sendable {
     public let places: [Place]
     public init(_ places: [Place]) {
-        self.places = places.sorted { ($0.rank, $1.name) > ($1.rank, $0.name) }
+        // Stable by rank: ties keep the given order (the places file is already in rank order).
+        self.places = places.enumerated().sorted { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }.map(\.element)
     }
 }
 
