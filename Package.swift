@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "Raster"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
                     exclude: ["References"]),
-        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "MapData", "Raster", "CSDL2"],
-                    exclude: ["Fixtures"]),
+        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "MapData", "MapRender", "Raster", "CSDL2", "TestSupport"],
+                    exclude: ["Fixtures", "References"]),
     ]
 )

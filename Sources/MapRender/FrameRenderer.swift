@@ -27,7 +27,7 @@ public final class FrameRenderer {
     private struct LabelKey: Hashable { let text: String; let size: Double; let halo: Double; let spacing: Double }
     private var maskCache: [LabelKey: (text: AlphaMask, halo: AlphaMask)] = [:]
     /// Label placements by place set, kept while the view, the places and the paint stay the same.
-    private var labelCache: [ObjectIdentifier: (view: ViewTransform, draw: FrameDescription.LabelDraw, paint: LabelPaint, labels: [PlacedLabel])] = [:]
+    private var labelCache: (view: ViewTransform, layers: [FrameDescription.DrawLayer], placed: [String: [PlacedLabel]])?
     /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
     private var rows: Range<Int> = 0..<1
 
@@ -75,7 +75,7 @@ public final class FrameRenderer {
             }
         }
         for index in first..<layers.count {
-            draw(layers[index], placement, frame.view, pixmap)
+            draw(layers[index], placement, frame, pixmap)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
             if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
                 if cache?.width != pixmap.width || cache?.height != pixmap.height {
@@ -92,7 +92,7 @@ public final class FrameRenderer {
         }
     }
 
-    private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ view: ViewTransform, _ pixmap: Pixmap) {
+    private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ frame: FrameDescription, _ pixmap: Pixmap) {
         switch layer.paint {
         case let .background(color, opacity):
             drawBackground(color.premultiplied(opacity: opacity), pixmap)
@@ -110,22 +110,21 @@ public final class FrameRenderer {
             drawSymbols(draw, paint, placement, pixmap)
         case let .labels(paint):
             guard let draw = layer.labels, let font = draw.font as? FontFace else { return }
-            drawLabels(draw, paint, font, view, pixmap)
+            drawLabels(layer.id, draw, paint, font, frame, pixmap)
         }
     }
 
     /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
     /// outlines filled, and stroked for the halo, by our rasterizer), then composited at whole
     /// pixels every frame; dots are drawn directly. Placement is kept while the view stays put.
-    private func drawLabels(_ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
-                            _ view: ViewTransform, _ pixmap: Pixmap) {
-        let labels: [PlacedLabel]
-        if let c = labelCache[ObjectIdentifier(draw.places)], c.view == view, c.draw == draw, c.paint == paint {
-            labels = c.labels
-        } else {
-            labels = LabelPlacer.place(draw, paint: paint, view: view)
-            labelCache[ObjectIdentifier(draw.places)] = (view, draw, paint, labels)
+    private func drawLabels(_ id: String, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
+                            _ frame: FrameDescription, _ pixmap: Pixmap) {
+        // All label layers are placed together, once per view and set of label layers.
+        let key = frame.layers.filter { $0.labels != nil }
+        if labelCache?.view != frame.view || labelCache?.layers != key {
+            labelCache = (frame.view, key, LabelPlacer.placeAll(frame))
         }
+        let labels = labelCache?.placed[id] ?? []
         let visible = labels.filter { $0.box.maxY >= Double(rows.lowerBound) && $0.box.minY <= Double(rows.upperBound) }
         guard !visible.isEmpty else { return }
         let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }

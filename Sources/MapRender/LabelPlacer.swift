@@ -18,14 +18,28 @@ public struct PlacedLabel: Equatable, Sendable {
 /// only on the camera, the viewport and the places, so the same view always gives the same
 /// labels, and panning only adds or drops labels at the window's edges.
 public enum LabelPlacer {
-    public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform) -> [PlacedLabel] {
+    /// Places every label layer of a frame in one collision space, the top layer first (as
+    /// MapLibre does): labels of different layers never overlap either.
+    public static func placeAll(_ frame: FrameDescription) -> [String: [PlacedLabel]] {
+        var placed: [FrameDescription.ScreenBox] = []
+        var out: [String: [PlacedLabel]] = [:]
+        for layer in frame.layers.reversed() {
+            guard case let .labels(paint) = layer.paint, let draw = layer.labels else { continue }
+            out[layer.id] = place(draw, paint: paint, view: frame.view, placed: &placed)
+        }
+        return out
+    }
+
+    /// Places one layer's labels, clear of `placed` (which it extends).
+    public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform,
+                             placed: inout [FrameDescription.ScreenBox]) -> [PlacedLabel] {
         guard let font = draw.font as? FontFace else { return [] }
         let zoom = view.camera.zoom
         guard zoom < paint.maxZoom else { return [] }
         let w = Double(view.size.width), h = Double(view.size.height)
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = paint.haloWidth + 1
-        var placed: [FrameDescription.ScreenBox] = draw.avoid
+        placed += draw.avoid
         var out: [PlacedLabel] = []
         for place in draw.places.places where place.minZoom <= zoom {
             var s = view.screen(place.mercator)

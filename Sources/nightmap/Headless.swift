@@ -33,6 +33,21 @@ enum Headless {
         model.advance(to: model.now)
     }
 
+    /// The labels placed at this camera: text and screen box [x, y, width, height].
+    static func labelsJSON(_ model: MapModel) -> [[String: Any]] {
+        placedLabels(model).map { l in
+            ["text": l.text, "kind": l.kind.rawValue,
+             "box": [l.box.minX, l.box.minY, l.box.maxX - l.box.minX, l.box.maxY - l.box.minY].map { ($0 * 10).rounded() / 10 }]
+        }
+    }
+
+    /// Every label layer's placement for the model's frame, in draw order.
+    static func placedLabels(_ model: MapModel) -> [PlacedLabel] {
+        let frame = model.frame()
+        let placed = LabelPlacer.placeAll(frame)
+        return frame.layers.flatMap { placed[$0.id] ?? [] }
+    }
+
     static func issJSON(_ model: MapModel) -> [String: Any] {
         guard let tracker = model.iss else { return [:] }
         var out: [String: Any] = ["mode": tracker.mode.rawValue]
@@ -71,6 +86,7 @@ enum Headless {
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),
             "iss": issJSON(model),
+            "labels": labelsJSON(model),
             "pulse": model.pulse.map { p -> [String: Any] in
                 ["running": p.isRunning, "period": p.period, "steps": p.stepCount]
             } ?? ["running": false, "period": 0, "steps": 0],

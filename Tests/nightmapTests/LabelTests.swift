@@ -1,0 +1,105 @@
+import Foundation
+import MapCore
+import MapData
+import MapRender
+import Raster
+import Testing
+import TestSupport
+@testable import nightmap
+
+/// Place labels: the expected cities at the default camera, text in the pixels, no overlaps
+/// anywhere, the same placement for the same camera, clear of the ISS icon.
+@Suite struct LabelTests {
+    static func model(_ extra: [String] = []) throws -> MapModel {
+        try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
+    }
+
+    @Test func theNortheastsCitiesArePlacedAtZoom5() throws {
+        let names = Set(Headless.placedLabels(try Self.model()).map(\.text))
+        for city in ["New York City", "Boston", "Philadelphia", "Washington", "Toronto", "Montréal", "Ottawa", "Pittsburgh", "Buffalo", "Albany"] {
+            #expect(names.contains(city), "\(city) is not placed (placed: \(names.sorted().prefix(40)))")
+        }
+    }
+
+    @Test func pixelsInsideLabelBoxesShowText() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try Headless.snapshot(try Options.parse(["snapshot", "-o", out, "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "0.9"]))
+        let pm = try PNGCodec.read(path: out)
+        let labels = Headless.placedLabels(try Self.model(["--elapsed", "0.9"]))
+        for l in labels where ["Boston", "Pittsburgh", "Buffalo", "Albany"].contains(l.text) {
+            // Light text pixels (the text colour is near white) inside the box.
+            var bright = 0
+            for y in Int(l.box.minY)..<Int(l.box.maxY) {
+                for x in Int(l.box.minX)..<Int(l.box.maxX) {
+                    let c = pm.color(atX: x, y: y)
+                    if Int(c.r) + Int(c.g) + Int(c.b) > 600 { bright += 1 }
+                }
+            }
+            #expect(bright > 20, "\(l.text): \(bright) bright pixels")
+        }
+    }
+
+    @Test func noTwoLabelsOverlapAcross200Cameras() throws {
+        var model = try Self.model()
+        var rng = SystemRandomNumberGenerator()
+        var total = 0
+        for _ in 0..<200 {
+            let c = CameraState(center: LngLat(lng: Double.random(in: -100 ... -60, using: &rng), lat: Double.random(in: 25...55, using: &rng)),
+                                zoom: Double.random(in: 4...5.99, using: &rng))
+            model.jump(to: c)
+            let labels = Headless.placedLabels(model)
+            total += labels.count
+            for i in labels.indices {
+                for j in labels.indices where j > i {
+                    #expect(!labels[i].box.intersects(labels[j].box), "\(labels[i].text) overlaps \(labels[j].text) at \(c)")
+                }
+                let b = labels[i].box
+                #expect(b.minX >= 0 && b.minY >= 0 && b.maxX <= 1280 && b.maxY <= 800)
+            }
+        }
+        #expect(total > 200 * 10)
+    }
+
+    @Test func theSameCameraGivesTheSamePlacement() throws {
+        let a = Headless.placedLabels(try Self.model(["--center=40.5,-74.5", "--zoom", "5.4"]))
+        let b = Headless.placedLabels(try Self.model(["--center=40.5,-74.5", "--zoom", "5.4"]))
+        #expect(a == b && !a.isEmpty)
+    }
+
+    @Test func labelsKeepClearOfTheIssIcon() throws {
+        // The ISS scene following at zoom 3: its icon is at the centre of the window.
+        let model = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "15"]))
+        let frame = model.frame()
+        let avoid = frame.layers.compactMap { $0.labels?.avoid.first }.first
+        let box = try #require(avoid, "no ISS box given to the labels")
+        for l in Headless.placedLabels(model) {
+            #expect(!l.box.intersects(box), "\(l.text) overlaps the ISS icon")
+        }
+    }
+
+    @Test func stateListsThePlacedLabels() throws {
+        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--iss", "tle"])).utf8)) as? [String: Any]
+        let labels = try #require(json?["labels"] as? [[String: Any]])
+        #expect(labels.contains { $0["text"] as? String == "Boston" && ($0["box"] as? [Double])?.count == 4 })
+    }
+
+    @Test func glyphsAtTwoSizes() throws {
+        let resources = try ResourceLocator.resourcesDirectory()
+        let font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
+        let pm = Pixmap(width: 320, height: 96)
+        pm.clear(RGBA8(11, 16, 22).premultiplied)
+        var r = Rasterizer(width: 320, height: 96)
+        defer { r.deallocate() }
+        for (size, baseline) in [(13.0, 24.0), (32.0, 76.0)] {
+            var x = 8.0
+            for u in "Montréal Ag&0".unicodeScalars {
+                guard let g = font.glyph(u, size: size) else { continue }
+                g.path.replay(into: &r, transform: .translation(x, baseline))
+                x += g.advance
+            }
+        }
+        r.fill(pm, color: RGBA8(230, 236, 244).premultiplied)
+        try GoldenImage.check(pm, named: "glyphs-13-32", channelTolerance: 8, maxDiffering: 10)
+    }
+}
