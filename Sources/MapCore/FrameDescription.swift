@@ -90,8 +90,10 @@ public struct FrameDescription: Equatable, Sendable {
 
     public let view: ViewTransform
     public let layers: [DrawLayer]
+    /// Screen-space text and marks over the map (nil: none).
+    public let overlay: Overlay?
 
-    public init(view: ViewTransform, layers: [DrawLayer]) {
-        self.view = view; self.layers = layers
+    public init(view: ViewTransform, layers: [DrawLayer], overlay: Overlay? = nil) {
+        self.view = view; self.layers = layers; self.overlay = overlay
     }
 }

@@ -17,6 +17,16 @@ public struct MapModel: Sendable {
     public private(set) var now: Double
     /// Set by a quit command.
     public private(set) var wantsQuit = false
+    /// The help panel is shown.
+    public private(set) var showsHelp = false
+    /// The scale bar is in miles and feet.
+    public private(set) var imperialUnits = false
+    /// The attribution line (sources of the data shown).
+    public var attribution = ""
+    /// The status line the run loop composes (frame, ISS, frames per second); nil: none.
+    public var status: String?
+    /// Draw the overlay (attribution, status, scale, help).
+    public var overlayEnabled = true
     /// Paint properties whose value is (or was) transitioning, by layer id then property name.
     private var transitions: [String: [String: TransitioningValue]] = [:]
     /// The light preset, and the ground radiance easing between presets.
@@ -90,6 +100,10 @@ public struct MapModel: Sendable {
             try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
         case .togglePulse:
             togglePulse(at: now)
+        case .toggleHelp:
+            showsHelp.toggle()
+        case .toggleUnits:
+            imperialUnits.toggle()
         case .toggleFollow:
             guard iss != nil else { return }
             followsIss.toggle()
@@ -166,6 +180,13 @@ public struct MapModel: Sendable {
             style.sources["iss-track-past"] = GeometrySet.lines(name: "iss-track-past", tracker.groundTrack(from: utc - 45 * 60, to: utc))
             style.sources["iss-track-future"] = GeometrySet.lines(name: "iss-track-future", tracker.groundTrack(from: utc, to: utc + 90 * 60))
         }
+    }
+
+    /// The overlay's strip along the bottom (status, scale bar, attribution): labels keep clear.
+    private func overlayBoxes() -> [FrameDescription.ScreenBox] {
+        guard overlayEnabled else { return [] }
+        let w = Double(camera.size.width), h = Double(camera.size.height)
+        return [.init(minX: 0, minY: h - 46, maxX: w, maxY: h)]
     }
 
     /// The ISS icon's box on screen (labels keep clear of it), with every world copy in view.
@@ -336,7 +357,7 @@ public struct MapModel: Sendable {
             case let .labels(l):
                 guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil,
-                                 labels: .init(places: places, font: font, avoid: issBox(),
+                                 labels: .init(places: places, font: font, avoid: issBox() + overlayBoxes(),
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .symbol(y):
                 guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,
@@ -346,7 +367,14 @@ public struct MapModel: Sendable {
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, symbols: draw))
             }
         }
-        return FrameDescription(view: camera.view, layers: out)
+        return FrameDescription(view: camera.view, layers: out, overlay: overlayEnabled ? overlay() : nil)
+    }
+
+    private func overlay() -> Overlay {
+        let view = camera.view
+        let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
+        return Overlay(attribution: attribution, status: status, help: showsHelp ? Overlay.helpLines : nil,
+                       scale: Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits), font: style.font)
     }
 
     /// The frame the timer points at (or the last good one before it) and, during a cross-fade,

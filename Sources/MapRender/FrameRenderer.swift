@@ -90,6 +90,55 @@ public final class FrameRenderer {
         if stable < cachedLayers.count || cachedView != frame.view {
             cachedLayers = []
         }
+        if let overlay = frame.overlay, let font = overlay.font as? FontFace {
+            drawOverlay(overlay, font, pixmap, height: frame.view.size.height)
+        }
+    }
+
+    /// Attribution (bottom right), status line and scale bar (bottom left), help panel (centre).
+    private func drawOverlay(_ o: Overlay, _ font: FontFace, _ pixmap: Pixmap, height: Int) {
+        let w = Double(pixmap.width), h = Double(height)
+        var ui = LabelPaint(textSize: 11.5)
+        ui.haloWidth = 1.6
+        let (ascent, descent) = font.metrics(size: ui.textSize)
+        let text = ui.textColor.premultiplied(opacity: 1)
+        let halo = ui.haloColor.premultiplied(opacity: 0.9)
+        let pad = (ui.haloWidth + 1).rounded(.up)
+        func put(_ s: String, x: Double, baseline: Double, color: PremultipliedColor = text) {
+            let m = labelMasks(s, paint: ui, font: font)
+            let px = Int((x - pad).rounded()), py = Int((baseline - ascent - pad).rounded())
+            m.halo.composite(halo, onto: pixmap, x: px, y: py, rows: rows)
+            m.text.composite(color, onto: pixmap, x: px, y: py, rows: rows)
+        }
+        let bottom = h - 6 - descent
+        if !o.attribution.isEmpty {
+            let width = LabelPlacer.advance(o.attribution, font: font, paint: ui)
+            put(o.attribution, x: w - 6 - width, baseline: bottom)
+        }
+        if let status = o.status { put(status, x: 6, baseline: bottom) }
+        if let scale = o.scale {
+            let y = bottom - ascent - descent - 10, x0 = 10.0, x1 = 10 + scale.pixels
+            var bar = Path()
+            bar.moveTo(Point(x0, y - 5)); bar.lineTo(Point(x0, y)); bar.lineTo(Point(x1, y)); bar.lineTo(Point(x1, y - 5))
+            stroker.stroke(path: bar, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
+            rasterizer.fill(pixmap, color: halo)
+            stroker.stroke(path: bar, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
+            rasterizer.fill(pixmap, color: text)
+            put(scale.label, x: x1 + 8, baseline: y + ascent / 2 - 1)
+        }
+        if let help = o.help {
+            let lineHeight = (ascent + descent) * 1.5
+            let widths = help.map { LabelPlacer.advance($0, font: font, paint: ui) }
+            let pw = (widths.max() ?? 0) + 32, ph = Double(help.count) * lineHeight + 28
+            let left = ((w - pw) / 2).rounded(), top = ((h - ph) / 2).rounded()
+            var panel = Path()
+            panel.addRect(Rect(minX: left, minY: top, maxX: left + pw, maxY: top + ph))
+            panel.replay(into: &rasterizer)
+            rasterizer.fill(pixmap, color: RGBA8(11, 16, 22, 220).premultiplied)
+            for (i, line) in help.enumerated() {
+                put(line, x: left + 16, baseline: top + 14 + ascent + Double(i) * lineHeight)
+            }
+        }
     }
 
     private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ frame: FrameDescription, _ pixmap: Pixmap) {

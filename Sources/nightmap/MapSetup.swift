@@ -60,7 +60,9 @@ enum MapSetup {
             let start = model.camera.state
             model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom ?? start.zoom))
         }
+        model.attribution = StatusLine.attribution(o)
         model.advance(to: o.elapsed)
+        model.status = StatusLine.compose(model, framesPerSecond: nil)
         return model
     }
 }

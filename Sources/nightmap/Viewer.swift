@@ -145,10 +145,11 @@ final class Viewer {
             drainFeed()
             let t = now()
             model.advance(to: t)
+            updateStatus(t)
             updateTitle()
             let frame = model.frame()
             if frame != lastFrame || needsPresent {
-                if frame != lastFrame { renderer.render(frame, into: pixmap) }
+                if frame != lastFrame { renderer.render(frame, into: pixmap); frameTimes.append(t) }
                 present()
                 lastFrame = frame
                 needsPresent = false
@@ -176,8 +177,21 @@ final class Viewer {
                 if case .cycleLight = c { log("light \(model.lightPreset.rawValue)") }
                 if case .toggleEmissive = c { log("radar emissive toggled") }
                 if case .toggleFollow = c { log("follow \(model.followsIss ? "on" : "off")") }
+                if case .toggleHelp = c { log("help \(model.showsHelp ? "shown" : "hidden")") }
             }
         }
+    }
+
+    /// Frames drawn in the last second, for the status line (changed at most once a second, and
+    /// "idle" when nothing was drawn, so the status itself never keeps the window busy).
+    private var frameTimes: [Double] = []
+    private var statusUpdated = -Double.infinity
+    private func updateStatus(_ t: Double) {
+        frameTimes.removeAll { $0 < t - 1 }
+        guard t - statusUpdated >= 1 || model.status == nil else { return }
+        statusUpdated = t
+        let fps = frameTimes.count > 1 ? Double(frameTimes.count) : 0
+        model.status = StatusLine.compose(model, framesPerSecond: fps)
     }
 
     /// Hands what the feed delivered to the model; a failure is reported once until it changes.

@@ -103,3 +103,30 @@ import TestSupport
         try GoldenImage.check(pm, named: "glyphs-13-32", channelTolerance: 8, maxDiffering: 10)
     }
 }
+
+/// The overlay in pixels: attribution bottom right, status bottom left, help in the middle.
+@Suite struct OverlaySnapshotTests {
+    func snapshot(_ extra: [String] = []) throws -> Pixmap {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try Headless.snapshot(try Options.parse(["snapshot", "-o", out, "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
+        return try PNGCodec.read(path: out)
+    }
+
+    func bright(_ pm: Pixmap, _ xs: Range<Int>, _ ys: Range<Int>) -> Int {
+        var n = 0
+        for y in ys { for x in xs { let c = pm.color(atX: x, y: y); if Int(c.r) + Int(c.g) + Int(c.b) > 600 { n += 1 } } }
+        return n
+    }
+
+    @Test func attributionAndStatusAreAlwaysThere() throws {
+        let pm = try snapshot()
+        #expect(bright(pm, 1000..<1275, 780..<798) > 100, "no attribution text")
+        #expect(bright(pm, 5..<300, 780..<798) > 100, "no status text")
+        let model = try MapSetup.model(try Options.parse(["state", "--iss", "tle"]))
+        #expect(model.attribution.contains("GeoNames") && model.attribution.contains("synthetic demo data"))
+        let own = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--radar", URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().appendingPathComponent("../MapDataTests/Fixtures/gif/ok_01_single_global.gif").path]))
+        #expect(!own.attribution.contains("synthetic"))
+    }
+}

@@ -91,6 +91,8 @@ public struct InputController: Sendable {
         case .character("2"): return [.switchScene("iss")]
         case .character("3"): return [.switchScene("route")]
         case .character("f"), .character("F"): return [.toggleFollow]
+        case .character("h"), .character("H"), .character("?"): return [.toggleHelp]
+        case .character("u"), .character("U"): return [.toggleUnits]
         default: return []
         }
     }

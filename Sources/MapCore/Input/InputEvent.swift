@@ -45,6 +45,10 @@ public enum MapCommand: Equatable, Sendable {
     case cycleLight
     /// Switch the radar layer's emissive strength between 1 and 0.
     case toggleEmissive
+    /// Show or hide the help panel.
+    case toggleHelp
+    /// Switch the scale bar between metric and imperial units.
+    case toggleUnits
     /// Start or stop following the ISS.
     case toggleFollow
     /// Start or stop the route pulse.

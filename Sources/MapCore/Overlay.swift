@@ -1,0 +1,52 @@
+import Foundation
+
+/// What is drawn over the map in screen space: attribution, status line, scale bar, help.
+public struct Overlay: Equatable, Sendable {
+    public var attribution: String
+    public var status: String?
+    public var help: [String]?
+    /// The scale bar: its length in pixels and its label.
+    public var scale: (pixels: Double, label: String)?
+    public var font: (any TextFont)?
+
+    public init(attribution: String, status: String?, help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?) {
+        self.attribution = attribution; self.status = status; self.help = help; self.scale = scale; self.font = font
+    }
+
+    public static func == (a: Overlay, b: Overlay) -> Bool {
+        a.attribution == b.attribution && a.status == b.status && a.help == b.help && a.scale?.pixels == b.scale?.pixels
+            && a.scale?.label == b.scale?.label && a.font === b.font
+    }
+
+    /// Every key binding, for the help panel.
+    public static let helpLines = [
+        "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
+        "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
+        "click, space: play / pause the radar    , .: previous / next frame (paused)",
+        "l: light preset    e: radar emissive strength 1 / 0",
+        "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",
+        "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
+    ]
+
+    /// A scale bar at most `maxPixels` long for `metresPerPixel`: 1, 2 or 5 times a power of ten
+    /// in metres or kilometres (feet or miles when `imperial`).
+    public static func scaleBar(metresPerPixel: Double, imperial: Bool, maxPixels: Double = 110) -> (pixels: Double, label: String)? {
+        guard metresPerPixel > 0, metresPerPixel.isFinite else { return nil }
+        let maxMetres = metresPerPixel * maxPixels
+        let units: [(metres: Double, name: String, small: Bool)] = imperial
+            ? [(1609.344, "mi", false), (0.3048, "ft", true)]
+            : [(1000, "km", false), (1, "m", true)]
+        // The large unit when at least one of it fits, else the small one.
+        let unit = maxMetres >= units[0].metres ? units[0] : units[1]
+        let limit = maxMetres / unit.metres
+        var best = 0.0
+        var p = pow(10, (log10(limit)).rounded(.down))
+        for _ in 0..<2 {
+            for m in [1.0, 2.0, 5.0] where m * p <= limit { best = max(best, m * p) }
+            p /= 10
+        }
+        guard best > 0 else { return nil }
+        let value = best >= 1 ? String(format: "%.0f", best) : String(format: "%g", best)
+        return (best * unit.metres / metresPerPixel, "\(value) \(unit.name)")
+    }
+}
