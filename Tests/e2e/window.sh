@@ -103,14 +103,21 @@ ok "2, f: $(grep -E 'zoom=(1|2|3)\.' "$LOG" | tail -1)"
 xdotool key --window "$WID" 1
 wait_for "radar scene camera" sh -c "tail -1 '$LOG' | grep -q 'camera lat=41.87400 lon=-75.78900 zoom=5.000'"
 
-# 9. Resizing keeps drawing (the camera is re-clamped).
+# 9. h shows the help panel, h again hides it.
+xdotool key --window "$WID" h
+wait_for "help shown" grep -q "help shown" "$LOG"
+xdotool key --window "$WID" h
+wait_for "help hidden" grep -q "help hidden" "$LOG"
+ok "h: help shown and hidden"
+
+# 10. Resizing keeps drawing (the camera is re-clamped).
 xdotool windowsize "$WID" 900 600
 sleep 0.5
 kill -0 "$APP" || fail "viewer died on resize"
 xdotool windowsize "$WID" 1280 800
 sleep 0.5
 
-# 10. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
+# 11. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
 import -window root "$WORK/shot.png"
 convert "$WORK/shot.png" -format %c histogram:info:- > "$WORK/hist.txt"
 share() { # share R,G,B -> percentage of pixels with that colour (within 3 per channel)
@@ -127,7 +134,7 @@ land=$(share 26,31,39); ocean=$(share 11,16,22); colours=$(wc -l < "$WORK/hist.t
 [ "$colours" -ge 20 ] || fail "only $colours colours in the screenshot (no anti-aliased lines?)"
 ok "screenshot: land $land %, ocean $ocean %, $colours colours"
 
-# 11. q quits cleanly.
+# 12. q quits cleanly.
 xdotool key --window "$WID" q 2>/dev/null || true   # the window may vanish before the key-up
 for _ in $(seq 50); do kill -0 "$APP" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP" 2>/dev/null; then fail "viewer still running after q"; fi
