@@ -1,8 +1,9 @@
 # nightmap: `make run` and `make test` do everything on a fresh Debian 12 machine.
 SWIFT ?= swift
 BIN := .build/release/nightmap
-# Build and run: SDL2, giflib, libpng (PNG snapshots), zlib and libcurl (URLSession, the live ISS feed).
-PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libcurl4
+# Build and run: SDL2, giflib, libpng (PNG snapshots), zlib, FreeType (labels; found by pkg-config)
+# and libcurl (URLSession, the live ISS feed).
+PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4
 # The end-to-end window test: a virtual X server, input injection, screenshots.
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 

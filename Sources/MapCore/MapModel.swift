@@ -203,6 +203,12 @@ public struct MapModel: Sendable {
         return [.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)]
     }
 
+    /// Shows or hides a layer (`layout.visibility`).
+    public mutating func setVisibility(layer id: String, _ visible: Bool) {
+        guard let i = style.layerIndex(id) else { return }
+        style.layers[i].visible = visible
+    }
+
     /// Replaces the features of a point source in place (`updateGeoJSONSource`).
     public mutating func updatePointSource(_ id: String, _ features: [PointFeature]) {
         style.points[id] = features

@@ -134,7 +134,7 @@ public final class FrameRenderer {
             var panel = Path()
             panel.addRect(Rect(minX: left, minY: top, maxX: left + pw, maxY: top + ph))
             panel.replay(into: &rasterizer)
-            rasterizer.fill(pixmap, color: RGBA8(11, 16, 22, 220).premultiplied)
+            rasterizer.fill(pixmap, color: RGBA8(11, 16, 22, 242).premultiplied)
             for (i, line) in help.enumerated() {
                 put(line, x: left + 16, baseline: top + 14 + ascent + Double(i) * lineHeight)
             }

@@ -113,6 +113,8 @@ enum Headless {
         let name: String
         /// Bands drawn at once (1: one thread).
         var threads = 1
+        /// Place labels and the overlay drawn (false: measures what text costs).
+        var text = true
         /// Seconds of animation time per frame (0: time stands still).
         var frameTime = 0.0
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
@@ -123,6 +125,12 @@ enum Headless {
         Scenario(name: "pulse", frameTime: 1.0 / 60) { _, _, home, _ in home },
         // Panning at the start zoom: a loop of +/- 3 degrees around the start centre.
         Scenario(name: "pan") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
+                               zoom: home.zoom)
+        },
+        // The same pan without place labels or overlay text: the difference is what text costs.
+        Scenario(name: "pan-notext", text: false) { i, n, home, _ in
             let t = Double(i) / Double(n) * 2 * Double.pi
             return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
                                zoom: home.zoom)
@@ -156,6 +164,10 @@ enum Headless {
                      "scenario (threads)  median ms   p95 ms   max ms   frames/s"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
+            for layer in model.style.layers where { if case .labels = layer.paint { return true } else { return false } }() {
+                model.setVisibility(layer: layer.id, scenario.text)
+            }
+            model.overlayEnabled = scenario.text
             var times: [Double] = []
             times.reserveCapacity(o.frames)
             for i in 0..<o.frames {

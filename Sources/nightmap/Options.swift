@@ -54,7 +54,7 @@ struct Options: Equatable {
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
       --frames N         bench: frames to render per scenario (default 300)
-      --scenario NAME    bench: run only this scenario (pulse, pan, pan-mt, zoom-sweep)
+      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
       --help, --version
     """
