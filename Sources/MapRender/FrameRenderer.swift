@@ -39,6 +39,12 @@ public final class FrameRenderer {
 
     deinit { rasterizer.deallocate() }
 
+    /// Hands this renderer a label placement made elsewhere for `frame` (several band renderers
+    /// share one placement instead of each making its own).
+    public func usePlacement(_ placed: [String: [PlacedLabel]], for frame: FrameDescription) {
+        labelCache = (frame.view, frame.layers.filter { $0.labels != nil }, placed)
+    }
+
     /// Renders `frame` into `pixmap` (whose size should match the frame's viewport).
     ///
     /// Layers at the bottom that did not change since the previous frame (same camera, same

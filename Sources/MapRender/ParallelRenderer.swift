@@ -17,9 +17,18 @@ public final class ParallelRenderer: @unchecked Sendable {
         renderers = (0..<n).map { _ in FrameRenderer() }
     }
 
+    private var placementKey: (view: ViewTransform, layers: [FrameDescription.DrawLayer])?
+
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         let n = threads, h = pixmap.height
         if n == 1 { renderers[0].render(frame, into: pixmap); return }
+        // Labels are placed once for the whole frame, then shared by the bands.
+        let labelLayers = frame.layers.filter { $0.labels != nil }
+        if !labelLayers.isEmpty && (placementKey?.view != frame.view || placementKey?.layers != labelLayers) {
+            let placed = LabelPlacer.placeAll(frame)
+            for r in renderers { r.usePlacement(placed, for: frame) }
+            placementKey = (frame.view, labelLayers)
+        }
         let box = UncheckedBox((frame, pixmap, renderers))
         DispatchQueue.concurrentPerform(iterations: n) { i in
             let (frame, pixmap, renderers) = box.value
