@@ -1,0 +1,77 @@
+import MapCore
+import MapData
+import Raster
+
+/// Raster layers: an image source's frame on its quad.
+extension FrameRenderer {
+    func imageRuns(_ image: Pixmap) -> ImageRuns {
+        let key = ObjectIdentifier(image)
+        if let r = runsCache[key] { return r.runs }       // (the entry keeps the image, so the key stays its own)
+        if runsCache.count >= 32 { runsCache.removeAll() }
+        let r = ImageRuns(image)
+        runsCache[key] = (image, r)
+        return r
+    }
+
+    /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
+    /// edges), colour from the image.
+    func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
+        guard let image = draw.image as? Pixmap,
+              let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
+        else { return }
+        // World copies: draw the quad in each copy the viewport shows.
+        let xs = draw.corners.all.map { WebMercator.x(lng: $0.lng) }
+        let minX = xs.min()!, maxX = xs.max()!
+        for copy in Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up)) {
+            let shifted = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world,
+                                          ox: p.ox + Double(copy) * p.world, oy: p.oy) ?? mapper
+            let pts = draw.corners.all.map { shifted.screen($0) }
+            let top = max(rows.lowerBound, Int(pts.map(\.y).min()!.rounded(.down)))
+            let bottom = min(rows.upperBound - 1, Int(pts.map(\.y).max()!.rounded(.up)))
+            let left = pts.map(\.x).min()!, right = pts.map(\.x).max()!
+            guard top <= bottom, right >= 0, left <= Double(pixmap.width) else { continue }
+            rowMaps.removeAll(keepingCapacity: true)
+            for y in top...bottom { rowMaps.append(shifted.row(y)) }
+            rasterizer.moveTo(pts[0]); rasterizer.lineTo(pts[1]); rasterizer.lineTo(pts[2]); rasterizer.lineTo(pts[3]); rasterizer.close()
+            let adjustment = paint.hasNoAdjustments ? nil : ColorAdjustment(
+                brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
+                saturation: paint.saturation, hueRotate: paint.hueRotate)
+            let previous = draw.previous as? Pixmap
+            let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
+            let light = (draw.light.r, draw.light.g, draw.light.b)
+            if draw.corners.isAxisAligned && (previous == nil || (previous!.width == image.width && previous!.height == image.height)) {
+                // Source column from screen column, source row from screen row: tables, then lookups.
+                columnSamples.removeAll(keepingCapacity: true)
+                for x in 0..<pixmap.width {
+                    let m = rowMaps[0]
+                    let fx = Float(x) + 0.5
+                    let u = fx < m.split ? m.s0 + m.ds * fx : m.s1 + m.ds1 * fx
+                    columnSamples.append(AxisSamples.make(Double(u), size: image.width, sampling: sampling))
+                }
+                rowSamples.removeAll(keepingCapacity: true)
+                for m in rowMaps { rowSamples.append(AxisSamples.make(Double(m.t0), size: image.height, sampling: sampling)) }
+                columnSamples.withUnsafeBufferPointer { cols in
+                    rowSamples.withUnsafeBufferPointer { rows in
+                        let blitter = SeparableImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
+                                                            columns: cols.baseAddress!, rows: rows.baseAddress!, firstRow: top,
+                                                            opacity: paint.opacity, light: light, adjustment: adjustment)
+                        if previous == nil && adjustment == nil {
+                            // Skip the image's clear runs (most of a radar frame).
+                            let runs = imageRuns(image)
+                            rasterizer.fill(pixmap, runSkippingImage: RunSkippingImageBlitter(blitter, runs: runs, width: image.width))
+                        } else {
+                            rasterizer.fill(pixmap, separableImage: blitter)
+                        }
+                    }
+                }
+            } else {
+                rowMaps.withUnsafeBufferPointer { rows in
+                    let blitter = ImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
+                                               rows: rows.baseAddress!, firstRow: top, sampling: sampling,
+                                               opacity: paint.opacity, light: light, adjustment: adjustment)
+                    rasterizer.fill(pixmap, image: blitter)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import MapCore
+import MapData
+import Raster
+
+/// Text: place labels and the overlay (attribution, status line, scale bar, help).
+extension FrameRenderer {
+    /// Attribution (bottom right), status line and scale bar (bottom left), help panel (centre).
+    func drawOverlay(_ o: Overlay, _ font: FontFace, _ pixmap: Pixmap, height: Int) {
+        let w = Double(pixmap.width), h = Double(height)
+        var ui = LabelPaint(textSize: 11.5)
+        ui.haloWidth = 1.6
+        let (ascent, descent) = font.metrics(size: ui.textSize)
+        let text = ui.textColor.premultiplied(opacity: 1)
+        let halo = ui.haloColor.premultiplied(opacity: 0.9)
+        let pad = (ui.haloWidth + 1).rounded(.up)
+        func put(_ s: String, x: Double, baseline: Double, color: PremultipliedColor = text) {
+            let m = labelMasks(s, paint: ui, font: font)
+            let px = Int((x - pad).rounded()), py = Int((baseline - ascent - pad).rounded())
+            m.halo.composite(halo, onto: pixmap, x: px, y: py, rows: rows)
+            m.text.composite(color, onto: pixmap, x: px, y: py, rows: rows)
+        }
+        let bottom = h - 6 - descent
+        if !o.attribution.isEmpty {
+            let width = LabelPlacer.advance(o.attribution, font: font, paint: ui)
+            put(o.attribution, x: w - 6 - width, baseline: bottom)
+        }
+        if let status = o.status { put(status, x: 6, baseline: bottom) }
+        if let scale = o.scale {
+            let y = bottom - ascent - descent - 10, x0 = 10.0, x1 = 10 + scale.pixels
+            var bar = Path()
+            bar.moveTo(Point(x0, y - 5)); bar.lineTo(Point(x0, y)); bar.lineTo(Point(x1, y)); bar.lineTo(Point(x1, y - 5))
+            stroker.stroke(path: bar, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
+            rasterizer.fill(pixmap, color: halo)
+            stroker.stroke(path: bar, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
+            rasterizer.fill(pixmap, color: text)
+            put(scale.label, x: x1 + 8, baseline: y + ascent / 2 - 1)
+        }
+        if let help = o.help {
+            let lineHeight = (ascent + descent) * 1.5
+            let widths = help.map { LabelPlacer.advance($0, font: font, paint: ui) }
+            let pw = (widths.max() ?? 0) + 32, ph = Double(help.count) * lineHeight + 28
+            let left = ((w - pw) / 2).rounded(), top = ((h - ph) / 2).rounded()
+            var panel = Path()
+            panel.addRect(Rect(minX: left, minY: top, maxX: left + pw, maxY: top + ph))
+            panel.replay(into: &rasterizer)
+            rasterizer.fill(pixmap, color: RGBA8(11, 16, 22, 242).premultiplied)
+            for (i, line) in help.enumerated() {
+                put(line, x: left + 16, baseline: top + 14 + ascent + Double(i) * lineHeight)
+            }
+        }
+    }
+
+    /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
+    /// outlines filled, and stroked for the halo, by our rasterizer), then composited at whole
+    /// pixels every frame; dots are drawn directly. Placement is kept while the view stays put.
+    func drawLabels(_ id: String, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
+                            _ frame: FrameDescription, _ pixmap: Pixmap) {
+        // All label layers are placed together, once per view and set of label layers.
+        let key = frame.layers.filter { $0.labels != nil }
+        if labelCache?.view != frame.view || labelCache?.layers != key {
+            labelCache = (frame.view, key, LabelPlacer.placeAll(frame))
+        }
+        let labels = labelCache?.placed[id] ?? []
+        let visible = labels.filter { $0.box.maxY >= Double(rows.lowerBound) && $0.box.minY <= Double(rows.upperBound) }
+        guard !visible.isEmpty else { return }
+        let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
+        let haloColor = lit(paint.haloColor).premultiplied(opacity: 0.9)
+        let textColor = lit(paint.textColor).premultiplied(opacity: 1)
+        // Dots and their halos.
+        for label in visible {
+            guard let d = label.dot else { continue }
+            var c = Path()
+            c.addCircle(center: d, radius: paint.dotRadius + paint.haloWidth)
+            c.replay(into: &rasterizer)
+        }
+        rasterizer.fill(pixmap, color: haloColor, rule: .nonZero)
+        for label in visible {
+            guard let d = label.dot else { continue }
+            var c = Path()
+            c.addCircle(center: d, radius: paint.dotRadius)
+            c.replay(into: &rasterizer)
+        }
+        rasterizer.fill(pixmap, color: textColor, rule: .nonZero)
+        // Text: halo masks under text masks.
+        let (ascent, _) = font.metrics(size: paint.textSize)
+        let pad = (paint.haloWidth + 1).rounded(.up)
+        for label in visible {
+            let masks = labelMasks(label.text, paint: paint, font: font)
+            let x = Int((label.origin.x - pad).rounded()), y = Int((label.origin.y - ascent - pad).rounded())
+            masks.halo.composite(haloColor, onto: pixmap, x: x, y: y, rows: rows)
+            masks.text.composite(textColor, onto: pixmap, x: x, y: y, rows: rows)
+        }
+    }
+
+    /// The text and halo masks of one label (cached by text and paint).
+    func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> (text: AlphaMask, halo: AlphaMask) {
+        let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
+        if let m = maskCache[key] { return m }
+        if maskCache.count > 4000 { maskCache.removeAll() }
+        let (ascent, descent) = font.metrics(size: paint.textSize)
+        let pad = (paint.haloWidth + 1).rounded(.up)
+        let width = LabelPlacer.advance(text, font: font, paint: paint)
+        let w = Int((width + 2 * pad).rounded(.up)) + 1, h = Int((ascent + descent + 2 * pad).rounded(.up)) + 1
+        let origin = PlacedLabel(text: text, kind: .city, dot: nil, origin: Point(pad, pad + ascent),
+                                 box: .init(minX: 0, minY: 0, maxX: 0, maxY: 0))
+        var r = Rasterizer(width: w, height: h)
+        defer { r.deallocate() }
+        var textAlpha = [UInt8](repeating: 0, count: w * h), haloAlpha = [UInt8](repeating: 0, count: w * h)
+        let halo = StrokeStyle(width: paint.haloWidth * 2, cap: .round, join: .round)
+        LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
+            stroker.stroke(path: path, style: halo, transform: .translation(pen.x, pen.y), into: &r)
+            path.replay(into: &r, transform: .translation(pen.x, pen.y))
+        }
+        haloAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
+            path.replay(into: &r, transform: .translation(pen.x, pen.y))
+        }
+        textAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        let m = (AlphaMask(width: w, height: h, alpha: textAlpha), AlphaMask(width: w, height: h, alpha: haloAlpha))
+        maskCache[key] = m
+        return m
+    }
+}
