@@ -1,0 +1,113 @@
+/// The non-transparent runs of each row of an image, so that drawing it can skip clear air
+/// (most of a radar frame) without looking at it.
+public final class ImageRuns: @unchecked Sendable {
+    /// Runs of row r: `runs[rowStart[r] ..< rowStart[r + 1]]`, each [start, end) in columns.
+    let rowStart: [Int32]
+    let runs: [(Int32, Int32)]
+
+    public init(_ image: Pixmap) {
+        var starts: [Int32] = [0]
+        var runs: [(Int32, Int32)] = []
+        starts.reserveCapacity(image.height + 1)
+        for y in 0..<image.height {
+            let row = image.pixels + y * image.width
+            var x = 0
+            while x < image.width {
+                while x < image.width && row[x] == 0 { x += 1 }
+                if x == image.width { break }
+                let s = x
+                while x < image.width && row[x] != 0 { x += 1 }
+                // Gaps under 16 columns join the runs: visiting a few clear pixels is cheaper
+                // than looking up many small runs.
+                if let last = runs.last, runs.count > Int(starts.last!), Int32(s) - last.1 < 16 {
+                    runs[runs.count - 1].1 = Int32(x)
+                } else {
+                    runs.append((Int32(s), Int32(x)))
+                }
+            }
+            starts.append(Int32(runs.count))
+        }
+        rowStart = starts
+        self.runs = runs
+    }
+}
+
+extension SeparableImageBlitter {
+    /// Draws the span [x, x + count) of row y touching only screen pixels whose source samples
+    /// can be non-transparent (the union of the runs of the one or two source rows it blends,
+    /// grown by one column for bilinear neighbours). `columns` must be non-decreasing in x.
+    @inline(__always)
+    mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32, runs: ImageRuns, width: Int) {
+        let r = rows[y &- rowOffset]
+        let k = alpha &+ (alpha >> 7)
+        let end = x + count
+        let a0 = Int(runs.rowStart[Int(r.i0)]), a1 = Int(runs.rowStart[Int(r.i0) + 1])
+        let b0 = Int(runs.rowStart[Int(r.i1)]), b1 = Int(runs.rowStart[Int(r.i1) + 1])
+        var i = a0, j = b0
+        var lastX = x          // screen pixels before this one are done
+        // Merge the two rows' runs in column order.
+        while i < a1 || j < b1 {
+            var run: (Int32, Int32)
+            if j >= b1 || (i < a1 && runs.runs[i].0 <= runs.runs[j].0) { run = runs.runs[i]; i += 1 } else { run = runs.runs[j]; j += 1 }
+            // Absorb overlapping runs of either row.
+            while true {
+                if i < a1 && runs.runs[i].0 <= run.1 + 1 { run.1 = max(run.1, runs.runs[i].1); i += 1; continue }
+                if j < b1 && runs.runs[j].0 <= run.1 + 1 { run.1 = max(run.1, runs.runs[j].1); j += 1; continue }
+                break
+            }
+            // Screen x whose samples reach columns [run.0 - 1, run.1]: i1 >= run.0 - 1 and i0 <= run.1.
+            let lo = max(lastX, lowerBound(from: lastX, to: end) { Int(columns[$0].i1) >= Int(run.0) - 1 })
+            let hi = lowerBound(from: lo, to: end) { Int(columns[$0].i0) > Int(run.1) }
+            if lo < hi {
+                let d = dst + (y &* stride)
+                for px in lo..<hi {
+                    var s = shade(columns[px], r)
+                    if s == 0 { continue }
+                    if k != 256 { s = Blend.scale(s, k) }
+                    d[px] = s >> 24 == 255 ? s : Blend.over(s, d[px])
+                }
+            }
+            lastX = max(lastX, hi)
+            if lastX >= end { break }
+        }
+    }
+
+    /// The first index in [from, to) where `pred` holds (pred is monotone), or `to`.
+    @inline(__always)
+    func lowerBound(from: Int, to: Int, _ pred: (Int) -> Bool) -> Int {
+        var lo = from, hi = to
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if pred(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+}
+
+/// `SeparableImageBlitter` with the image's runs: spans skip clear air.
+public struct RunSkippingImageBlitter: SpanBlitter {
+    var inner: SeparableImageBlitter
+    let runs: ImageRuns
+    let width: Int
+
+    public init(_ inner: SeparableImageBlitter, runs: ImageRuns, width: Int) {
+        self.inner = inner; self.runs = runs; self.width = width
+    }
+
+    @inline(__always)
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) { inner.blitPixel(x: x, y: y, alpha: alpha) }
+
+    @inline(__always)
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        inner.blitSpan(x: x, y: y, count: count, alpha: alpha, runs: runs, width: width)
+    }
+}
+
+extension Rasterizer {
+    /// Fills the accumulated edges with a separably mapped image, skipping its transparent runs.
+    public mutating func fill(_ pixmap: Pixmap, runSkippingImage blitter: RunSkippingImageBlitter, rule: FillRule = .nonZero) {
+        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
+        var b = blitter
+        sweep(rule, &b)
+    }
+}
