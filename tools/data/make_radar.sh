@@ -7,25 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-PYTHON=${PYTHON:-python3}
+. tools/data/venv.sh
 VENV=build/radar-venv
 OUT=Resources/radar
 
 # Pinned: numpy's FFT/RNG and Pillow's GIF writer both decide the exact bytes.
 PINS=(numpy==2.4.6 pillow==11.3.0)
 
-# Extra local wheel source (used only if present; PyPI works without it).
-PIP_EXTRA=()
-if [ -d /tmp/wheels ]; then PIP_EXTRA=(--find-links /tmp/wheels); fi
-
-if [ ! -x "$VENV/bin/python" ]; then
-    echo "creating $VENV"
-    "$PYTHON" -m venv "$VENV"
-fi
-if [ "$(cat "$VENV/.nightmap-pins" 2>/dev/null || true)" != "${PINS[*]}" ]; then
-    "$VENV/bin/pip" install -q --disable-pip-version-check ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} "${PINS[@]}"
-    echo "${PINS[*]}" > "$VENV/.nightmap-pins"
-fi
+ensure_venv "$VENV" "${PINS[@]}"
 
 mkdir -p "$OUT"
 start=$(date +%s.%N)
