@@ -1,6 +1,7 @@
 import Foundation
 
-/// The map's state: style, camera, timer, running transitions and the route pulse. Commands and
+/// The map's state: style, camera, timer, transitions, light, the route pulse, the ISS and the
+/// overlay's settings. Commands and
 /// time change it; `frame()` describes what to draw at the instant the model was advanced to.
 /// It never reads a clock: every instant is passed in (seconds since the map started).
 public struct MapModel: Sendable {
@@ -8,7 +9,7 @@ public struct MapModel: Sendable {
     public private(set) var camera: Camera
     public private(set) var timer: AnimationTimer
     public private(set) var scene: Scene
-    /// The scenes keys 1 and 3 switch to.
+    /// The scenes keys 1, 2 and 3 switch to.
     public let scenes: [Scene]
     public private(set) var pulse: RoutePulse?
     /// Layer ids of the route steps, in step order.
