@@ -1,9 +1,9 @@
 import Foundation
 
 /// The map's state: style, camera, timer, transitions, light, the route pulse, the ISS and the
-/// overlay's settings. Commands and
-/// time change it; `frame()` describes what to draw at the instant the model was advanced to.
-/// It never reads a clock: every instant is passed in (seconds since the map started).
+/// overlay's settings. Commands and time change it; `frame()` describes what to draw at the
+/// instant the model was advanced to. It never reads a clock: every instant is passed in
+/// (seconds since the map started).
 public struct MapModel: Sendable {
     public private(set) var style: Style
     public private(set) var camera: Camera
