@@ -76,6 +76,9 @@ public struct MapModel: Sendable {
         case let .pan(dx, dy):
             camera.pan(dx: dx, dy: dy)
             followsIss = false                        // dragging the map ends follow mode
+        case let .glide(dx, dy, duration):
+            camera.ease(to: camera.shifted(camera.state, dx: dx, dy: dy), duration: duration,
+                        curve: .cubicBezier(0, 0, 0.3, 1), now: now)
         case let .panEased(dx, dy):
             camera.advance(to: now)
             let base = camera.target

@@ -16,7 +16,26 @@ import Testing
         #expect(c.handle(.pointerMove(x: 110, y: 95, time: 0.1)) == [.pan(dx: 7, dy: -5)])
         // Coming back near the start does not turn it into a click.
         #expect(c.handle(.pointerMove(x: 100, y: 100, time: 0.15)) == [.pan(dx: -10, dy: 5)])
-        #expect(c.handle(.pointerUp(x: 100, y: 100, time: 0.2)) == [])
+        // Released after holding still for longer than the inertia window: no glide.
+        #expect(c.handle(.pointerMove(x: 100, y: 100, time: 0.2)) == [])
+        #expect(c.handle(.pointerUp(x: 100, y: 100, time: 0.5)) == [])
+    }
+
+    @Test func aFlungDragGlidesOn() {
+        var c = InputController()
+        _ = c.handle(.pointerDown(x: 100, y: 100, modifiers: [], time: 0))
+        for k in 1...10 { _ = c.handle(.pointerMove(x: 100 + Double(k) * 30, y: 100, time: Double(k) * 0.01)) }
+        // 300 px in 0.1 s is 3000 px/s, capped at 1400: 1400 / (2500 x 0.3) s = 1.867 s, and
+        // velocity x duration / 2 = 1306.7 px further.
+        let out = c.handle(.pointerUp(x: 400, y: 100, time: 0.1))
+        guard case let .glide(dx, dy, duration)? = out.last else { Issue.record("no glide: \(out)"); return }
+        #expect(abs(duration - 1400.0 / 750) < 1e-9 && abs(dx - 1400 * duration / 2) < 1e-6 && dy == 0)
+        // A slow drag glides a little, in its own direction.
+        var slow = InputController()
+        _ = slow.handle(.pointerDown(x: 0, y: 0, modifiers: [], time: 0))
+        _ = slow.handle(.pointerMove(x: 0, y: 10, time: 0.1))
+        guard case let .glide(sx, sy, sd)? = slow.handle(.pointerUp(x: 0, y: 20, time: 0.2)).last else { Issue.record("no glide"); return }
+        #expect(sx == 0 && sy > 0 && abs(sd - 100.0 / 750) < 1e-9)
     }
 
     @Test func doubleClickZoomsAndLeavesTheTimerAsItWas() {

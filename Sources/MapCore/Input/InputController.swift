@@ -18,6 +18,16 @@ public struct InputController: Sendable {
     private var pressModifiers: Modifiers = []
     private var lastPointer: (x: Double, y: Double)?
     private var dragging = false
+    /// Pointer positions of the drag's last moments, for inertia.
+    private var samples: [(x: Double, y: Double, time: Double)] = []
+
+    /// Inertia after a drag (MapLibre GL JS's): the pointer's velocity over its last 160 ms,
+    /// at most 1400 px/s, decelerating at 2500 px/s^2 with linearity 0.3, eased with
+    /// cubic-bezier(0, 0, 0.3, 1).
+    public static let inertiaWindow = 0.16
+    public static let inertiaMaxSpeed = 1400.0
+    public static let inertiaDeceleration = 2500.0
+    public static let inertiaLinearity = 0.3
     private var lastClick: (x: Double, y: Double, time: Double)?
 
     public init() {}
@@ -27,18 +37,21 @@ public struct InputController: Sendable {
 
     public mutating func handle(_ event: InputEvent) -> [MapCommand] {
         switch event {
-        case let .pointerDown(x, y, mods, _):
+        case let .pointerDown(x, y, mods, time):
             pressAt = (x, y); lastPointer = (x, y); pressModifiers = mods; dragging = false
+            samples = [(x, y, time)]
             return []
-        case let .pointerMove(x, y, _):
+        case let .pointerMove(x, y, time):
             guard let p = pressAt, let last = lastPointer else { return [] }
+            samples.append((x, y, time))
+            samples.removeAll { time - $0.time > Self.inertiaWindow }
             if !dragging {
                 let d = ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()
                 guard d >= Self.clickTolerance else { return [] }
                 dragging = true
             }
             lastPointer = (x, y)
-            return [.pan(dx: x - last.x, dy: y - last.y)]
+            return x == last.x && y == last.y ? [] : [.pan(dx: x - last.x, dy: y - last.y)]
         case let .pointerUp(x, y, time):
             guard let p = pressAt else { return [] }
             defer { pressAt = nil; lastPointer = nil; dragging = false }
@@ -46,6 +59,8 @@ public struct InputController: Sendable {
                 var out: [MapCommand] = []
                 if let last = lastPointer, x != last.x || y != last.y { out.append(.pan(dx: x - last.x, dy: y - last.y)) }
                 lastClick = nil
+                samples.append((x, y, time))
+                if let glide = Self.inertia(samples.filter { time - $0.time <= Self.inertiaWindow }) { out.append(glide) }
                 return out
             }
             let d = ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()
@@ -69,6 +84,19 @@ public struct InputController: Sendable {
         case .quit:
             return [.quit]
         }
+    }
+
+    /// The glide after a drag, from its last samples; nil when the pointer had (nearly) stopped.
+    static func inertia(_ s: [(x: Double, y: Double, time: Double)]) -> MapCommand? {
+        guard let first = s.first, let last = s.last, last.time - first.time > 0 else { return nil }
+        let dx = last.x - first.x, dy = last.y - first.y
+        guard (dx * dx + dy * dy).squareRoot() >= clickTolerance else { return nil }
+        let dt = last.time - first.time
+        var vx = dx / dt, vy = dy / dt
+        let speed = (vx * vx + vy * vy).squareRoot()
+        if speed > inertiaMaxSpeed { vx *= inertiaMaxSpeed / speed; vy *= inertiaMaxSpeed / speed }
+        let duration = min(speed, inertiaMaxSpeed) / (inertiaDeceleration * inertiaLinearity)
+        return .glide(dx: vx * duration / 2, dy: vy * duration / 2, duration: duration)
     }
 
     static func command(for key: Key) -> [MapCommand] {

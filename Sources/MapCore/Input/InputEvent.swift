@@ -34,6 +34,9 @@ public enum MapCommand: Equatable, Sendable {
     case pan(dx: Double, dy: Double)
     /// Move the content by a screen offset, eased.
     case panEased(dx: Double, dy: Double)
+    /// Carry on after a drag: move the content by a screen offset over `duration` seconds,
+    /// decelerating (inertia).
+    case glide(dx: Double, dy: Double, duration: Double)
     /// Change the zoom by `delta` keeping the point under (x, y) fixed, eased over `duration` s.
     case zoom(delta: Double, aroundX: Double, aroundY: Double, duration: Double)
     /// Change the zoom by `delta` around the viewport centre, eased.
