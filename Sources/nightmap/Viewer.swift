@@ -165,7 +165,8 @@ final class Viewer {
             if kind == SDL_WINDOWEVENT_SIZE_CHANGED.rawValue { try resizeBuffers(); return }
             if kind == SDL_WINDOWEVENT_EXPOSED.rawValue || kind == SDL_WINDOWEVENT_SHOWN.rawValue { needsPresent = true }
         }
-        guard let ev = SDLInput.translate(e, time: now(), scale: pixelScale) else { return }
+        // Pointer timing (double-clicks, inertia) uses when SDL saw the event, not when it is handled.
+        guard let ev = SDLInput.translate(e, time: Double(e.common.timestamp) / 1000, scale: pixelScale) else { return }
         for c in input.handle(ev) {
             if case .resize = c { continue }        // handled through resizeBuffers
             model.apply(c, now: now())
