@@ -116,8 +116,13 @@ final class LocalHTTPServer: @unchecked Sendable {
             _ = send(c, "HTTP/1.1 302 Found\r\nLocation: \(url.absoluteString)\r\nContent-Length: 0\r\n\r\n")
         case let .raw(data): _ = send(c, data)
         }
+        // Close gracefully: stop sending, then wait (at most 2 s) for the client to close its side,
+        // so that a slow reader under load never sees a reset instead of the answer's end.
         shutdown(c, Int32(SHUT_WR))
-        Thread.sleep(forTimeInterval: 0.05)
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sink = [UInt8](repeating: 0, count: 4096)
+        while recv(c, &sink, sink.count, 0) > 0 {}
         lock.lock(); connections.removeAll { $0 == c }; lock.unlock()
         close(c)
     }
