@@ -112,7 +112,8 @@ import Testing
             Thread.sleep(forTimeInterval: 1.0 / 60)
         }
         #expect(tracker.lastLive?.position == LngLat(lng: 20, lat: 10))
-        #expect((frames.max() ?? 0) < 0.005, "a drain took \((frames.max() ?? 0) * 1000) ms")
+        // Draining takes microseconds; 20 ms leaves room for a busy machine descheduling the thread.
+        #expect((frames.max() ?? 0) < 0.02, "a drain took \((frames.max() ?? 0) * 1000) ms")
         tracker.failed(at: 1764480005, reason: "x")
         #expect(tracker.position(at: 1764480005)?.fix.position == LngLat(lng: 20, lat: 10))
     }
