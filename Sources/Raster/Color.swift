@@ -4,18 +4,6 @@ public struct RGBA8: Equatable, Hashable, Sendable {
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
-    /// `#rrggbb` or `#rrggbbaa`; nil for anything else.
-    public init?(hex: String) {
-        var s = Substring(hex)
-        guard s.first == "#" else { return nil }
-        s = s.dropFirst()
-        guard s.count == 6 || s.count == 8, let v = UInt32(s, radix: 16) else { return nil }
-        if s.count == 6 {
-            self.init(UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255), 255)
-        } else {
-            self.init(UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255))
-        }
-    }
     /// Premultiplied and packed as 0xAARRGGBB, the Pixmap's pixel format.
     public var premultiplied: PremultipliedColor { PremultipliedColor(self) }
 }

@@ -22,9 +22,6 @@ public struct Rect: Equatable, Sendable {
     }
     public var width: Double { maxX - minX }
     public var height: Double { maxY - minY }
-    public func intersects(_ o: Rect) -> Bool {
-        minX <= o.maxX && o.minX <= maxX && minY <= o.maxY && o.minY <= maxY
-    }
 }
 
 /// A 2D affine transform: x' = a*x + c*y + tx, y' = b*x + d*y + ty.

@@ -6,22 +6,25 @@ enum StatusLine {
     static func compose(_ model: MapModel, framesPerSecond fps: Double?) -> String {
         var parts: [String] = []
         if let f = model.radarFrame { parts.append("radar \(f.index + 1)/\(f.count) \(f.playing ? "playing" : "paused")") }
-        if let p = model.issNow {
-            switch p.fix.source {
-            case .live:
-                parts.append("ISS live" + (p.ageSeconds >= 2 ? ", \(Int(p.ageSeconds)) s old" : ""))
-            case .tle:
-                if let epoch = model.issOrbitEpoch {
-                    let days = (model.clockOrigin + model.now - epoch) / 86400
-                    parts.append(days > 3 ? String(format: "ISS orbit, TLE %.0f days old: approximate", days) : "ISS orbit")
-                } else {
-                    parts.append("ISS orbit")
-                }
-            }
-        }
+        if let iss = iss(model) { parts.append(iss) }
         if let fps { parts.append(fps > 0 ? String(format: "%.0f fps", fps) : "idle") }
         parts.append("h: help")
         return parts.joined(separator: "  ·  ")
+    }
+
+    /// Where the ISS position comes from, its age, and whether it is only approximate; nil
+    /// when the map has no ISS.
+    static func iss(_ model: MapModel) -> String? {
+        guard model.iss != nil else { return nil }
+        guard let p = model.issNow else { return "ISS: no position" }
+        switch p.fix.source {
+        case .live:
+            return "ISS live" + (p.ageSeconds >= 2 ? ", \(Int(p.ageSeconds)) s old" : "")
+        case .tle:
+            guard let epoch = model.issOrbitEpoch else { return "ISS orbit" }
+            let days = (model.clockOrigin + model.now - epoch) / 86400
+            return days > 3 ? String(format: "ISS orbit, TLE %.0f days old: approximate", days) : "ISS orbit"
+        }
     }
 
     /// The data credits: the basemap, GeoNames (CC BY 4.0 requires it), the radar's nature.

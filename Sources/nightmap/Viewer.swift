@@ -110,20 +110,7 @@ final class Viewer {
         var t = "nightmap - \(model.timer.stateName)"
         if let f = model.radarFrame { t += " - frame \(f.index + 1)/\(f.count)" }
         t += " - \(model.lightPreset.rawValue)"
-        return t + issStatus()
-    }
-
-    /// Which source places the ISS, how old its data is, and whether it is only approximate.
-    private func issStatus() -> String {
-        guard let p = model.issNow else { return model.iss == nil ? "" : " - ISS: no position" }
-        switch p.fix.source {
-        case .live:
-            return " - ISS live" + (p.ageSeconds >= 2 ? " (\(Int(p.ageSeconds)) s old)" : "")
-        case .tle:
-            guard let epoch = model.issOrbitEpoch else { return " - ISS orbit" }
-            let days = (model.clockOrigin + model.now - epoch) / 86400
-            return days > 3 ? String(format: " - ISS orbit, TLE %.0f days old: approximate", days) : " - ISS orbit"
-        }
+        return t + (StatusLine.iss(model).map { " - " + $0 } ?? "")
     }
 
     /// Runs until quit. Returns normally on `q`, Esc, window close or SIGTERM/SIGINT.

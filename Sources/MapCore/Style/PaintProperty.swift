@@ -18,20 +18,6 @@ public enum PaintProperty {
         }
     }
 
-    /// Names a layer of this paint's type accepts.
-    public static func names(for paint: LayerPaint) -> [String] {
-        switch paint {
-        case .background: return ["background-color", "background-opacity"]
-        case .fill: return ["fill-color", "fill-opacity", "fill-emissive-strength"]
-        case .line: return ["line-color", "line-width", "line-opacity", "line-gap-width", "line-blur", "line-dasharray",
-                            "line-emissive-strength"]
-        case .symbol: return ["icon-opacity", "icon-emissive-strength"]
-        case .labels: return []
-        case .raster: return ["raster-opacity", "raster-fade-duration", "raster-brightness-min", "raster-brightness-max",
-                              "raster-contrast", "raster-saturation", "raster-hue-rotate", "raster-emissive-strength"]
-        }
-    }
-
     /// The property's current target value, nil when the layer has no such property.
     /// (`raster-fade-duration` is in milliseconds, as in the specification.)
     public static func get(_ name: String, of paint: LayerPaint) -> PaintValue? {
