@@ -6,8 +6,10 @@ BIN := .build/release/nightmap
 PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4
 # The end-to-end window test: a virtual X server, input injection, screenshots.
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
+# MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
+RENDER_TESTS ?= ../shared/render-tests/tests
 
-.PHONY: run build test unit-test e2e bench snapshot data radar-frames deps test-deps clean
+.PHONY: run build test unit-test e2e render-tests bench snapshot data radar-frames deps test-deps clean
 
 run: build
 	$(BIN) view
@@ -25,6 +27,11 @@ unit-test: deps
 
 e2e: build test-deps
 	bash Tests/e2e/window.sh $(BIN)
+
+# Runs the render tests; every frame goes to .build/render-tests/<test id>/actual.png. Fails if any test fails.
+render-tests: build
+	rm -rf .build/render-tests
+	$(BIN) render-test $(RENDER_TESTS) --output .build/render-tests
 
 bench: build
 	$(BIN) bench --frames 300

@@ -15,13 +15,22 @@ public enum PNGCodec {
             let c = PremultipliedColor(packed: pixmap.pixels[i]).unpremultiplied
             rgba[i * 4] = c.r; rgba[i * 4 + 1] = c.g; rgba[i * 4 + 2] = c.b; rgba[i * 4 + 3] = c.a
         }
+        return try encodeRGBA(width: pixmap.width, height: pixmap.height, pixels: rgba)
+    }
+
+    /// Encodes straight (not premultiplied) RGBA8 pixels, rows packed (`width * height * 4`
+    /// bytes), as an 8-bit RGBA PNG, byte for byte.
+    public static func encodeRGBA(width: Int, height: Int, pixels rgba: [UInt8]) throws -> Data {
+        guard width > 0, height > 0, rgba.count == width * height * 4 else {
+            throw Failure(description: "PNG encoding failed: \(rgba.count) bytes are not \(width)x\(height) RGBA pixels")
+        }
         var image = png_image()
         image.version = nm_png_image_version()
-        image.width = png_uint_32(pixmap.width)
-        image.height = png_uint_32(pixmap.height)
+        image.width = png_uint_32(width)
+        image.height = png_uint_32(height)
         image.format = nm_png_format_rgba()
         var size: png_alloc_size_t = 0
-        let stride = png_int_32(pixmap.width * 4)
+        let stride = png_int_32(width * 4)
         // First call measures, second writes.
         guard rgba.withUnsafeBytes({ png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }) != 0,
               size > 0 else {
@@ -37,6 +46,25 @@ public enum PNGCodec {
         return out
     }
 
+    /// Writes straight RGBA8 pixels to `path` as PNG: into a temporary file beside it, then
+    /// renamed over `path`, so a reader never sees half a file.
+    public static func writeRGBA(width: Int, height: Int, pixels: [UInt8], to path: String) throws {
+        let data = try encodeRGBA(width: width, height: height, pixels: pixels)
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            try data.write(to: temporary)
+        } catch {
+            throw Failure(description: "\(path): cannot write: \(error.localizedDescription)")
+        }
+        if rename(temporary.path, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw Failure(description: "\(path): cannot write: \(reason)")
+        }
+    }
+
     /// Writes `pixmap` to `path` as PNG.
     public static func write(_ pixmap: Pixmap, to path: String) throws {
         let data = try encode(pixmap)
@@ -49,6 +77,18 @@ public enum PNGCodec {
 
     /// Decodes PNG bytes into a premultiplied pixmap. `name` names the source in errors.
     public static func decode(_ data: Data, name: String) throws -> Pixmap {
+        let (w, h, rgba) = try decodeRGBA(data, name: name)
+        let pm = Pixmap(width: w, height: h)
+        for i in 0..<(w * h) {
+            pm.pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
+        }
+        return pm
+    }
+
+    /// Decodes PNG bytes into straight (not premultiplied) RGBA8 pixels, rows packed. An 8-bit
+    /// RGBA file without colour-space chunks comes back byte for byte; other kinds are converted
+    /// by libpng (grey and palette expanded, 16-bit reduced). `name` names the source in errors.
+    public static func decodeRGBA(_ data: Data, name: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         var image = png_image()
         image.version = nm_png_image_version()
         let begun = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
@@ -64,11 +104,7 @@ public enum PNGCodec {
             rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, png_int_32(w * 4), nil) }
         }
         guard ok != 0 else { throw Failure(description: "\(name): corrupt PNG data (\(message(image)))") }
-        let pm = Pixmap(width: w, height: h)
-        for i in 0..<(w * h) {
-            pm.pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
-        }
-        return pm
+        return (w, h, rgba)
     }
 
     /// Reads a PNG file into a premultiplied pixmap.

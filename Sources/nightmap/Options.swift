@@ -3,7 +3,7 @@ import MapCore
 
 /// The parsed command line.
 struct Options: Equatable {
-    enum Command: String { case view, snapshot, state, bench }
+    enum Command: String { case view, snapshot, state, bench, renderTest = "render-test" }
 
     var command: Command = .view
     var size = ViewportSize(width: 1280, height: 800)
@@ -24,6 +24,9 @@ struct Options: Equatable {
     var elapsed: Double = 0
     var output: String?
     var frames = 300
+    /// render-test: the tests folders, and where local:// URLs point.
+    var renderTestDirectories: [String] = []
+    var assets: String?
     var scenario: String?
     var verbose = false
     var showHelp = false
@@ -36,6 +39,7 @@ struct Options: Equatable {
            nightmap snapshot -o FILE.png [options]
            nightmap state [options]
            nightmap bench [--frames N] [options]
+           nightmap render-test DIR... [--assets DIR] [--output DIR]
     options (view, snapshot, state, bench):
       --size WxH         viewport in pixels (default 1280x800)
       --center LAT,LON   camera centre (clamped to the scene's camera bounds)
@@ -56,6 +60,9 @@ struct Options: Equatable {
       --frames N         bench: frames to render per scenario (default 300)
       --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
+    options (render-test: runs the MapLibre render tests, folders of style.json + expected*.png, under each DIR):
+      --assets DIR       where local:// URLs point (default: the assets folder beside the tests folder, DIR/../assets)
+      -o, --output DIR   also write <test id>/actual.png under DIR for every test (and diff.png for failures)
       --help, --version
     """
 
@@ -164,6 +171,7 @@ struct Options: Equatable {
                 guard e >= 0 else { throw UsageError(description: "option --elapsed: \(e) is negative") }
                 o.elapsed = e
             case "-o", "--output": o.output = try value()
+            case "--assets": o.assets = try value()
             case "--scenario":
                 let v = try value()
                 let known = Headless.scenarios.map(\.name)
@@ -176,11 +184,18 @@ struct Options: Equatable {
                 guard let n = Int(v), n >= 1, n <= 1_000_000 else { throw UsageError(description: "option --frames: '\(v)' is not a count 1...1000000") }
                 o.frames = n
             default:
+                if o.command == .renderTest && !arg.hasPrefix("-") {
+                    o.renderTestDirectories.append(arg)
+                    continue
+                }
                 throw UsageError(description: arg.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(arg)'")
             }
         }
         if o.command == .snapshot && o.output == nil && !o.showHelp && !o.showVersion {
             throw UsageError(description: "snapshot needs -o FILE.png")
+        }
+        if o.command == .renderTest && o.renderTestDirectories.isEmpty && !o.showHelp && !o.showVersion {
+            throw UsageError(description: "render-test needs at least one tests DIR")
         }
         return o
     }

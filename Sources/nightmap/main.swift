@@ -1,6 +1,6 @@
 import Foundation
 
-/// nightmap's entry point: parse the command line, then view, snapshot, state or bench.
+/// nightmap's entry point: parse the command line, then view, snapshot, state, bench or render-test.
 let processStart = Clock.processStart() ?? Clock.now()
 
 /// Prints a one-line warning on stderr.
@@ -31,6 +31,11 @@ do {
         print(try Headless.state(options))
     case .bench:
         print(try Headless.bench(options, startedAt: processStart))
+    case .renderTest:
+        let result = RenderTestRunner().run(directories: options.renderTestDirectories, assets: options.assets,
+                                            output: options.output, renderer: renderStyleDocument,
+                                            print: { print($0); fflush(nil) })
+        exit(result.failed == 0 ? 0 : 1)
     case .view:
         try Viewer.checkDisplay()
         let viewer = Viewer(options: options, model: try MapSetup.model(options, report: warn))
