@@ -75,16 +75,18 @@ public struct FrameDescription: Equatable, Sendable {
         public let image: ImageDraw?
         public let symbols: SymbolDraw?
         public let labels: LabelDraw?
+        /// A style-document layer's features, each with its evaluated paint.
+        public let features: FeatureDraw?
 
         public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil, symbols: SymbolDraw? = nil,
-                    labels: LabelDraw? = nil) {
+                    labels: LabelDraw? = nil, features: FeatureDraw? = nil) {
             self.id = id; self.paint = paint; self.geometry = geometry; self.image = image; self.symbols = symbols
-            self.labels = labels
+            self.labels = labels; self.features = features
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
             a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image && a.symbols == b.symbols
-                && a.labels == b.labels
+                && a.labels == b.labels && a.features == b.features
         }
     }
 

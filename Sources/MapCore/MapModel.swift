@@ -28,6 +28,12 @@ public struct MapModel: Sendable {
     public var status: String?
     /// Draw the overlay (attribution, status, scale, help).
     public var overlayEnabled = true
+    /// Light the layers by the light preset (Mapbox Standard); off, colours show as written
+    /// (MapLibre styles have no light).
+    public var lighting = true
+    /// Device pixels per CSS pixel: style-document lengths are scaled by it, and the camera's
+    /// zoom is the style's zoom plus log2 of it.
+    public var pixelRatio = 1.0
     /// Paint properties whose value is (or was) transitioning, by layer id then property name.
     private var transitions: [String: [String: TransitioningValue]] = [:]
     /// The light preset, and the ground radiance easing between presets.
@@ -130,6 +136,9 @@ public struct MapModel: Sendable {
     }
 
     // MARK: Style changes
+
+    /// Applies a change to the style (the style API's extension uses this).
+    mutating func mutateStyle(_ change: (inout Style) -> Void) { change(&style) }
 
     /// Sets a paint property at instant `at`, animated by the layer's `<name>-transition` or the
     /// style's transition; retargeting a running transition continues from the value shown then.
@@ -243,6 +252,7 @@ public struct MapModel: Sendable {
 
     /// The ground radiance now.
     public var groundRadiance: Color {
+        guard lighting else { return .white }
         if case let .color(c) = radiance.value(at: now) { return c }
         return .white
     }
@@ -344,7 +354,8 @@ public struct MapModel: Sendable {
         var out: [FrameDescription.DrawLayer] = []
         out.reserveCapacity(style.layers.count)
         let light = groundRadiance
-        for layer in style.layers where layer.isShown(atZoom: zoom) {
+        let styleZoom = zoom - log2(pixelRatio)
+        for layer in style.layers where layer.isShown(atZoom: styleZoom) {
             var paint = layer.paint
             if let running = transitions[layer.id] {
                 for (name, value) in running { PaintProperty.set(name, value.value(at: now), in: &paint) }
@@ -369,6 +380,10 @@ public struct MapModel: Sendable {
                 out.append(.init(id: layer.id, paint: paint, geometry: nil,
                                  labels: .init(places: places, font: font, avoid: issBox() + overlayBoxes(),
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
+            case let .styled(s):
+                let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
+                                        worldSize: camera.view.worldSize)
+                if let draw = s.drawLayer(style, e, image: { imageDraw($0, $1, light: light) }) { out.append(draw) }
             case let .symbol(y):
                 guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,
                       let icon = style.icons[y.iconImage] else { continue }

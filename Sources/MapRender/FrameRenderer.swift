@@ -28,6 +28,9 @@ public final class FrameRenderer {
     var maskCache: [LabelKey: (text: AlphaMask, halo: AlphaMask)] = [:]
     /// The label placement of all label layers, kept while the view and those layers stay the same.
     var labelCache: (view: ViewTransform, layers: [FrameDescription.DrawLayer], placed: [String: [PlacedLabel]])?
+    /// What shows where no layer draws: opaque black in the window, transparent for images
+    /// compared with the reference engines'.
+    public var clearColor = PremultipliedColor(packed: 0xFF00_0000)
     /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
     var rows: Range<Int> = 0..<1
 
@@ -75,9 +78,9 @@ public final class FrameRenderer {
             pixmap.copy(from: cache, rows: rows)
             first = cachedLayers.count
         } else {
-            // Start from opaque black unless the first layer paints every pixel anyway.
+            // Start from the clear colour unless the first layer paints every pixel anyway.
             if case let .background(c, o)? = layers.first?.paint, c.a >= 1, o >= 1 {} else {
-                pixmap.clear(PremultipliedColor(packed: 0xFF00_0000), rows: rows)
+                pixmap.clear(clearColor, rows: rows)
             }
         }
         for index in first..<layers.count {
@@ -102,6 +105,10 @@ public final class FrameRenderer {
     }
 
     private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ frame: FrameDescription, _ pixmap: Pixmap) {
+        if let features = layer.features {
+            drawFeatures(features, placement, pixmap)
+            return
+        }
         switch layer.paint {
         case let .background(color, opacity):
             drawBackground(color.premultiplied(opacity: opacity), pixmap)
@@ -120,6 +127,8 @@ public final class FrameRenderer {
         case let .labels(paint):
             guard let draw = layer.labels, let font = draw.font as? FontFace else { return }
             drawLabels(layer.id, draw, paint, font, frame, pixmap)
+        case .styled:
+            return      // (the model evaluates these into the kinds above)
         }
     }
 
@@ -155,6 +164,11 @@ public final class FrameRenderer {
         let reach = paint.gapWidth / 2 + paint.width
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, width: pixmap.width, dashed: !paint.dasharray.isEmpty)
+        paintRuns(paint, pixmap)
+    }
+
+    /// Strokes the collected runs with `paint` and composites them.
+    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = StrokeStyle(paint)

@@ -1,14 +1,50 @@
 import Foundation
+import MapCore
+import MapData
+import MapRender
 import Raster
 
-// TEMPORARY: a stand-in until the style renderer is wired in; this file's contents are to be
-// replaced by the real `renderStyleDocument` (same signature: it is a `StyleRenderer`, see
-// RenderTest.swift).
+/// Maps described by a style document: the model for `--style` and for the render tests.
+enum StyleDocumentMap {
+    /// The scene a document's camera gives: its centre and zoom, the whole world as bounds.
+    static func scene(_ document: StyleDocument, pixelRatio: Double) -> Scene {
+        let zoomShift = log2(pixelRatio)
+        return Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0),
+                                                        zoom: (document.zoom ?? 0) + zoomShift),
+                     bounds: CameraBounds(minZoom: zoomShift, maxZoom: 24 + zoomShift), timerStartsPlaying: false)
+    }
 
-/// Renders the style document `style` at width x height CSS pixels and `pixelRatio`, resolving
-/// local:// URLs against `assets`, into a premultiplied pixmap of
-/// floor(width * pixelRatio) x floor(height * pixelRatio); throws a one-line error.
-func renderStyleDocument(_ style: Data, _ styleURL: URL, _ width: Int, _ height: Int, _ pixelRatio: Double,
+    /// A model showing `document` (resources loaded into `style`), unlit as MapLibre draws.
+    static func model(_ document: StyleDocument, style: Style, size: ViewportSize, pixelRatio: Double,
+                      light: LightPreset? = nil) -> MapModel {
+        var model = MapModel(scene: scene(document, pixelRatio: pixelRatio), style: style, size: size, light: light ?? .day)
+        model.lighting = light != nil
+        model.pixelRatio = pixelRatio
+        model.overlayEnabled = false
+        return model
+    }
+}
+
+/// Renders a style document as the render-test harness asks: at width x height CSS pixels and
+/// `pixelRatio`, `local://` URLs in `assets`, everything loaded before the one frame is drawn;
+/// where nothing is drawn the image stays transparent.
+func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: Int, _ pixelRatio: Double,
                          _ assets: URL) throws -> Pixmap {
-    throw RenderTestError("style rendering not wired yet")
+    let document: StyleDocument
+    do { document = try StyleDocument(data: data, name: styleURL.path) } catch let e as StyleDocumentError {
+        throw RenderTestError(e.problems.joined(separator: "; "))
+    }
+    let resolver = ResourceResolver(styleDirectory: styleURL.deletingLastPathComponent(), assets: assets)
+    let style: Style
+    do { style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio) } catch let e as StyleDocumentError {
+        throw RenderTestError(e.problems.joined(separator: "; "))
+    }
+    let w = Int((Double(width) * pixelRatio).rounded(.down)), h = Int((Double(height) * pixelRatio).rounded(.down))
+    var model = StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
+    model.advance(to: 0)
+    let pixmap = Pixmap(width: w, height: h)
+    let renderer = FrameRenderer()
+    renderer.clearColor = PremultipliedColor(packed: 0)
+    renderer.render(model.frame(), into: pixmap)
+    return pixmap
 }

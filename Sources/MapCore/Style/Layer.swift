@@ -77,6 +77,21 @@ public enum LayerPaint: Equatable, Sendable {
     case raster(RasterPaint)
     case symbol(SymbolPaint)
     case labels(LabelPaint)
+    /// A style-document layer, evaluated per frame (and per feature) from its definition.
+    case styled(StyledLayer)
+
+    public static func == (a: LayerPaint, b: LayerPaint) -> Bool {
+        switch (a, b) {
+        case let (.background(c1, o1), .background(c2, o2)): return c1 == c2 && o1 == o2
+        case let (.fill(x), .fill(y)): return x == y
+        case let (.line(x), .line(y)): return x == y
+        case let (.raster(x), .raster(y)): return x == y
+        case let (.symbol(x), .symbol(y)): return x == y
+        case let (.labels(x), .labels(y)): return x == y
+        case let (.styled(x), .styled(y)): return x === y
+        default: return false
+        }
+    }
 
     public var typeName: String {
         switch self {
@@ -86,6 +101,7 @@ public enum LayerPaint: Equatable, Sendable {
         case .raster: return "raster"
         case .symbol: return "symbol"
         case .labels: return "labels"
+        case let .styled(s): return s.definition.type.rawValue
         }
     }
 }
@@ -127,6 +143,10 @@ public struct Style: Sendable {
     /// The font label layers set their text in.
     public var font: (any TextFont)?
     public var layers: [Layer]
+    /// GeoJSON sources by id (style-document layers draw their features).
+    public var features: [String: GeoJSONData] = [:]
+    /// The style's sprite (icons of style-document symbol layers).
+    public var sprite: SpriteSheet?
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions
 

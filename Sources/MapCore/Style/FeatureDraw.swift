@@ -1,0 +1,93 @@
+/// Paint of a circle layer, evaluated for one feature, with the specification's defaults.
+public struct CirclePaint: Equatable, Sendable {
+    /// Pixels.
+    public var radius: Double = 5
+    public var color: Color = .black
+    /// The fraction of the radius over which the circle fades out.
+    public var blur: Double = 0
+    public var opacity: Double = 1
+    public var strokeWidth: Double = 0
+    public var strokeColor: Color = .black
+    public var strokeOpacity: Double = 1
+    public init() {}
+}
+
+/// An icon from a sprite sheet: its pixels, the pixel ratio they were drawn for, and whether the
+/// image is a signed distance field (`sdf: true`: alpha holds distance, coloured by `icon-color`).
+public final class SpriteIcon: Sendable {
+    public let name: String
+    public let image: any RasterImage
+    public let pixelRatio: Double
+    public let sdf: Bool
+    public init(name: String, image: any RasterImage, pixelRatio: Double, sdf: Bool) {
+        self.name = name; self.image = image; self.pixelRatio = pixelRatio; self.sdf = sdf
+    }
+    /// Size in CSS pixels at icon-size 1.
+    public var width: Double { Double(image.width) / pixelRatio }
+    public var height: Double { Double(image.height) / pixelRatio }
+}
+
+/// A sprite sheet's icons by name.
+public final class SpriteSheet: Sendable {
+    public let icons: [String: SpriteIcon]
+    public init(icons: [String: SpriteIcon]) { self.icons = icons }
+}
+
+/// Paint and layout of one icon, evaluated for one feature; lengths in device pixels.
+public struct IconPaint: Equatable, Sendable {
+    public var icon: SpriteIcon
+    /// Scale from the icon's own pixels to the screen's.
+    public var scale: Double
+    /// Degrees clockwise.
+    public var rotate: Double = 0
+    public var anchor: IconAnchor = .center
+    /// Device pixels, applied before rotation as the specification says (x right, y down).
+    public var offset: (x: Double, y: Double) = (0, 0)
+    public var opacity: Double = 1
+    /// SDF icons only.
+    public var color: Color = .black
+    public var haloColor: Color = Color(r: 0, g: 0, b: 0, a: 0)
+    public var haloWidth: Double = 0
+    public var haloBlur: Double = 0
+    /// Bilinear sampling (scaled or rotated icons); exact pixels otherwise.
+    public var smooth: Bool = false
+    /// `icon-size` and the screen's pixel ratio (SDF edges are sharpened by both).
+    public var size: Double = 1
+    public var pixelRatio: Double = 1
+
+    public init(icon: SpriteIcon, scale: Double) { self.icon = icon; self.scale = scale }
+
+    public static func == (a: IconPaint, b: IconPaint) -> Bool {
+        a.icon === b.icon && a.scale == b.scale && a.rotate == b.rotate && a.anchor == b.anchor
+            && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.opacity == b.opacity && a.color == b.color
+            && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur && a.smooth == b.smooth && a.size == b.size && a.pixelRatio == b.pixelRatio
+    }
+}
+
+/// A style-document layer's features, each with its own evaluated paint, in draw order: the
+/// frame description of a data-driven layer. Screen lengths are device pixels.
+public struct FeatureDraw: Equatable, Sendable {
+    public enum Paint: Equatable, Sendable {
+        case fill(FillPaint, outline: Color?, antialias: Bool)
+        case line(LinePaint)
+        case circle(CirclePaint)
+        case icon(IconPaint)
+    }
+
+    public struct Item: Equatable, Sendable {
+        public let paint: Paint
+        public let geometry: FeatureGeometry
+        public init(paint: Paint, geometry: FeatureGeometry) { self.paint = paint; self.geometry = geometry }
+        public static func == (a: Item, b: Item) -> Bool { a.paint == b.paint && a.geometry === b.geometry }
+    }
+
+    public let items: [Item]
+    /// The layer's `*-translate`, in device pixels (with `*-translate-anchor` map; north up it is the same).
+    public let translate: (x: Double, y: Double)
+
+    public init(items: [Item], translate: (x: Double, y: Double) = (0, 0)) { self.items = items; self.translate = translate }
+
+    public static func == (a: FeatureDraw, b: FeatureDraw) -> Bool {
+        a.items == b.items && a.translate.x == b.translate.x && a.translate.y == b.translate.y
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// A feature's geometry in normalised Web Mercator (x, y in 0...1, y down), flattened: parts of
+/// points, each part one point (points), one polyline (lines) or one ring (polygons; a polygon is
+/// its exterior ring followed by its holes, as `polygonStarts` marks).
+public final class FeatureGeometry: Sendable {
+    public enum Kind: Sendable, Equatable { case points, lines, polygons }
+    public let kind: Kind
+    /// x, y pairs.
+    public let coordinates: [Double]
+    /// The first point of each part (an index into `coordinates` pairs), plus the total at the end.
+    public let partStarts: [Int]
+    /// For polygons: the index of the first part (ring) of each polygon, plus the part count at the end.
+    public let polygonStarts: [Int]
+    public let minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    public init(kind: Kind, parts: [[MercatorPoint]], polygonStarts: [Int] = []) {
+        self.kind = kind
+        var c: [Double] = [], starts: [Int] = []
+        c.reserveCapacity(parts.reduce(0) { $0 + $1.count } * 2)
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for part in parts {
+            starts.append(c.count / 2)
+            for p in part {
+                c.append(p.x); c.append(p.y)
+                x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+            }
+        }
+        starts.append(c.count / 2)
+        coordinates = c; partStarts = starts
+        self.polygonStarts = kind == .polygons ? polygonStarts + [parts.count] : []
+        minX = x0; minY = y0; maxX = x1; maxY = y1
+    }
+
+    public var partCount: Int { partStarts.count - 1 }
+    /// The point range of part `i`.
+    public func part(_ i: Int) -> Range<Int> { partStarts[i]..<partStarts[i + 1] }
+    public var isEmpty: Bool { coordinates.isEmpty }
+}
+
+/// One GeoJSON feature: its geometry (projected) and what expressions can read of it.
+public struct GeoFeature: Sendable {
+    public let geometry: FeatureGeometry
+    public let evaluation: EvaluationFeature
+    public init(geometry: FeatureGeometry, evaluation: EvaluationFeature) { self.geometry = geometry; self.evaluation = evaluation }
+}
+
+/// The features of a GeoJSON document (RFC 7946: a FeatureCollection, a Feature or a bare geometry).
+public final class GeoJSONData: Sendable {
+    public let features: [GeoFeature]
+    public init(features: [GeoFeature]) { self.features = features }
+
+    /// Reads GeoJSON from parsed JSON; `path` names the place in messages (`sources.route.data`).
+    public convenience init(json: JSON, path: String) throws {
+        var out: [GeoFeature] = []
+        try GeoJSONReader.read(json, path: path, properties: [:], id: nil, into: &out)
+        self.init(features: out)
+    }
+}
+
+enum GeoJSONReader {
+    static func read(_ json: JSON, path: String, properties: [String: StyleValue], id: StyleValue?,
+                     into out: inout [GeoFeature]) throws {
+        guard case let .object(o) = json else { throw StyleError("\(path): expected a GeoJSON object, found \(json.typeName)") }
+        guard case let .string(type)? = o["type"] else { throw StyleError("\(path).type: missing GeoJSON type") }
+        switch type {
+        case "FeatureCollection":
+            guard case let .array(fs)? = o["features"] else { throw StyleError("\(path).features: expected array") }
+            for (i, f) in fs.enumerated() { try read(f, path: "\(path).features[\(i)]", properties: [:], id: nil, into: &out) }
+        case "Feature":
+            var props: [String: StyleValue] = [:]
+            if case let .object(p)? = o["properties"] {
+                for (k, v) in p.entries { props[k] = StyleValue(json: v) }
+            }
+            var fid: StyleValue? = nil
+            if let i = o["id"], i != .null { fid = StyleValue(json: i) }
+            guard let g = o["geometry"], g != .null else { return }     // a feature without geometry draws nothing
+            try read(g, path: "\(path).geometry", properties: props, id: fid, into: &out)
+        case "GeometryCollection":
+            guard case let .array(gs)? = o["geometries"] else { throw StyleError("\(path).geometries: expected array") }
+            for (i, g) in gs.enumerated() { try read(g, path: "\(path).geometries[\(i)]", properties: properties, id: id, into: &out) }
+        case "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon":
+            guard let coords = o["coordinates"] else { throw StyleError("\(path).coordinates: missing") }
+            let cpath = "\(path).coordinates"
+            let geometry: FeatureGeometry
+            let name: String
+            switch type {
+            case "Point":
+                geometry = FeatureGeometry(kind: .points, parts: [[try position(coords, cpath)]]); name = "Point"
+            case "MultiPoint":
+                geometry = FeatureGeometry(kind: .points, parts: try list(coords, cpath).enumerated().map { [try position($1, "\(cpath)[\($0)]")] })
+                name = "Point"
+            case "LineString":
+                geometry = FeatureGeometry(kind: .lines, parts: [try line(coords, cpath)]); name = "LineString"
+            case "MultiLineString":
+                geometry = FeatureGeometry(kind: .lines, parts: try list(coords, cpath).enumerated().map { try line($1, "\(cpath)[\($0)]") })
+                name = "LineString"
+            case "Polygon":
+                let rings = try list(coords, cpath).enumerated().map { try line($1, "\(cpath)[\($0)]") }
+                geometry = FeatureGeometry(kind: .polygons, parts: rings, polygonStarts: [0]); name = "Polygon"
+            default:
+                var rings: [[MercatorPoint]] = [], starts: [Int] = []
+                for (i, poly) in try list(coords, cpath).enumerated() {
+                    starts.append(rings.count)
+                    rings += try list(poly, "\(cpath)[\(i)]").enumerated().map { try line($1, "\(cpath)[\(i)][\($0)]") }
+                }
+                geometry = FeatureGeometry(kind: .polygons, parts: rings, polygonStarts: starts); name = "Polygon"
+            }
+            out.append(GeoFeature(geometry: geometry,
+                                  evaluation: EvaluationFeature(properties: properties, id: id, geometryType: name)))
+        default:
+            throw StyleError("\(path).type: unknown GeoJSON type \"\(type)\"")
+        }
+    }
+
+    static func list(_ json: JSON, _ path: String) throws -> [JSON] {
+        guard case let .array(a) = json else { throw StyleError("\(path): expected array, found \(json.typeName)") }
+        return a
+    }
+
+    static func line(_ json: JSON, _ path: String) throws -> [MercatorPoint] {
+        try list(json, path).enumerated().map { try position($1, "\(path)[\($0)]") }
+    }
+
+    static func position(_ json: JSON, _ path: String) throws -> MercatorPoint {
+        guard case let .array(a) = json, a.count >= 2, case let .number(lng) = a[0], case let .number(lat) = a[1],
+              lng.isFinite, lat.isFinite else {
+            throw StyleError("\(path): expected a [longitude, latitude] position, found \(json.compactText)")
+        }
+        let clamped = min(max(lat, -WebMercator.maxLatitude), WebMercator.maxLatitude)
+        return MercatorPoint(x: WebMercator.x(lng: lng), y: WebMercator.y(lat: clamped))
+    }
+}

@@ -1,0 +1,87 @@
+/// The style API over style-document layers and sources, as the Mapbox and MapLibre SDKs have it:
+/// add and remove sources and layers, set paint and layout properties, update a GeoJSON or image
+/// source in place. Every change takes effect in the next `frame()`.
+extension MapModel {
+    /// Adds a GeoJSON source; an existing id is an error.
+    public mutating func addSource(_ id: String, geojson: GeoJSONData) throws {
+        guard style.features[id] == nil, style.images[id] == nil, style.sources[id] == nil else {
+            throw StyleError("sources.\(id): a source with this id exists")
+        }
+        mutateStyle { $0.features[id] = geojson }
+    }
+
+    /// Adds an image source.
+    public mutating func addSource(_ id: String, image: ImageSource) throws {
+        guard style.features[id] == nil, style.images[id] == nil, style.sources[id] == nil else {
+            throw StyleError("sources.\(id): a source with this id exists")
+        }
+        mutateStyle { $0.images[id] = image }
+    }
+
+    /// Replaces a GeoJSON source's data (`updateGeoJSONSource` / `setData`).
+    public mutating func updateGeoJSONSource(_ id: String, _ data: GeoJSONData) throws {
+        guard style.features[id] != nil else { throw StyleError("sources.\(id): no GeoJSON source with this id") }
+        mutateStyle { $0.features[id] = data }
+    }
+
+    /// Replaces an image source's image and corners (`updateImage` / `setCoordinates`).
+    public mutating func updateImageSource(_ id: String, _ image: ImageSource) throws {
+        guard style.images[id] != nil else { throw StyleError("sources.\(id): no image source with this id") }
+        mutateStyle { $0.images[id] = image }
+    }
+
+    /// Removes a source no layer uses.
+    public mutating func removeSource(_ id: String) throws {
+        if let user = style.layers.first(where: { $0.source == id }) {
+            throw StyleError("sources.\(id): layer \"\(user.id)\" uses this source")
+        }
+        guard style.features[id] != nil || style.images[id] != nil else { throw StyleError("sources.\(id): no such source") }
+        mutateStyle { $0.features[id] = nil; $0.images[id] = nil }
+    }
+
+    /// Adds a document layer on top, or below the layer `below`.
+    public mutating func addLayer(_ definition: LayerDefinition, below: String? = nil) throws {
+        guard style.layerIndex(definition.id) == nil else { throw StyleError("layers.\(definition.id): a layer with this id exists") }
+        if let s = definition.source, style.features[s] == nil, style.images[s] == nil, style.sources[definition.sourceLayer ?? ""] == nil {
+            throw StyleError("layers.\(definition.id).source: no source \"\(s)\"")
+        }
+        var index = style.layers.count
+        if let below {
+            guard let i = style.layerIndex(below) else { throw StyleError("layers.\(below): no such layer to insert below") }
+            index = i
+        }
+        mutateStyle { $0.layers.insert(Layer(definition), at: index) }
+    }
+
+    /// Removes a layer.
+    public mutating func removeLayer(_ id: String) throws {
+        guard let i = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
+        mutateStyle { _ = $0.layers.remove(at: i) }
+    }
+
+    /// Sets a document layer's paint property from its JSON value (null resets it to the default).
+    public mutating func setPaintProperty(layer id: String, _ name: String, json: JSON) throws {
+        try changeDefinition(id) { try $0.setPaint(name, json) }
+    }
+
+    /// Sets a document layer's layout property from its JSON value (`visibility` included).
+    public mutating func setLayoutProperty(layer id: String, _ name: String, json: JSON) throws {
+        try changeDefinition(id) { try $0.setLayout(name, json) }
+    }
+
+    /// The definition of a document layer.
+    public func layerDefinition(_ id: String) -> LayerDefinition? {
+        guard let l = style.layers.first(where: { $0.id == id }), case let .styled(s) = l.paint else { return nil }
+        return s.definition
+    }
+
+    private mutating func changeDefinition(_ id: String, _ change: (inout LayerDefinition) throws -> Void) throws {
+        guard let i = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
+        guard case let .styled(s) = style.layers[i].paint else {
+            throw StyleError("layers.\(id): not a style-document layer (use setPaintProperty with a PaintValue)")
+        }
+        var d = s.definition
+        try change(&d)
+        mutateStyle { $0.layers[i] = Layer(d) }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+extension StyleDocument {
+    /// Reads a style document from its JSON text; `name` (the file or URL) starts syntax errors.
+    public init(data: Data, name: String) throws {
+        let json: JSON
+        do { json = try JSON.parse(data, name: name) } catch let e as StyleError { throw StyleDocumentError([e.description]) }
+        try self.init(json: json)
+    }
+
+    /// Reads a style document, collecting every problem (each with its JSON path) before
+    /// throwing them together as a `StyleDocumentError`.
+    public init(json: JSON) throws {
+        var reader = StyleDocumentReader()
+        self = reader.read(json)
+        if !reader.problems.isEmpty { throw StyleDocumentError(reader.problems) }
+    }
+}
+
+/// Walks a document's JSON once, building the document and noting problems.
+struct StyleDocumentReader {
+    var problems: [String] = []
+
+    mutating func attempt<T>(_ body: () throws -> T) -> T? {
+        do { return try body() } catch let e as StyleError {
+            problems.append(e.description); return nil
+        } catch {
+            problems.append("\(error)"); return nil
+        }
+    }
+
+    mutating func read(_ json: JSON) -> StyleDocument {
+        var doc = StyleDocument()
+        guard case let .object(root) = json else {
+            problems.append("style: expected object, found \(json.typeName)")
+            return doc
+        }
+        switch root["version"] {
+        case .number(8)?: break
+        case nil: problems.append("version: missing (expected 8)")
+        case let v?: problems.append("version: expected 8, found \(v.compactText)")
+        }
+        if let n = root["name"] {
+            if case let .string(s) = n { doc.name = s } else { problems.append("name: expected string, found \(n.typeName)") }
+        }
+        if let c = root["center"] {
+            if case let .array(a) = c, a.count == 2, case let .number(lng) = a[0], case let .number(lat) = a[1],
+               lng.isFinite, lat >= -90, lat <= 90 {
+                doc.center = LngLat(lng: lng, lat: lat)
+            } else {
+                problems.append("center: expected [longitude, latitude], found \(c.compactText)")
+            }
+        }
+        doc.zoom = number(root["zoom"], "zoom", range: 0...24)
+        if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity), b.truncatingRemainder(dividingBy: 360) != 0 {
+            problems.append("bearing: \(b) is not supported (nightmap draws north up; use 0)")
+        }
+        if let p = number(root["pitch"], "pitch", range: 0...85), p != 0 {
+            problems.append("pitch: \(p) is not supported (nightmap draws a flat map; use 0)")
+        }
+        if let s = root["sprite"] {
+            if case let .string(url) = s { doc.sprite = url } else { problems.append("sprite: expected string, found \(s.typeName)") }
+        }
+        if let t = root["transition"] { doc.transition = transition(t, "transition") ?? .default }
+        doc.metadata = root["metadata"]
+        if case let .object(sources)? = root["sources"] {
+            for (id, s) in sources.entries {
+                if let def = source(s, "sources.\(id)") { doc.sources[id] = def }
+            }
+        } else if let s = root["sources"] {
+            problems.append("sources: expected object, found \(s.typeName)")
+        } else {
+            problems.append("sources: missing")
+        }
+        if case let .array(layers)? = root["layers"] {
+            var seen = Set<String>()
+            for (i, l) in layers.enumerated() {
+                guard let layer = layer(l, "layers[\(i)]", sources: doc.sources) else { continue }
+                if !seen.insert(layer.id).inserted { problems.append("layers[\(i)].id: duplicate layer id \"\(layer.id)\""); continue }
+                doc.layers.append(layer)
+            }
+        } else {
+            problems.append(root["layers"] == nil ? "layers: missing" : "layers: expected array, found \(root["layers"]!.typeName)")
+        }
+        return doc
+    }
+
+    mutating func number(_ json: JSON?, _ path: String, range: ClosedRange<Double>) -> Double? {
+        guard let json else { return nil }
+        guard case let .number(v) = json else { problems.append("\(path): expected number, found \(json.compactText)"); return nil }
+        guard range.contains(v) else { problems.append("\(path): \(v) is out of range \(range.lowerBound)...\(range.upperBound)"); return nil }
+        return v
+    }
+
+    mutating func string(_ json: JSON?, _ path: String) -> String? {
+        guard let json else { return nil }
+        guard case let .string(s) = json else { problems.append("\(path): expected string, found \(json.compactText)"); return nil }
+        return s
+    }
+
+    mutating func transition(_ json: JSON, _ path: String) -> TransitionOptions? {
+        guard case let .object(o) = json else { problems.append("\(path): expected object, found \(json.typeName)"); return nil }
+        for k in o.keys where k != "duration" && k != "delay" { problems.append("\(path).\(k): unknown member") }
+        let d = number(o["duration"], "\(path).duration", range: 0 ... .infinity) ?? 300
+        let delay = number(o["delay"], "\(path).delay", range: 0 ... .infinity) ?? 0
+        return TransitionOptions(duration: d / 1000, delay: delay / 1000)
+    }
+
+    mutating func source(_ json: JSON, _ path: String) -> SourceDefinition? {
+        guard case let .object(o) = json else { problems.append("\(path): expected object, found \(json.typeName)"); return nil }
+        guard let type = string(o["type"], "\(path).type") else {
+            if o["type"] == nil { problems.append("\(path).type: missing") }
+            return nil
+        }
+        switch type {
+        case "geojson":
+            guard let data = o["data"] else { problems.append("\(path).data: missing"); return nil }
+            if case let .string(url) = data { return .geojson(.url(url)) }
+            return attempt { .geojson(.inline(try GeoJSONData(json: data, path: "\(path).data"))) }
+        case "image":
+            let url = string(o["url"], "\(path).url")
+            if o["url"] == nil { problems.append("\(path).url: missing") }
+            guard case let .array(c)? = o["coordinates"], c.count == 4 else {
+                problems.append("\(path).coordinates: expected 4 [longitude, latitude] corners"); return nil
+            }
+            var corners: [LngLat] = []
+            for (i, p) in c.enumerated() {
+                if case let .array(a) = p, a.count == 2, case let .number(lng) = a[0], case let .number(lat) = a[1], lng.isFinite, lat.isFinite {
+                    corners.append(LngLat(lng: lng, lat: lat))
+                } else {
+                    problems.append("\(path).coordinates[\(i)]: expected [longitude, latitude], found \(p.compactText)")
+                }
+            }
+            guard let url, corners.count == 4 else { return nil }
+            return .image(url: url, corners: ImageCorners(topLeft: corners[0], topRight: corners[1],
+                                                          bottomRight: corners[2], bottomLeft: corners[3]))
+        case "vector":
+            guard let url = string(o["url"], "\(path).url") else {
+                if o["url"] == nil { problems.append("\(path).url: missing (nightmap reads vector data from a url)") }
+                return nil
+            }
+            return .vector(url: url)
+        case "raster", "raster-dem", "video":
+            problems.append("\(path).type: \"\(type)\" sources are not supported (use geojson, image or vector)")
+            return nil
+        default:
+            problems.append("\(path).type: unknown source type \"\(type)\"")
+            return nil
+        }
+    }
+
+    mutating func layer(_ json: JSON, _ path: String, sources: [String: SourceDefinition]) -> LayerDefinition? {
+        guard case let .object(o) = json else { problems.append("\(path): expected object, found \(json.typeName)"); return nil }
+        guard let id = string(o["id"], "\(path).id") else {
+            if o["id"] == nil { problems.append("\(path).id: missing") }
+            return nil
+        }
+        guard let typeName = string(o["type"], "\(path).type") else {
+            if o["type"] == nil { problems.append("\(path).type: missing") }
+            return nil
+        }
+        guard let type = LayerType(rawValue: typeName) else {
+            problems.append("\(path).type: expected one of [\(LayerType.allCases.map(\.rawValue).joined(separator: ", "))], found \"\(typeName)\"")
+            return nil
+        }
+        var layer = LayerDefinition(id: id, type: type)
+        if type != .background {
+            if let s = string(o["source"], "\(path).source") {
+                if let def = sources[s] {
+                    layer.source = s
+                    let fits: Bool
+                    switch (type, def) {
+                    case (.raster, .image): fits = true
+                    case (.raster, _), (_, .image): fits = false
+                    default: fits = true
+                    }
+                    if !fits { problems.append("\(path).source: a \(type.rawValue) layer cannot draw the \(def.typeName) source \"\(s)\"") }
+                } else {
+                    problems.append("\(path).source: no source \"\(s)\" in sources")
+                }
+            } else if o["source"] == nil {
+                problems.append("\(path).source: missing")
+            }
+        }
+        layer.sourceLayer = string(o["source-layer"], "\(path).source-layer")
+        layer.minZoom = number(o["minzoom"], "\(path).minzoom", range: 0...24) ?? 0
+        layer.maxZoom = number(o["maxzoom"], "\(path).maxzoom", range: 0...24) ?? 24
+        if let f = o["filter"] { layer.filter = attempt { try Filter(json: f, path: "\(path).filter") } }
+        if let l = o["layout"] {
+            if case let .object(lo) = l {
+                for (name, value) in lo.entries {
+                    attempt { try layer.setLayoutChecked(name, value, path: "\(path).layout.\(name)") }
+                }
+            } else { problems.append("\(path).layout: expected object, found \(l.typeName)") }
+        }
+        if let p = o["paint"] {
+            if case let .object(po) = p {
+                let specs = StyleProperties.paint(type.rawValue)
+                for (name, value) in po.entries {
+                    let ppath = "\(path).paint.\(name)"
+                    if name.hasSuffix("-transition"), specs[String(name.dropLast(11))] != nil {
+                        if let t = transition(value, ppath) { layer.transitions[String(name.dropLast(11))] = t }
+                        continue
+                    }
+                    guard let spec = specs[name] else { problems.append("\(ppath): unknown property for a \(type.rawValue) layer"); continue }
+                    if let v = attempt({ try PropertyValue(json: value, spec: spec, path: ppath) }) { layer.paint[name] = v }
+                }
+            } else { problems.append("\(path).paint: expected object, found \(p.typeName)") }
+        }
+        return layer
+    }
+}
+
+extension LayerDefinition {
+    /// `setLayout` with the document's own path in messages.
+    mutating func setLayoutChecked(_ name: String, _ json: JSON, path: String) throws {
+        if name == "visibility" {
+            switch json {
+            case .string("visible"): visible = true
+            case .string("none"): visible = false
+            default: throw StyleError("\(path): expected one of [visible, none], found \(json.compactText)")
+            }
+            return
+        }
+        guard let spec = StyleProperties.layout(type.rawValue)[name] else {
+            throw StyleError("\(path): unknown property for a \(type.rawValue) layer")
+        }
+        layout[name] = try PropertyValue(json: json, spec: spec, path: path)
+    }
+}
