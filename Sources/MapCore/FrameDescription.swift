@@ -13,16 +13,19 @@ public struct FrameDescription: Equatable, Sendable {
         public let placement: ImagePlacement
         /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
         public let light: Color
+        /// Snap the view's centre to the pixel grid for this image (the reference engines do so
+        /// while the camera is still, so texels fall on the same pixels from frame to frame).
+        public let pixelAligned: Bool
 
         public init(image: any RasterImage, previous: (any RasterImage)?, fade: Double, corners: ImageCorners,
-                    placement: ImagePlacement, light: Color) {
+                    placement: ImagePlacement, light: Color, pixelAligned: Bool = false) {
             self.image = image; self.previous = previous; self.fade = fade; self.corners = corners
-            self.placement = placement; self.light = light
+            self.placement = placement; self.light = light; self.pixelAligned = pixelAligned
         }
 
         public static func == (a: ImageDraw, b: ImageDraw) -> Bool {
             a.image === b.image && a.previous === b.previous && a.fade == b.fade && a.corners == b.corners
-                && a.placement == b.placement && a.light == b.light
+                && a.placement == b.placement && a.light == b.light && a.pixelAligned == b.pixelAligned
         }
     }
 

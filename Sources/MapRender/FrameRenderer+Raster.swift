@@ -15,7 +15,8 @@ extension FrameRenderer {
 
     /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
     /// edges), colour from the image.
-    func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
+    func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ pixmap: Pixmap) {
+        let p = draw.pixelAligned ? placement.pixelAligned(width: pixmap.width) : placement
         guard let image = draw.image as? Pixmap,
               let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }

@@ -272,7 +272,7 @@ public final class FrameRenderer {
 struct Placement {
     let zoom: Double
     let world: Double
-    let ox: Double, oy: Double
+    var ox: Double, oy: Double
     let visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     /// The whole view's height (a band renderer draws only some of its rows).
     let viewHeight: Int
@@ -285,6 +285,22 @@ struct Placement {
         oy = Double(view.size.height) / 2 - view.centerPixel.y
         visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
         viewHeight = view.size.height
+    }
+
+    /// This placement with the view's centre on a whole pixel (a half pixel for an odd size), as
+    /// the reference engines place raster layers when the camera is still: image texels then
+    /// land on the same pixels wherever the centre falls between them.
+    func pixelAligned(width: Int) -> Placement {
+        func aligned(_ o: Double, _ size: Int) -> Double {
+            let c = Double(size) / 2 - o                 // the centre in world pixels
+            var d = c - c.rounded() + Double(size % 2) / 2
+            if d > 0.5 { d -= 1 }
+            return Double(size) / 2 - c + d
+        }
+        var q = self
+        q.ox = aligned(ox, width)
+        q.oy = aligned(oy, viewHeight)
+        return q
     }
 
     /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`

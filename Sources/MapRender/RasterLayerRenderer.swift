@@ -5,8 +5,8 @@ import Raster
 
 /// Maps an image source's quad onto the screen, row by row, for the image blitter.
 ///
-/// The quad is split into the triangles (top-left, top-right, bottom-right) and (top-left,
-/// bottom-right, bottom-left), each mapped affinely from the placement's space: Web Mercator for
+/// The quad is split, as the reference engines' image-source mesh is, into the triangles
+/// (top-left, top-right, bottom-left) and (top-right, bottom-right, bottom-left), each mapped affinely from the placement's space: Web Mercator for
 /// `linear` (the reference engines' image sources), longitude/latitude for `lonlat` (each image
 /// row at its true latitude). In both spaces a screen row is a line of constant y, and x varies
 /// linearly with screen x, so (s, t) is linear along a row within each triangle.
@@ -30,7 +30,9 @@ struct ImageQuadMapper {
     let placement: ImagePlacement
     let world: Double, ox: Double, oy: Double
     let first: Affine, second: Affine
-    let tl: (Double, Double), br: (Double, Double), trSide: Double
+    /// The diagonal runs from top-right (`tr`) to bottom-left (`bl`); `tlSide` is the sign of the
+    /// top-left corner's side of it.
+    let tr: (Double, Double), bl: (Double, Double), tlSide: Double
 
     init?(corners: ImageCorners, placement: ImagePlacement, world: Double, ox: Double, oy: Double) {
         self.placement = placement; self.world = world; self.ox = ox; self.oy = oy
@@ -38,11 +40,11 @@ struct ImageQuadMapper {
             placement == .linear ? (WebMercator.x(lng: p.lng), WebMercator.y(lat: p.lat)) : (p.lng, p.lat)
         }
         let c = corners.all.map(space)
-        guard let a = Affine([c[0], c[1], c[2]], [(0, 0), (1, 0), (1, 1)]),
-              let b = Affine([c[0], c[2], c[3]], [(0, 0), (1, 1), (0, 1)]) else { return nil }
+        guard let a = Affine([c[0], c[1], c[3]], [(0, 0), (1, 0), (0, 1)]),
+              let b = Affine([c[1], c[2], c[3]], [(1, 0), (1, 1), (0, 1)]) else { return nil }
         first = a; second = b
-        tl = c[0]; br = c[2]
-        trSide = (br.0 - tl.0) * (c[1].1 - tl.1) - (br.1 - tl.1) * (c[1].0 - tl.0)
+        tr = c[1]; bl = c[3]
+        tlSide = (bl.0 - tr.0) * (c[0].1 - tr.1) - (bl.1 - tr.1) * (c[0].0 - tr.0)
     }
 
     /// The row map for screen row `y` (pixel centres at y + 0.5).
@@ -56,17 +58,17 @@ struct ImageQuadMapper {
             (Float(m.a * X0 + m.b * Y + m.c), Float(m.a * dX), Float(m.d * X0 + m.e * Y + m.f), Float(m.d * dX))
         }
         let p = pieces(first), q = pieces(second)
-        // Side of the diagonal: cross(BR - TL, P - TL) is linear in screen x; triangle one lies on TR's side.
-        let kx = -(br.1 - tl.1) * dX
-        let k0 = (br.0 - tl.0) * (Y - tl.1) - (br.1 - tl.1) * (X0 - tl.0)
+        // Side of the diagonal: cross(BL - TR, P - TR) is linear in screen x; triangle one lies on TL's side.
+        let kx = -(bl.1 - tr.1) * dX
+        let k0 = (bl.0 - tr.0) * (Y - tr.1) - (bl.1 - tr.1) * (X0 - tr.0)
         var split = Float.infinity
         var firstLeft = true
         if abs(kx) > 1e-300 {
             split = Float(-k0 / kx)
             // For x > split the sign of the cross is sign(kx).
-            firstLeft = (kx > 0) != (trSide > 0)
+            firstLeft = (kx > 0) != (tlSide > 0)
         } else {
-            firstLeft = (k0 > 0) == (trSide > 0)
+            firstLeft = (k0 > 0) == (tlSide > 0)
             split = firstLeft ? .infinity : -.infinity
         }
         let left = firstLeft ? p : q, right = firstLeft ? q : p
