@@ -97,12 +97,12 @@ enum GeoJSONReader {
                 name = "LineString"
             case "Polygon":
                 let rings = try list(coords, cpath).enumerated().map { try line($1, "\(cpath)[\($0)]") }
-                geometry = FeatureGeometry(kind: .polygons, parts: rings, polygonStarts: [0]); name = "Polygon"
+                geometry = FeatureGeometry(kind: .polygons, parts: oriented(rings), polygonStarts: [0]); name = "Polygon"
             default:
                 var rings: [[MercatorPoint]] = [], starts: [Int] = []
                 for (i, poly) in try list(coords, cpath).enumerated() {
                     starts.append(rings.count)
-                    rings += try list(poly, "\(cpath)[\(i)]").enumerated().map { try line($1, "\(cpath)[\(i)][\($0)]") }
+                    rings += oriented(try list(poly, "\(cpath)[\(i)]").enumerated().map { try line($1, "\(cpath)[\(i)][\($0)]") })
                 }
                 geometry = FeatureGeometry(kind: .polygons, parts: rings, polygonStarts: starts); name = "Polygon"
             }
@@ -110,6 +110,23 @@ enum GeoJSONReader {
                                   evaluation: EvaluationFeature(properties: properties, id: id, geometryType: name)))
         default:
             throw StyleError("\(path).type: unknown GeoJSON type \"\(type)\"")
+        }
+    }
+
+    /// A polygon's rings wound as the reference engines' tiler winds them: the exterior clockwise
+    /// on screen (y down), holes the other way; a reversed ring keeps its first vertex. Fills
+    /// then see holes as holes whatever the file's winding, and lines along rings start and
+    /// run the same way as theirs.
+    static func oriented(_ rings: [[MercatorPoint]]) -> [[MercatorPoint]] {
+        rings.enumerated().map { index, ring in
+            guard ring.count >= 3 else { return ring }
+            var area = 0.0
+            var j = ring.count - 1
+            for i in 0..<ring.count {
+                area += (ring[i].x - ring[j].x) * (ring[i].y + ring[j].y)
+                j = i
+            }
+            return (area > 0) == (index == 0) ? Array(ring.reversed()) : ring
         }
     }
 

@@ -143,8 +143,7 @@ extension StyledLayer {
                 p.strokeOpacity = number("circle-stroke-opacity", c)
                 items.append(.init(paint: .circle(p), geometry: g))
             case .symbol:
-                guard g.kind == .points, let sprite = style.sprite,
-                      let icon = sprite.icons[string("icon-image", c)] else { continue }
+                guard let sprite = style.sprite, let icon = sprite.icons[string("icon-image", c)] else { continue }
                 var p = IconPaint(icon: icon, scale: number("icon-size", c, layout: true) * e.pixelRatio / icon.pixelRatio)
                 guard p.scale > 0 else { continue }
                 p.rotate = number("icon-rotate", c, layout: true)
@@ -164,10 +163,15 @@ extension StyledLayer {
                 // Collision: an icon that overlaps one placed before it is hidden, unless allowed.
                 let allow = layout("icon-allow-overlap", c) == .bool(true)
                 let ignore = layout("icon-ignore-placement", c) == .bool(true)
-                let box = iconBox(p, at: g, worldSize: e.worldSize)
-                if !allow && placed.contains(where: { $0.intersects(box) }) { continue }
-                if !ignore { placed.append(box) }
-                items.append(.init(paint: .icon(p), geometry: g))
+                for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width) {
+                    var q = p
+                    q.rotate += angle
+                    if angle != 0 { q.smooth = true }
+                    let box = iconBox(q, at: anchor, worldSize: e.worldSize)
+                    if !allow && placed.contains(where: { $0.intersects(box) }) { continue }
+                    if !ignore { placed.append(box) }
+                    items.append(.init(paint: .icon(q), geometry: anchor))
+                }
             default:
                 continue
             }
@@ -175,6 +179,32 @@ extension StyledLayer {
         guard !items.isEmpty else { return nil }
         let kind: LayerPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
         return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate))
+    }
+
+    /// Where a feature's symbols go, with the extra rotation (degrees) of each: its points for
+    /// `symbol-placement: point` (the default); anchors along its lines or polygon rings for
+    /// `line` and `line-center`, turned with the line unless `icon-rotation-alignment` is viewport.
+    private func symbolAnchors(_ g: FeatureGeometry, _ c: EvaluationContext, _ e: StyleEvaluation,
+                               labelLength: Double) -> [(FeatureGeometry, Double)] {
+        let placement = string("symbol-placement", c)
+        if g.kind == .points || placement == "point" {
+            return g.kind == .points ? [(g, 0)] : []
+        }
+        let world = e.worldSize / e.pixelRatio          // CSS pixels: spacing and lengths are in them
+        let follow = string("icon-rotation-alignment", c) != "viewport"
+        let textMaxSize = layout("text-size", EvaluationContext(zoom: 18)).asNumber ?? 16
+        let spacing = number("symbol-spacing", c, layout: true)
+        var out: [(FeatureGeometry, Double)] = []
+        for part in 0..<g.partCount {
+            let line = g.part(part).map { (x: g.coordinates[2 * $0] * world, y: g.coordinates[2 * $0 + 1] * world) }
+            let anchors = placement == "line-center" ? [LineAnchors.center(line)].compactMap { $0 }
+                : LineAnchors.along(line, spacing: spacing, labelLength: labelLength, boxScale: textMaxSize / 24)
+            for a in anchors {
+                out.append((FeatureGeometry(kind: .points, parts: [[MercatorPoint(x: a.x / world, y: a.y / world)]]),
+                            follow ? a.angle * 180 / Double.pi : 0))
+            }
+        }
+        return out
     }
 
     /// The icon's box in world pixels (the screen shifted by the camera: collisions between
