@@ -82,12 +82,13 @@ extension FrameRenderer {
         }
     }
 
-    /// Every part of a feature as a run for the stroker (rings closed by one more segment, so
-    /// their first vertex is joined like the others).
+    /// Every part of a feature as a run for the stroker (rings as closed runs, so their first
+    /// vertex is joined like the others).
     private func collectParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, closeRings: Bool) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
+        runClosed.removeAll(keepingCapacity: true)
         let c = g.coordinates
         for part in 0..<g.partCount {
             let r = g.part(part)
@@ -98,12 +99,13 @@ extension FrameRenderer {
                 if runPoints.count > start, runPoints[runPoints.count - 1] == q { continue }
                 runPoints.append(q)
             }
+            var closed = false
             if closeRings && runPoints.count - start >= 3 {
-                if runPoints[start] != runPoints[runPoints.count - 1] { runPoints.append(runPoints[start]) }
-                runPoints.append(runPoints[start + 1])
+                if runPoints[start] == runPoints[runPoints.count - 1] { runPoints.removeLast() }
+                closed = runPoints.count - start >= 3
             }
             if runPoints.count - start >= 2 {
-                runEnds.append(runPoints.count); runOffsets.append(0)
+                runEnds.append(runPoints.count); runOffsets.append(0); runClosed.append(closed)
             } else {
                 runPoints.removeLast(runPoints.count - start)
             }
@@ -193,11 +195,13 @@ extension FrameRenderer {
     }
 
     /// Bilinear sample of a premultiplied image at image coordinates (u, v) (pixel centres at +0.5).
+    /// Outside the image is transparent, as the transparent padding around each icon in the
+    /// reference engines' atlas is: edges fade over half a texel.
     private func bilinear(_ src: UnsafeMutableBufferPointer<UInt32>, _ w: Int, _ h: Int, _ u: Double, _ v: Double) -> UInt32 {
         let fx = u - 0.5, fy = v - 0.5
         let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
         let tx = fx - Double(x0), ty = fy - Double(y0)
-        func at(_ x: Int, _ y: Int) -> UInt32 { src[min(max(y, 0), h - 1) * w + min(max(x, 0), w - 1)] }
+        func at(_ x: Int, _ y: Int) -> UInt32 { x < 0 || y < 0 || x >= w || y >= h ? 0 : src[y * w + x] }
         var out: UInt32 = 0
         for shift in stride(from: 0, to: 32, by: 8) {
             func ch(_ p: UInt32) -> Double { Double(p >> UInt32(shift) & 255) }

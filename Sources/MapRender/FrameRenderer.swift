@@ -11,6 +11,8 @@ public final class FrameRenderer {
     var runPoints: [Point] = []
     var runEnds: [Int] = []
     var runOffsets: [Double] = []
+    /// Runs that are closed rings (joined at their first vertex, no caps); empty: none are.
+    var runClosed: [Bool] = []
     var offsetScratch: [Point] = []
     var rowMaps: [ImageRowMap] = []
     var columnSamples: [AxisSamples] = []
@@ -200,6 +202,7 @@ public final class FrameRenderer {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
+        runClosed.removeAll(keepingCapacity: true)
         let minX = -margin, minY = Double(rows.lowerBound) - margin
         let maxX = Double(width) + margin, maxY = Double(rows.upperBound) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
@@ -251,16 +254,17 @@ public final class FrameRenderer {
         var style = base
         for (r, end) in runEnds.enumerated() {
             if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
+            let closed = r < runClosed.count && runClosed[r]
             if paint.gapWidth > 0 {
                 let d = paint.gapWidth / 2 + paint.width / 2
                 let run = Array(runPoints[start..<end])
                 for side in [d, -d] {
                     PolylineOffset.offset(run, by: side, miterLimit: max(2, paint.miterLimit), into: &offsetScratch)
-                    offsetScratch.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
+                    offsetScratch.withUnsafeBufferPointer { stroker.stroke($0, closed: closed, style: style, into: &rasterizer) }
                 }
             } else {
                 runPoints.withUnsafeBufferPointer { all in
-                    stroker.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: false, style: style, into: &rasterizer)
+                    stroker.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, style: style, into: &rasterizer)
                 }
             }
             start = end

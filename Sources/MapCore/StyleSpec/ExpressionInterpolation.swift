@@ -36,13 +36,11 @@ final class InterpolateNode: Node, @unchecked Sendable {
 
     override func evaluate(_ c: EvaluationContext, _ f: inout Frame) throws -> StyleValue {
         let value = try input.number(c, &f)
-        guard let firstLabel = labels.first, let lastLabel = labels.last, let last = outputs.last, let first = outputs.first else {
-            return .null
-        }
-        if labels.count == 1 || value <= firstLabel { return try first.evaluate(c, &f) }
-        if value >= lastLabel { return try last.evaluate(c, &f) }
-        let index = try Values.stopIndex(labels, value)
-        guard index + 1 < outputs.count, index + 1 < labels.count else { return try last.evaluate(c, &f) }
+        let count = Swift.min(labels.count, outputs.count)
+        guard count > 0 else { return .null }
+        if count == 1 || value <= labels[0] { return try outputs[0].evaluate(c, &f) }
+        if value >= labels[count - 1] { return try outputs[count - 1].evaluate(c, &f) }
+        let index = Swift.min(try Values.stopIndex(labels, value), count - 2)
         let t = interpolation.factor(value, lower: labels[index], upper: labels[index + 1])
         let lower = try outputs[index].evaluate(c, &f)
         let upper = try outputs[index + 1].evaluate(c, &f)

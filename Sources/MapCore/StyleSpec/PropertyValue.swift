@@ -82,8 +82,8 @@ public struct PropertyValue: Sendable {
     /// wrong length) gives the specification default, as in MapLibre. Numbers are clamped to
     /// the property's range and colour components to 0...1.
     public func evaluate(_ context: EvaluationContext) -> StyleValue {
-        if let constant { return constant }
-        guard let expression, let value = try? expression.evaluate(context) else { return spec.defaultValue }
+        if expression == nil { return constant ?? spec.defaultValue }
+        guard let value = try? expression?.evaluate(context) else { return spec.defaultValue }
         return check.conform(value) ?? spec.defaultValue
     }
 
