@@ -167,7 +167,15 @@ public struct Stroker {
             }
             emitOriented3(p, p + n0, p + n1, into: &sink)
         case .round:
-            emitRoundJoin(p, n0, n1, hw, into: &sink)
+            if dot < 0 && abs(turn) < 1e-9 {
+                // A reversal: the half disc ahead of the first segment, in two quarters (the
+                // sweep's sign alone cannot say which half).
+                let ahead = Point(d0.x * hw, d0.y * hw)
+                emitRoundJoin(p, n0, ahead, hw, into: &sink)
+                emitRoundJoin(p, ahead, n1, hw, into: &sink)
+            } else {
+                emitRoundJoin(p, n0, n1, hw, into: &sink)
+            }
         }
     }
 
