@@ -131,7 +131,11 @@ extension StyledLayer {
                 items.append(.init(paint: .fill(fillPaint(c, e), outline: outline, antialias: aa), geometry: g))
             case .line:
                 guard g.kind != .points else { continue }
-                items.append(.init(paint: .line(linePaint(c, e)), geometry: g))
+                var p = linePaint(c, e)
+                // The reference engines lay dashes out in tile units at the integer zoom of the
+                // tile, so between integer zooms the pattern grows with the map.
+                p.dasharray = p.dasharray.map { $0 * exp2(e.zoom - e.zoom.rounded(.down)) }
+                items.append(.init(paint: .line(p), geometry: g))
             case .circle:
                 var p = CirclePaint()
                 p.radius = number("circle-radius", c) * e.pixelRatio

@@ -121,7 +121,7 @@ final class ExpressionParser {
                 return Typed(node: LiteralNode(.null), type: ctx.expected ?? .value)
             }
             guard let op = Operator(rawValue: name) else {
-                throw fail("\(ctx.path)[0]", "unknown expression \"\(name)\"")
+                throw fail("\(ctx.path)[0]", "unknown expression \(JSON.string(name).compactText)")
             }
             parsed = try parseOperator(op, items, ctx)
         }
@@ -240,7 +240,7 @@ final class ExpressionParser {
                 throw fail(ctx.path, "\"var\" takes exactly one string literal argument")
             }
             guard let binding = ctx.scope?.lookup(name) else {
-                throw fail("\(ctx.path)[1]", "unknown variable \"\(name)\"; bind it with an enclosing \"let\"")
+                throw fail("\(ctx.path)[1]", "unknown variable \(JSON.string(name).compactText); bind it with an enclosing \"let\"")
             }
             return Typed(node: VariableNode(slot: binding.slot, bound: binding.node), type: binding.type)
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:

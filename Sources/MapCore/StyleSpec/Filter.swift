@@ -204,7 +204,7 @@ indirect enum LegacyFilter: Sendable {
         case "none":
             self = .none(try children())
         default:
-            throw StyleError("\(path)[0]: unknown filter operator \"\(op)\"")
+            throw StyleError("\(path)[0]: unknown filter operator \(JSON.string(op).compactText)")
         }
     }
 
