@@ -32,9 +32,14 @@ extension FrameRenderer {
             case let .line(paint):
                 guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
                 let reach = paint.gapWidth / 2 + paint.width
-                forEachCopy(g, p, margin: reach * max(1, paint.miterLimit) + paint.blur + 2, draw.translate) { sx, ox, sy, oy in
-                    collectParts(g, sx, ox, sy, oy, closeRings: g.kind == .polygons)
-                    paintRuns(paint, pixmap)
+                let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
+                forEachCopy(g, p, margin: margin, draw.translate) { sx, ox, sy, oy in
+                    if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty {
+                        drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, sx, ox, sy, oy, pixmap)
+                    } else {
+                        collectParts(g, sx, ox, sy, oy, closeRings: g.kind == .polygons)
+                        paintRuns(paint, pixmap)
+                    }
                 }
             case let .circle(paint):
                 let reach = paint.radius + paint.strokeWidth + 1
@@ -109,6 +114,70 @@ extension FrameRenderer {
             } else {
                 runPoints.removeLast(runPoints.count - start)
             }
+        }
+    }
+
+    /// A dashed line as the reference engines draw it from tiles: in each tile at `tileZoom` the
+    /// line is cut to the tile grown by its buffer (128/512 of a side), each piece's dash pattern
+    /// starts where the piece does, and only the tile's own pixels are drawn.
+    private func drawTiledLine(_ g: FeatureGeometry, _ paint: LinePaint, tileZoom: Int, margin: Double,
+                               _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, _ pixmap: Pixmap) {
+        let tile = sx / exp2(Double(tileZoom)), buffer = tile / 4
+        // The tiles whose own area the stroke can reach, within the rows drawn.
+        let minX = max(g.minX * sx + ox - margin, -1), maxX = min(g.maxX * sx + ox + margin, Double(pixmap.width) + 1)
+        let minY = max(g.minY * sy + oy - margin, Double(rows.lowerBound) - 1)
+        let maxY = min(g.maxY * sy + oy + margin, Double(rows.upperBound) + 1)
+        guard minX <= maxX, minY <= maxY else { return }
+        let tx0 = Int(((minX - ox) / tile).rounded(.down)), tx1 = Int(((maxX - ox) / tile).rounded(.down))
+        let ty0 = Int(((minY - oy) / tile).rounded(.down)), ty1 = Int(((maxY - oy) / tile).rounded(.down))
+        guard tx1 - tx0 < 4096, ty1 - ty0 < 4096 else { return }
+        for ty in ty0...ty1 {
+            for tx in tx0...tx1 {
+                let x0 = ox + Double(tx) * tile, y0 = oy + Double(ty) * tile
+                collectClippedParts(g, sx, ox, sy, oy, box: (x0 - buffer, y0 - buffer, x0 + tile + buffer, y0 + tile + buffer))
+                paintRuns(paint, pixmap, clip: PixelRect(centresIn: x0, y0, x0 + tile, y0 + tile))
+            }
+        }
+    }
+
+    /// Every part of a feature cut to `box` (Liang-Barsky per segment): a new run starts
+    /// wherever the line enters the box, so its dash pattern starts there.
+    private func collectClippedParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double,
+                                     box: (Double, Double, Double, Double)) {
+        runPoints.removeAll(keepingCapacity: true)
+        runEnds.removeAll(keepingCapacity: true)
+        runOffsets.removeAll(keepingCapacity: true)
+        runClosed.removeAll(keepingCapacity: true)
+        let c = g.coordinates
+        var start = 0
+        func endRun() {
+            if runPoints.count - start >= 2 { runEnds.append(runPoints.count); runOffsets.append(0) } else { runPoints.removeLast(runPoints.count - start) }
+            start = runPoints.count
+        }
+        for part in 0..<g.partCount {
+            let r = g.part(part)
+            guard r.count >= 2 else { continue }
+            var a = Point(c[2 * r.lowerBound] * sx + ox, c[2 * r.lowerBound + 1] * sy + oy)
+            for i in (r.lowerBound + 1)..<r.upperBound {
+                let b = Point(c[2 * i] * sx + ox, c[2 * i + 1] * sy + oy)
+                defer { a = b }
+                // Liang-Barsky: the part of a -> b inside the box, as t0...t1.
+                var t0 = 0.0, t1 = 1.0
+                let d = b - a
+                var inside = true
+                for (p, q) in [(-d.x, a.x - box.0), (d.x, box.2 - a.x), (-d.y, a.y - box.1), (d.y, box.3 - a.y)] {
+                    if p == 0 { if q < 0 { inside = false; break }; continue }
+                    let t = q / p
+                    if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+                    if t0 > t1 { inside = false; break }
+                }
+                guard inside else { endRun(); continue }
+                let p0 = Point(a.x + d.x * t0, a.y + d.y * t0), p1 = Point(a.x + d.x * t1, a.y + d.y * t1)
+                if t0 > 0 || runPoints.count == start { endRun(); runPoints.append(p0) }
+                if p1 != runPoints[runPoints.count - 1] { runPoints.append(p1) }
+                if t1 < 1 { endRun() }
+            }
+            endRun()
         }
     }
 

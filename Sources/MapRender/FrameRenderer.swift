@@ -170,13 +170,18 @@ public final class FrameRenderer {
     }
 
     /// Strokes the collected runs with `paint` and composites them.
-    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap) {
+    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = StrokeStyle(paint)
         if paint.blur <= 0 {
             strokeRuns(paint, base)
-            rasterizer.fill(pixmap, color: color, rule: .nonZero)
+            if let clip {
+                var b = ClipBlitter(SolidBlitter(pixmap: pixmap, color: color), clip: clip)
+                rasterizer.sweep(.nonZero, &b)
+            } else {
+                rasterizer.fill(pixmap, color: color, rule: .nonZero)
+            }
             return
         }
         // Blur: as in MapLibre's line shader, the edge fades over blur + 1 px, centred blur / 2
@@ -191,7 +196,7 @@ public final class FrameRenderer {
             strokeRuns(paint, style)
             mask.accumulate(&rasterizer, weight: UInt32(256 / layers))
         }
-        mask.composite(color, onto: pixmap)
+        mask.composite(color, onto: pixmap, clip: clip)
     }
 
     /// Gathers the layer's visible polylines in screen space into `runPoints` / `runEnds`.

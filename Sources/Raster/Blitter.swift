@@ -101,3 +101,34 @@ public struct AlphaMask: Sendable {
         }
     }
 }
+
+/// A box of whole pixels: columns x0..<x1, rows y0..<y1.
+public struct PixelRect: Equatable, Sendable {
+    public var x0: Int, y0: Int, x1: Int, y1: Int
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) { self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1 }
+    /// The pixels whose centres lie in the box [minX, maxX) x [minY, maxY) (a GPU scissor or
+    /// stencil test's rule).
+    public init(centresIn minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) {
+        func first(_ v: Double) -> Int { Int(max(-1e9, min(1e9, (v - 0.5).rounded(.up)))) }
+        self.init(x0: first(minX), y0: first(minY), x1: first(maxX), y1: first(maxY))
+    }
+}
+
+/// Passes on only the coverage inside a pixel box.
+public struct ClipBlitter<B: SpanBlitter>: SpanBlitter {
+    var inner: B
+    let clip: PixelRect
+    public init(_ inner: B, clip: PixelRect) { self.inner = inner; self.clip = clip }
+
+    @inline(__always)
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        if x >= clip.x0 && x < clip.x1 && y >= clip.y0 && y < clip.y1 { inner.blitPixel(x: x, y: y, alpha: alpha) }
+    }
+
+    @inline(__always)
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        guard y >= clip.y0 && y < clip.y1 else { return }
+        let a = max(x, clip.x0), b = min(x + count, clip.x1)
+        if b > a { inner.blitSpan(x: a, y: y, count: b - a, alpha: alpha) }
+    }
+}

@@ -36,11 +36,15 @@ public final class CoverageMask {
     }
 
     /// Source-over of `color` with the accumulated coverage (clamped to 1) onto `pixmap`.
-    public func composite(_ color: PremultipliedColor, onto pixmap: Pixmap) {
+    public func composite(_ color: PremultipliedColor, onto pixmap: Pixmap, clip: PixelRect? = nil) {
         guard maxY >= minY else { return }
         precondition(pixmap.width == width && pixmap.height == height)
         values.withUnsafeBufferPointer { v in
             for i in (minY * width)..<((maxY + 1) * width) where v[i] != 0 {
+                if let c = clip {
+                    let x = i % width, y = i / width
+                    if x < c.x0 || x >= c.x1 || y < c.y0 || y >= c.y1 { continue }
+                }
                 let a = UInt32(min(v[i], 255))
                 let s = Blend.scale(color.packed, a &+ (a >> 7))
                 pixmap.pixels[i] = Blend.over(s, pixmap.pixels[i])

@@ -84,10 +84,16 @@ public struct FeatureDraw: Equatable, Sendable {
     public let items: [Item]
     /// The layer's `*-translate`, in device pixels (with `*-translate-anchor` map; north up it is the same).
     public let translate: (x: Double, y: Double)
+    /// The zoom of the tiles the reference engines would cut this data into (the integer zoom,
+    /// at most the source's maximum): dash patterns restart where a line enters each tile (with
+    /// its 128/512 buffer), as theirs do. Nil: one pattern along the whole line.
+    public let tileZoom: Int?
 
-    public init(items: [Item], translate: (x: Double, y: Double) = (0, 0)) { self.items = items; self.translate = translate }
+    public init(items: [Item], translate: (x: Double, y: Double) = (0, 0), tileZoom: Int? = nil) {
+        self.items = items; self.translate = translate; self.tileZoom = tileZoom
+    }
 
     public static func == (a: FeatureDraw, b: FeatureDraw) -> Bool {
-        a.items == b.items && a.translate.x == b.translate.x && a.translate.y == b.translate.y
+        a.items == b.items && a.translate.x == b.translate.x && a.translate.y == b.translate.y && a.tileZoom == b.tileZoom
     }
 }

@@ -182,7 +182,8 @@ extension StyledLayer {
         }
         guard !items.isEmpty else { return nil }
         let kind: LayerPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
-        return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate))
+        let tileZoom = Int(min(max(e.zoom.rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
+        return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
     }
 
     /// Where a feature's symbols go, with the extra rotation (degrees) of each: its points for

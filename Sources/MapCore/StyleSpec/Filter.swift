@@ -18,7 +18,7 @@ public struct Filter: Sendable {
 
     enum Root: Sendable {
         case everything
-        case expression(Expression)
+        case expression(StyleExpression)
         case legacy(LegacyFilter)
     }
 
@@ -36,7 +36,7 @@ public struct Filter: Sendable {
             root = .legacy(try LegacyFilter(json: json, path: path, depth: 0))
         } else {
             try Filter.rejectMixedSyntax(json, path: path)
-            root = .expression(try Expression.parse(json, path: path, expected: .boolean))
+            root = .expression(try StyleExpression.parse(json, path: path, expected: .boolean))
         }
     }
 
@@ -130,7 +130,7 @@ indirect enum LegacyFilter: Sendable {
     case all([LegacyFilter])
     case any([LegacyFilter])
     case none([LegacyFilter])
-    case expression(Expression)
+    case expression(StyleExpression)
 
     enum Key: Sendable {
         case geometryType
@@ -179,7 +179,7 @@ indirect enum LegacyFilter: Sendable {
                 let childPath = "\(path)[\(i)]"
                 if !Filter.needsLegacyCompilation(items[i]) && Filter.syntax(items[i]) == .expression {
                     try Filter.rejectMixedSyntax(items[i], path: childPath)
-                    return .expression(try Expression.parse(items[i], path: childPath, expected: .boolean))
+                    return .expression(try StyleExpression.parse(items[i], path: childPath, expected: .boolean))
                 }
                 return try LegacyFilter(json: items[i], path: childPath, depth: depth + 1)
             }

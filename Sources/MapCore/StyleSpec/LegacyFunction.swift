@@ -11,7 +11,7 @@ import Foundation
 enum LegacyFunction {
     static let keys: Set<String> = ["stops", "base", "type", "property", "default", "colorSpace"]
 
-    static func expression(_ function: JSONObject, spec: PropertySpec, path: String) throws -> Expression {
+    static func expression(_ function: JSONObject, spec: PropertySpec, path: String) throws -> StyleExpression {
         guard spec.zoomDependent || spec.dataDriven else { throw StyleError("\(path): functions not supported") }
         for key in function.keys where !keys.contains(key) {
             throw StyleError("\(path).\(key): unknown function property")

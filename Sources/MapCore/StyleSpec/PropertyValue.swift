@@ -10,12 +10,12 @@ public struct PropertyValue: Sendable {
     /// The value when it depends on neither the zoom nor the feature.
     public let constant: StyleValue?
     /// The compiled expression, for values that depend on the zoom or the feature.
-    public let expression: Expression?
+    public let expression: StyleExpression?
     let check: ResultCheck
 
     enum Storage {
         case constant(StyleValue)
-        case expression(Expression)
+        case expression(StyleExpression)
     }
 
     /// The property's specification default.
@@ -89,7 +89,7 @@ public struct PropertyValue: Sendable {
 
     // MARK: Parsing
 
-    static func storage(for expression: Expression, spec: PropertySpec) -> Storage {
+    static func storage(for expression: StyleExpression, spec: PropertySpec) -> Storage {
         if expression.isZoomDependent || expression.isFeatureDependent { return .expression(expression) }
         let check = ResultCheck(spec)
         let value = (try? expression.evaluate(EvaluationContext(zoom: 0))).flatMap { check.conform($0) }
@@ -102,8 +102,8 @@ public struct PropertyValue: Sendable {
     }
 
     /// Parses an expression for `spec` and checks where it may use the zoom and the feature.
-    static func expression(_ json: JSON, spec: PropertySpec, path: String, allowsInternal: Bool = false) throws -> Expression {
-        let e = try Expression.parse(json, path: path, expected: spec.expressionType,
+    static func expression(_ json: JSON, spec: PropertySpec, path: String, allowsInternal: Bool = false) throws -> StyleExpression {
+        let e = try StyleExpression.parse(json, path: path, expected: spec.expressionType,
                                      coercesToString: spec.coercesToString, allowsInternal: allowsInternal)
         if e.isFeatureDependent && !spec.dataDriven { throw StyleError("\(path): data expressions not supported") }
         if e.isZoomDependent && !spec.zoomDependent { throw StyleError("\(path): zoom expressions not supported") }

@@ -96,7 +96,7 @@ public enum StyleProperties {
             number("line-gap-width", 0, min: 0, .data),
             number("line-offset", 0, .data),
             number("line-blur", 0, min: 0, .data),
-            spec("line-dasharray", .numberArray(count: nil), min: 0, .zoom, transition: true, layout: false),
+            spec("line-dasharray", .numberArray(count: nil), min: 0, .data, transition: true, layout: false),
             spec("line-pattern", .resolvedImage, .data, transition: true, layout: false),
             spec("line-gradient", .color, .none, interpolated: true, layout: false),
             emissive("line"),

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ExpressionTypingTests {
     @Test func errorsNameTheOffendingElement() throws {
         let json = try SpecTest.json(#"["interpolate", ["linear"], ["zoom"], 0, 1, 10, "x"]"#)
-        let message = SpecTest.error { _ = try MapCore.Expression.parse(json, path: "layers[3].paint.line-width", expected: .number) }
+        let message = SpecTest.error { _ = try StyleExpression.parse(json, path: "layers[3].paint.line-width", expected: .number) }
         #expect(message == #"layers[3].paint.line-width[6]: expected number, found "x""#)
         #expect(SpecTest.parseError(#"["+", 1, "x"]"#) == #"e[2]: expected number, found "x""#)
         #expect(SpecTest.parseError(#"["+", 1, ["*", 2, "x"]]"#) == #"e[2][2]: expected number, found "x""#)
@@ -73,7 +73,7 @@ import Testing
         #expect(try SpecTest.evaluate(text) == .number(1))
         var json = JSON.number(1)
         for _ in 0..<400 { json = .array([.string("-"), json]) }
-        let message = SpecTest.error { _ = try MapCore.Expression.parse(json, path: "e", expected: nil) }
+        let message = SpecTest.error { _ = try StyleExpression.parse(json, path: "e", expected: nil) }
         #expect(message?.hasSuffix("expression nesting deeper than 256 levels") == true)
     }
 }

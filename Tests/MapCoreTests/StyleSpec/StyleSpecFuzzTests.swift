@@ -55,7 +55,7 @@ import Testing
         var parsed = 0
         for _ in 0..<10_000 {
             let json = generator.value(depth: 0)
-            guard let expression = try? MapCore.Expression.parse(json, path: "e", expected: types[generator.int(types.count)]) else { continue }
+            guard let expression = try? StyleExpression.parse(json, path: "e", expected: types[generator.int(types.count)]) else { continue }
             parsed += 1
             for zoom in [-1.0, 0, 5.5, 30, .nan] {
                 _ = try? expression.evaluate(EvaluationContext(zoom: zoom, feature: generator.feature()))

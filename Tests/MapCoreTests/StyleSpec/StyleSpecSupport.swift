@@ -12,8 +12,8 @@ enum SpecTest {
         EvaluationFeature(properties: properties, id: id, geometryType: geometry)
     }
 
-    static func expression(_ text: String, expected: ValueType? = nil) throws -> MapCore.Expression {
-        try MapCore.Expression.parse(json(text), path: "e", expected: expected)
+    static func expression(_ text: String, expected: ValueType? = nil) throws -> StyleExpression {
+        try StyleExpression.parse(json(text), path: "e", expected: expected)
     }
 
     /// Evaluates the expression `text` at `zoom` for a feature with `properties`.

@@ -35,7 +35,7 @@ public struct EvaluationContext: Sendable {
 /// a colour is expected is parsed as a colour) and folds constant sub-expressions into
 /// literals, so ``evaluate(_:)`` only walks a compiled tree: no operator names are looked up
 /// and nothing is parsed again.
-public final class Expression: Sendable {
+public final class StyleExpression: Sendable {
     /// The type of the values `evaluate` returns.
     public let type: ValueType
     /// Whether the result depends on the zoom (`["zoom"]` appears).
@@ -60,16 +60,16 @@ public final class Expression: Sendable {
     /// `["literal", ...]`. Errors name the offending element by its path, `path` itself for the
     /// whole expression and `path[1]`, `path[2][0]`, ... for elements, e.g.
     /// `layers[3].paint.line-width[2][1]: expected number, found "x"`.
-    public static func parse(_ json: JSON, path: String, expected: ValueType?) throws -> Expression {
+    public static func parse(_ json: JSON, path: String, expected: ValueType?) throws -> StyleExpression {
         try parse(json, path: path, expected: expected, coercesToString: false, allowsInternal: false)
     }
 
     static func parse(_ json: JSON, path: String, expected: ValueType?, coercesToString: Bool,
-                      allowsInternal: Bool) throws -> Expression {
+                      allowsInternal: Bool) throws -> StyleExpression {
         let parser = ExpressionParser(allowsInternal: allowsInternal)
         let context = ParseContext(path: path, expected: expected, scope: nil, coercesToString: coercesToString)
         let parsed = try parser.parse(json, context)
-        return Expression(node: parsed.node, type: parsed.type, slotCount: parser.slotCount)
+        return StyleExpression(node: parsed.node, type: parsed.type, slotCount: parser.slotCount)
     }
 
     /// The expression's value for `context`. Throws a ``StyleError`` when evaluation fails
@@ -87,7 +87,3 @@ public final class Expression: Sendable {
         node.findZoomCurve()
     }
 }
-
-/// ``Expression`` under a name that does not collide with Foundation's `Expression` (Swift 6's
-/// Foundation has one), for files that import both.
-public typealias StyleExpression = Expression
