@@ -36,11 +36,16 @@ public enum Basemap {
 
     /// Loads the geometry from `resources/basemap/*.nmgeo` and returns the basemap style.
     public static func load(resources: URL) throws -> Style {
+        Style(sources: try geometry(resources: resources), layers: layers())
+    }
+
+    /// The embedded geometry by name (a style document's `source-layer` for `nightmap://basemap`).
+    public static func geometry(resources: URL) throws -> [String: GeometrySet] {
         var sources: [String: GeometrySet] = [:]
         for name in sourceFiles {
             let path = resources.appendingPathComponent("basemap/\(name).nmgeo").path
             sources[name] = try GeometryFile.read(path: path)
         }
-        return Style(sources: sources, layers: layers())
+        return sources
     }
 }

@@ -9,7 +9,12 @@ public enum IssLayers {
     public static let trackFuture = "iss-track-future"
     public static let symbol = "iss"
 
-    public static func make(resources: URL) throws -> (icons: [String: VectorIcon], layers: [Layer]) {
+    /// The rocket's paint in the live-data example (nightmap's default style says the same).
+    public static let examplePaint = SymbolPaint(iconImage: "rocket", iconSize: 1.5, emissiveStrength: 1)
+
+    /// The ground track layers and the rocket layer; `paint` is the style's ISS layer (its icon is
+    /// the bundled vector rocket, turned to the heading, with an arrow at the edge when out of sight).
+    public static func make(resources: URL, paint: SymbolPaint = examplePaint) throws -> (icons: [String: VectorIcon], layers: [Layer]) {
         let rocket = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
         let trackColor = Color(hex: "#9fd3ff")!
         let layers = [
@@ -18,8 +23,9 @@ public enum IssLayers {
             Layer(id: trackFuture, source: trackFuture,
                   paint: .line(LinePaint(color: trackColor, width: 1.5, opacity: 0.7, join: .round, dasharray: [3, 3], emissiveStrength: 1))),
             Layer(id: symbol, source: symbol,
-                  paint: .symbol(SymbolPaint(iconImage: "rocket", iconSize: 1.5, emissiveStrength: 1, rotateWithBearing: true,
-                                             edgeMarker: true))),
+                  paint: .symbol(SymbolPaint(iconImage: "rocket", iconSize: paint.iconSize, iconRotate: paint.iconRotate,
+                                             iconAnchor: paint.iconAnchor, iconOpacity: paint.iconOpacity,
+                                             emissiveStrength: paint.emissiveStrength, rotateWithBearing: true, edgeMarker: true))),
         ]
         return (["rocket": rocket], layers)
     }

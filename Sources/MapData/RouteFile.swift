@@ -105,15 +105,19 @@ public enum RouteFile {
 public enum RouteLayers {
     public static func layerID(_ step: Int) -> String { "route-step-\(step)" }
 
-    public static func make(_ steps: RouteFile.Steps) -> (sources: [String: GeometrySet], layers: [Layer]) {
+    /// The example's step paint: white, 8 px, round caps and joins, transparent until pulsed.
+    public static let examplePaint = LinePaint(color: .white, width: 8, opacity: 0, cap: .round, join: .round, emissiveStrength: 1)
+
+    /// One layer per step, each with `paint` (the style's route layer) and its opacity transition.
+    public static func make(_ steps: RouteFile.Steps, paint: LinePaint = examplePaint,
+                            opacityTransition: TransitionOptions = TransitionOptions(duration: 0.3, delay: 0))
+        -> (sources: [String: GeometrySet], layers: [Layer]) {
         var sources: [String: GeometrySet] = [:]
         var layers: [Layer] = []
         for (i, step) in steps.enumerated() {
             let id = layerID(i)
             sources[id] = GeometrySet.lines(name: id, step)
-            layers.append(Layer(id: id, source: id,
-                                paint: .line(LinePaint(color: .white, width: 8, opacity: 0, cap: .round, join: .round, emissiveStrength: 1)),
-                                transitions: ["line-opacity": TransitionOptions(duration: 0.3, delay: 0)]))
+            layers.append(Layer(id: id, source: id, paint: .line(paint), transitions: ["line-opacity": opacityTransition]))
         }
         return (sources, layers)
     }

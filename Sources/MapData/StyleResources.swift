@@ -75,12 +75,13 @@ public enum StyleLoader {
     /// The style for `document`: GeoJSON files and images loaded, the sprite read for
     /// `pixelRatio`, basemap layers bound to `basemap` geometry (for `nightmap://basemap`).
     /// A resource that cannot be loaded is an error naming its URL.
+    /// Sources in `skipping` are left for the caller to fill (nightmap's animated layers).
     public static func style(for document: StyleDocument, resolver: ResourceResolver, pixelRatio: Double = 1,
-                             basemap: [String: GeometrySet] = [:]) throws -> Style {
+                             basemap: [String: GeometrySet] = [:], skipping: Set<String> = []) throws -> Style {
         var features: [String: GeoJSONData] = [:]
         var images: [String: ImageSource] = [:]
         var problems: [String] = []
-        for (id, source) in document.sources.sorted(by: { $0.key < $1.key }) {
+        for (id, source) in document.sources.sorted(by: { $0.key < $1.key }) where !skipping.contains(id) {
             do {
                 switch source {
                 case let .geojson(.inline(data)):

@@ -22,7 +22,7 @@ enum Headless {
 
     /// With a live or auto source, one request (within the feed's time limit) before drawing.
     static func fetchIssOnce(_ model: inout MapModel, _ o: Options) {
-        guard o.issMode != .tle else { return }
+        guard o.issMode != .tle, model.iss != nil else { return }
         let client = IssFeedClient(url: o.issURL ?? IssFeedClient.defaultURL)
         switch client.fetchNow() {
         case let .success(fix): model.receiveIss(fix)

@@ -2,43 +2,132 @@ import Foundation
 import MapCore
 import MapData
 
-/// Builds the map the options ask for: the embedded basemap, the radar frames, the pulsing
-/// route, the scenes, camera overrides, and the instant `--elapsed`.
+/// Builds the map the options ask for from a style document: nightmap's own
+/// (`Resources/style/nightmap.json`) or `--style FILE`. Document layers draw as written; three
+/// layer ids take part in nightmap's animations and are built from the document's paint:
+/// `radar` (a raster layer: its image source's folder of frames steps with the timer), `route`
+/// (a line layer: the template of each pulsing step) and `iss` (a symbol layer: the tracked
+/// station). Metadata `nightmap:lighting` lights the map by `--light`; `nightmap:labels` adds the
+/// place labels. Then the scenes, camera overrides and the instant `--elapsed`.
 enum MapSetup {
-    /// The radar layer's paint: the Mapbox weather example's (no fade, emissive strength 1).
-    static let radarPaint = RasterPaint(fadeDuration: 0, emissiveStrength: 1)
+    /// The layer ids nightmap animates.
+    static let radarID = "radar", routeID = "route", issID = "iss"
 
     /// Builds the model. Problems with individual radar frames are passed to `report` (one line
-    /// each); a problem that leaves nothing to show throws.
+    /// each); a problem that leaves nothing to show throws (a style document's problems all at once).
     static func model(_ o: Options, report: (String) -> Void = { _ in }) throws -> MapModel {
         let resources = try ResourceLocator.resourcesDirectory()
-        var style = try Basemap.load(resources: resources)
+        let stylePath = o.style ?? resources.appendingPathComponent("style/nightmap.json").path
+        let document = try StyleLoader.readDocument(path: stylePath)
+        let resolver = ResourceResolver(styleDirectory: URL(fileURLWithPath: stylePath).deletingLastPathComponent(), assets: nil)
+        func definition(_ id: String, _ type: LayerType) -> LayerDefinition? {
+            document.layers.first { $0.id == id && $0.type == type }
+        }
+        let radarDef = definition(radarID, .raster), routeDef = definition(routeID, .line), issDef = definition(issID, .symbol)
+        let usesBasemap = document.sources.values.contains { if case .vector("nightmap://basemap") = $0 { return true } else { return false } }
+        let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
+        let animated = Set([radarDef, routeDef, issDef].compactMap { $0?.source })
+        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated)
+        let startZoom = o.zoom ?? document.zoom ?? 5
+        let flag = { (key: String) -> Bool in
+            if case let .object(m)? = document.metadata, m[key] == .bool(true) { return true }
+            return false
+        }
 
-        let frames = try RadarFrames.load(path: o.radar ?? resources.appendingPathComponent("radar").path)
-        frames.problems.forEach(report)
+        // The animated layers, each where the document puts it.
+        var layers: [Layer] = []
+        var routeLayerIDs: [String] = []
+        var routeSteps: RouteFile.Steps?
+        var tracker: IssTracker?
+        let labelsWanted = flag("nightmap:labels")
+        var labels: [Layer] = []
+        if labelsWanted {
+            var labelStyle = Style()
+            try PlaceLabels.add(to: &labelStyle, resources: resources)
+            style.places.merge(labelStyle.places) { a, _ in a }
+            style.font = labelStyle.font
+            labels = labelStyle.layers
+        }
+        for layer in style.layers {
+            switch layer.id {
+            case radarID where radarDef != nil:
+                let (source, frames) = try radarSource(radarDef!, document, resolver, o)
+                frames.problems.forEach(report)
+                style.images[radarID] = source
+                layers.append(Layer(id: radarID, source: radarID, paint: .raster(StyledLayer(radarDef!).rasterPaint(zoom: startZoom))))
+            case routeID where routeDef != nil:
+                // Labels go under the moving layers, so a still map keeps them in its cached image.
+                layers += labels; labels = []
+                let steps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef!, document, resolver))
+                let template = StyledLayer(routeDef!).linePaint(zoom: startZoom)
+                let route = RouteLayers.make(steps, paint: template,
+                                             opacityTransition: routeDef!.transitions["line-opacity"] ?? document.transition)
+                style.sources.merge(route.sources) { a, _ in a }
+                layers += route.layers
+                routeLayerIDs = route.layers.map(\.id)
+                routeSteps = steps
+            case issID where issDef != nil:
+                layers += labels; labels = []
+                let iss = try IssLayers.make(resources: resources, paint: StyledLayer(issDef!).symbolPaint(zoom: startZoom))
+                style.icons.merge(iss.icons) { a, _ in a }
+                layers += iss.layers
+                tracker = try issTracker(o, resources, report)
+            default:
+                layers.append(layer)
+            }
+        }
+        layers += labels
+        style.layers = layers
+
+        var scenes: [Scene]
+        if radarDef != nil || routeSteps != nil || tracker != nil {
+            scenes = [Scene.radar]
+            if let steps = routeSteps { scenes.append(Scene.route(fitting: RouteFile.bounds(steps))) }
+            if tracker != nil { scenes.append(Scene.iss) }
+        } else {
+            scenes = [StyleDocumentMap.scene(document, pixelRatio: 1)]
+        }
+        let scene = scenes.first { $0.name == o.scene } ?? scenes[0]
+        var model = MapModel(scene: scene, style: style, size: o.size, scenes: scenes,
+                             routeLayerIDs: routeLayerIDs, radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
+                             clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
+        model.lighting = flag("nightmap:lighting") || o.lightGiven
+        if o.center != nil || o.zoom != nil {
+            let start = model.camera.state
+            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom ?? start.zoom))
+        }
+        model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
+        model.advance(to: o.elapsed)
+        model.status = StatusLine.compose(model, framesPerSecond: nil)
+        return model
+    }
+
+    /// The file a layer's GeoJSON or image source names.
+    private static func sourcePath(_ layer: LayerDefinition, _ document: StyleDocument, _ resolver: ResourceResolver) throws -> String {
+        switch layer.source.flatMap({ document.sources[$0] }) {
+        case let .geojson(.url(url))?, let .image(url, _)?:
+            return try resolver.path(url)
+        default:
+            throw StyleError("layers.\(layer.id).source: nightmap reads this layer's data from a file; name one in its source")
+        }
+    }
+
+    /// The radar's frames: every GIF in the folder of the image source's file (or `--radar`),
+    /// placed by `--radar-bounds`, a world file beside them, or the source's coordinates.
+    private static func radarSource(_ layer: LayerDefinition, _ document: StyleDocument, _ resolver: ResourceResolver,
+                                    _ o: Options) throws -> (ImageSource, RadarFrames) {
+        guard let id = layer.source, case let .image(_, corners)? = document.sources[id] else {
+            throw StyleError("layers.\(layer.id).source: the radar layer needs an image source")
+        }
+        let path = try o.radar ?? URL(fileURLWithPath: sourcePath(layer, document, resolver)).deletingLastPathComponent().path
+        let frames = try RadarFrames.load(path: path)
         let box = o.radarBounds ?? frames.worldFileBounds
-        let corners = box.map(ImageCorners.init) ?? .weatherExample
-        style.images["radar"] = frames.source(corners: corners, placement: o.radarPlacement)
-        let radar = Layer(id: "radar", source: "radar", paint: .raster(radarPaint))
-        // Above the land and lakes, below coastlines, borders and the route.
-        let at = (style.layerIndex("lakes") ?? style.layers.count - 1) + 1
-        style.layers.insert(radar, at: at)
+        return (frames.source(corners: box.map(ImageCorners.init) ?? corners, placement: o.radarPlacement), frames)
+    }
 
-        // Labels above the basemap and the radar, below the moving layers (route, ISS), so that a
-        // still map keeps them in its cached image.
-        try PlaceLabels.add(to: &style, resources: resources)
-
-        let routePath = o.route ?? resources.appendingPathComponent("routes/default.geojson").path
-        let steps = try RouteFile.read(path: routePath)
-        let route = RouteLayers.make(steps)
-        style.sources.merge(route.sources) { a, _ in a }
-        style.layers += route.layers
-
-        let issStyle = try IssLayers.make(resources: resources)
-        style.icons.merge(issStyle.icons) { a, _ in a }
-        style.layers += issStyle.layers
-        // The orbit: --tle as given (its errors are fatal); else the newest of the bundled set and
-        // the cached one, after a refresh from --tle-url when asked.
+    /// The ISS: `--tle` as given (its errors are fatal); else the newest of the bundled set and the
+    /// cached one, after a refresh from `--tle-url` when asked.
+    private static func issTracker(_ o: Options, _ resources: URL, _ report: (String) -> Void) throws -> IssTracker {
         var orbit: IssOrbit?
         if let path = o.tle {
             orbit = try IssOrbit.load(path: path)
@@ -49,20 +138,6 @@ enum MapSetup {
             }
             orbit = TLECache.newest([resources.appendingPathComponent("tle/iss.tle").path, cache.path], report: report)
         }
-        let tracker = IssTracker(mode: o.issMode, orbit: orbit?.position, orbitEpoch: orbit?.epoch)
-
-        let scenes = [Scene.radar, Scene.route(fitting: RouteFile.bounds(steps)), Scene.iss]
-        let scene = scenes.first { $0.name == o.scene } ?? .radar
-        var model = MapModel(scene: scene, style: style, size: o.size, scenes: scenes,
-                             routeLayerIDs: route.layers.map(\.id), radarLayerID: "radar", light: o.light,
-                             clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
-        if o.center != nil || o.zoom != nil {
-            let start = model.camera.state
-            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom ?? start.zoom))
-        }
-        model.attribution = StatusLine.attribution(o)
-        model.advance(to: o.elapsed)
-        model.status = StatusLine.compose(model, framesPerSecond: nil)
-        return model
+        return IssTracker(mode: o.issMode, orbit: orbit?.position, orbitEpoch: orbit?.epoch)
     }
 }

@@ -15,6 +15,10 @@ struct Options: Equatable {
     var radarBounds: LngLatBounds?
     var radarPlacement: ImagePlacement = .lonlat
     var light: LightPreset = .night
+    /// `--light` was given (a style document without `nightmap:lighting` is then lit too).
+    var lightGiven = false
+    /// `--style`: the style document to show instead of nightmap's own.
+    var style: String?
     var issMode: IssMode = .auto
     var issURL: URL?
     var tle: String?
@@ -42,6 +46,8 @@ struct Options: Equatable {
            nightmap render-test DIR... [--assets DIR] [--output DIR]
     options (view, snapshot, state, bench):
       --size WxH         viewport in pixels (default 1280x800)
+      --style FILE.json  a style document (MapLibre style spec v8) to show instead of nightmap's own
+                         (Resources/style/nightmap.json); its layers "radar", "route" and "iss" animate
       --center LAT,LON   camera centre (clamped to the scene's camera bounds)
       --zoom Z           camera zoom (clamped likewise)
       --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
@@ -162,6 +168,9 @@ struct Options: Equatable {
                     throw UsageError(description: "option --light: '\(v)' is not one of \(LightPreset.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 o.light = l
+                o.lightGiven = true
+            case "--style":
+                o.style = try value()
             case "--time":
                 let v = try value()
                 guard let t = parseISO8601(v) else { throw UsageError(description: "option --time: '\(v)' is not an ISO 8601 UTC time such as 2026-11-30T12:00:00Z") }

@@ -33,7 +33,7 @@ final class Viewer {
         self.options = options
         self.model = model
         pixmap = Pixmap(width: options.size.width, height: options.size.height)
-        if options.issMode != .tle {
+        if options.issMode != .tle && model.iss != nil {
             feed = IssFeedPoller(client: IssFeedClient(url: options.issURL ?? IssFeedClient.defaultURL))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MapCore
 
 /// nightmap's entry point: parse the command line, then view, snapshot, state, bench or render-test.
 let processStart = Clock.processStart() ?? Clock.now()
@@ -37,11 +38,16 @@ do {
                                             print: { print($0); fflush(nil) })
         exit(result.failed == 0 ? 0 : 1)
     case .view:
+        let model = try MapSetup.model(options, report: warn)     // a bad style exits here, before any window
         try Viewer.checkDisplay()
-        let viewer = Viewer(options: options, model: try MapSetup.model(options, report: warn))
+        let viewer = Viewer(options: options, model: model)
         try viewer.open()
         try viewer.run()
     }
+} catch let e as StyleDocumentError {
+    // One line per problem in the style document, before any window opens.
+    for problem in e.problems { warn(problem) }
+    exit(1)
 } catch {
     fail("\(error)", code: 1)
 }

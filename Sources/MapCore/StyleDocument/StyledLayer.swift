@@ -77,16 +77,7 @@ extension StyledLayer {
             return .init(id: d.id, paint: .background(color: color, opacity: number("background-opacity", zc)), geometry: nil)
         case .raster:
             guard let source = d.source.flatMap({ style.images[$0] }) else { return nil }
-            var p = RasterPaint()
-            p.opacity = number("raster-opacity", zc)
-            p.fadeDuration = number("raster-fade-duration", zc) / 1000
-            p.resampling = RasterPaint.Resampling(rawValue: string("raster-resampling", zc, layout: false)) ?? .linear
-            p.brightnessMin = number("raster-brightness-min", zc)
-            p.brightnessMax = number("raster-brightness-max", zc)
-            p.contrast = number("raster-contrast", zc)
-            p.saturation = number("raster-saturation", zc)
-            p.hueRotate = number("raster-hue-rotate", zc)
-            p.emissiveStrength = number("raster-emissive-strength", zc)
+            let p = rasterPaint(zoom: e.zoom)
             guard let draw = image(source, p) else { return nil }
             return .init(id: d.id, paint: .raster(p), geometry: nil, image: draw)
         case .fill, .line:
@@ -219,6 +210,42 @@ extension StyledLayer {
         let f = p.anchor.fraction
         let x = g.coordinates[0] * worldSize + p.offset.x, y = g.coordinates[1] * worldSize + p.offset.y
         return .init(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
+    }
+
+    /// The raster paint at `zoom` (raster properties cannot read features).
+    public func rasterPaint(zoom: Double) -> RasterPaint {
+        let zc = EvaluationContext(zoom: zoom)
+        var p = RasterPaint()
+        p.opacity = number("raster-opacity", zc)
+        p.fadeDuration = number("raster-fade-duration", zc) / 1000
+        p.resampling = RasterPaint.Resampling(rawValue: string("raster-resampling", zc, layout: false)) ?? .linear
+        p.brightnessMin = number("raster-brightness-min", zc)
+        p.brightnessMax = number("raster-brightness-max", zc)
+        p.contrast = number("raster-contrast", zc)
+        p.saturation = number("raster-saturation", zc)
+        p.hueRotate = number("raster-hue-rotate", zc)
+        p.emissiveStrength = number("raster-emissive-strength", zc)
+        return p
+    }
+
+    /// The line paint at `zoom` for a feature without properties, colour unlit (the model
+    /// lights it by the emissive strength kept in the paint): the template of typed layers.
+    public func linePaint(zoom: Double) -> LinePaint {
+        let c = EvaluationContext(zoom: zoom)
+        var p = linePaint(c, StyleEvaluation(zoom: zoom, pixelRatio: 1, light: .white, worldSize: 512 * exp2(zoom)))
+        p.color = color("line-color", c)
+        p.emissiveStrength = number("line-emissive-strength", c)
+        return p
+    }
+
+    /// An icon layer's paint at `zoom` as a typed symbol paint (icon name, size, rotation,
+    /// anchor, opacity, emissive strength).
+    public func symbolPaint(zoom: Double) -> SymbolPaint {
+        let c = EvaluationContext(zoom: zoom)
+        return SymbolPaint(iconImage: string("icon-image", c), iconSize: number("icon-size", c, layout: true),
+                           iconRotate: number("icon-rotate", c, layout: true),
+                           iconAnchor: IconAnchor(rawValue: string("icon-anchor", c)) ?? .center,
+                           iconOpacity: number("icon-opacity", c), emissiveStrength: number("icon-emissive-strength", c))
     }
 
     func fillPaint(_ c: EvaluationContext, _ e: StyleEvaluation) -> FillPaint {
