@@ -55,8 +55,14 @@ import Testing
         ("redirect loop", .redirectLoop, ""),
     ])
     func badAnswersGiveOneLineErrors(_ name: String, _ behaviour: LocalHTTPServer.Behaviour, _ message: String) throws {
-        let (r, elapsed) = try fetch(behaviour)
-        let e = failure(r)
+        var (r, elapsed) = try fetch(behaviour)
+        var e = failure(r)
+        // On a loaded machine libcurl now and then reports a complete short answer as "Empty reply
+        // from server" (still a one-line error naming the URL); ask once more for the exact wording.
+        if !message.isEmpty, let first = e, first.contains("Empty reply") {
+            (r, elapsed) = try fetch(behaviour)
+            e = failure(r)
+        }
         #expect(e != nil, "\(name) was accepted")
         if let e {
             #expect(e.contains("127.0.0.1") && (message.isEmpty || e.lowercased().contains(message.lowercased())) && !e.contains("\n"), "\(name): \(e)")

@@ -95,8 +95,9 @@ import Testing
     @Test func dependenceAndRanges() {
         let width = StyleProperties.paint("line")["line-width"]
         #expect(width?.dataDriven == true && width?.zoomDependent == true && width?.interpolated == true && width?.transition == true)
+        // Data-driven since MapLibre GL JS 5 (the render suite has a property-function test for it).
         let dashes = StyleProperties.paint("line")["line-dasharray"]
-        #expect(dashes?.type == .numberArray(count: nil) && dashes?.dataDriven == false && dashes?.interpolated == false && dashes?.minimum == 0)
+        #expect(dashes?.type == .numberArray(count: nil) && dashes?.dataDriven == true && dashes?.interpolated == false && dashes?.minimum == 0)
         let raster = StyleProperties.paint("raster")
         #expect(raster["raster-opacity"]?.dataDriven == false)
         #expect(raster["raster-saturation"]?.minimum == -1 && raster["raster-saturation"]?.maximum == 1)
