@@ -1,4 +1,7 @@
+import Foundation
 import MapCore
+import MapData
+import Raster
 import Testing
 @testable import nightmap
 
@@ -42,5 +45,78 @@ import Testing
             #expect("\(error)".contains(message), "\(args): \(error)")
             #expect(!"\(error)".contains("\n"))
         }
+    }
+}
+
+/// `--style`: nightmap's own map is a style document; another document replaces it.
+@Suite struct StyleOptionTests {
+    func write(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "nightmap-style-\(UUID().uuidString).json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func parsesStyle() throws {
+        let o = try Options.parse(["snapshot", "-o", "x.png", "--style", "a.json"])
+        #expect(o.style == "a.json")
+        #expect(!o.lightGiven)
+        #expect(try Options.parse(["--light", "day"]).lightGiven)
+    }
+
+    @Test func defaultMapComesFromTheBundledDocument() throws {
+        let m = try MapSetup.model(try Options.parse(["state", "--iss", "tle"]))
+        // Basemap layers as the document lists them, the radar after the lakes, labels under the
+        // route steps, the ISS layers last.
+        let ids = m.style.layers.map(\.id)
+        #expect(Array(ids.prefix(7)) == ["background", "land", "lakes", "radar", "coastline", "state-borders", "country-borders"])
+        #expect(ids.contains("city-labels") && ids.firstIndex(of: "city-labels")! < ids.firstIndex(of: "route-step-0")!)
+        #expect(ids.suffix(3) == ["iss-track-past", "iss-track-future", "iss"])
+        #expect(m.lighting)
+        // (The last step has not been pulsed yet at instant 0.)
+        guard case let .line(step)? = m.style.layers.first(where: { $0.id == "route-step-13" })?.paint else {
+            Issue.record("no route step"); return
+        }
+        #expect(step.width == 8 && step.cap == .round && step.color == .white && step.opacity == 0)
+    }
+
+    @Test func anotherDocumentReplacesTheMap() throws {
+        let path = try write(#"""
+        {"version": 8, "center": [10, 20], "zoom": 3, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [10, 20]}}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#123456"}},
+                    {"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 8, "circle-color": "#ff0000"}}]}
+        """#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let m = try MapSetup.model(try Options.parse(["state", "--style", path, "--size", "100x100"]))
+        #expect(m.style.layers.map(\.id) == ["bg", "c"])
+        #expect(m.camera.state.center == LngLat(lng: 10, lat: 20) && m.camera.state.zoom == 3)
+        #expect(!m.lighting && m.iss == nil && m.radarLayerID == nil)
+        let out = NSTemporaryDirectory() + "nightmap-style-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try Headless.snapshot(try Options.parse(["snapshot", "--style", path, "--size", "100x100", "-o", out]))
+        let pm = try PNGCodec.read(path: out)
+        #expect(pm.color(atX: 50, y: 50) == RGBA8(255, 0, 0))
+        #expect(pm.color(atX: 5, y: 5) == RGBA8(0x12, 0x34, 0x56))
+    }
+
+    @Test func everyProblemOfABadDocumentAtOnce() throws {
+        let path = try write(#"""
+        {"version": 8, "sources": {}, "layers": [{"id": "a", "type": "line", "source": "x", "paint": {"line-width": "wide"}},
+                                                 {"id": "b", "type": "fill", "paint": {"fill-color": "nocolour"}}]}
+        """#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try MapSetup.model(try Options.parse(["state", "--style", path]))
+            Issue.record("a bad document was accepted")
+        } catch let e as StyleDocumentError {
+            #expect(e.problems.count == 4, "\(e.problems)")
+            #expect(e.problems.allSatisfy { $0.hasPrefix(path + ": layers[") && !$0.contains("\n") })
+            #expect(e.problems.contains { $0.contains("layers[0].paint.line-width: expected number") })
+            #expect(e.problems.contains { $0.contains("layers[1].paint.fill-color") })
+        }
+    }
+
+    @Test func missingOrUnreadableDocument() {
+        #expect(throws: StyleDocumentError.self) { _ = try MapSetup.model(try Options.parse(["state", "--style", "/nonexistent/style.json"])) }
+        #expect(throws: StyleDocumentError.self) { _ = try MapSetup.model(try Options.parse(["state", "--style", NSTemporaryDirectory()])) }
     }
 }
