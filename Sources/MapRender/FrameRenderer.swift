@@ -14,6 +14,7 @@ public final class FrameRenderer {
     /// Runs that are closed rings (joined at their first vertex, no caps); empty: none are.
     var runClosed: [Bool] = []
     var offsetScratch: [Point] = []
+    var offsetEnds: [Int] = []
     var rowMaps: [ImageRowMap] = []
     var columnSamples: [AxisSamples] = []
     var rowSamples: [AxisSamples] = []
@@ -264,8 +265,16 @@ public final class FrameRenderer {
                 let d = paint.gapWidth / 2 + paint.width / 2
                 let run = Array(runPoints[start..<end])
                 for side in [d, -d] {
-                    PolylineOffset.offset(run, by: side, miterLimit: max(2, paint.miterLimit), into: &offsetScratch)
-                    offsetScratch.withUnsafeBufferPointer { stroker.stroke($0, closed: closed, style: style, into: &rasterizer) }
+                    PolylineOffset.offset(run, by: side, miterLimit: max(2, paint.miterLimit), splitSharp: !closed,
+                                          into: &offsetScratch, ends: &offsetEnds)
+                    offsetScratch.withUnsafeBufferPointer { all in
+                        var from = 0
+                        for end in offsetEnds {
+                            let piece = UnsafeBufferPointer(rebasing: all[from..<end])
+                            stroker.stroke(piece, closed: closed && offsetEnds.count == 1, style: style, into: &rasterizer)
+                            from = end
+                        }
+                    }
                 }
             } else {
                 runPoints.withUnsafeBufferPointer { all in

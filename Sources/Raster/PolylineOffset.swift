@@ -5,7 +5,18 @@ public enum PolylineOffset {
     /// bisector; where that would reach further than `miterLimit` x |distance|, the corner is cut
     /// (two points), as a bevel join would.
     public static func offset(_ pts: [Point], by distance: Double, miterLimit: Double = 2, into out: inout [Point]) {
+        var ends: [Int] = []
+        offset(pts, by: distance, miterLimit: miterLimit, splitSharp: false, into: &out, ends: &ends)
+    }
+
+    /// As `offset`, but with `splitSharp` a corner sharper than a 2:1 miter (the reference
+    /// engines' "flipped bevel": the two sides of a casing then end at the corner instead of
+    /// being joined across it) splits the curve: `ends` receives the end index of each piece.
+    public static func offset(_ pts: [Point], by distance: Double, miterLimit: Double = 2, splitSharp: Bool,
+                              into out: inout [Point], ends: inout [Int]) {
         out.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        defer { if !out.isEmpty { ends.append(out.count) } }
         // Drop repeated points, which have no direction.
         var p: [Point] = []
         p.reserveCapacity(pts.count)
@@ -23,6 +34,7 @@ public enum PolylineOffset {
             let cosHalf = ml / 2                                  // cos of half the turn
             if ml < 1e-9 || 1 / cosHalf > miterLimit {
                 out.append(p[i] + n0 * distance)
+                if splitSharp && 1 / cosHalf > 2 { ends.append(out.count) }
                 out.append(p[i] + n1 * distance)
             } else {
                 out.append(p[i] + m * (distance / (ml * cosHalf)))
