@@ -34,3 +34,22 @@ import Testing
         #expect(pm.color(atX: 19, y: 16).a == 255)
     }
 }
+
+/// Casings (offset curves) at corners.
+@Suite struct PolylineOffsetTests {
+    @Test func sharpCornersSplitTheCasing() {
+        var out: [Point] = [], ends: [Int] = []
+        // A narrow V: the corner is far sharper than 2:1.
+        let v = [Point(0, 100), Point(10, 0), Point(20, 100)]
+        PolylineOffset.offset(v, by: 3, miterLimit: 2, splitSharp: true, into: &out, ends: &ends)
+        #expect(ends == [2, 4])
+        #expect(out.count == 4)
+        // Without splitting, one piece, bevelled across the corner.
+        PolylineOffset.offset(v, by: 3, miterLimit: 2, splitSharp: false, into: &out, ends: &ends)
+        #expect(ends == [4])
+        // A right angle (miter 1.41) keeps one piece with a mitred corner.
+        PolylineOffset.offset([Point(0, 0), Point(10, 0), Point(10, 10)], by: 2, miterLimit: 2, splitSharp: true, into: &out, ends: &ends)
+        #expect(ends == [3])
+        #expect(abs(out[1].x - 12) < 1e-9 && abs(out[1].y - -2) < 1e-9 || abs(out[1].x - 8) < 1e-9 && abs(out[1].y - 2) < 1e-9)
+    }
+}
