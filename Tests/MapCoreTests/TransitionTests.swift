@@ -87,16 +87,15 @@ func referenceEase(_ x: Double) -> Double {
         #expect(!m.isAnimating)
     }
 
-    @Test func coloursInterpolateInPremultipliedRGBA() throws {
+    @Test func coloursInterpolateInStraightRGBA() throws {
         var m = model()
         try m.setPaintProperty(layer: "l", "line-color", .color(Color(r: 1, g: 0, b: 0, a: 0)), at: 0)
         m.advance(to: 0.15)
         guard case let .color(c)? = m.paintValue(layer: "l", "line-color") else { Issue.record("no colour"); return }
         let k = referenceEase(0.5)
-        // From opaque white to transparent red: premultiplied (1,1,1,1) -> (0,0,0,0), so the hue
-        // stays white all the way while alpha falls.
+        // From opaque white to transparent red, channel by channel, alpha alongside (MapLibre 5).
         #expect(abs(c.a - (1 - k)) < 1e-9)
-        #expect(abs(c.r - 1) < 1e-9 && abs(c.g - 1) < 1e-9)
+        #expect(abs(c.r - 1) < 1e-9 && abs(c.g - (1 - k)) < 1e-9 && abs(c.b - (1 - k)) < 1e-9)
     }
 
     @Test func arraysInterpolateElementwise() {

@@ -21,20 +21,17 @@ public enum PaintValue: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The value `t` of the way from `a` to `b`, as the specification interpolates: numbers
-    /// linearly, colours linearly in premultiplied RGBA (as MapLibre's `Color` does), arrays of
-    /// equal length element by element. Values that cannot be interpolated (different kinds,
+    /// linearly, colours linearly in straight RGBA with alpha alongside (as MapLibre 5's
+    /// `interpolate.color` does, and as our expressions do: a transparent red stays red), arrays
+    /// of equal length element by element. Values that cannot be interpolated (different kinds,
     /// arrays of different lengths) take the target at once.
     public static func interpolate(_ a: PaintValue, _ b: PaintValue, _ t: Double) -> PaintValue {
         switch (a, b) {
         case let (.number(x), .number(y)):
             return .number(x + (y - x) * t)
         case let (.color(x), .color(y)):
-            let pa = (x.r * x.a, x.g * x.a, x.b * x.a), pb = (y.r * y.a, y.g * y.a, y.b * y.a)
-            let alpha = x.a + (y.a - x.a) * t
-            guard alpha > 0 else { return .color(Color(r: 0, g: 0, b: 0, a: 0)) }
-            return .color(Color(r: (pa.0 + (pb.0 - pa.0) * t) / alpha,
-                                g: (pa.1 + (pb.1 - pa.1) * t) / alpha,
-                                b: (pa.2 + (pb.2 - pa.2) * t) / alpha, a: alpha))
+            return .color(Color(r: x.r + (y.r - x.r) * t, g: x.g + (y.g - x.g) * t,
+                                b: x.b + (y.b - x.b) * t, a: x.a + (y.a - x.a) * t))
         case let (.numbers(x), .numbers(y)) where x.count == y.count:
             return .numbers(zip(x, y).map { $0 + ($1 - $0) * t })
         default:
