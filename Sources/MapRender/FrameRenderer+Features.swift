@@ -123,14 +123,15 @@ extension FrameRenderer {
     private func drawTiledLine(_ g: FeatureGeometry, _ paint: LinePaint, tileZoom: Int, margin: Double,
                                _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, _ pixmap: Pixmap) {
         let tile = sx / exp2(Double(tileZoom)), buffer = tile / 4
-        // The tiles whose own area the stroke can reach, within the rows drawn.
-        let minX = max(g.minX * sx + ox - margin, -1), maxX = min(g.maxX * sx + ox + margin, Double(pixmap.width) + 1)
-        let minY = max(g.minY * sy + oy - margin, Double(rows.lowerBound) - 1)
-        let maxY = min(g.maxY * sy + oy + margin, Double(rows.upperBound) + 1)
-        guard minX <= maxX, minY <= maxY else { return }
+        // The tiles whose own area shows pixels of the stroke: they meet both the viewport's rows
+        // being drawn and the line's box grown by its reach (a few at most: a tile is at least
+        // 512 px wide).
+        let minX = max(g.minX * sx + ox - margin, 0), maxX = min(g.maxX * sx + ox + margin, Double(pixmap.width))
+        let minY = max(g.minY * sy + oy - margin, Double(rows.lowerBound))
+        let maxY = min(g.maxY * sy + oy + margin, Double(rows.upperBound))
+        guard minX <= maxX, minY <= maxY, tile >= 1 else { return }
         let tx0 = Int(((minX - ox) / tile).rounded(.down)), tx1 = Int(((maxX - ox) / tile).rounded(.down))
         let ty0 = Int(((minY - oy) / tile).rounded(.down)), ty1 = Int(((maxY - oy) / tile).rounded(.down))
-        guard tx1 - tx0 < 4096, ty1 - ty0 < 4096 else { return }
         for ty in ty0...ty1 {
             for tx in tx0...tx1 {
                 let x0 = ox + Double(tx) * tile, y0 = oy + Double(ty) * tile
