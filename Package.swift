@@ -15,13 +15,15 @@ let package = Package(
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
         .target(name: "Raster"),
+        // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
+        .target(name: "CAllocCount"),
         .target(name: "MapCore"),
         .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif", "CFreeType"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"]),
         .target(name: "Orbit"),
         .executableTarget(
             name: "nightmap",
-            dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2"],
+            dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2", "CAllocCount"],
             resources: []
         ),
         .target(name: "TestSupport", dependencies: ["Raster", "MapData"], path: "Tests/TestSupport"),

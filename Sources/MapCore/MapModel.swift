@@ -73,6 +73,9 @@ public struct MapModel: Sendable {
     /// Jumps the camera (clamped like every gesture).
     public mutating func jump(to state: CameraState) { camera.jump(to: state) }
 
+    /// Replaces the camera bounds (the camera is clamped into them at once).
+    public mutating func setCameraBounds(_ bounds: CameraBounds) { camera.setBounds(bounds) }
+
     // MARK: Commands
 
     /// Applies one command at instant `now`.

@@ -1,3 +1,4 @@
+import CAllocCount
 import Foundation
 import MapCore
 import MapData
@@ -117,29 +118,33 @@ enum Headless {
         var text = true
         /// Seconds of animation time per frame (0: time stands still).
         var frameTime = 0.0
+        /// The viewport (nil: `--size`).
+        var size: ViewportSize? = nil
+        /// Camera bounds for the scenario (nil: the scene's).
+        var bounds: CameraBounds? = nil
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
+    }
+
+    /// A loop of +/- 3 degrees of longitude and 1.5 of latitude around the start centre.
+    static func panLoop(_ i: Int, _ n: Int, _ home: CameraState) -> CameraState {
+        let t = Double(i) / Double(n) * 2 * Double.pi
+        return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)), zoom: home.zoom)
     }
 
     static let scenarios: [Scenario] = [
         // The camera still while the route pulses at 60 frames per second: only what moves is redrawn.
         Scenario(name: "pulse", frameTime: 1.0 / 60) { _, _, home, _ in home },
-        // Panning at the start zoom: a loop of +/- 3 degrees around the start centre.
-        Scenario(name: "pan") { i, n, home, _ in
-            let t = Double(i) / Double(n) * 2 * Double.pi
-            return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
-                               zoom: home.zoom)
-        },
+        // Panning at the start zoom: every layer redrawn, labels placed anew.
+        Scenario(name: "pan") { i, n, home, _ in panLoop(i, n, home) },
         // The same pan without place labels or overlay text: the difference is what text costs.
-        Scenario(name: "pan-notext", text: false) { i, n, home, _ in
-            let t = Double(i) / Double(n) * 2 * Double.pi
-            return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
-                               zoom: home.zoom)
-        },
+        Scenario(name: "pan-notext", text: false) { i, n, home, _ in panLoop(i, n, home) },
         // The same pan drawn by one thread per core, in bands.
-        Scenario(name: "pan-mt", threads: ProcessInfo.processInfo.activeProcessorCount) { i, n, home, _ in
-            let t = Double(i) / Double(n) * 2 * Double.pi
-            return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)),
-                               zoom: home.zoom)
+        Scenario(name: "pan-mt", threads: ProcessInfo.processInfo.activeProcessorCount) { i, n, home, _ in panLoop(i, n, home) },
+        // The same pan in a 1920x1080 window.
+        Scenario(name: "1080p", size: ViewportSize(width: 1920, height: 1080)) { i, n, home, _ in panLoop(i, n, home) },
+        // The whole world at zoom 2, panning east (the map wraps).
+        Scenario(name: "world", bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
+            CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
         },
         // Zooming through the allowed range while drifting.
         Scenario(name: "zoom-sweep") { i, n, home, b in
@@ -150,39 +155,56 @@ enum Headless {
         },
     ]
 
-    /// Renders `--frames` frames per scenario and prints a table of frame times.
+    /// Renders `--frames` frames per scenario and prints a table of frame times and of the heap
+    /// allocations made per frame, by the model describing it and by the renderer drawing it.
     static func bench(_ o: Options, startedAt processStart: Double) throws -> String {
         let t0 = Clock.now()
         var model = try MapSetup.model(o, report: warn)
         let renderer = ParallelRenderer()
-        let pixmap = Pixmap(width: o.size.width, height: o.size.height)
+        var pixmap = Pixmap(width: o.size.width, height: o.size.height)
         renderer.render(model.frame(), into: pixmap)
         let firstFrame = Clock.now()
         let home = model.camera.state
-        var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d, scene %@ (pulse: camera still, route and radar animating; pan, zoom-sweep: every layer redrawn)",
+        let homeBounds = model.camera.bounds
+        var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d unless named, scene %@ (pulse: camera still, route and radar animating; the others redraw every layer)",
                             o.frames, o.size.width, o.size.height, o.scene),
-                     "scenario (threads)  median ms   p95 ms   max ms   frames/s"]
+                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
             for layer in model.style.layers where { if case .labels = layer.paint { return true } else { return false } }() {
                 model.setVisibility(layer: layer.id, scenario.text)
             }
             model.overlayEnabled = scenario.text
-            var times: [Double] = []
-            times.reserveCapacity(o.frames)
-            for i in 0..<o.frames {
-                model.jump(to: scenario.camera(i, o.frames, home, model.camera.bounds))
-                if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(i + 1) * scenario.frameTime) }
+            let size = scenario.size ?? o.size
+            model.apply(.resize(width: size.width, height: size.height), now: model.now)
+            model.setCameraBounds(scenario.bounds ?? homeBounds)
+            if pixmap.width != size.width || pixmap.height != size.height { pixmap = Pixmap(width: size.width, height: size.height) }
+            var times: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
+            times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
+            // Warm-up: a few frames (caches, scratch buffers) that are not counted.
+            let warmUp = min(5, o.frames)
+            for i in 0..<(o.frames + warmUp) {
+                let k = max(0, i - warmUp)
+                let a0 = nightmap_allocations()
+                model.jump(to: scenario.camera(k, o.frames, home, model.camera.bounds))
+                if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
                 let frame = model.frame()
+                let a1 = nightmap_allocations()
                 let s = Clock.now()
                 renderer.render(frame, into: pixmap)
-                times.append((Clock.now() - s) * 1000)
+                let e = Clock.now()
+                let a2 = nightmap_allocations()
+                guard i >= warmUp else { continue }
+                times.append((e - s) * 1000)
+                modelAllocs.append(a1 - a0); renderAllocs.append(a2 - a1)
             }
             times.sort()
             let median = times[times.count / 2]
             let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
+            func perFrame(_ a: [UInt64]) -> Double { Double(a.reduce(0, +)) / Double(max(1, a.count)) }
             lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 15, withPad: " ", startingAt: 0)
-                         + String(format: " %10.2f %8.2f %8.2f %10.0f", median, p95, times.last ?? 0, 1000 / median))
+                         + String(format: " %10.2f %8.2f %8.2f %10.0f %20.1f %7.1f", median, p95, times.last ?? 0, 1000 / median,
+                                  perFrame(modelAllocs), perFrame(renderAllocs)))
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",
                             (firstFrame - processStart) * 1000, (firstFrame - t0) * 1000))

@@ -1,0 +1,9 @@
+#ifndef NIGHTMAP_ALLOC_COUNT_H
+#define NIGHTMAP_ALLOC_COUNT_H
+
+/// Heap allocations (malloc, calloc, realloc, memalign, posix_memalign, aligned_alloc) made by
+/// the whole process so far. The counting wrappers are linked into the nightmap executable, so
+/// the benchmark can report allocations per frame.
+unsigned long long nightmap_allocations(void);
+
+#endif
