@@ -9,7 +9,7 @@ TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= ../shared/render-tests/tests
 
-.PHONY: run build test unit-test e2e render-tests bench snapshot data radar-frames deps test-deps clean
+.PHONY: run build test unit-test e2e render-tests bench bench-callgrind snapshot data radar-frames deps test-deps clean
 
 run: build
 	$(BIN) view
@@ -34,7 +34,11 @@ render-tests: build
 	$(BIN) render-test $(RENDER_TESTS) --output .build/render-tests
 
 bench: build
-	$(BIN) bench --frames 300
+	$(BIN) bench --frames 300 --size 1280x720 --iss tle
+
+# Instructions per frame for each bench scenario (valgrind's callgrind; slow but stable).
+bench-callgrind: build
+	bash tools/bench-callgrind.sh $(BIN)
 
 snapshot: build
 	$(BIN) snapshot -o Resources/screenshot.png --iss tle --elapsed 0.9
