@@ -70,6 +70,24 @@ public final class FontFace: TextFont, @unchecked Sendable {
     private struct KernKey: Hashable { let a: UInt32; let b: UInt32; let size: Int }
     private var kernCache: [KernKey: Double] = [:]
 
+    private struct WidthKey: Hashable { let text: String; let size: Double; let spacing: Double }
+    private var widthCache: [WidthKey: Double] = [:]
+
+    /// The width of `text` at `size` with `letterSpacing` between glyphs, computed by `measure`
+    /// the first time and remembered (labels are measured every time the camera moves).
+    public func cachedWidth(_ text: String, size: Double, letterSpacing: Double, measure: () -> Double) -> Double {
+        let key = WidthKey(text: text, size: size, spacing: letterSpacing)
+        lock.lock()
+        if let w = widthCache[key] { lock.unlock(); return w }
+        lock.unlock()
+        let w = measure()
+        lock.lock()
+        if widthCache.count >= 50_000 { widthCache.removeAll(keepingCapacity: true) }
+        widthCache[key] = w
+        lock.unlock()
+        return w
+    }
+
     private func kerningUncached(_ a: Unicode.Scalar, _ b: Unicode.Scalar, size: Double) -> Double {
         guard let face, (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 else { return 0 }
         FT_Set_Char_Size(face, 0, FT_F26Dot6((size * 64).rounded()), 72, 72)

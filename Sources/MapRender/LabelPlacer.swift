@@ -47,20 +47,19 @@ public enum LabelPlacer {
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
             let text = paint.uppercase ? place.name.uppercased() : place.name
             let width = advance(text, font: font, paint: paint)
-            var candidates: [Point] = []          // text origins (baseline start)
+            // Text origins (baseline start) to try, in order: right, left, above, below; or centred.
             let mid = (ascent - descent) / 2
-            if paint.dotRadius > 0 {
-                let gap = paint.dotRadius + 4
-                candidates = [Point(s.x + gap, s.y + mid), Point(s.x - gap - width, s.y + mid),
-                              Point(s.x - width / 2, s.y - gap - descent), Point(s.x - width / 2, s.y + gap + ascent)]
-            } else {
-                candidates = [Point(s.x - width / 2, s.y + mid)]
-            }
+            let gap = paint.dotRadius + 4
+            let candidates = paint.dotRadius > 0
+                ? (Point(s.x + gap, s.y + mid), Point(s.x - gap - width, s.y + mid),
+                   Point(s.x - width / 2, s.y - gap - descent), Point(s.x - width / 2, s.y + gap + ascent), 4)
+                : (Point(s.x - width / 2, s.y + mid), Point(0, 0), Point(0, 0), Point(0, 0), 1)
             let dotBox: FrameDescription.ScreenBox? = paint.dotRadius > 0
                 ? .init(minX: s.x - paint.dotRadius - 1, minY: s.y - paint.dotRadius - 1, maxX: s.x + paint.dotRadius + 1, maxY: s.y + paint.dotRadius + 1)
                 : nil
             if let d = dotBox, placed.contains(where: { $0.intersects(d) }) { continue }
-            for o in candidates {
+            for k in 0..<candidates.4 {
+                let o = k == 0 ? candidates.0 : k == 1 ? candidates.1 : k == 2 ? candidates.2 : candidates.3
                 let box = FrameDescription.ScreenBox(minX: o.x - pad, minY: o.y - ascent - pad, maxX: o.x + width + pad, maxY: o.y + descent + pad)
                 guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h else { continue }
                 guard !placed.contains(where: { $0.intersects(box) }) else { continue }
@@ -73,8 +72,14 @@ public enum LabelPlacer {
         return out
     }
 
-    /// Width of `text` set in `font` with the paint's size and letter spacing.
+    /// Width of `text` set in `font` with the paint's size and letter spacing (remembered by the font).
     static func advance(_ text: String, font: FontFace, paint: LabelPaint) -> Double {
+        font.cachedWidth(text, size: paint.textSize, letterSpacing: paint.letterSpacing) {
+            measure(text, font: font, paint: paint)
+        }
+    }
+
+    static func measure(_ text: String, font: FontFace, paint: LabelPaint) -> Double {
         var x = 0.0
         var previous: Unicode.Scalar?
         for u in text.unicodeScalars {

@@ -29,7 +29,9 @@ KIND_LINES = 2
 
 # (minZoom, maxZoom, tolerance zoom, grid cells per side)
 LEVELS = [
-    (0.0, 4.0, 3, 4),
+    (0.0, 2.0, 1, 4),
+    (2.0, 3.0, 2, 4),
+    (3.0, 4.0, 3, 4),
     (4.0, 6.0, 5, 16),
     (6.0, 99.0, 7, 32),
 ]
