@@ -59,3 +59,16 @@ test-deps:
 
 clean:
 	rm -rf .build
+
+# nightmap against cairo on the same scenes, one table (Benchmarks/README.md). Not part of run or test.
+PEER := build/bench-peer/cairo_peer
+.PHONY: bench-peer peer-deps
+bench-peer: build $(PEER)
+	bash tools/bench-peer.sh $(BIN) $(PEER)
+
+peer-deps: deps
+	@bash tools/ensure-packages.sh libcairo2-dev
+
+$(PEER): Benchmarks/cairo_peer.c | peer-deps
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -o $@ $< $$(pkg-config --cflags --libs cairo) -lgif -lm

@@ -146,6 +146,10 @@ enum Headless {
         Scenario(name: "world", bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
             CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
         },
+        // The same without labels or overlay text (what the cairo peer draws).
+        Scenario(name: "world-notext", text: false, bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
+            CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
+        },
         // Zooming through the allowed range while drifting.
         Scenario(name: "zoom-sweep") { i, n, home, b in
             let t = Double(i) / Double(n)

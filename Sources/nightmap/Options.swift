@@ -64,7 +64,7 @@ struct Options: Equatable {
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
       --frames N         bench: frames to render per scenario (default 300)
-      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, zoom-sweep)
+      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, 1080p, world, world-notext, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
     options (render-test: runs the MapLibre render tests, folders of style.json + expected*.png, under each DIR):
       --assets DIR       where local:// URLs point (default: the assets folder beside the tests folder, DIR/../assets)
