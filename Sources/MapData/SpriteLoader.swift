@@ -13,6 +13,11 @@ public enum SpriteLoader {
         let sheet = try resolver.image(pngURL)
         guard case let .object(entries) = index else { throw StyleError("\(jsonURL): expected an object of icons, found \(index.typeName)") }
         var icons: [String: SpriteIcon] = [:]
+        // Each icon is copied out of the sheet, and boxes may overlap: 50 000 names for the whole
+        // of a 1024 x 1024 sheet would copy 200 GB. The copies may total twice the sheet (16 M
+        // pixels at least), which icons laid out side by side, even named twice, never exceed.
+        let pixelLimit = max(16 << 20, 2 * sheet.width * sheet.height)
+        var pixelsLeft = pixelLimit
         for (name, entry) in entries.entries {
             guard case let .object(o) = entry else { throw StyleError("\(jsonURL): \(name): expected object, found \(entry.typeName)") }
             func int(_ key: String) throws -> Int {
@@ -24,6 +29,10 @@ public enum SpriteLoader {
             let x = try int("x"), y = try int("y"), w = try int("width"), h = try int("height")
             guard w > 0, h > 0, x + w <= sheet.width, y + h <= sheet.height else {
                 throw StyleError("\(jsonURL): \(name): box \(x),\(y) \(w)x\(h) is outside the \(sheet.width)x\(sheet.height) sheet")
+            }
+            pixelsLeft -= w * h
+            guard pixelsLeft >= 0 else {
+                throw StyleError("\(jsonURL): \(name): the icons' boxes add up to more than \(pixelLimit) pixels (they overlap too much)")
             }
             var ratio = 1.0
             if case let .number(r)? = o["pixelRatio"] {

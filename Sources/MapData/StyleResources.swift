@@ -30,14 +30,28 @@ public struct ResourceResolver: Sendable {
     /// A file's bytes, with a one-line error naming the URL and the file.
     public func data(_ url: String, limit: Int = 256 << 20) throws -> Data {
         let p = try path(url)
+        return try Self.readFile(p, name: url, limit: limit)
+    }
+
+    /// The bytes of the regular file at `p` (symbolic links followed), at most `limit` of them;
+    /// errors start with `name`. Devices, pipes and directories are refused before they are
+    /// opened: reading `/dev/zero` or a FIFO would never end.
+    static func readFile(_ p: String, name: String, limit: Int) throws -> Data {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { throw StyleError("\(url): no such file (\(p))") }
-        guard !isDir.boolValue else { throw StyleError("\(url): is a directory (\(p))") }
-        guard let attrs = try? FileManager.default.attributesOfItem(atPath: p), let size = attrs[.size] as? Int else {
-            throw StyleError("\(url): cannot read \(p)")
+        let file = name == p ? "" : " (\(p))"
+        guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { throw StyleError("\(name): no such file\(file)") }
+        guard !isDir.boolValue else { throw StyleError("\(name): is a directory\(file)") }
+        let real = URL(fileURLWithPath: p).resolvingSymlinksInPath().path
+        guard let attrs = try? FileManager.default.attributesOfItem(atPath: real), let size = attrs[.size] as? Int else {
+            throw StyleError("\(name): cannot read\(file)")
         }
-        guard size <= limit else { throw StyleError("\(url): \(size) bytes is over the \(limit >> 20) MB limit") }
-        guard let d = FileManager.default.contents(atPath: p) else { throw StyleError("\(url): cannot read \(p) (permissions?)") }
+        guard attrs[.type] as? FileAttributeType == .typeRegular else { throw StyleError("\(name): not a regular file\(file)") }
+        guard size <= limit else { throw StyleError("\(name): \(size) bytes is over the \(limit >> 20) MB limit") }
+        guard let handle = FileHandle(forReadingAtPath: real) else { throw StyleError("\(name): cannot read\(file) (permissions?)") }
+        defer { try? handle.close() }
+        // (At most limit + 1 bytes, should the file have grown since.)
+        guard let d = try? handle.read(upToCount: limit + 1) ?? Data() else { throw StyleError("\(name): cannot read\(file)") }
+        guard d.count <= limit else { throw StyleError("\(name): over the \(limit >> 20) MB limit") }
         return d
     }
 
@@ -49,12 +63,53 @@ public struct ResourceResolver: Sendable {
         }
         if d.starts(with: [0x47, 0x49, 0x46]) {
             do {
-                let gif = try GIFDecoder.decode(d, name: url)
+                let gif = try GIFDecoder.decode(Self.firstGIFImage(d), name: url)
                 guard let first = gif.frames.first else { throw StyleError("\(url): GIF has no frames") }
                 return first
             } catch let e as StyleError { throw e } catch { throw StyleError("\(error)") }
         }
         throw StyleError("\(url): not a PNG or GIF image")
+    }
+
+    /// A GIF's bytes up to the end of its first image, then the trailer. The decoder keeps every
+    /// frame as a whole canvas (a 4096 x 4096 canvas with 1000 one-pixel frames would take 64
+    /// GB), and an image source shows the first frame only. Damaged or unusual data is returned
+    /// whole, for the decoder to judge.
+    static func firstGIFImage(_ data: Data) -> Data {
+        let b = [UInt8](data)
+        guard b.count >= 13 else { return data }
+        var i = 13
+        if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }        // global colour table
+        // Skips data sub-blocks (a length byte, then that many bytes) up to the empty one.
+        func skipSubBlocks() -> Bool {
+            while i < b.count {
+                let n = Int(b[i])
+                i += 1
+                if n == 0 { return true }
+                i += n
+            }
+            return false
+        }
+        while i < b.count {
+            switch b[i] {
+            case 0x21:                                                  // extension: label, sub-blocks
+                i += 2
+                guard skipSubBlocks() else { return data }
+            case 0x2C:                                                  // image descriptor
+                guard i + 10 < b.count else { return data }
+                let packed = b[i + 9]
+                i += 10
+                if packed & 0x80 != 0 { i += 3 << (Int(packed & 7) + 1) }   // local colour table
+                i += 1                                                  // LZW minimum code size
+                guard skipSubBlocks(), i <= b.count else { return data }
+                var out = Data(b[0..<i])
+                out.append(0x3B)
+                return out
+            default:
+                return data
+            }
+        }
+        return data
     }
 }
 
@@ -62,10 +117,11 @@ public struct ResourceResolver: Sendable {
 public enum StyleLoader {
     /// Reads and checks a style document file: every problem, one per line, in the error.
     public static func readDocument(path: String) throws -> StyleDocument {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDir: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-            throw StyleDocumentError(["\(path): " + (!exists ? "no such file" : isDir.boolValue ? "is a directory" : "cannot read (permissions?)")])
+        let data: Data
+        do {
+            data = try ResourceResolver.readFile(path, name: path, limit: 256 << 20)
+        } catch let e as StyleError {
+            throw StyleDocumentError([e.description])
         }
         do { return try StyleDocument(data: data, name: path) } catch let e as StyleDocumentError {
             throw StyleDocumentError(e.problems.map { $0.hasPrefix(path) ? $0 : "\(path): \($0)" })

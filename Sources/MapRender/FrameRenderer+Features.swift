@@ -61,15 +61,32 @@ extension FrameRenderer {
 
     /// Calls `body` with the mapping of normalised Mercator to screen for each world copy the
     /// geometry shows in (grown by `margin` pixels), shifted by the layer's translation.
+    ///
+    /// A margin counts for at most 4 world widths (sizes are bounded, but a miter limit still
+    /// multiplies a stroke's margin; the reference engines draw only the copies whose tiles
+    /// show), and only copies within 2 worlds of that reach are drawn: geometry within
+    /// longitudes -540...540 is drawn in every copy it shows in, geometry far outside the world
+    /// (longitudes of 1e300) in none or a few, never in millions.
     private func forEachCopy(_ g: FeatureGeometry, _ p: Placement, margin: Double, _ t: (x: Double, y: Double),
                              _ body: (Double, Double, Double, Double) -> Void) {
-        let m = (margin + abs(t.x) + abs(t.y)) / p.world
+        var m = (margin + abs(t.x) + abs(t.y)) / p.world
+        if !(m <= 4) { m = 4 }                  // (NaN too)
         guard g.maxY + m >= p.visible.minY, g.minY - m <= p.visible.maxY else { return }
-        let first = Int((p.visible.minX - m - g.maxX).rounded(.up)), last = Int((p.visible.maxX + m - g.minX).rounded(.down))
-        guard first <= last else { return }
-        for copy in first...last {
+        let first = max((p.visible.minX - m - g.maxX).rounded(.up), (p.visible.minX - m).rounded(.down) - 2)
+        let last = min((p.visible.maxX + m - g.minX).rounded(.down), (p.visible.maxX + m).rounded(.up) + 2)
+        guard first <= last, first > -1e9, last < 1e9 else { return }
+        for copy in Int(first)...Int(last) {
             body(p.world, p.ox + Double(copy) * p.world + t.x, p.world, p.oy + t.y)
         }
+    }
+
+    /// The pixels [floor(lo), ceil(hi)] within `range`, or nil when none (or lo, hi are NaN):
+    /// screen bounds may be huge or infinite, and only clamped values become integers.
+    private func pixelSpan(_ lo: Double, _ hi: Double, in range: Range<Int>) -> ClosedRange<Int>? {
+        guard lo <= hi, !range.isEmpty else { return nil }
+        let a = max(lo.rounded(.down), Double(range.lowerBound)), b = min(hi.rounded(.up), Double(range.upperBound - 1))
+        guard a <= b else { return nil }
+        return Int(a)...Int(b)
     }
 
     /// Every ring of a polygon feature as edges in the rasterizer.
@@ -120,6 +137,10 @@ extension FrameRenderer {
     /// A dashed line as the reference engines draw it from tiles: in each tile at `tileZoom` the
     /// line is cut to the tile grown by its buffer (128/512 of a side), each piece's dash pattern
     /// starts where the piece does, and only the tile's own pixels are drawn.
+    ///
+    /// Each piece is stroked only where it comes within `margin` of the rows drawn (its dash
+    /// pattern carried across the rest), so a tile far larger than the view (zoom 24) or a
+    /// pattern of fine dashes costs what the view shows, not what the tile holds.
     private func drawTiledLine(_ g: FeatureGeometry, _ paint: LinePaint, tileZoom: Int, margin: Double,
                                _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, _ pixmap: Pixmap) {
         let tile = sx / exp2(Double(tileZoom)), buffer = tile / 4
@@ -132,51 +153,75 @@ extension FrameRenderer {
         guard minX <= maxX, minY <= maxY, tile >= 1 else { return }
         let tx0 = Int(((minX - ox) / tile).rounded(.down)), tx1 = Int(((maxX - ox) / tile).rounded(.down))
         let ty0 = Int(((minY - oy) / tile).rounded(.down)), ty1 = Int(((maxY - oy) / tile).rounded(.down))
+        let view = (-margin, Double(rows.lowerBound) - margin, Double(pixmap.width) + margin, Double(rows.upperBound) + margin)
         for ty in ty0...ty1 {
             for tx in tx0...tx1 {
                 let x0 = ox + Double(tx) * tile, y0 = oy + Double(ty) * tile
-                collectClippedParts(g, sx, ox, sy, oy, box: (x0 - buffer, y0 - buffer, x0 + tile + buffer, y0 + tile + buffer))
+                collectClippedParts(g, sx, ox, sy, oy, box: (x0 - buffer, y0 - buffer, x0 + tile + buffer, y0 + tile + buffer), view: view)
                 paintRuns(paint, pixmap, clip: PixelRect(centresIn: x0, y0, x0 + tile, y0 + tile))
             }
         }
     }
 
-    /// Every part of a feature cut to `box` (Liang-Barsky per segment): a new run starts
-    /// wherever the line enters the box, so its dash pattern starts there.
+    /// The part t0...t1 of a -> a + d (within `t0...t1` given) inside `box` (Liang-Barsky), or nil.
+    @inline(__always)
+    private func clipSegment(_ a: Point, _ d: Point, _ box: (Double, Double, Double, Double),
+                             _ t0: Double, _ t1: Double) -> (Double, Double)? {
+        var t0 = t0, t1 = t1
+        @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let t = q / p
+            if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+            return t0 <= t1
+        }
+        guard edge(-d.x, a.x - box.0), edge(d.x, box.2 - a.x), edge(-d.y, a.y - box.1), edge(d.y, box.3 - a.y) else { return nil }
+        return (t0, t1)
+    }
+
+    /// Every part of a feature cut to `box` (Liang-Barsky per segment): a new piece starts
+    /// wherever the line enters the box, so its dash pattern starts there. Of each piece only
+    /// what lies in `view` is collected, as runs whose offsets carry the pattern on from where
+    /// the piece starts.
     private func collectClippedParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double,
-                                     box: (Double, Double, Double, Double)) {
+                                     box: (Double, Double, Double, Double), view: (Double, Double, Double, Double)) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
         runClosed.removeAll(keepingCapacity: true)
         let c = g.coordinates
         var start = 0
+        var runAlong = 0.0
         func endRun() {
-            if runPoints.count - start >= 2 { runEnds.append(runPoints.count); runOffsets.append(0) } else { runPoints.removeLast(runPoints.count - start) }
+            if runPoints.count - start >= 2 { runEnds.append(runPoints.count); runOffsets.append(runAlong) } else { runPoints.removeLast(runPoints.count - start) }
             start = runPoints.count
         }
         for part in 0..<g.partCount {
             let r = g.part(part)
             guard r.count >= 2 else { continue }
+            var inPiece = false
+            var along = 0.0                 // from the piece's start to where this segment enters the box
             var a = Point(c[2 * r.lowerBound] * sx + ox, c[2 * r.lowerBound + 1] * sy + oy)
             for i in (r.lowerBound + 1)..<r.upperBound {
                 let b = Point(c[2 * i] * sx + ox, c[2 * i + 1] * sy + oy)
                 defer { a = b }
-                // Liang-Barsky: the part of a -> b inside the box, as t0...t1.
-                var t0 = 0.0, t1 = 1.0
                 let d = b - a
-                var inside = true
-                for (p, q) in [(-d.x, a.x - box.0), (d.x, box.2 - a.x), (-d.y, a.y - box.1), (d.y, box.3 - a.y)] {
-                    if p == 0 { if q < 0 { inside = false; break }; continue }
-                    let t = q / p
-                    if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
-                    if t0 > t1 { inside = false; break }
+                guard let (t0, t1) = clipSegment(a, d, box, 0, 1) else { endRun(); inPiece = false; continue }
+                if t0 > 0 || !inPiece { endRun(); inPiece = true; along = 0 }
+                let length = d.length
+                if let (s0, s1) = clipSegment(a, d, view, t0, t1) {
+                    let q0 = Point(a.x + d.x * s0, a.y + d.y * s0), q1 = Point(a.x + d.x * s1, a.y + d.y * s1)
+                    if s0 > t0 || runPoints.count == start {
+                        endRun()
+                        runPoints.append(q0)
+                        runAlong = along + length * (s0 - t0)
+                    }
+                    if q1 != runPoints[runPoints.count - 1] { runPoints.append(q1) }
+                    if s1 < t1 { endRun() }
+                } else {
+                    endRun()
                 }
-                guard inside else { endRun(); continue }
-                let p0 = Point(a.x + d.x * t0, a.y + d.y * t0), p1 = Point(a.x + d.x * t1, a.y + d.y * t1)
-                if t0 > 0 || runPoints.count == start { endRun(); runPoints.append(p0) }
-                if p1 != runPoints[runPoints.count - 1] { runPoints.append(p1) }
-                if t1 < 1 { endRun() }
+                along += length * (t1 - t0)
+                if t1 < 1 { endRun(); inPiece = false }
             }
             endRun()
         }
@@ -191,13 +236,12 @@ extension FrameRenderer {
         let inner = paint.radius / outer
         let fill = premultipliedFloats(paint.color, paint.opacity)
         let stroke = premultipliedFloats(paint.strokeColor, paint.strokeOpacity)
-        let x0 = max(0, Int((c.x - outer).rounded(.down))), x1 = min(pixmap.width - 1, Int((c.x + outer).rounded(.up)))
-        let y0 = max(rows.lowerBound, Int((c.y - outer).rounded(.down))), y1 = min(rows.upperBound - 1, Int((c.y + outer).rounded(.up)))
-        guard x0 <= x1, y0 <= y1 else { return }
+        guard let xs = pixelSpan(c.x - outer, c.x + outer, in: 0..<pixmap.width),
+              let ys = pixelSpan(c.y - outer, c.y + outer, in: rows) else { return }
         let buf = pixmap.buffer
-        for y in y0...y1 {
+        for y in ys {
             let dy = (Double(y) + 0.5 - c.y) / outer
-            for x in x0...x1 {
+            for x in xs {
                 let dx = (Double(x) + 0.5 - c.x) / outer
                 let len = (dx * dx + dy * dy).squareRoot()
                 guard len <= 1 else { continue }
@@ -228,9 +272,7 @@ extension FrameRenderer {
             let x = point.x + u * cosA - v * sinA, y = point.y + u * sinA + v * cosA
             minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         }
-        let x0 = max(0, Int(minX.rounded(.down))), x1 = min(pixmap.width - 1, Int(maxX.rounded(.up)))
-        let y0 = max(rows.lowerBound, Int(minY.rounded(.down))), y1 = min(rows.upperBound - 1, Int(maxY.rounded(.up)))
-        guard x0 <= x1, y0 <= y1 else { return }
+        guard let xs = pixelSpan(minX, maxX, in: 0..<pixmap.width), let ys = pixelSpan(minY, maxY, in: rows) else { return }
         let buf = pixmap.buffer
         let src = image.buffer
         let iw = image.width, ih = image.height
@@ -240,8 +282,8 @@ extension FrameRenderer {
         let haloBuffer = (6 - paint.haloWidth / paint.pixelRatio / max(paint.size, 1e-6)) / 8
         let fillColor = premultipliedFloats(paint.color, paint.opacity)
         let haloColor = premultipliedFloats(paint.haloColor, paint.opacity)
-        for y in y0...y1 {
-            for x in x0...x1 {
+        for y in ys {
+            for x in xs {
                 // Screen pixel centre back into image pixels.
                 let dx = Double(x) + 0.5 - point.x, dy = Double(y) + 0.5 - point.y
                 let u = (dx * cosA + dy * sinA - left) / s, v = (-dx * sinA + dy * cosA - top) / s
@@ -291,7 +333,7 @@ func premultipliedFloats(_ c: MapCore.Color, _ opacity: Double) -> [Double] {
 
 /// Packs premultiplied floats into the pixmap's 0xAARRGGBB.
 func packPremultiplied(_ p: [Double]) -> UInt32 {
-    func q(_ v: Double) -> UInt32 { UInt32(min(max(v, 0), 1) * 255 + 0.5) }
+    func q(_ v: Double) -> UInt32 { UInt32((v > 0 ? min(v, 1) : 0) * 255 + 0.5) }     // (NaN: 0)
     let a = q(p[3])
     return a << 24 | min(q(p[0]), a) << 16 | min(q(p[1]), a) << 8 | min(q(p[2]), a)
 }

@@ -53,20 +53,25 @@ public final class GeoJSONData: Sendable {
     /// Reads GeoJSON from parsed JSON; `path` names the place in messages (`sources.route.data`).
     public convenience init(json: JSON, path: String) throws {
         var out: [GeoFeature] = []
-        try GeoJSONReader.read(json, path: path, properties: [:], id: nil, into: &out)
+        try GeoJSONReader.read(json, path: path, properties: [:], id: nil, depth: 0, into: &out)
         self.init(features: out)
     }
 }
 
 enum GeoJSONReader {
-    static func read(_ json: JSON, path: String, properties: [String: StyleValue], id: StyleValue?,
+    /// Collections nest at most this deep (parsed text cannot nest deeper anyway; a JSON value
+    /// built in code could, and reading is recursive).
+    static let maximumDepth = JSON.maximumDepth
+
+    static func read(_ json: JSON, path: String, properties: [String: StyleValue], id: StyleValue?, depth: Int,
                      into out: inout [GeoFeature]) throws {
+        guard depth <= maximumDepth else { throw StyleError("\(path): GeoJSON nested deeper than \(maximumDepth) levels") }
         guard case let .object(o) = json else { throw StyleError("\(path): expected a GeoJSON object, found \(json.typeName)") }
         guard case let .string(type)? = o["type"] else { throw StyleError("\(path).type: missing GeoJSON type") }
         switch type {
         case "FeatureCollection":
             guard case let .array(fs)? = o["features"] else { throw StyleError("\(path).features: expected array") }
-            for (i, f) in fs.enumerated() { try read(f, path: "\(path).features[\(i)]", properties: [:], id: nil, into: &out) }
+            for (i, f) in fs.enumerated() { try read(f, path: "\(path).features[\(i)]", properties: [:], id: nil, depth: depth + 1, into: &out) }
         case "Feature":
             var props: [String: StyleValue] = [:]
             if case let .object(p)? = o["properties"] {
@@ -75,10 +80,12 @@ enum GeoJSONReader {
             var fid: StyleValue? = nil
             if let i = o["id"], i != .null { fid = StyleValue(json: i) }
             guard let g = o["geometry"], g != .null else { return }     // a feature without geometry draws nothing
-            try read(g, path: "\(path).geometry", properties: props, id: fid, into: &out)
+            try read(g, path: "\(path).geometry", properties: props, id: fid, depth: depth + 1, into: &out)
         case "GeometryCollection":
             guard case let .array(gs)? = o["geometries"] else { throw StyleError("\(path).geometries: expected array") }
-            for (i, g) in gs.enumerated() { try read(g, path: "\(path).geometries[\(i)]", properties: properties, id: id, into: &out) }
+            for (i, g) in gs.enumerated() {
+                try read(g, path: "\(path).geometries[\(i)]", properties: properties, id: id, depth: depth + 1, into: &out)
+            }
         case "Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon":
             guard let coords = o["coordinates"] else { throw StyleError("\(path).coordinates: missing") }
             let cpath = "\(path).coordinates"
@@ -139,10 +146,11 @@ enum GeoJSONReader {
         try list(json, path).enumerated().map { try position($1, "\(path)[\($0)]") }
     }
 
-    static func position(_ json: JSON, _ path: String) throws -> MercatorPoint {
+    /// (The path is made only for an error: a large file has millions of positions.)
+    static func position(_ json: JSON, _ path: @autoclosure () -> String) throws -> MercatorPoint {
         guard case let .array(a) = json, a.count >= 2, case let .number(lng) = a[0], case let .number(lat) = a[1],
               lng.isFinite, lat.isFinite else {
-            throw StyleError("\(path): expected a [longitude, latitude] position, found \(json.compactText)")
+            throw StyleError("\(path()): expected a [longitude, latitude] position, found \(json.compactText)")
         }
         let clamped = min(max(lat, -WebMercator.maxLatitude), WebMercator.maxLatitude)
         return MercatorPoint(x: WebMercator.x(lng: lng), y: WebMercator.y(lat: clamped))

@@ -19,8 +19,11 @@ public enum LineAnchors {
     public static func along(_ line: [(x: Double, y: Double)], spacing: Double, labelLength: Double,
                              boxScale: Double) -> [Anchor] {
         guard line.count >= 2 else { return [] }
-        let label = labelLength * boxScale
-        var spacing = spacing
+        // NaN lengths count as 0, and a spacing that is not positive as 1 px: with them no
+        // anchor could ever be placed, yet the walk along the line would go on.
+        let product = labelLength * boxScale
+        let label = product.isNaN ? 0 : product
+        var spacing = spacing > 0 ? spacing : 1
         if spacing - label < spacing / 4 { spacing = label + spacing / 4 }
         let offset = ((labelLength / 2 + 48) * boxScale).truncatingRemainder(dividingBy: max(spacing, 1e-9))
         let anchors = resample(line, offset: offset, spacing: spacing, label: label)
@@ -63,6 +66,9 @@ public enum LineAnchors {
             let a = line[i], b = line[i + 1]
             let d = hypot(b.x - a.x, b.y - a.y)
             while marked + spacing < distance + d {
+                // Far along a very long line the spacing can fall below the precision of
+                // `marked`: no further anchor can be told apart, so the walk ends.
+                guard marked + spacing > marked else { return anchors }
                 marked += spacing
                 let t = (marked - distance) / d
                 if marked - label / 2 >= 0 && marked + label / 2 <= total {

@@ -10,12 +10,19 @@ extension MapModel {
         mutateStyle { $0.features[id] = geojson }
     }
 
-    /// Adds an image source.
+    /// Adds an image source (its corners checked as a document's are).
     public mutating func addSource(_ id: String, image: ImageSource) throws {
         guard style.features[id] == nil, style.images[id] == nil, style.sources[id] == nil else {
             throw StyleError("sources.\(id): a source with this id exists")
         }
+        try Self.checkCorners(id, image)
         mutateStyle { $0.images[id] = image }
+    }
+
+    private static func checkCorners(_ id: String, _ image: ImageSource) throws {
+        for (i, p) in image.corners.all.enumerated() where !ImageCorners.accepts(p) {
+            throw StyleError("sources.\(id).coordinates[\(i)]: [\(p.lng), \(p.lat)] is out of range (longitude -540...540, latitude -90...90)")
+        }
     }
 
     /// Replaces a GeoJSON source's data (`updateGeoJSONSource` / `setData`).
@@ -27,6 +34,7 @@ extension MapModel {
     /// Replaces an image source's image and corners (`updateImage` / `setCoordinates`).
     public mutating func updateImageSource(_ id: String, _ image: ImageSource) throws {
         guard style.images[id] != nil else { throw StyleError("sources.\(id): no image source with this id") }
+        try Self.checkCorners(id, image)
         mutateStyle { $0.images[id] = image }
     }
 

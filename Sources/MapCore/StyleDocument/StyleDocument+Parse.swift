@@ -79,8 +79,10 @@ struct StyleDocumentReader {
                 if !seen.insert(layer.id).inserted { problems.append("layers[\(i)].id: duplicate layer id \"\(layer.id)\""); continue }
                 doc.layers.append(layer)
             }
+        } else if let l = root["layers"] {
+            problems.append("layers: expected array, found \(l.typeName)")
         } else {
-            problems.append(root["layers"] == nil ? "layers: missing" : "layers: expected array, found \(root["layers"]!.typeName)")
+            problems.append("layers: missing")
         }
         return doc
     }
@@ -125,10 +127,11 @@ struct StyleDocumentReader {
             }
             var corners: [LngLat] = []
             for (i, p) in c.enumerated() {
-                if case let .array(a) = p, a.count == 2, case let .number(lng) = a[0], case let .number(lat) = a[1], lng.isFinite, lat.isFinite {
+                if case let .array(a) = p, a.count == 2, case let .number(lng) = a[0], case let .number(lat) = a[1],
+                   ImageCorners.accepts(LngLat(lng: lng, lat: lat)) {
                     corners.append(LngLat(lng: lng, lat: lat))
                 } else {
-                    problems.append("\(path).coordinates[\(i)]: expected [longitude, latitude], found \(p.compactText)")
+                    problems.append("\(path).coordinates[\(i)]: expected [longitude, latitude] (longitude within -540...540, latitude within -90...90), found \(p.compactText)")
                 }
             }
             guard let url, corners.count == 4 else { return nil }
@@ -227,4 +230,12 @@ extension LayerDefinition {
         }
         layout[name] = try PropertyValue(json: json, spec: spec, path: path)
     }
+}
+
+extension ImageCorners {
+    /// Whether an image source may have a corner at `p`: latitudes beyond the poles are errors in
+    /// the reference engines too, and longitudes are kept within one world on either side of
+    /// [-180, 180] (enough for an image across the antimeridian): the renderer draws an image
+    /// in every world copy its corners span, and a corner at 1e300 is no place.
+    public static func accepts(_ p: LngLat) -> Bool { p.lng >= -540 && p.lng <= 540 && p.lat >= -90 && p.lat <= 90 }
 }

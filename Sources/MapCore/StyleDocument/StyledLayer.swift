@@ -61,6 +61,32 @@ public struct StyleEvaluation: Sendable {
     public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double) {
         self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize
     }
+
+    /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style
+    /// values can be absurd (1e308) or infinite (["/", 1, 0]), and the renderer turns screen
+    /// positions into integers; a stroke, circle, icon or offset beyond a few world widths covers
+    /// (or leaves) the whole world just as one at the limit does.
+    var lengthLimit: Double { worldSize.isFinite && worldSize > 0 ? 4 * worldSize : 2048 }
+
+    /// `v` made finite and within +-`lengthLimit` (NaN: 0).
+    func length(_ v: Double) -> Double {
+        let limit = lengthLimit
+        return v.isNaN ? 0 : min(max(v, -limit), limit)
+    }
+}
+
+/// A miter limit the renderer can use: 1000 (the miter of a 179.9-degree turn) at most, as a
+/// larger one only grows the margin every stroke is culled with. NaN: the default, 2.
+@inline(__always) func boundedMiterLimit(_ m: Double) -> Double { m.isNaN ? 2 : min(m, 1000) }
+
+/// A finite number, or `fallback`.
+@inline(__always) func finite(_ v: Double, or fallback: Double = 0) -> Double { v.isFinite ? v : fallback }
+
+/// An angle in degrees the renderer can turn into radians: infinite or NaN gives 0, and an
+/// absurd one (times pi / 180, 1e308 would overflow) is taken modulo 360. Others are kept as
+/// they are.
+@inline(__always) func degrees(_ v: Double) -> Double {
+    !v.isFinite ? 0 : abs(v) < 1e15 ? v : v.truncatingRemainder(dividingBy: 360)
 }
 
 extension StyledLayer {
@@ -87,7 +113,7 @@ extension StyledLayer {
                 if d.type == .fill {
                     paint = .fill(fillPaint(zc, e))
                 } else {
-                    paint = .line(linePaint(zc, e))
+                    paint = .line(linePaint(zc, e, typed: true))
                 }
                 return .init(id: d.id, paint: paint, geometry: g)
             }
@@ -102,17 +128,21 @@ extension StyledLayer {
         guard let data = d.source.flatMap({ style.features[$0] }) else { return nil }
         let zc = EvaluationContext(zoom: e.zoom)
         var items: [FeatureDraw.Item] = []
-        var placed: [FrameDescription.ScreenBox] = []
+        var placed = CollisionGrid()
+        // Icons along lines: at most this many in a layer (each part has at most 10 000 anchors,
+        // but a layer may have any number of long lines).
+        var lineAnchorsLeft = 100_000
         let translateName = "\(d.type.rawValue)-translate"
         var translate = (x: 0.0, y: 0.0)
         if paintSpecs[translateName] != nil {
             let t = pair(translateName, zc)
-            translate = (t.0 * e.pixelRatio, t.1 * e.pixelRatio)
+            translate = (e.length(t.0 * e.pixelRatio), e.length(t.1 * e.pixelRatio))
         }
         for feature in data.features {
             let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation)
             if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
+            guard !g.isEmpty else { continue }     // (an empty MultiPoint, Polygon, ...: nothing to draw or place)
             switch d.type {
             case .fill:
                 guard g.kind == .polygons else { continue }
@@ -125,46 +155,56 @@ extension StyledLayer {
                 var p = linePaint(c, e)
                 // The reference engines lay dashes out in tile units at the integer zoom of the
                 // tile, so between integer zooms the pattern grows with the map.
-                p.dasharray = p.dasharray.map { $0 * exp2(e.zoom - e.zoom.rounded(.down)) }
+                let growth = finite(exp2(e.zoom - e.zoom.rounded(.down)), or: 1)
+                p.dasharray = p.dasharray.map { $0 * growth }
                 items.append(.init(paint: .line(p), geometry: g))
             case .circle:
                 var p = CirclePaint()
-                p.radius = number("circle-radius", c) * e.pixelRatio
+                p.radius = e.length(number("circle-radius", c) * e.pixelRatio)
                 p.color = color("circle-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
-                p.blur = number("circle-blur", c)
+                // (A fraction of the radius: with 1e6 or more a circle has faded out entirely, and
+                // any negative blur is none.)
+                p.blur = min(max(finite(number("circle-blur", c), or: 1e6), -1e6), 1e6)
                 p.opacity = number("circle-opacity", c)
-                p.strokeWidth = number("circle-stroke-width", c) * e.pixelRatio
+                p.strokeWidth = e.length(number("circle-stroke-width", c) * e.pixelRatio)
                 p.strokeColor = color("circle-stroke-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
                 p.strokeOpacity = number("circle-stroke-opacity", c)
                 items.append(.init(paint: .circle(p), geometry: g))
             case .symbol:
                 guard let sprite = style.sprite, let icon = sprite.icons[string("icon-image", c)] else { continue }
-                var p = IconPaint(icon: icon, scale: number("icon-size", c, layout: true) * e.pixelRatio / icon.pixelRatio)
+                var size = number("icon-size", c, layout: true)
+                var p = IconPaint(icon: icon, scale: size * e.pixelRatio / icon.pixelRatio)
                 guard p.scale > 0 else { continue }
-                p.rotate = number("icon-rotate", c, layout: true)
+                // An icon larger than the length limit is drawn at the limit (an absurd icon-size
+                // or sprite pixel ratio).
+                let side = Double(max(icon.image.width, icon.image.height, 1))
+                if !(p.scale * side <= e.lengthLimit) {
+                    p.scale = e.lengthLimit / side
+                    size = p.scale * icon.pixelRatio / e.pixelRatio
+                }
+                p.rotate = degrees(number("icon-rotate", c, layout: true))
                 p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
                 let off = pair("icon-offset", c, layout: true)
-                let size = number("icon-size", c, layout: true)
                 p.size = size
                 p.pixelRatio = e.pixelRatio
-                p.offset = (off.0 * size * e.pixelRatio, off.1 * size * e.pixelRatio)
+                p.offset = (e.length(off.0 * size * e.pixelRatio), e.length(off.1 * size * e.pixelRatio))
                 p.opacity = number("icon-opacity", c)
                 let emissive = number("icon-emissive-strength", c)
                 p.color = color("icon-color", c).lit(by: e.light, emissive: emissive)
                 p.haloColor = color("icon-halo-color", c).lit(by: e.light, emissive: emissive)
-                p.haloWidth = number("icon-halo-width", c) * e.pixelRatio
-                p.haloBlur = number("icon-halo-blur", c) * e.pixelRatio
+                p.haloWidth = e.length(number("icon-halo-width", c) * e.pixelRatio)
+                p.haloBlur = e.length(number("icon-halo-blur", c) * e.pixelRatio)
                 p.smooth = p.scale * icon.pixelRatio / e.pixelRatio != 1 || p.rotate.truncatingRemainder(dividingBy: 360) != 0 || icon.sdf
                 // Collision: an icon that overlaps one placed before it is hidden, unless allowed.
                 let allow = layout("icon-allow-overlap", c) == .bool(true)
                 let ignore = layout("icon-ignore-placement", c) == .bool(true)
-                for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width) {
+                for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width, limit: &lineAnchorsLeft) {
                     var q = p
-                    q.rotate += angle
+                    q.rotate = degrees(q.rotate + angle)
                     if angle != 0 { q.smooth = true }
                     let box = iconBox(q, at: anchor, worldSize: e.worldSize)
-                    if !allow && placed.contains(where: { $0.intersects(box) }) { continue }
-                    if !ignore { placed.append(box) }
+                    if !allow && placed.collides(box) { continue }
+                    if !ignore { placed.insert(box) }
                     items.append(.init(paint: .icon(q), geometry: anchor))
                 }
             default:
@@ -173,15 +213,16 @@ extension StyledLayer {
         }
         guard !items.isEmpty else { return nil }
         let kind: LayerPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
-        let tileZoom = Int(min(max(e.zoom.rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
+        let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
         return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
     }
 
     /// Where a feature's symbols go, with the extra rotation (degrees) of each: its points for
     /// `symbol-placement: point` (the default); anchors along its lines or polygon rings for
     /// `line` and `line-center`, turned with the line unless `icon-rotation-alignment` is viewport.
+    /// Anchors along lines count against `limit`; none are made once it is used up.
     private func symbolAnchors(_ g: FeatureGeometry, _ c: EvaluationContext, _ e: StyleEvaluation,
-                               labelLength: Double) -> [(FeatureGeometry, Double)] {
+                               labelLength: Double, limit: inout Int) -> [(FeatureGeometry, Double)] {
         let placement = string("symbol-placement", c)
         if g.kind == .points || placement == "point" {
             return g.kind == .points ? [(g, 0)] : []
@@ -191,11 +232,12 @@ extension StyledLayer {
         let textMaxSize = layout("text-size", EvaluationContext(zoom: 18)).asNumber ?? 16
         let spacing = number("symbol-spacing", c, layout: true)
         var out: [(FeatureGeometry, Double)] = []
-        for part in 0..<g.partCount {
+        for part in 0..<g.partCount where limit > 0 {
             let line = g.part(part).map { (x: g.coordinates[2 * $0] * world, y: g.coordinates[2 * $0 + 1] * world) }
             let anchors = placement == "line-center" ? [LineAnchors.center(line)].compactMap { $0 }
                 : LineAnchors.along(line, spacing: spacing, labelLength: labelLength, boxScale: textMaxSize / 24)
-            for a in anchors {
+            for a in anchors.prefix(limit) {
+                limit -= 1
                 out.append((FeatureGeometry(kind: .points, parts: [[MercatorPoint(x: a.x / world, y: a.y / world)]]),
                             follow ? a.angle * 180 / Double.pi : 0))
             }
@@ -221,9 +263,11 @@ extension StyledLayer {
         p.resampling = RasterPaint.Resampling(rawValue: string("raster-resampling", zc, layout: false)) ?? .linear
         p.brightnessMin = number("raster-brightness-min", zc)
         p.brightnessMax = number("raster-brightness-max", zc)
-        p.contrast = number("raster-contrast", zc)
+        // Contrast 1 (the maximum) means an infinite gain, which makes NaN of a mid-grey texel:
+        // kept just below, where the gain is large enough to push every texel to 0 or 1 all the same.
+        p.contrast = min(number("raster-contrast", zc), 1 - 1e-7)
         p.saturation = number("raster-saturation", zc)
-        p.hueRotate = number("raster-hue-rotate", zc)
+        p.hueRotate = degrees(number("raster-hue-rotate", zc))
         p.emissiveStrength = number("raster-emissive-strength", zc)
         return p
     }
@@ -232,7 +276,7 @@ extension StyledLayer {
     /// lights it by the emissive strength kept in the paint): the template of typed layers.
     public func linePaint(zoom: Double) -> LinePaint {
         let c = EvaluationContext(zoom: zoom)
-        var p = linePaint(c, StyleEvaluation(zoom: zoom, pixelRatio: 1, light: .white, worldSize: 512 * exp2(zoom)))
+        var p = linePaint(c, StyleEvaluation(zoom: zoom, pixelRatio: 1, light: .white, worldSize: 512 * exp2(zoom)), typed: true)
         p.color = color("line-color", c)
         p.emissiveStrength = number("line-emissive-strength", c)
         return p
@@ -242,8 +286,9 @@ extension StyledLayer {
     /// anchor, opacity, emissive strength).
     public func symbolPaint(zoom: Double) -> SymbolPaint {
         let c = EvaluationContext(zoom: zoom)
-        return SymbolPaint(iconImage: string("icon-image", c), iconSize: number("icon-size", c, layout: true),
-                           iconRotate: number("icon-rotate", c, layout: true),
+        // (Bounded as icons of document layers are: 1000 times the icon at most.)
+        return SymbolPaint(iconImage: string("icon-image", c), iconSize: min(number("icon-size", c, layout: true), 1000),
+                           iconRotate: degrees(number("icon-rotate", c, layout: true)),
                            iconAnchor: IconAnchor(rawValue: string("icon-anchor", c)) ?? .center,
                            iconOpacity: number("icon-opacity", c), emissiveStrength: number("icon-emissive-strength", c))
     }
@@ -253,19 +298,91 @@ extension StyledLayer {
                   opacity: number("fill-opacity", c), emissiveStrength: 1)
     }
 
-    func linePaint(_ c: EvaluationContext, _ e: StyleEvaluation) -> LinePaint {
+    /// `typed`: for the renderer's line path of geometry sets (basemap layers, the template of
+    /// typed layers), which strokes every segment within reach x miter limit of the view, in
+    /// every world copy that reach spans, each across as many rows as the line is wide: there
+    /// widths (and gaps and blurs) are at most one world width and 1024 device pixels, and the
+    /// miter limit keeps the reach x miter limit within that (or the line's own reach).
+    func linePaint(_ c: EvaluationContext, _ e: StyleEvaluation, typed: Bool = false) -> LinePaint {
         let r = e.pixelRatio
         var p = LinePaint()
+        let typedLimit = min(e.lengthLimit / 4, 1024 * finite(r, or: 1))
+        func length(_ v: Double) -> Double { typed ? min(e.length(v), typedLimit) : e.length(v) }
         p.color = color("line-color", c).lit(by: e.light, emissive: number("line-emissive-strength", c))
         p.emissiveStrength = 1
-        p.width = number("line-width", c) * r
+        p.width = length(number("line-width", c) * r)
         p.opacity = number("line-opacity", c)
         p.cap = LineCap(rawValue: string("line-cap", c)) ?? .butt
         p.join = LineJoin(rawValue: string("line-join", c)) ?? .miter
-        p.miterLimit = number("line-miter-limit", c, layout: true)
-        p.dasharray = paint("line-dasharray", c).asNumbers ?? []
-        p.gapWidth = number("line-gap-width", c) * r
-        p.blur = number("line-blur", c) * r
+        p.miterLimit = boundedMiterLimit(number("line-miter-limit", c, layout: true))
+        // Dash lengths are in line widths: bounded like lengths, so that times the width they
+        // stay finite (a dash or gap longer than the world draws the same).
+        let dashLimit = e.lengthLimit
+        p.dasharray = (paint("line-dasharray", c).asNumbers ?? []).map { $0.isNaN ? 0 : min(max($0, 0), dashLimit) }
+        p.gapWidth = length(number("line-gap-width", c) * r)
+        p.blur = length(number("line-blur", c) * r)
+        if typed {
+            let reach = p.gapWidth / 2 + p.width
+            if reach > 0 { p.miterLimit = min(p.miterLimit, max(1, typedLimit / reach)) }
+        }
         return p
+    }
+}
+
+/// The icon boxes a layer has placed (world pixels), bucketed in a grid of cells so that a new
+/// box is tested against the boxes near it only: thousands of icons place in linear time. A box
+/// spanning many cells is kept in a list every new box is tested against. Placed boxes never
+/// overlap, so a cell holds few of them; only absurd data (icons of almost no size piled on one
+/// spot) could make many tests, and after `budget` tests in a layer further icons count as
+/// colliding, so placement always ends.
+struct CollisionGrid {
+    typealias Box = FrameDescription.ScreenBox
+    struct Cell: Hashable { let x: Int, y: Int }
+    static let cellSize = 64.0
+    /// The most cells per side of a box kept in the grid.
+    static let maxSpan = 8.0
+    private var boxes: [Box] = []
+    private var cells: [Cell: [Int]] = [:]
+    private var inGrid: [Int] = []
+    private var large: [Int] = []
+    private(set) var budget = 4_000_000
+
+    /// The cells `b` covers, or nil when it spans too many (or is not finite).
+    private func span(_ b: Box) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        func index(_ v: Double) -> Double { min(max((v / Self.cellSize).rounded(.down), -1e15), 1e15) }
+        let x0 = index(b.minX), y0 = index(b.minY), x1 = index(b.maxX), y1 = index(b.maxY)
+        guard x0 <= x1, y0 <= y1, x1 - x0 < Self.maxSpan, y1 - y0 < Self.maxSpan else { return nil }
+        return (Int(x0), Int(y0), Int(x1), Int(y1))
+    }
+
+    /// Whether `b` overlaps a placed box (true once the budget is spent).
+    mutating func collides(_ b: Box) -> Bool {
+        guard budget > 0 else { return true }
+        // A box with NaN overlaps nothing.
+        guard !b.minX.isNaN, !b.minY.isNaN, !b.maxX.isNaN, !b.maxY.isNaN else { return false }
+        func test(_ i: Int) -> Bool { budget -= 1; return boxes[i].intersects(b) }
+        for i in large where test(i) { return true }
+        if let s = span(b) {
+            for y in s.y0...s.y1 {
+                for x in s.x0...s.x1 {
+                    guard let list = cells[Cell(x: x, y: y)] else { continue }
+                    for i in list where test(i) { return true }
+                }
+            }
+        } else {
+            for i in inGrid where test(i) { return true }
+        }
+        return false
+    }
+
+    mutating func insert(_ b: Box) {
+        guard !b.minX.isNaN, !b.minY.isNaN, !b.maxX.isNaN, !b.maxY.isNaN else { return }
+        let i = boxes.count
+        boxes.append(b)
+        guard let s = span(b) else { large.append(i); return }
+        inGrid.append(i)
+        for y in s.y0...s.y1 {
+            for x in s.x0...s.x1 { cells[Cell(x: x, y: y), default: []].append(i) }
+        }
     }
 }
