@@ -206,8 +206,8 @@ enum Headless {
             let median = times[times.count / 2]
             let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
             func perFrame(_ a: [UInt64]) -> Double { Double(a.reduce(0, +)) / Double(max(1, a.count)) }
-            lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 15, withPad: " ", startingAt: 0)
-                         + String(format: " %10.2f %8.2f %8.2f %10.0f %20.1f %7.1f", median, p95, times.last ?? 0, 1000 / median,
+            lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 18, withPad: " ", startingAt: 0)
+                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f", median, p95, times.last ?? 0, 1000 / median,
                                   perFrame(modelAllocs), perFrame(renderAllocs)))
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",
