@@ -69,16 +69,12 @@ extension FrameRenderer {
         // Dots and their halos.
         for label in visible {
             guard let d = label.dot else { continue }
-            var c = Path()
-            c.addCircle(center: d, radius: paint.dotRadius + paint.haloWidth)
-            c.replay(into: &rasterizer)
+            Geometry.circle(center: d, radius: paint.dotRadius + paint.haloWidth, into: &rasterizer)
         }
         rasterizer.fill(pixmap, color: haloColor, rule: .nonZero)
         for label in visible {
             guard let d = label.dot else { continue }
-            var c = Path()
-            c.addCircle(center: d, radius: paint.dotRadius)
-            c.replay(into: &rasterizer)
+            Geometry.circle(center: d, radius: paint.dotRadius, into: &rasterizer)
         }
         rasterizer.fill(pixmap, color: textColor, rule: .nonZero)
         // Text: halo masks under text masks.

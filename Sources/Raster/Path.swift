@@ -56,13 +56,7 @@ public struct Path: PathSink, Sendable {
 
     /// Appends a circle as a polygon whose vertices lie within `tolerance` px of the true circle.
     public mutating func addCircle(center: Point, radius: Double, tolerance: Double = 0.05) {
-        let n = Geometry.circleSegments(radius: radius, tolerance: tolerance)
-        for i in 0..<n {
-            let a = Double(i) * 2 * Double.pi / Double(n)
-            let p = Point(center.x + radius * cos(a), center.y + radius * sin(a))
-            if i == 0 { moveTo(p) } else { lineTo(p) }
-        }
-        close()
+        Geometry.circle(center: center, radius: radius, tolerance: tolerance, into: &self)
     }
 
     /// Replays the path into `sink`, transformed.
@@ -105,6 +99,18 @@ public enum Geometry {
         guard radius > tolerance else { return 4 }
         let step = 2 * acos(1 - tolerance / radius)
         return max(4, min(512, Int((2 * Double.pi / step).rounded(.up))))
+    }
+
+    /// A circle as a closed polygon of `circleSegments` vertices, straight into `sink` (no path
+    /// to allocate: label dots are drawn this way every frame).
+    public static func circle<S: PathSink>(center: Point, radius: Double, tolerance: Double = 0.05, into sink: inout S) {
+        let n = circleSegments(radius: radius, tolerance: tolerance)
+        for i in 0..<n {
+            let a = Double(i) * 2 * Double.pi / Double(n)
+            let p = Point(center.x + radius * cos(a), center.y + radius * sin(a))
+            if i == 0 { sink.moveTo(p) } else { sink.lineTo(p) }
+        }
+        sink.close()
     }
 }
 
