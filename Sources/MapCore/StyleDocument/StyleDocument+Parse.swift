@@ -192,7 +192,7 @@ struct StyleDocumentReader {
         if let l = o["layout"] {
             if case let .object(lo) = l {
                 for (name, value) in lo.entries {
-                    attempt { try layer.setLayoutChecked(name, value, path: "\(path).layout.\(name)") }
+                    attempt { try layer.setLayout(name, value, path: "\(path).layout.\(name)") }
                 }
             } else { problems.append("\(path).layout: expected object, found \(l.typeName)") }
         }
@@ -211,24 +211,6 @@ struct StyleDocumentReader {
             } else { problems.append("\(path).paint: expected object, found \(p.typeName)") }
         }
         return layer
-    }
-}
-
-extension LayerDefinition {
-    /// `setLayout` with the document's own path in messages.
-    mutating func setLayoutChecked(_ name: String, _ json: JSON, path: String) throws {
-        if name == "visibility" {
-            switch json {
-            case .string("visible"): visible = true
-            case .string("none"): visible = false
-            default: throw StyleError("\(path): expected one of [visible, none], found \(json.compactText)")
-            }
-            return
-        }
-        guard let spec = StyleProperties.layout(type.rawValue)[name] else {
-            throw StyleError("\(path): unknown property for a \(type.rawValue) layer")
-        }
-        layout[name] = try PropertyValue(json: json, spec: spec, path: path)
     }
 }
 

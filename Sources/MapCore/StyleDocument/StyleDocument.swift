@@ -94,19 +94,24 @@ public struct LayerDefinition: Sendable {
         paint[name] = json == .null ? nil : try PropertyValue(json: json, spec: spec, path: "layers.\(id).paint.\(name)")
     }
 
-    /// Sets a layout property from its JSON value (`visibility` included).
-    public mutating func setLayout(_ name: String, _ json: JSON) throws {
+    /// Sets a layout property from its JSON value (`visibility` included). Through the API
+    /// (`path` nil) null restores the default; a document (`path`: where the value stands in it)
+    /// must give a value.
+    public mutating func setLayout(_ name: String, _ json: JSON, path: String? = nil) throws {
+        let resets = path == nil && json == .null
+        let path = path ?? "layers.\(id).layout.\(name)"
         if name == "visibility" {
             switch json {
-            case .string("visible"), .null: visible = true
+            case .string("visible"): visible = true
+            case .null where resets: visible = true
             case .string("none"): visible = false
-            default: throw StyleError("layers.\(id).layout.visibility: expected one of [visible, none], found \(json.compactText)")
+            default: throw StyleError("\(path): expected one of [visible, none], found \(json.compactText)")
             }
             return
         }
         guard let spec = StyleProperties.layout(type.rawValue)[name] else {
-            throw StyleError("layers.\(id).layout.\(name): unknown property for a \(type.rawValue) layer")
+            throw StyleError("\(path): unknown property for a \(type.rawValue) layer")
         }
-        layout[name] = json == .null ? nil : try PropertyValue(json: json, spec: spec, path: "layers.\(id).layout.\(name)")
+        layout[name] = resets ? nil : try PropertyValue(json: json, spec: spec, path: path)
     }
 }
