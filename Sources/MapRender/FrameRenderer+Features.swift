@@ -21,12 +21,14 @@ extension FrameRenderer {
                         var b = ThresholdBlitter(SolidBlitter(pixmap: pixmap, color: color))
                         rasterizer.sweep(.nonZero, &b)
                     }
-                    // The outline: a 1-px line along the polygon's edges, over the fill.
+                    // The outline: a 1-px line along the polygon's edges, over the fill. (The
+                    // reference draws it as a GPU hairline, not as a line layer, and area
+                    // coverage comes closer to that than the line shader's distance ramp.)
                     if antialias, let outline {
                         collectParts(g, sx, ox, sy, oy, closeRings: true)
                         var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
                         line.emissiveStrength = 1
-                        paintRuns(line, pixmap)
+                        paintRuns(line, pixmap, exactArea: true)
                     }
                 }
             case let .line(paint):

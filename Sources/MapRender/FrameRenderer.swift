@@ -21,6 +21,8 @@ public final class FrameRenderer {
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
     let mask = CoverageMask(width: 1, height: 1)
+    /// Coverage of lines at most two pixels wide (see `ThinStroke`).
+    let thin = ThinStroke()
     // The bottom layers that stayed the same, drawn once.
     var lastFrame: FrameDescription?
     var cache: Pixmap?
@@ -170,11 +172,30 @@ public final class FrameRenderer {
         paintRuns(paint, pixmap)
     }
 
-    /// Strokes the collected runs with `paint` and composites them.
-    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil) {
+    /// Strokes the collected runs with `paint` and composites them. Lines up to two pixels wide
+    /// are covered by distance (`ThinStroke`) unless `exactArea` asks for the area rasterizer.
+    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = StrokeStyle(paint)
+        if !exactArea && paint.blur <= 0 && paint.gapWidth <= 0 && paint.width <= ThinStroke.maxWidth {
+            // Thin lines: coverage by distance, each pixel painted once per layer.
+            if thin.width != pixmap.width || thin.originY != rows.lowerBound || thin.height != rows.count {
+                thin.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
+            }
+            var start = 0
+            var style = base
+            runPoints.withUnsafeBufferPointer { all in
+                for (r, end) in runEnds.enumerated() {
+                    if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
+                    let closed = r < runClosed.count && runClosed[r]
+                    thin.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, style: style)
+                    start = end
+                }
+            }
+            thin.composite(color, onto: pixmap, clip: clip)
+            return
+        }
         if paint.blur <= 0 {
             strokeRuns(paint, base)
             if let clip {

@@ -1,0 +1,298 @@
+/// Strokes of lines at most `maxWidth` pixels wide, covered by distance instead of by area.
+///
+/// A thin basemap line crosses a pixel or two per segment, so giving every segment its own
+/// rectangle and join for the area rasterizer spends almost all of its time on edges and cells
+/// for very few pixels. Here each pixel near a segment gets coverage from its centre's distance
+/// to the line, clamp(w / 2 + 0.5 - distance, 0, 1): the anti-aliasing MapLibre's line shader
+/// applies (an edge fading over one pixel centred on the true edge). Butt and square ends fade the
+/// same way along the line; interior vertices and round caps use the distance to the vertex, so
+/// consecutive segments meet in a round join (for lines this thin a miter differs from it by at
+/// most w / 2 * (sqrt 2 - 1) px at a right angle, and a bevel by less).
+///
+/// Coverage goes into an 8-bit mask keeping the larger value where segments overlap, and the mask
+/// is composited once per layer: a pixel is painted once however many segments, joins, dashes or
+/// lines of the layer touch it, as with the area rasterizer's non-zero union. The mask keeps its
+/// storage; composite leaves it clear, so a warm stroke does not allocate.
+public final class ThinStroke {
+    /// The widest line (px) drawn here.
+    public static let maxWidth = 2.0
+
+    public private(set) var width = 0
+    public private(set) var height = 0
+    /// The device row the mask's first row stands for (a band of a taller pixmap).
+    public private(set) var originY = 0
+    private var coverage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Per row, the first and last column written (first > last: nothing).
+    private var spanFirst: UnsafeMutablePointer<Int32>
+    private var spanLast: UnsafeMutablePointer<Int32>
+    private var rowCapacity: Int
+    private var minRow = Int.max, maxRow = -1
+
+    public init() {
+        capacity = 0; rowCapacity = 0
+        coverage = .allocate(capacity: 1)
+        spanFirst = .allocate(capacity: 1); spanLast = .allocate(capacity: 1)
+    }
+
+    deinit { coverage.deallocate(); spanFirst.deallocate(); spanLast.deallocate() }
+
+    /// Sizes the mask for a device of `width` x `height` rows starting at `originY`, and forgets
+    /// what was stroked and not composited.
+    public func reset(width: Int, height: Int, originY: Int = 0) {
+        let w = max(1, width), h = max(1, height)
+        if w * h > capacity {
+            coverage.deallocate()
+            capacity = w * h
+            coverage = .allocate(capacity: capacity)
+            coverage.initialize(repeating: 0, count: capacity)
+        } else {
+            clearTouched()
+        }
+        if h > rowCapacity {
+            spanFirst.deallocate(); spanLast.deallocate()
+            rowCapacity = h
+            spanFirst = .allocate(capacity: h); spanLast = .allocate(capacity: h)
+        }
+        if w != self.width || h > self.height { coverage.update(repeating: 0, count: w * h) }
+        self.width = w; self.height = h; self.originY = originY
+        spanFirst.update(repeating: Int32.max, count: h)
+        spanLast.update(repeating: -1, count: h)
+        minRow = .max; maxRow = -1
+    }
+
+    /// Whether anything was stroked since the last composite.
+    public var isEmpty: Bool { maxRow < minRow }
+
+    // MARK: Stroking
+
+    /// Strokes a polyline (closed: the last point joins the first), dashed if the style says so.
+    /// The style's join is drawn round (see the type's note); its cap is honoured.
+    public func stroke(_ pts: UnsafeBufferPointer<Point>, closed: Bool, style: StrokeStyle) {
+        guard style.width > 0, style.width.isFinite, pts.count > 0 else { return }
+        let hw = min(style.width, ThinStroke.maxWidth) / 2
+        if !style.dashes.isEmpty, let pattern = DashPattern(style.dashes, offset: style.dashOffset) {
+            dashed(pts, closed: closed, pattern: pattern, hw: hw, cap: style.cap)
+        } else {
+            solid(pts, closed: closed, hw: hw, cap: style.cap)
+        }
+    }
+
+    private func solid(_ pts: UnsafeBufferPointer<Point>, closed: Bool, hw: Double, cap: LineCap) {
+        let n = pts.count
+        let total = closed ? n + 1 : n
+        // Segments are drawn one behind: the last one learns that it ends the line.
+        var a = pts[0]
+        var pending: (Point, Point)? = nil
+        var first = true
+        var i = 1
+        while i < total {
+            let b = pts[i % n]
+            i += 1
+            let d = b - a
+            guard d.x != 0 || d.y != 0, d.x.isFinite, d.y.isFinite else { continue }
+            if let (p, q) = pending {
+                segment(p, q, hw: hw, start: first && !closed ? cap : .round, end: .round)
+                first = false
+            }
+            pending = (a, b)
+            a = b
+        }
+        if let (p, q) = pending {
+            segment(p, q, hw: hw, start: first && !closed ? cap : .round, end: closed ? .round : cap)
+        } else if cap != .butt && !closed, pts[0].x.isFinite, pts[0].y.isFinite {
+            // All points coincide: round and square caps still draw a dot.
+            dot(pts[0], hw: hw, square: cap == .square)
+        }
+    }
+
+    private func dashed(_ pts: UnsafeBufferPointer<Point>, closed: Bool, pattern: DashPattern, hw: Double, cap: LineCap) {
+        var state = pattern.start
+        let n = pts.count
+        let total = closed ? n + 1 : n
+        // The dash being drawn: its last point and whether a segment of it has been drawn.
+        var from = pts[0]
+        var startsDash = true
+        var pending: (Point, Point, Bool)? = nil        // a segment held back, and whether it starts a dash
+        func flush(endsDash: Bool) {
+            guard let (p, q, s) = pending else { return }
+            segment(p, q, hw: hw, start: s ? cap : .round, end: endsDash ? cap : .round)
+            pending = nil
+        }
+        func add(_ p: Point, _ q: Point) {
+            flush(endsDash: false)
+            if p != q { pending = (p, q, startsDash); startsDash = false }
+        }
+        var a = pts[0]
+        var i = 1
+        while i < total {
+            let b = pts[i % n]
+            i += 1
+            let len = (b - a).length
+            guard len > 0, len.isFinite else { continue }
+            var t = 0.0
+            while len - t > state.remaining {
+                t += state.remaining
+                let p = a + (b - a) * (t / len)
+                if state.on {
+                    add(from, p)
+                    flush(endsDash: true)
+                } else {
+                    from = p; startsDash = true
+                }
+                state = pattern.next(after: state)
+            }
+            state.remaining -= len - t
+            if state.on { add(from, b); from = b }
+            a = b
+        }
+        if state.on { flush(endsDash: true) }
+    }
+
+    /// Coverage of one segment with the given end treatment (`.round` also stands for a join).
+    private func segment(_ a: Point, _ b: Point, hw: Double, start: LineCap, end: LineCap) {
+        let v = b - a
+        let len = v.length
+        guard len > 0, len.isFinite, a.x.isFinite, a.y.isFinite else { return }
+        let dx = v.x / len, dy = v.y / len
+        let r = hw + 0.5                                   // coverage reaches zero this far from the line
+        // How far past each end coverage can reach, along the line.
+        func reach(_ c: LineCap) -> Double { c == .round ? r : (c == .square ? hw + 0.5 : 0.5) }
+        let lo = -reach(start), hi = len + reach(end)
+        let pad = r + 1
+        let top = max(Double(originY), min(a.y, b.y) - pad)
+        let bottom = min(Double(originY + height), max(a.y, b.y) + pad)
+        guard top < bottom else { return }
+        let left = max(0, min(a.x, b.x) - pad), right = min(Double(width), max(a.x, b.x) + pad)
+        guard left < right else { return }
+        let y0 = Int(top.rounded(.down)), y1 = Int(bottom.rounded(.up))
+        let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
+        let roundStart = start == .round, roundEnd = end == .round
+        for y in y0..<y1 {
+            let row = y - originY
+            guard row >= 0 && row < height else { continue }
+            let cy = Double(y) + 0.5
+            // Along and across the line for a pixel centre (cx, cy): t = t0 + cx dx, p = p0 - cx dy.
+            let t0 = (cy - a.y) * dy - a.x * dx
+            let p0 = (cy - a.y) * dx + a.x * dy
+            var xl = left, xr = right
+            if abs(dx) > 1e-12 {
+                let u = (lo - t0) / dx, w = (hi - t0) / dx
+                xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
+            } else if t0 <= lo || t0 >= hi { continue }
+            if abs(dy) > 1e-12 {
+                let u = (p0 - r) / dy, w = (p0 + r) / dy
+                xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
+            } else if abs(p0) >= r { continue }
+            guard xl < xr else { continue }
+            let x0 = max(0, Int((xl - 0.5).rounded(.up))), x1 = min(width - 1, Int((xr - 0.5).rounded(.down)))
+            guard x0 <= x1 else { continue }
+            let cx = Double(x0) + 0.5
+            var t = t0 + cx * dx, p = p0 - cx * dy
+            let base = coverage + row * width
+            var touched = false
+            for x in x0...x1 {
+                var c: Double
+                if t < 0 {
+                    if roundStart { c = r - (t * t + p * p).squareRoot() }
+                    else { c = min(r - abs(p), 1) * min(max(t + squareStart + 0.5, 0), 1) }
+                } else if t > len {
+                    let e = t - len
+                    if roundEnd { c = r - (e * e + p * p).squareRoot() }
+                    else { c = min(r - abs(p), 1) * min(max(squareEnd + 0.5 - e, 0), 1) }
+                } else {
+                    c = r - abs(p)
+                }
+                if c > 0 {
+                    let value = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+                    if base[x] < value { base[x] = value }
+                    touched = true
+                }
+                t += dx; p -= dy
+            }
+            if touched { mark(row, x0, x1) }
+        }
+    }
+
+    /// A dot where a line has no length: a disc (round cap) or a square of side w.
+    private func dot(_ c: Point, hw: Double, square: Bool) {
+        let r = hw + 0.5
+        let y0 = max(originY, Int((c.y - r).rounded(.down))), y1 = min(originY + height, Int((c.y + r).rounded(.up)))
+        let x0 = max(0, Int((c.x - r).rounded(.down))), x1 = min(width, Int((c.x + r).rounded(.up)))
+        guard y0 < y1, x0 < x1 else { return }
+        for y in y0..<y1 {
+            let row = y - originY
+            let base = coverage + row * width
+            for x in x0..<x1 {
+                let px = Double(x) + 0.5 - c.x, py = Double(y) + 0.5 - c.y
+                let v = square ? min(max(r - abs(px), 0), 1) * min(max(r - abs(py), 0), 1)
+                               : min(max(r - (px * px + py * py).squareRoot(), 0), 1)
+                let value = UInt8(v * 255 + 0.5)
+                if base[x] < value { base[x] = value }
+            }
+            mark(row, x0, x1 - 1)
+        }
+    }
+
+    @inline(__always)
+    private func mark(_ row: Int, _ x0: Int, _ x1: Int) {
+        if Int32(x0) < spanFirst[row] { spanFirst[row] = Int32(x0) }
+        if Int32(x1) > spanLast[row] { spanLast[row] = Int32(x1) }
+        if row < minRow { minRow = row }
+        if row > maxRow { maxRow = row }
+    }
+
+    // MARK: Compositing
+
+    /// Source-over of `color` through the mask onto `pixmap` (only inside `clip`, if given), then
+    /// clears the mask.
+    public func composite(_ color: PremultipliedColor, onto pixmap: Pixmap, clip: PixelRect? = nil) {
+        precondition(pixmap.width == width && originY + height <= pixmap.height, "mask and pixmap sizes differ")
+        guard maxRow >= minRow else { return }
+        let packed = color.packed
+        for row in minRow...maxRow {
+            let touchedFirst = Int(spanFirst[row]), touchedLast = Int(spanLast[row])
+            guard touchedFirst <= touchedLast else { continue }
+            let y = row + originY
+            let mask = coverage + row * width
+            defer {
+                (mask + touchedFirst).update(repeating: 0, count: touchedLast - touchedFirst + 1)
+                spanFirst[row] = .max; spanLast[row] = -1
+            }
+            var first = touchedFirst, last = touchedLast
+            if let c = clip {
+                guard y >= c.y0 && y < c.y1 else { continue }
+                first = max(first, c.x0); last = min(last, c.x1 - 1)
+                guard first <= last else { continue }
+            }
+            let dst = pixmap.pixels + y * width
+            var x = first
+            while x <= last {
+                // Skip empty stretches eight pixels at a time.
+                if x + 8 <= last + 1 && UnsafeRawPointer(mask + x).loadUnaligned(as: UInt64.self) == 0 { x += 8; continue }
+                let a = UInt32(mask[x])
+                if a != 0 {
+                    let s = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
+                    dst[x] = Blend.over(s, dst[x])
+                }
+                x += 1
+            }
+        }
+        minRow = .max; maxRow = -1
+    }
+
+    /// The coverage stroked so far at a device pixel, 0...255 (for tests).
+    public func value(x: Int, y: Int) -> UInt8 {
+        let row = y - originY
+        guard x >= 0, x < width, row >= 0, row < height else { return 0 }
+        return coverage[row * width + x]
+    }
+
+    private func clearTouched() {
+        guard maxRow >= minRow else { return }
+        for row in minRow...maxRow where spanFirst[row] <= spanLast[row] {
+            let first = Int(spanFirst[row]), last = Int(spanLast[row])
+            (coverage + row * width + first).update(repeating: 0, count: last - first + 1)
+        }
+    }
+}

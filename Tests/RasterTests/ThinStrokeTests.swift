@@ -1,0 +1,130 @@
+import Foundation
+import Raster
+import Testing
+
+/// Thin lines covered by distance: the profile across a line, its ends, joins counted once,
+/// dashes, bands and bad input.
+@Suite struct ThinStrokeTests {
+    func stroked(_ pts: [Point], width: Double = 1, cap: LineCap = .butt, dashes: [Double] = [], closed: Bool = false,
+                 size: Int = 40, rows: Range<Int>? = nil) -> ThinStroke {
+        let t = ThinStroke()
+        let r = rows ?? 0..<size
+        t.reset(width: size, height: r.count, originY: r.lowerBound)
+        pts.withUnsafeBufferPointer {
+            t.stroke($0, closed: closed, style: StrokeStyle(width: width, cap: cap, dashes: dashes))
+        }
+        return t
+    }
+
+    @Test func profileAcrossALineIsTheShadersRamp() {
+        // A 1-px horizontal line through the centres of row 10: that row full, its neighbours empty.
+        let t = stroked([Point(5, 10.5), Point(35, 10.5)])
+        #expect(t.value(x: 20, y: 10) == 255)
+        #expect(t.value(x: 20, y: 9) == 0)
+        #expect(t.value(x: 20, y: 11) == 0)
+        // On the boundary between rows 9 and 10: half in each (distance 0.5 from both centres).
+        let u = stroked([Point(5, 10), Point(35, 10)])
+        #expect(u.value(x: 20, y: 9) == 128)
+        #expect(u.value(x: 20, y: 10) == 128)
+        // 0.9 px wide, centred on a row: clamp(0.45 + 0.5 - 0, 0, 1) = 0.95 there.
+        let v = stroked([Point(5, 10.5), Point(35, 10.5)], width: 0.9)
+        #expect(v.value(x: 20, y: 10) == 242)
+        #expect(v.value(x: 20, y: 11) == 0)
+    }
+
+    @Test func totalCoverageOfADiagonalMatchesItsArea() {
+        // Along a long diagonal the summed coverage is length x width, as exact area would give.
+        let t = stroked([Point(3.2, 4.1), Point(36.7, 33.9)], width: 1.4, cap: .butt)
+        var sum = 0.0
+        for y in 0..<40 { for x in 0..<40 { sum += Double(t.value(x: x, y: y)) / 255 } }
+        let length = ((36.7 - 3.2) * (36.7 - 3.2) + (33.9 - 4.1) * (33.9 - 4.1)).squareRoot()
+        #expect(abs(sum - length * 1.4) / (length * 1.4) < 0.03, "sum \(sum), area \(length * 1.4)")
+    }
+
+    @Test func buttEndsFadeAtTheEndAndRoundCapsReachPastIt() {
+        let butt = stroked([Point(10, 20.5), Point(30, 20.5)], width: 2)
+        // Pixel 29's centre lies 0.5 inside the end: full; pixel 30's lies 0.5 past it: empty.
+        #expect(butt.value(x: 29, y: 20) == 255)
+        #expect(butt.value(x: 30, y: 20) == 0)
+        #expect(butt.value(x: 9, y: 20) == 0)
+        let round = stroked([Point(10, 20.5), Point(30, 20.5)], width: 2, cap: .round)
+        #expect(round.value(x: 30, y: 20) == 255)         // 0.5 past the end, radius 1.5 to zero
+        #expect(round.value(x: 32, y: 20) == 0)           // 2.5 past it
+        let square = stroked([Point(10, 20.5), Point(30, 20.5)], width: 2, cap: .square)
+        #expect(square.value(x: 30, y: 20) == 255)        // the square cap adds half the width
+        #expect(square.value(x: 31, y: 20) == 0)
+    }
+
+    @Test func aSharpCornerIsCoveredOnce() {
+        // A translucent V: where its two arms overlap near the vertex the colour is laid once.
+        let t = ThinStroke()
+        t.reset(width: 40, height: 40)
+        [Point(5, 35), Point(20, 5.5), Point(35, 35)].withUnsafeBufferPointer {
+            t.stroke($0, closed: false, style: StrokeStyle(width: 2))
+        }
+        let pm = Pixmap(width: 40, height: 40)
+        pm.clear(PremultipliedColor(packed: 0))
+        t.composite(RGBA8(255, 255, 255, 128).premultiplied, onto: pm)
+        var maxAlpha = 0
+        for y in 0..<40 { for x in 0..<40 { maxAlpha = max(maxAlpha, Int(pm.color(atX: x, y: y).a)) } }
+        #expect(maxAlpha == 128)
+        #expect(pm.color(atX: 19, y: 5).a == 128)         // at the vertex, where both arms reach
+        // Compositing left the mask clear: a second composite paints nothing.
+        let again = Pixmap(width: 40, height: 40)
+        again.clear(PremultipliedColor(packed: 0))
+        t.composite(RGBA8(255, 255, 255).premultiplied, onto: again)
+        #expect(again.color(atX: 19, y: 5).a == 0)
+    }
+
+    @Test func dashesLeaveGaps() {
+        // Dashes of 4 px and gaps of 4 px from x = 2: pixels 2...5 on, 6...9 off, 10...13 on.
+        let t = stroked([Point(2, 20.5), Point(38, 20.5)], width: 1, dashes: [4, 4])
+        #expect(t.value(x: 3, y: 20) == 255)
+        #expect(t.value(x: 7, y: 20) == 0)
+        #expect(t.value(x: 8, y: 20) == 0)
+        #expect(t.value(x: 11, y: 20) == 255)
+        // A dash runs on around a corner: (30, 20.5) -> (30, 30) with the dash still on at the turn.
+        let c = stroked([Point(22, 20.5), Point(30.5, 20.5), Point(30.5, 30)], width: 1, dashes: [12, 4])
+        #expect(c.value(x: 30, y: 21) == 255)
+        #expect(c.value(x: 30, y: 23) == 255)
+        #expect(c.value(x: 30, y: 26) == 0)                // 8.5 + 3.5: into the gap
+    }
+
+    @Test func bandsTogetherEqualTheWhole() {
+        let pts = [Point(1, 3), Point(22.3, 17.8), Point(30, 9), Point(38, 37)]
+        let whole = stroked(pts, width: 1.6, size: 40)
+        let top = stroked(pts, width: 1.6, size: 40, rows: 0..<17)
+        let bottom = stroked(pts, width: 1.6, size: 40, rows: 17..<40)
+        for y in 0..<40 {
+            for x in 0..<40 {
+                let band = y < 17 ? top.value(x: x, y: y) : bottom.value(x: x, y: y)
+                #expect(band == whole.value(x: x, y: y), "(\(x), \(y))")
+            }
+        }
+    }
+
+    @Test func clipKeepsTheMaskOutsideItUnpainted() {
+        let t = stroked([Point(0, 10.5), Point(40, 10.5)], width: 1)
+        let pm = Pixmap(width: 40, height: 40)
+        pm.clear(PremultipliedColor(packed: 0))
+        t.composite(RGBA8(255, 255, 255).premultiplied, onto: pm, clip: PixelRect(x0: 10, y0: 0, x1: 20, y1: 40))
+        #expect(pm.color(atX: 15, y: 10).a == 255)
+        #expect(pm.color(atX: 5, y: 10).a == 0)
+        #expect(pm.color(atX: 25, y: 10).a == 0)
+    }
+
+    @Test func badCoordinatesDrawNothingAndHugeOnesStayCheap() {
+        let t = stroked([Point(.nan, 3), Point(10, .infinity), Point(5, 5)], width: 1)
+        var any = false
+        for y in 0..<40 { for x in 0..<40 where t.value(x: x, y: y) != 0 { any = true } }
+        #expect(!any)
+        // A segment a billion pixels long across the device: only its visible part is visited.
+        let u = stroked([Point(-1e9, -1e9 + 20), Point(1e9, 1e9 + 20)], width: 1)
+        #expect(u.value(x: 20, y: 37) == 0)
+        #expect(u.value(x: 10, y: 30) == 255)
+        // A dot: all points the same with round caps.
+        let d = stroked([Point(20, 20), Point(20, 20)], width: 2, cap: .round)
+        #expect(d.value(x: 19, y: 19) == 202)             // 0.71 from the centre: 1.5 - 0.71
+        #expect(d.value(x: 22, y: 22) == 0)
+    }
+}
