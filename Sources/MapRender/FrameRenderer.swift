@@ -22,7 +22,7 @@ public final class FrameRenderer {
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
     let mask = CoverageMask(width: 1, height: 1)
     /// Coverage of lines at most two pixels wide (see `ThinStroke`).
-    let thin = ThinStroke()
+    var thin = ThinStroke()
     // The bottom layers that stayed the same, drawn once.
     var lastFrame: FrameDescription?
     var cache: Pixmap?
@@ -45,7 +45,7 @@ public final class FrameRenderer {
         runEnds.reserveCapacity(4096)
     }
 
-    deinit { rasterizer.deallocate() }
+    deinit { rasterizer.deallocate(); thin.deallocate() }
 
     /// Hands this renderer a label placement made elsewhere for `frame` (several band renderers
     /// share one placement instead of each making its own).

@@ -12,8 +12,9 @@
 /// Coverage goes into an 8-bit mask keeping the larger value where segments overlap, and the mask
 /// is composited once per layer: a pixel is painted once however many segments, joins, dashes or
 /// lines of the layer touch it, as with the area rasterizer's non-zero union. The mask keeps its
-/// storage; composite leaves it clear, so a warm stroke does not allocate.
-public final class ThinStroke {
+/// storage; composite leaves it clear, so a warm stroke does not allocate. Like `Rasterizer` it is
+/// a value owning raw memory (no exclusivity checks in its loops): its owner calls `deallocate()`.
+public struct ThinStroke {
     /// The widest line (px) drawn here.
     public static let maxWidth = 2.0
 
@@ -35,11 +36,15 @@ public final class ThinStroke {
         spanFirst = .allocate(capacity: 1); spanLast = .allocate(capacity: 1)
     }
 
-    deinit { coverage.deallocate(); spanFirst.deallocate(); spanLast.deallocate() }
+    /// Releases the storage; the mask must not be used afterwards.
+    public mutating func deallocate() {
+        coverage.deallocate(); spanFirst.deallocate(); spanLast.deallocate()
+        capacity = 0; rowCapacity = 0
+    }
 
     /// Sizes the mask for a device of `width` x `height` rows starting at `originY`, and forgets
     /// what was stroked and not composited.
-    public func reset(width: Int, height: Int, originY: Int = 0) {
+    public mutating func reset(width: Int, height: Int, originY: Int = 0) {
         let w = max(1, width), h = max(1, height)
         if w * h > capacity {
             coverage.deallocate()
@@ -68,7 +73,7 @@ public final class ThinStroke {
 
     /// Strokes a polyline (closed: the last point joins the first), dashed if the style says so.
     /// The style's join is drawn round (see the type's note); its cap is honoured.
-    public func stroke(_ pts: UnsafeBufferPointer<Point>, closed: Bool, style: StrokeStyle) {
+    public mutating func stroke(_ pts: UnsafeBufferPointer<Point>, closed: Bool, style: StrokeStyle) {
         guard style.width > 0, style.width.isFinite, pts.count > 0 else { return }
         let hw = min(style.width, ThinStroke.maxWidth) / 2
         if !style.dashes.isEmpty, let pattern = DashPattern(style.dashes, offset: style.dashOffset) {
@@ -78,7 +83,7 @@ public final class ThinStroke {
         }
     }
 
-    private func solid(_ pts: UnsafeBufferPointer<Point>, closed: Bool, hw: Double, cap: LineCap) {
+    private mutating func solid(_ pts: UnsafeBufferPointer<Point>, closed: Bool, hw: Double, cap: LineCap) {
         let n = pts.count
         let total = closed ? n + 1 : n
         // Segments are drawn one behind: the last one learns that it ends the line.
@@ -106,7 +111,7 @@ public final class ThinStroke {
         }
     }
 
-    private func dashed(_ pts: UnsafeBufferPointer<Point>, closed: Bool, pattern: DashPattern, hw: Double, cap: LineCap) {
+    private mutating func dashed(_ pts: UnsafeBufferPointer<Point>, closed: Bool, pattern: DashPattern, hw: Double, cap: LineCap) {
         var state = pattern.start
         let n = pts.count
         let total = closed ? n + 1 : n
@@ -150,7 +155,7 @@ public final class ThinStroke {
     }
 
     /// Coverage of one segment with the given end treatment (`.round` also stands for a join).
-    private func segment(_ a: Point, _ b: Point, hw: Double, start: LineCap, end: LineCap) {
+    private mutating func segment(_ a: Point, _ b: Point, hw: Double, start: LineCap, end: LineCap) {
         let v = b - a
         let len = v.length
         guard len > 0, len.isFinite, a.x.isFinite, a.y.isFinite else { return }
@@ -159,16 +164,24 @@ public final class ThinStroke {
         // How far past each end coverage can reach, along the line.
         func reach(_ c: LineCap) -> Double { c == .round ? r : (c == .square ? hw + 0.5 : 0.5) }
         let lo = -reach(start), hi = len + reach(end)
-        let pad = r + 1
-        let top = max(Double(originY), min(a.y, b.y) - pad)
-        let bottom = min(Double(originY + height), max(a.y, b.y) + pad)
-        guard top < bottom else { return }
-        let left = max(0, min(a.x, b.x) - pad), right = min(Double(width), max(a.x, b.x) + pad)
-        guard left < right else { return }
-        let y0 = Int(top.rounded(.down)), y1 = Int(bottom.rounded(.up))
+        // The rectangle [lo, hi] along x [-r, r] across: pixels whose centres lie outside it get
+        // nothing. Its rows, from its corners' extent.
+        let ex = abs(dx) * (hi - lo) / 2, ey = abs(dy) * (hi - lo) / 2
+        let midX = a.x + dx * (lo + hi) / 2, midY = a.y + dy * (lo + hi) / 2
+        let halfH = ey + abs(dx) * r, halfW = ex + abs(dy) * r
+        let top = max(Double(originY), midY - halfH), bottom = min(Double(originY + height), midY + halfH)
+        let left = max(0, midX - halfW), right = min(Double(width), midX + halfW)
+        guard top < bottom, left < right else { return }
+        // Rows whose centres lie in [top, bottom].
+        // (top >= 0 here, so truncation rounds down: ceil(v - 0.5) = trunc(v + 0.5) off exact halves.)
+        let y0 = Int(top + 0.5), y1 = Int(bottom + 0.5) - 1
+        guard y0 <= y1 else { return }
+        var firstRow = Int.max, lastRow = -1
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
         let roundStart = start == .round, roundEnd = end == .round
-        for y in y0..<y1 {
+        let steepX = abs(dx) > 1e-12, steepY = abs(dy) > 1e-12
+        let invDx = steepX ? 1 / dx : 0, invDy = steepY ? 1 / dy : 0
+        for y in y0...y1 {
             let row = y - originY
             guard row >= 0 && row < height else { continue }
             let cy = Double(y) + 0.5
@@ -176,16 +189,16 @@ public final class ThinStroke {
             let t0 = (cy - a.y) * dy - a.x * dx
             let p0 = (cy - a.y) * dx + a.x * dy
             var xl = left, xr = right
-            if abs(dx) > 1e-12 {
-                let u = (lo - t0) / dx, w = (hi - t0) / dx
+            if steepX {
+                let u = (lo - t0) * invDx, w = (hi - t0) * invDx
                 xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
             } else if t0 <= lo || t0 >= hi { continue }
-            if abs(dy) > 1e-12 {
-                let u = (p0 - r) / dy, w = (p0 + r) / dy
+            if steepY {
+                let u = (p0 - r) * invDy, w = (p0 + r) * invDy
                 xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
             } else if abs(p0) >= r { continue }
             guard xl < xr else { continue }
-            let x0 = max(0, Int((xl - 0.5).rounded(.up))), x1 = min(width - 1, Int((xr - 0.5).rounded(.down)))
+            let x0 = Int(xl + 0.5), x1 = min(width - 1, Int(xr + 0.5) - 1)
             guard x0 <= x1 else { continue }
             let cx = Double(x0) + 0.5
             var t = t0 + cx * dx, p = p0 - cx * dy
@@ -204,18 +217,24 @@ public final class ThinStroke {
                     c = r - abs(p)
                 }
                 if c > 0 {
-                    let value = c >= 1 ? 255 : UInt8(c * 255 + 0.5)
+                    let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
                     if base[x] < value { base[x] = value }
                     touched = true
                 }
                 t += dx; p -= dy
             }
-            if touched { mark(row, x0, x1) }
+            if touched {
+                if Int32(x0) < spanFirst[row] { spanFirst[row] = Int32(x0) }
+                if Int32(x1) > spanLast[row] { spanLast[row] = Int32(x1) }
+                firstRow = min(firstRow, row); lastRow = max(lastRow, row)
+            }
         }
+        if firstRow < minRow { minRow = firstRow }
+        if lastRow > maxRow { maxRow = lastRow }
     }
 
     /// A dot where a line has no length: a disc (round cap) or a square of side w.
-    private func dot(_ c: Point, hw: Double, square: Bool) {
+    private mutating func dot(_ c: Point, hw: Double, square: Bool) {
         let r = hw + 0.5
         let y0 = max(originY, Int((c.y - r).rounded(.down))), y1 = min(originY + height, Int((c.y + r).rounded(.up)))
         let x0 = max(0, Int((c.x - r).rounded(.down))), x1 = min(width, Int((c.x + r).rounded(.up)))
@@ -235,7 +254,7 @@ public final class ThinStroke {
     }
 
     @inline(__always)
-    private func mark(_ row: Int, _ x0: Int, _ x1: Int) {
+    private mutating func mark(_ row: Int, _ x0: Int, _ x1: Int) {
         if Int32(x0) < spanFirst[row] { spanFirst[row] = Int32(x0) }
         if Int32(x1) > spanLast[row] { spanLast[row] = Int32(x1) }
         if row < minRow { minRow = row }
@@ -246,7 +265,7 @@ public final class ThinStroke {
 
     /// Source-over of `color` through the mask onto `pixmap` (only inside `clip`, if given), then
     /// clears the mask.
-    public func composite(_ color: PremultipliedColor, onto pixmap: Pixmap, clip: PixelRect? = nil) {
+    public mutating func composite(_ color: PremultipliedColor, onto pixmap: Pixmap, clip: PixelRect? = nil) {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "mask and pixmap sizes differ")
         guard maxRow >= minRow else { return }
         let packed = color.packed
@@ -288,7 +307,7 @@ public final class ThinStroke {
         return coverage[row * width + x]
     }
 
-    private func clearTouched() {
+    private mutating func clearTouched() {
         guard maxRow >= minRow else { return }
         for row in minRow...maxRow where spanFirst[row] <= spanLast[row] {
             let first = Int(spanFirst[row]), last = Int(spanLast[row])

@@ -5,15 +5,25 @@ import Testing
 /// Thin lines covered by distance: the profile across a line, its ends, joins counted once,
 /// dashes, bands and bad input.
 @Suite struct ThinStrokeTests {
+    /// The coverage a stroke leaves in the mask, read out (the mask itself is released).
+    struct Coverage {
+        let width: Int, rows: Range<Int>, values: [UInt8]
+        func value(x: Int, y: Int) -> UInt8 {
+            guard x >= 0, x < width, rows.contains(y) else { return 0 }
+            return values[(y - rows.lowerBound) * width + x]
+        }
+    }
+
     func stroked(_ pts: [Point], width: Double = 1, cap: LineCap = .butt, dashes: [Double] = [], closed: Bool = false,
-                 size: Int = 40, rows: Range<Int>? = nil) -> ThinStroke {
-        let t = ThinStroke()
+                 size: Int = 40, rows: Range<Int>? = nil) -> Coverage {
+        var t = ThinStroke()
+        defer { t.deallocate() }
         let r = rows ?? 0..<size
         t.reset(width: size, height: r.count, originY: r.lowerBound)
         pts.withUnsafeBufferPointer {
             t.stroke($0, closed: closed, style: StrokeStyle(width: width, cap: cap, dashes: dashes))
         }
-        return t
+        return Coverage(width: size, rows: r, values: r.flatMap { y in (0..<size).map { t.value(x: $0, y: y) } })
     }
 
     @Test func profileAcrossALineIsTheShadersRamp() {
@@ -57,7 +67,8 @@ import Testing
 
     @Test func aSharpCornerIsCoveredOnce() {
         // A translucent V: where its two arms overlap near the vertex the colour is laid once.
-        let t = ThinStroke()
+        var t = ThinStroke()
+        defer { t.deallocate() }
         t.reset(width: 40, height: 40)
         [Point(5, 35), Point(20, 5.5), Point(35, 35)].withUnsafeBufferPointer {
             t.stroke($0, closed: false, style: StrokeStyle(width: 2))
@@ -104,13 +115,20 @@ import Testing
     }
 
     @Test func clipKeepsTheMaskOutsideItUnpainted() {
-        let t = stroked([Point(0, 10.5), Point(40, 10.5)], width: 1)
+        var t = ThinStroke()
+        defer { t.deallocate() }
+        t.reset(width: 40, height: 40)
+        [Point(0, 10.5), Point(40, 10.5)].withUnsafeBufferPointer {
+            t.stroke($0, closed: false, style: StrokeStyle(width: 1))
+        }
         let pm = Pixmap(width: 40, height: 40)
         pm.clear(PremultipliedColor(packed: 0))
         t.composite(RGBA8(255, 255, 255).premultiplied, onto: pm, clip: PixelRect(x0: 10, y0: 0, x1: 20, y1: 40))
         #expect(pm.color(atX: 15, y: 10).a == 255)
         #expect(pm.color(atX: 5, y: 10).a == 0)
         #expect(pm.color(atX: 25, y: 10).a == 0)
+        // The clipped-away coverage is cleared too.
+        #expect(t.isEmpty && t.value(x: 5, y: 10) == 0)
     }
 
     @Test func badCoordinatesDrawNothingAndHugeOnesStayCheap() {
