@@ -16,8 +16,7 @@ extension FrameRenderer {
         func put(_ s: String, x: Double, baseline: Double, color: PremultipliedColor = text) {
             let m = labelMasks(s, paint: ui, font: font)
             let px = Int((x - pad).rounded()), py = Int((baseline - ascent - pad).rounded())
-            m.halo.composite(halo, onto: pixmap, x: px, y: py, rows: rows)
-            m.text.composite(color, onto: pixmap, x: px, y: py, rows: rows)
+            AlphaMask.composite(m.halo, halo, m.text, color, onto: pixmap, x: px, y: py, rows: rows)
         }
         let bottom = h - 6 - descent
         if !o.attribution.isEmpty {
@@ -66,26 +65,43 @@ extension FrameRenderer {
         let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
         let haloColor = lit(paint.haloColor).premultiplied(opacity: 0.9)
         let textColor = lit(paint.textColor).premultiplied(opacity: 1)
-        // Dots and their halos.
-        for label in visible {
-            guard let d = label.dot else { continue }
-            Geometry.circle(center: d, radius: paint.dotRadius + paint.haloWidth, into: &rasterizer)
+        // Dots and their halos, at whole pixels like the text beside them.
+        if paint.dotRadius > 0 {
+            let dot = dotMasks(paint)
+            for label in visible {
+                guard let d = label.dot else { continue }
+                let x = Int((d.x - dot.centre).rounded()), y = Int((d.y - dot.centre).rounded())
+                AlphaMask.composite(dot.halo, haloColor, dot.dot, textColor, onto: pixmap, x: x, y: y, rows: rows)
+            }
         }
-        rasterizer.fill(pixmap, color: haloColor, rule: .nonZero)
-        for label in visible {
-            guard let d = label.dot else { continue }
-            Geometry.circle(center: d, radius: paint.dotRadius, into: &rasterizer)
-        }
-        rasterizer.fill(pixmap, color: textColor, rule: .nonZero)
         // Text: halo masks under text masks.
         let (ascent, _) = font.metrics(size: paint.textSize)
         let pad = (paint.haloWidth + 1).rounded(.up)
         for label in visible {
             let masks = labelMasks(label.text, paint: paint, font: font)
             let x = Int((label.origin.x - pad).rounded()), y = Int((label.origin.y - ascent - pad).rounded())
-            masks.halo.composite(haloColor, onto: pixmap, x: x, y: y, rows: rows)
-            masks.text.composite(textColor, onto: pixmap, x: x, y: y, rows: rows)
+            AlphaMask.composite(masks.halo, haloColor, masks.text, textColor, onto: pixmap, x: x, y: y, rows: rows)
         }
+    }
+
+    /// A label dot and its halo as two masks of one size, the dot's centre `centre` px from their
+    /// top-left corner (a pixel's centre), drawn once per paint.
+    func dotMasks(_ paint: LabelPaint) -> (dot: AlphaMask, halo: AlphaMask, centre: Double) {
+        let key = DotKey(radius: paint.dotRadius, halo: paint.haloWidth)
+        if let m = dotCache, m.key == key { return m.masks }
+        let outer = max(0, min(paint.dotRadius + paint.haloWidth, 64))
+        let size = Int((2 * outer).rounded(.up)) + 3
+        let centre = Double(size / 2) + 0.5
+        var r = Rasterizer(width: size, height: size)
+        defer { r.deallocate() }
+        var halo = [UInt8](repeating: 0, count: size * size), dot = halo
+        Geometry.circle(center: Point(centre, centre), radius: outer, into: &r)
+        halo.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        Geometry.circle(center: Point(centre, centre), radius: min(paint.dotRadius, 64), into: &r)
+        dot.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        let masks = (AlphaMask(width: size, height: size, alpha: dot), AlphaMask(width: size, height: size, alpha: halo), centre)
+        dotCache = (key, masks)
+        return masks
     }
 
     /// The text and halo masks of one label (cached by text and paint).

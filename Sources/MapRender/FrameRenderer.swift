@@ -31,6 +31,8 @@ public final class FrameRenderer {
     var cachedRows: Range<Int> = 0..<0
     struct LabelKey: Hashable { let text: String; let size: Double; let halo: Double; let spacing: Double }
     var maskCache: [LabelKey: (text: AlphaMask, halo: AlphaMask)] = [:]
+    struct DotKey: Equatable { let radius: Double; let halo: Double }
+    var dotCache: (key: DotKey, masks: (dot: AlphaMask, halo: AlphaMask, centre: Double))?
     /// The label placement of all label layers, kept while the view and those layers stay the same.
     var labelCache: (view: ViewTransform, layers: [FrameDescription.DrawLayer], placed: [String: [PlacedLabel]])?
     /// What shows where no layer draws: opaque black in the window, transparent for images
