@@ -21,19 +21,20 @@ extension FrameRenderer {
               let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
         // World copies: draw the quad in each copy the viewport shows.
-        let xs = draw.corners.all.map { WebMercator.x(lng: $0.lng) }
-        let minX = xs.min()!, maxX = xs.max()!
+        let c = draw.corners
+        let minX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        let maxX = WebMercator.x(lng: max(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
         for copy in Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up)) {
             let shifted = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world,
                                           ox: p.ox + Double(copy) * p.world, oy: p.oy) ?? mapper
-            let pts = draw.corners.all.map { shifted.screen($0) }
-            let top = max(rows.lowerBound, Int(pts.map(\.y).min()!.rounded(.down)))
-            let bottom = min(rows.upperBound - 1, Int(pts.map(\.y).max()!.rounded(.up)))
-            let left = pts.map(\.x).min()!, right = pts.map(\.x).max()!
+            let pts = (shifted.screen(c.topLeft), shifted.screen(c.topRight), shifted.screen(c.bottomRight), shifted.screen(c.bottomLeft))
+            let top = max(rows.lowerBound, Int(min(pts.0.y, pts.1.y, pts.2.y, pts.3.y).rounded(.down)))
+            let bottom = min(rows.upperBound - 1, Int(max(pts.0.y, pts.1.y, pts.2.y, pts.3.y).rounded(.up)))
+            let left = min(pts.0.x, pts.1.x, pts.2.x, pts.3.x), right = max(pts.0.x, pts.1.x, pts.2.x, pts.3.x)
             guard top <= bottom, right >= 0, left <= Double(pixmap.width) else { continue }
             rowMaps.removeAll(keepingCapacity: true)
             for y in top...bottom { rowMaps.append(shifted.row(y)) }
-            rasterizer.moveTo(pts[0]); rasterizer.lineTo(pts[1]); rasterizer.lineTo(pts[2]); rasterizer.lineTo(pts[3]); rasterizer.close()
+            rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
             let adjustment = paint.hasNoAdjustments ? nil : ColorAdjustment(
                 brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
                 saturation: paint.saturation, hueRotate: paint.hueRotate)

@@ -38,8 +38,12 @@ extension FrameRenderer {
                     .concatenating(.rotation(rotation))
                     .concatenating(.scale(size, size))
                     .concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
+                // The icon's outline is rebuilt in a path kept between frames.
+                var path = Path()
+                swap(&path, &symbolPath)
+                defer { swap(&path, &symbolPath) }
                 for shape in icon.shapes {
-                    var path = Path()
+                    path.removeAll()
                     for c in shape.commands {
                         switch c {
                         case let .move(x, y): path.moveTo(t.apply(Point(x, y)))

@@ -26,12 +26,14 @@ extension FrameRenderer {
         if let status = o.status { put(status, x: 6, baseline: bottom) }
         if let scale = o.scale {
             let y = bottom - ascent - descent - 10, x0 = 10.0, x1 = 10 + scale.pixels
-            var bar = Path()
-            bar.moveTo(Point(x0, y - 5)); bar.lineTo(Point(x0, y)); bar.lineTo(Point(x1, y)); bar.lineTo(Point(x1, y - 5))
-            stroker.stroke(path: bar, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
-            rasterizer.fill(pixmap, color: halo)
-            stroker.stroke(path: bar, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
-            rasterizer.fill(pixmap, color: text)
+            let bar = (Point(x0, y - 5), Point(x0, y), Point(x1, y), Point(x1, y - 5))
+            withUnsafeBytes(of: bar) { raw in
+                let pts = raw.bindMemory(to: Point.self)
+                stroker.stroke(pts, closed: false, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
+                rasterizer.fill(pixmap, color: halo)
+                stroker.stroke(pts, closed: false, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
+                rasterizer.fill(pixmap, color: text)
+            }
             put(scale.label, x: x1 + 8, baseline: y + ascent / 2 - 1)
         }
         if let help = o.help {
@@ -52,23 +54,20 @@ extension FrameRenderer {
     /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
     /// outlines filled, and stroked for the halo, by our rasterizer), then composited at whole
     /// pixels every frame; dots are drawn directly. Placement is kept while the view stays put.
-    func drawLabels(_ id: String, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
+    func drawLabels(_ layerIndex: Int, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
                             _ frame: FrameDescription, _ pixmap: Pixmap) {
         // All label layers are placed together, once per view and set of label layers.
-        let key = frame.layers.filter { $0.labels != nil }
-        if labelCache?.view != frame.view || labelCache?.layers != key {
-            labelCache = (frame.view, key, LabelPlacer.placeAll(frame))
-        }
-        let labels = labelCache?.placed[id] ?? []
-        let visible = labels.filter { $0.box.maxY >= Double(rows.lowerBound) && $0.box.minY <= Double(rows.upperBound) }
-        guard !visible.isEmpty else { return }
+        if !placementIsShared && !labelPlacement.isCurrent(for: frame) { labelPlacement.place(frame) }
+        let labels = labelPlacement.labels(layer: layerIndex)
+        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
+        @inline(__always) func visible(_ l: PlacedLabel) -> Bool { l.box.maxY >= top && l.box.minY <= bottom }
         let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
         let haloColor = lit(paint.haloColor).premultiplied(opacity: 0.9)
         let textColor = lit(paint.textColor).premultiplied(opacity: 1)
         // Dots and their halos, at whole pixels like the text beside them.
         if paint.dotRadius > 0 {
             let dot = dotMasks(paint)
-            for label in visible {
+            for label in labels where visible(label) {
                 guard let d = label.dot else { continue }
                 let x = Int((d.x - dot.centre).rounded()), y = Int((d.y - dot.centre).rounded())
                 AlphaMask.composite(dot.halo, haloColor, dot.dot, textColor, onto: pixmap, x: x, y: y, rows: rows)
@@ -77,7 +76,7 @@ extension FrameRenderer {
         // Text: halo masks under text masks.
         let (ascent, _) = font.metrics(size: paint.textSize)
         let pad = (paint.haloWidth + 1).rounded(.up)
-        for label in visible {
+        for label in labels where visible(label) {
             let masks = labelMasks(label.text, paint: paint, font: font)
             let x = Int((label.origin.x - pad).rounded()), y = Int((label.origin.y - ascent - pad).rounded())
             AlphaMask.composite(masks.halo, haloColor, masks.text, textColor, onto: pixmap, x: x, y: y, rows: rows)

@@ -14,6 +14,8 @@ public final class FrameRenderer {
     /// Runs that are closed rings (joined at their first vertex, no caps); empty: none are.
     var runClosed: [Bool] = []
     var offsetScratch: [Point] = []
+    var strokeStyles: [(paint: LinePaint, style: StrokeStyle)] = []
+    var symbolPath = Path()
     var offsetEnds: [Int] = []
     var rowMaps: [ImageRowMap] = []
     var columnSamples: [AxisSamples] = []
@@ -34,7 +36,9 @@ public final class FrameRenderer {
     struct DotKey: Equatable { let radius: Double; let halo: Double }
     var dotCache: (key: DotKey, masks: (dot: AlphaMask, halo: AlphaMask, centre: Double))?
     /// The label placement of all label layers, kept while the view and those layers stay the same.
-    var labelCache: (view: ViewTransform, layers: [FrameDescription.DrawLayer], placed: [String: [PlacedLabel]])?
+    var labelPlacement = LabelPlacement()
+    /// Whether `labelPlacement` is made by someone else (a parallel renderer) for each frame.
+    var placementIsShared = false
     /// What shows where no layer draws: opaque black in the window, transparent for images
     /// compared with the reference engines'.
     public var clearColor = PremultipliedColor(packed: 0xFF00_0000)
@@ -49,10 +53,11 @@ public final class FrameRenderer {
 
     deinit { rasterizer.deallocate(); thin.deallocate() }
 
-    /// Hands this renderer a label placement made elsewhere for `frame` (several band renderers
-    /// share one placement instead of each making its own).
-    public func usePlacement(_ placed: [String: [PlacedLabel]], for frame: FrameDescription) {
-        labelCache = (frame.view, frame.layers.filter { $0.labels != nil }, placed)
+    /// Makes this renderer read its labels from `placement`, which its owner places for each frame
+    /// before drawing (several band renderers share one placement instead of each making its own).
+    public func usePlacement(_ placement: LabelPlacement) {
+        labelPlacement = placement
+        placementIsShared = true
     }
 
     /// Renders `frame` into `pixmap` (whose size should match the frame's viewport).
@@ -91,7 +96,7 @@ public final class FrameRenderer {
             }
         }
         for index in first..<layers.count {
-            draw(layers[index], placement, frame, pixmap)
+            draw(layers[index], index, placement, frame, pixmap)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
             if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
                 if cache?.width != pixmap.width || cache?.height != pixmap.height {
@@ -111,7 +116,8 @@ public final class FrameRenderer {
         }
     }
 
-    private func draw(_ layer: FrameDescription.DrawLayer, _ placement: Placement, _ frame: FrameDescription, _ pixmap: Pixmap) {
+    private func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
+                      _ pixmap: Pixmap) {
         if let features = layer.features {
             drawFeatures(features, placement, pixmap)
             return
@@ -133,7 +139,7 @@ public final class FrameRenderer {
             drawSymbols(draw, paint, placement, pixmap)
         case let .labels(paint):
             guard let draw = layer.labels, let font = draw.font as? FontFace else { return }
-            drawLabels(layer.id, draw, paint, font, frame, pixmap)
+            drawLabels(index, draw, paint, font, frame, pixmap)
         case .styled:
             return      // (the model evaluates these into the kinds above)
         }
@@ -179,7 +185,7 @@ public final class FrameRenderer {
     func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
-        let base = StrokeStyle(paint)
+        let base = strokeStyle(paint)
         if !exactArea && paint.blur <= 0 && paint.gapWidth <= 0 && paint.width <= ThinStroke.maxWidth {
             // Thin lines: coverage by distance, each pixel painted once per layer.
             if thin.width != pixmap.width || thin.originY != rows.lowerBound || thin.height != rows.count {
@@ -221,6 +227,17 @@ public final class FrameRenderer {
             mask.accumulate(&rasterizer, weight: UInt32(256 / layers))
         }
         mask.composite(color, onto: pixmap, clip: clip)
+    }
+
+    /// The stroke of a line paint, remembered for the last few paints (a dashed style's scaled
+    /// dash array would otherwise be made anew every frame).
+    func strokeStyle(_ paint: LinePaint) -> StrokeStyle {
+        if paint.dasharray.isEmpty { return StrokeStyle(paint) }
+        if let hit = strokeStyles.first(where: { $0.paint == paint }) { return hit.style }
+        if strokeStyles.count >= 8 { strokeStyles.removeFirst() }
+        let style = StrokeStyle(paint)
+        strokeStyles.append((paint, style))
+        return style
     }
 
     /// Gathers the layer's visible polylines in screen space into `runPoints` / `runEnds`.

@@ -12,6 +12,51 @@ public struct PlacedLabel: Equatable, Sendable {
     public let box: FrameDescription.ScreenBox
 }
 
+/// The labels placed for one frame, per label layer (by its index among the frame's layers). It
+/// keeps its storage and is refilled in place, so placing labels anew as the camera moves does not
+/// allocate once warm. One placement can serve several band renderers, which only read it.
+public final class LabelPlacement: @unchecked Sendable {
+    private var view: ViewTransform?
+    /// The frame's layers when placed (shared with the frame, not copied).
+    private var layers: [FrameDescription.DrawLayer] = []
+    private var byLayer: [[PlacedLabel]] = []
+    private var boxes: [FrameDescription.ScreenBox] = []
+
+    public init() {}
+
+    /// Whether this placement was made for `frame`'s view and label layers.
+    public func isCurrent(for frame: FrameDescription) -> Bool {
+        guard view == frame.view else { return false }
+        var i = 0, j = 0
+        let a = layers, b = frame.layers
+        while true {
+            while i < a.count && a[i].labels == nil { i += 1 }
+            while j < b.count && b[j].labels == nil { j += 1 }
+            if i == a.count || j == b.count { return i == a.count && j == b.count }
+            if i != j || a[i] != b[j] { return false }
+            i += 1; j += 1
+        }
+    }
+
+    /// Places every label layer of `frame` in one collision space, the top layer first.
+    public func place(_ frame: FrameDescription) {
+        view = frame.view
+        layers = frame.layers
+        boxes.removeAll(keepingCapacity: true)
+        while byLayer.count < layers.count { byLayer.append([]) }
+        for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
+        for i in layers.indices.reversed() {
+            guard case let .labels(paint) = layers[i].paint, let draw = layers[i].labels else { continue }
+            LabelPlacer.place(draw, paint: paint, view: frame.view, placed: &boxes, into: &byLayer[i])
+        }
+    }
+
+    /// The labels of the frame's layer `index` (none for other layers).
+    public func labels(layer index: Int) -> [PlacedLabel] {
+        index < byLayer.count && index < layers.count && layers[index].labels != nil ? byLayer[index] : []
+    }
+}
+
 /// Greedy label placement by rank: each place tries a few positions around its dot (right,
 /// left, above, below; countries centred) and takes the first that stays in the window and
 /// clear of labels already placed and of the boxes to avoid (the ISS icon). The result depends
@@ -21,31 +66,30 @@ public enum LabelPlacer {
     /// Places every label layer of a frame in one collision space, the top layer first (as
     /// MapLibre does): labels of different layers never overlap either.
     public static func placeAll(_ frame: FrameDescription) -> [String: [PlacedLabel]] {
-        var placed: [FrameDescription.ScreenBox] = []
+        let placement = LabelPlacement()
+        placement.place(frame)
         var out: [String: [PlacedLabel]] = [:]
-        for layer in frame.layers.reversed() {
-            guard case let .labels(paint) = layer.paint, let draw = layer.labels else { continue }
-            out[layer.id] = place(draw, paint: paint, view: frame.view, placed: &placed)
-        }
+        for (i, layer) in frame.layers.enumerated() where layer.labels != nil { out[layer.id] = placement.labels(layer: i) }
         return out
     }
 
-    /// Places one layer's labels, clear of `placed` (which it extends).
+    /// Places one layer's labels, clear of `placed` (which it extends), appending them to `out`.
     public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform,
-                             placed: inout [FrameDescription.ScreenBox]) -> [PlacedLabel] {
-        guard let font = draw.font as? FontFace else { return [] }
+                             placed: inout [FrameDescription.ScreenBox], into out: inout [PlacedLabel]) {
+        guard let font = draw.font as? FontFace else { return }
         let zoom = view.camera.zoom
-        guard zoom < paint.maxZoom else { return [] }
+        guard zoom < paint.maxZoom else { return }
         let w = Double(view.size.width), h = Double(view.size.height)
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = paint.haloWidth + 1
         placed += draw.avoid
-        var out: [PlacedLabel] = []
-        for place in draw.places.places where place.minZoom <= zoom {
+        let places = draw.places.places
+        for index in places.indices where places[index].minZoom <= zoom {
+            let place = places[index]
             var s = view.screen(place.mercator)
             s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
-            let text = paint.uppercase ? place.name.uppercased() : place.name
+            let text = paint.uppercase ? draw.places.uppercasedNames[index] : place.name
             let width = advance(text, font: font, paint: paint)
             // Text origins (baseline start) to try, in order: right, left, above, below; or centred.
             let mid = (ascent - descent) / 2
@@ -69,7 +113,6 @@ public enum LabelPlacer {
                 break
             }
         }
-        return out
     }
 
     /// Width of `text` set in `font` with the paint's size and letter spacing (remembered by the font).

@@ -15,20 +15,16 @@ public final class ParallelRenderer: @unchecked Sendable {
         let n = max(1, min(8, threads ?? ProcessInfo.processInfo.activeProcessorCount))
         self.threads = n
         renderers = (0..<n).map { _ in FrameRenderer() }
+        if n > 1 { for r in renderers { r.usePlacement(placement) } }
     }
 
-    private var placementKey: (view: ViewTransform, layers: [FrameDescription.DrawLayer])?
+    /// Labels are placed once for the whole frame, then read by every band.
+    private let placement = LabelPlacement()
 
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         let n = threads, h = pixmap.height
         if n == 1 { renderers[0].render(frame, into: pixmap); return }
-        // Labels are placed once for the whole frame, then shared by the bands.
-        let labelLayers = frame.layers.filter { $0.labels != nil }
-        if !labelLayers.isEmpty && (placementKey?.view != frame.view || placementKey?.layers != labelLayers) {
-            let placed = LabelPlacer.placeAll(frame)
-            for r in renderers { r.usePlacement(placed, for: frame) }
-            placementKey = (frame.view, labelLayers)
-        }
+        if !placement.isCurrent(for: frame) { placement.place(frame) }
         let box = UncheckedBox((frame, pixmap, renderers))
         DispatchQueue.concurrentPerform(iterations: n) { i in
             let (frame, pixmap, renderers) = box.value

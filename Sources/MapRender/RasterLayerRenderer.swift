@@ -14,16 +14,17 @@ struct ImageQuadMapper {
     /// A 2D affine map (X, Y) -> (s, t).
     struct Affine {
         let a: Double, b: Double, c: Double, d: Double, e: Double, f: Double   // s = aX + bY + c, t = dX + eY + f
+        typealias Pair = (Double, Double)
         /// The affine map sending p0, p1, p2 to uv0, uv1, uv2; nil when degenerate.
-        init?(_ p: [(Double, Double)], _ uv: [(Double, Double)]) {
-            let x1 = p[1].0 - p[0].0, y1 = p[1].1 - p[0].1, x2 = p[2].0 - p[0].0, y2 = p[2].1 - p[0].1
+        init?(_ p: (Pair, Pair, Pair), _ uv: (Pair, Pair, Pair)) {
+            let x1 = p.1.0 - p.0.0, y1 = p.1.1 - p.0.1, x2 = p.2.0 - p.0.0, y2 = p.2.1 - p.0.1
             let det = x1 * y2 - x2 * y1
             guard abs(det) > 1e-300, det.isFinite else { return nil }
-            let s1 = uv[1].0 - uv[0].0, s2 = uv[2].0 - uv[0].0, t1 = uv[1].1 - uv[0].1, t2 = uv[2].1 - uv[0].1
+            let s1 = uv.1.0 - uv.0.0, s2 = uv.2.0 - uv.0.0, t1 = uv.1.1 - uv.0.1, t2 = uv.2.1 - uv.0.1
             a = (s1 * y2 - s2 * y1) / det; b = (s2 * x1 - s1 * x2) / det
             d = (t1 * y2 - t2 * y1) / det; e = (t2 * x1 - t1 * x2) / det
-            c = uv[0].0 - a * p[0].0 - b * p[0].1
-            f = uv[0].1 - d * p[0].0 - e * p[0].1
+            c = uv.0.0 - a * p.0.0 - b * p.0.1
+            f = uv.0.1 - d * p.0.0 - e * p.0.1
         }
     }
 
@@ -39,12 +40,13 @@ struct ImageQuadMapper {
         func space(_ p: LngLat) -> (Double, Double) {
             placement == .linear ? (WebMercator.x(lng: p.lng), WebMercator.y(lat: p.lat)) : (p.lng, p.lat)
         }
-        let c = corners.all.map(space)
-        guard let a = Affine([c[0], c[1], c[3]], [(0, 0), (1, 0), (0, 1)]),
-              let b = Affine([c[1], c[2], c[3]], [(1, 0), (1, 1), (0, 1)]) else { return nil }
+        let tl = space(corners.topLeft), tr = space(corners.topRight)
+        let br = space(corners.bottomRight), bl = space(corners.bottomLeft)
+        guard let a = Affine((tl, tr, bl), ((0, 0), (1, 0), (0, 1))),
+              let b = Affine((tr, br, bl), ((1, 0), (1, 1), (0, 1))) else { return nil }
         first = a; second = b
-        tr = c[1]; bl = c[3]
-        tlSide = (bl.0 - tr.0) * (c[0].1 - tr.1) - (bl.1 - tr.1) * (c[0].0 - tr.0)
+        self.tr = tr; self.bl = bl
+        tlSide = (bl.0 - tr.0) * (tl.1 - tr.1) - (bl.1 - tr.1) * (tl.0 - tr.0)
     }
 
     /// The row map for screen row `y` (pixel centres at y + 0.5).

@@ -16,6 +16,9 @@ public struct Path: PathSink, Sendable {
 
     public var isEmpty: Bool { verbs.isEmpty }
 
+    /// Forgets every contour, keeping the storage for the next path.
+    public mutating func removeAll() { verbs.removeAll(keepingCapacity: true); points.removeAll(keepingCapacity: true) }
+
     public mutating func moveTo(_ p: Point) { verbs.append(.move); points.append(p) }
     public mutating func lineTo(_ p: Point) {
         if verbs.isEmpty { moveTo(p); return }
@@ -69,6 +72,23 @@ public struct Path: PathSink, Sendable {
             case .close: sink.close()
             }
         }
+    }
+
+    /// Calls `body` with each contour's range of `points` and whether it is closed, in order.
+    public func forEachContour(_ body: (Range<Int>, Bool) -> Void) {
+        var start = 0, i = 0
+        for v in verbs {
+            switch v {
+            case .move:
+                if i > start { body(start..<i, false) }
+                start = i; i += 1
+            case .line: i += 1
+            case .close:
+                if i > start { body(start..<i, true) }
+                start = i
+            }
+        }
+        if i > start { body(start..<i, false) }
     }
 
     /// The contours as point lists with a closed flag (for stroking).

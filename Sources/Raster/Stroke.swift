@@ -31,6 +31,7 @@ public struct StrokeStyle: Equatable, Sendable {
 public struct Stroker {
     private var scratch: [Point] = []
     private var dashScratch: [Point] = []
+    private var contourScratch: [Point] = []
     /// Maximum distance of a round cap or join polygon from the true arc, in pixels.
     public var tolerance: Double = 0.1
 
@@ -68,8 +69,14 @@ public struct Stroker {
 
     /// Strokes every contour of `path`.
     public mutating func stroke<S: PathSink>(path: Path, style: StrokeStyle, transform: Transform = .identity, into sink: inout S) {
-        for c in path.contours {
-            stroke(c.points.map { transform.apply($0) }, closed: c.closed, style: style, into: &sink)
+        // Each contour, transformed, in a scratch buffer kept between calls.
+        var pts: [Point] = []
+        swap(&pts, &contourScratch)
+        defer { swap(&pts, &contourScratch) }
+        path.forEachContour { range, closed in
+            pts.removeAll(keepingCapacity: true)
+            for i in range { pts.append(transform.apply(path.points[i])) }
+            pts.withUnsafeBufferPointer { strokeAny($0, closed: closed, style: style, into: &sink) }
         }
     }
 

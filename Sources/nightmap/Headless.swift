@@ -192,12 +192,16 @@ enum Headless {
                 let a0 = nightmap_allocations()
                 model.jump(to: scenario.camera(k, o.frames, home, model.camera.bounds))
                 if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
+                // NIGHTMAP_TRACE_ALLOCATIONS=1: the call stacks of the last frame's allocations on stderr.
+                let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
+                if traced { nightmap_trace_allocations(1) }
                 let frame = model.frame()
                 let a1 = nightmap_allocations()
                 let s = Clock.now()
                 renderer.render(frame, into: pixmap)
                 let e = Clock.now()
                 let a2 = nightmap_allocations()
+                if traced { nightmap_trace_allocations(0) }
                 guard i >= warmUp else { continue }
                 times.append((e - s) * 1000)
                 modelAllocs.append(a1 - a0); renderAllocs.append(a2 - a1)

@@ -6,4 +6,8 @@
 /// the benchmark can report allocations per frame.
 unsigned long long nightmap_allocations(void);
 
+/// While on, every allocation writes its call stack to stderr as "alloc: 0x... 0x..." (return
+/// addresses, for addr2line): how the benchmark shows where a warm frame still allocates.
+void nightmap_trace_allocations(int on);
+
 #endif

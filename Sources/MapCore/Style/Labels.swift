@@ -20,9 +20,12 @@ public struct Place: Equatable, Sendable {
 /// Places sorted by rank (highest first): the order in which labels claim space.
 public final class PlaceSet: Sendable {
     public let places: [Place]
+    /// Each place's name in capitals (for labels drawn uppercase), made once.
+    public let uppercasedNames: [String]
     public init(_ places: [Place]) {
         // Stable by rank: ties keep the given order (the places file is already in rank order).
         self.places = places.enumerated().sorted { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }.map(\.element)
+        uppercasedNames = self.places.map { $0.name.uppercased() }
     }
 }
 
