@@ -198,25 +198,31 @@ public struct MapModel: Sendable {
         }
     }
 
-    /// The overlay's strip along the bottom (status, scale bar, attribution): labels keep clear.
-    private func overlayBoxes() -> [FrameDescription.ScreenBox] {
-        guard overlayEnabled else { return [] }
-        let w = Double(camera.size.width), h = Double(camera.size.height)
-        return [.init(minX: 0, minY: h - 46, maxX: w, maxY: h)]
+    /// What labels keep clear of: the ISS icon, and the overlay's strip along the bottom (status,
+    /// scale bar, attribution). One array, made once per frame.
+    private func labelAvoidBoxes() -> [FrameDescription.ScreenBox] {
+        var boxes: [FrameDescription.ScreenBox] = []
+        boxes.reserveCapacity(2)
+        if let iss = issBox() { boxes.append(iss) }
+        if overlayEnabled {
+            let w = Double(camera.size.width), h = Double(camera.size.height)
+            boxes.append(.init(minX: 0, minY: h - 46, maxX: w, maxY: h))
+        }
+        return boxes
     }
 
     /// The ISS icon's box on screen (labels keep clear of it), with every world copy in view.
-    private func issBox() -> [FrameDescription.ScreenBox] {
+    private func issBox() -> FrameDescription.ScreenBox? {
         guard let f = style.points["iss"]?.first,
               let layer = style.layers.first(where: { if case .symbol = $0.paint { return $0.source == "iss" } else { return false } }),
-              case let .symbol(y) = layer.paint, let icon = style.icons[y.iconImage] else { return [] }
+              case let .symbol(y) = layer.paint, let icon = style.icons[y.iconImage] else { return nil }
         let view = camera.view
         let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize / 2
         var s = view.screen(f.position)
         s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
         // Out of the window it cannot overlap a label (and the labels need not be placed again).
-        guard s.x + r > 0, s.x - r < Double(view.size.width), s.y + r > 0, s.y - r < Double(view.size.height) else { return [] }
-        return [.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)]
+        guard s.x + r > 0, s.x - r < Double(view.size.width), s.y + r > 0, s.y - r < Double(view.size.height) else { return nil }
+        return .init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)
     }
 
     /// Shows or hides a layer (`layout.visibility`).
@@ -381,7 +387,7 @@ public struct MapModel: Sendable {
             case let .labels(l):
                 guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil,
-                                 labels: .init(places: places, font: font, avoid: issBox() + overlayBoxes(),
+                                 labels: .init(places: places, font: font, avoid: labelAvoidBoxes(),
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,

@@ -33,20 +33,23 @@ public struct Overlay: Equatable, Sendable {
     public static func scaleBar(metresPerPixel: Double, imperial: Bool, maxPixels: Double = 110) -> (pixels: Double, label: String)? {
         guard metresPerPixel > 0, metresPerPixel.isFinite else { return nil }
         let maxMetres = metresPerPixel * maxPixels
-        let units: [(metres: Double, name: String, small: Bool)] = imperial
-            ? [(1609.344, "mi", false), (0.3048, "ft", true)]
-            : [(1000, "km", false), (1, "m", true)]
-        // The large unit when at least one of it fits, else the small one.
-        let unit = maxMetres >= units[0].metres ? units[0] : units[1]
+        // The large unit when at least one of it fits, else the small one (tuples, not arrays:
+        // this runs every frame and should not allocate).
+        let large: (metres: Double, name: String) = imperial ? (1609.344, "mi") : (1000, "km")
+        let small: (metres: Double, name: String) = imperial ? (0.3048, "ft") : (1, "m")
+        let unit = maxMetres >= large.metres ? large : small
         let limit = maxMetres / unit.metres
         var best = 0.0
         var p = pow(10, (log10(limit)).rounded(.down))
         for _ in 0..<2 {
-            for m in [1.0, 2.0, 5.0] where m * p <= limit { best = max(best, m * p) }
+            for m in 0..<3 {
+                let v = (m == 0 ? 1.0 : m == 1 ? 2.0 : 5.0) * p
+                if v <= limit { best = max(best, v) }
+            }
             p /= 10
         }
         guard best > 0 else { return nil }
-        let value = best >= 1 ? String(format: "%.0f", best) : String(format: "%g", best)
+        let value = best >= 1 && best < 1e15 ? String(Int(best.rounded())) : String(format: "%g", best)
         return (best * unit.metres / metresPerPixel, "\(value) \(unit.name)")
     }
 }

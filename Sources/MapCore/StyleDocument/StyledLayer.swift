@@ -7,10 +7,20 @@ public final class StyledLayer: Sendable {
     private let paintSpecs: [String: PropertySpec]
     private let layoutSpecs: [String: PropertySpec]
 
+    /// The line dash array when it depends on nothing (made once, not per frame), else nil.
+    private let constantDashes: [Double]?
+
     public init(_ definition: LayerDefinition) {
         self.definition = definition
         paintSpecs = StyleProperties.paint(definition.type.rawValue)
         layoutSpecs = StyleProperties.layout(definition.type.rawValue)
+        if definition.type == .line {
+            let given = definition.paint["line-dasharray"]
+            let value = given == nil ? paintSpecs["line-dasharray"]?.defaultValue : given?.constant
+            constantDashes = value.map { ($0.asNumbers ?? []).map { $0.isNaN ? 0 : max($0, 0) } }
+        } else {
+            constantDashes = nil
+        }
     }
 
     /// A paint property's value for `context`, or the specification default when unset.
@@ -318,7 +328,11 @@ extension StyledLayer {
         // Dash lengths are in line widths: bounded like lengths, so that times the width they
         // stay finite (a dash or gap longer than the world draws the same).
         let dashLimit = e.lengthLimit
-        p.dasharray = (paint("line-dasharray", c).asNumbers ?? []).map { $0.isNaN ? 0 : min(max($0, 0), dashLimit) }
+        if let dashes = constantDashes, dashes.allSatisfy({ $0 <= dashLimit }) {
+            p.dasharray = dashes
+        } else {
+            p.dasharray = (paint("line-dasharray", c).asNumbers ?? []).map { $0.isNaN ? 0 : min(max($0, 0), dashLimit) }
+        }
         p.gapWidth = length(number("line-gap-width", c) * r)
         p.blur = length(number("line-blur", c) * r)
         if typed {
