@@ -9,7 +9,7 @@ TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= ../shared/render-tests/tests
 
-.PHONY: run build test unit-test e2e render-tests bench bench-callgrind snapshot data radar-frames deps test-deps clean
+.PHONY: run build test unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean
 
 run: build
 	$(BIN) view
@@ -35,6 +35,10 @@ render-tests: build
 
 bench: build
 	$(BIN) bench --frames 300 --size 1280x720 --iss tle
+
+# The real window under a virtual X server: first frame on screen, idle and animating CPU, memory.
+bench-window: build test-deps
+	bash tools/bench-window.sh $(BIN)
 
 # Instructions per frame for each bench scenario (valgrind's callgrind; slow but stable).
 bench-callgrind: build

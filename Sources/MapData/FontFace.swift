@@ -82,7 +82,7 @@ public final class FontFace: TextFont, @unchecked Sendable {
         lock.unlock()
         let w = measure()
         lock.lock()
-        if widthCache.count >= 50_000 { widthCache.removeAll(keepingCapacity: true) }
+        if widthCache.count >= 8_192 { widthCache.removeAll(keepingCapacity: true) }
         widthCache[key] = w
         lock.unlock()
         return w

@@ -27,17 +27,35 @@ public enum PlaceLabels {
                 while end < n && bytes[end] != 10 { end += 1 }
                 defer { i = end + 1 }
                 if end == i || bytes[i] == 35 { continue }                    // empty or '#'
-                var fields: [Range<Int>] = []
-                var start = i
-                for k in i...end where k == end || bytes[k] == 9 { fields.append(start..<k); start = k + 1 }
+                // The six fields' starts and ends, without an array per line.
+                var cuts = (i, 0, 0, 0, 0, 0, 0)              // field k spans cuts.k ..< next cut - 1
+                var count = 1
+                var k = i
+                while k < end {
+                    if bytes[k] == 9 {
+                        switch count {
+                        case 1: cuts.1 = k + 1
+                        case 2: cuts.2 = k + 1
+                        case 3: cuts.3 = k + 1
+                        case 4: cuts.4 = k + 1
+                        case 5: cuts.5 = k + 1
+                        default: break
+                        }
+                        count += 1
+                    }
+                    k += 1
+                }
+                cuts.6 = end + 1
+                let fields = (cuts.0..<(cuts.1 - 1), cuts.1..<(cuts.2 - 1), cuts.2..<(cuts.3 - 1),
+                              cuts.3..<(cuts.4 - 1), cuts.4..<(cuts.5 - 1), cuts.5..<(cuts.6 - 1))
                 func number(_ r: Range<Int>) -> Double? { parseDecimal(bytes, r) }
-                guard fields.count == 6, let lon = number(fields[2]), let lat = number(fields[3]),
-                      let rank = number(fields[4]), let z = number(fields[5]),
+                guard count == 6, let lon = number(fields.2), let lat = number(fields.3),
+                      let rank = number(fields.4), let z = number(fields.5),
                       (-180...180).contains(lon), (-90...90).contains(lat) else {
                     throw Failure(description: "\(path): line \(lineNumber) is not kind, name, longitude, latitude, rank, minzoom")
                 }
-                let kind: Place.Kind = bytes[fields[0].lowerBound] == 99 && fields[0].count == 7 && bytes[fields[0].lowerBound + 1] == 111 ? .country : .city
-                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[fields[1]]), as: UTF8.self)
+                let kind: Place.Kind = bytes[fields.0.lowerBound] == 99 && fields.0.count == 7 && bytes[fields.0.lowerBound + 1] == 111 ? .country : .city
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[fields.1]), as: UTF8.self)
                 let place = Place(kind: kind, name: name, position: LngLat(lng: lon, lat: lat), rank: rank, minZoom: z)
                 if kind == .country { countries.append(place) } else { cities.append(place) }
             }
@@ -66,7 +84,7 @@ public enum PlaceLabels {
     public static func add(to style: inout Style, resources: URL) throws {
         let (cities, countries) = try read(path: resources.appendingPathComponent("places/places.tsv").path)
         style.places[cityLayer] = PlaceSet(cities)
-        style.places[countryLayer] = PlaceSet(countries)
+        style.places[countryLayer] = PlaceSet(countries, forCapitals: true)
         style.font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
         style.layers.append(Layer(id: countryLayer, source: countryLayer,
                                   paint: .labels(LabelPaint(textSize: 12, dotRadius: 0, uppercase: true, letterSpacing: 1.5,

@@ -34,22 +34,36 @@ public struct RadarFrames {
         } else {
             files = [path]
         }
-        var images: [Pixmap?] = [], names: [String] = [], problems: [String] = []
-        for file in files {
-            let name = (file as NSString).lastPathComponent
+        // The files are decoded at once on every core (a start-up cost), then taken in order.
+        let decoded = DecodeSlots(count: files.count)
+        let paths = files
+        DispatchQueue.concurrentPerform(iterations: paths.count) { k in
+            let file = paths[k]
             do {
                 if (file as NSString).pathExtension.lowercased() == "png" {
-                    images.append(try PNGCodec.read(path: file)); names.append(name)
+                    decoded.set(k, .success(([try PNGCodec.read(path: file)], nil)))
                 } else {
                     let gif = try GIFDecoder.read(path: file)
-                    if let w = gif.warning { problems.append(w) }
-                    for (i, frame) in gif.frames.enumerated() {
-                        images.append(frame)
-                        names.append(gif.frames.count > 1 ? "\(name)#\(i)" : name)
-                    }
+                    decoded.set(k, .success((gif.frames, gif.warning)))
                 }
             } catch {
+                decoded.set(k, .failure(error))
+            }
+        }
+        var images: [Pixmap?] = [], names: [String] = [], problems: [String] = []
+        for (k, file) in files.enumerated() {
+            let name = (file as NSString).lastPathComponent
+            switch decoded.get(k) {
+            case let .success((frames, warning))?:
+                if let w = warning { problems.append(w) }
+                for (i, frame) in frames.enumerated() {
+                    images.append(frame)
+                    names.append(frames.count > 1 ? "\(name)#\(i)" : name)
+                }
+            case let .failure(error)?:
                 problems.append("\(error)")
+                images.append(nil); names.append(name)
+            case nil:
                 images.append(nil); names.append(name)
             }
         }
@@ -98,4 +112,13 @@ public enum WorldFile {
         }
         return LngLatBounds(west: west, south: south, east: east, north: north)
     }
+}
+
+/// One decode result per file, written by concurrent workers (each its own slot, under a lock).
+private final class DecodeSlots: @unchecked Sendable {
+    private var slots: [Result<([Pixmap], String?), any Error>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ k: Int, _ r: Result<([Pixmap], String?), any Error>) { lock.lock(); slots[k] = r; lock.unlock() }
+    func get(_ k: Int) -> Result<([Pixmap], String?), any Error>? { lock.lock(); defer { lock.unlock() }; return slots[k] }
 }

@@ -52,7 +52,7 @@ extension FrameRenderer {
     }
 
     /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
-    /// outlines filled, and stroked for the halo, by our rasterizer), then composited at whole
+    /// outlines filled by our rasterizer; the halo grown from that coverage), then composited at whole
     /// pixels every frame; dots are drawn directly. Placement is kept while the view stays put.
     func drawLabels(_ layerIndex: Int, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
                             _ frame: FrameDescription, _ pixmap: Pixmap) {
@@ -106,8 +106,10 @@ extension FrameRenderer {
     /// The text and halo masks of one label (cached by text and paint).
     func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> (text: AlphaMask, halo: AlphaMask) {
         let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
-        if let m = maskCache[key] { return m }
-        if maskCache.count > 4000 { maskCache.removeAll() }
+        if let m = maskCache[key] {
+            if m.lastUsed != frameNumber { maskCache[key]?.lastUsed = frameNumber }
+            return (m.text, m.halo)
+        }
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = (paint.haloWidth + 1).rounded(.up)
         let width = LabelPlacer.advance(text, font: font, paint: paint)
@@ -116,19 +118,26 @@ extension FrameRenderer {
                                  box: .init(minX: 0, minY: 0, maxX: 0, maxY: 0))
         var r = Rasterizer(width: w, height: h)
         defer { r.deallocate() }
-        var textAlpha = [UInt8](repeating: 0, count: w * h), haloAlpha = [UInt8](repeating: 0, count: w * h)
-        let halo = StrokeStyle(width: paint.haloWidth * 2, cap: .round, join: .round)
-        LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
-            stroker.stroke(path: path, style: halo, transform: .translation(pen.x, pen.y), into: &r)
-            path.replay(into: &r, transform: .translation(pen.x, pen.y))
-        }
-        haloAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        var textAlpha = [UInt8](repeating: 0, count: w * h)
         LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
             path.replay(into: &r, transform: .translation(pen.x, pen.y))
         }
         textAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        let haloAlpha = AlphaMask.dilated(textAlpha, width: w, height: h, radius: paint.haloWidth)
         let m = (AlphaMask(width: w, height: h, alpha: textAlpha), AlphaMask(width: w, height: h, alpha: haloAlpha))
-        maskCache[key] = m
+        if maskBytes + 2 * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget / 2) }
+        maskCache[key] = MaskEntry(text: m.0, halo: m.1, lastUsed: frameNumber)
+        maskBytes += 2 * w * h
         return m
+    }
+
+    /// Drops the least recently used label masks (never those of the frame being drawn) until at
+    /// most `keeping` bytes remain: memory stays bounded however far the camera wanders.
+    func evictMasks(keeping: Int) {
+        let byAge = maskCache.sorted { $0.value.lastUsed < $1.value.lastUsed }
+        for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber {
+            maskCache[key] = nil
+            maskBytes -= 2 * entry.text.width * entry.text.height
+        }
     }
 }

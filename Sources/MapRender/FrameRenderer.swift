@@ -32,7 +32,13 @@ public final class FrameRenderer {
     var cachedView: ViewTransform?
     var cachedRows: Range<Int> = 0..<0
     struct LabelKey: Hashable { let text: String; let size: Double; let halo: Double; let spacing: Double }
-    var maskCache: [LabelKey: (text: AlphaMask, halo: AlphaMask)] = [:]
+    struct MaskEntry { let text: AlphaMask; let halo: AlphaMask; var lastUsed: Int }
+    /// Label masks by text and paint, within `maskBudget` bytes (least recently used go first).
+    var maskCache: [LabelKey: MaskEntry] = [:]
+    var maskBytes = 0
+    static let maskBudget = 768 * 1024
+    /// Frames rendered so far (the mask cache's clock).
+    var frameNumber = 0
     struct DotKey: Equatable { let radius: Double; let halo: Double }
     var dotCache: (key: DotKey, masks: (dot: AlphaMask, halo: AlphaMask, centre: Double))?
     /// The label placement of all label layers, kept while the view and those layers stay the same.
@@ -74,6 +80,7 @@ public final class FrameRenderer {
     public func render(_ frame: FrameDescription, into pixmap: Pixmap, rows band: Range<Int>) {
         rows = band.clamped(to: 0..<pixmap.height)
         guard !rows.isEmpty else { return }
+        frameNumber += 1
         rasterizer.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
         let placement = Placement(view: frame.view, width: pixmap.width, rows: rows)
         let layers = frame.layers

@@ -89,7 +89,7 @@ public enum LabelPlacer {
             var s = view.screen(place.mercator)
             s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
-            let text = paint.uppercase ? draw.places.uppercasedNames[index] : place.name
+            let text = draw.places.name(index, uppercase: paint.uppercase)
             let width = advance(text, font: font, paint: paint)
             // Text origins (baseline start) to try, in order: right, left, above, below; or centred.
             let mid = (ascent - descent) / 2

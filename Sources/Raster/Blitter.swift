@@ -103,6 +103,45 @@ public struct AlphaMask: Sendable {
 }
 
 extension AlphaMask {
+    /// The coverage `coverage` (width x height) grown by `radius` pixels: a halo. Each covered
+    /// pixel counts as the shape's edge lying (coverage - 1/2) px past its centre, so a pixel at
+    /// distance d from it is covered by clamp(radius + coverage - d, 0, 1); the halo keeps the
+    /// largest such value. (A distance-field dilation, as MapLibre's SDF halos are; far cheaper
+    /// than stroking every glyph outline with round joins.)
+    public static func dilated(_ coverage: [UInt8], width: Int, height: Int, radius: Double) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        guard radius > 0, radius.isFinite, width > 0, height > 0, coverage.count >= width * height else { return coverage }
+        let r = min(radius, 64)
+        let reach = Int((r + 1).rounded(.up))
+        var offsets: [(dx: Int, dy: Int, d: Double)] = []
+        for dy in -reach...reach {
+            for dx in -reach...reach {
+                let d = Double(dx * dx + dy * dy).squareRoot()
+                if d < r + 1 { offsets.append((dx, dy, d)) }
+            }
+        }
+        coverage.withUnsafeBufferPointer { c in
+            out.withUnsafeMutableBufferPointer { o in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let v = c[y * width + x]
+                        guard v != 0 else { continue }
+                        let cv = Double(v) / 255
+                        for off in offsets {
+                            let X = x + off.dx, Y = y + off.dy
+                            guard X >= 0, X < width, Y >= 0, Y < height else { continue }
+                            let a = r + cv - off.d
+                            guard a > 0 else { continue }
+                            let b: UInt8 = a >= 1 ? 255 : UInt8(a * 255 + 0.5)
+                            if o[Y * width + X] < b { o[Y * width + X] = b }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// `under` then `over` composited in one pass, both masks the same size with their top-left at
     /// (x, y): a halo and its text. Pixels neither mask covers are skipped eight at a time.
     public static func composite(_ under: AlphaMask, _ underColor: PremultipliedColor, _ over: AlphaMask,

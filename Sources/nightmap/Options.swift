@@ -3,7 +3,7 @@ import MapCore
 
 /// The parsed command line.
 struct Options: Equatable {
-    enum Command: String { case view, snapshot, state, bench, renderTest = "render-test" }
+    enum Command: String { case view, snapshot, state, bench, soak, renderTest = "render-test" }
 
     var command: Command = .view
     var size = ViewportSize(width: 1280, height: 800)
@@ -28,6 +28,8 @@ struct Options: Equatable {
     var elapsed: Double = 0
     var output: String?
     var frames = 300
+    /// soak: simulated minutes.
+    var minutes = 60.0
     /// render-test: the tests folders, and where local:// URLs point.
     var renderTestDirectories: [String] = []
     var assets: String?
@@ -43,8 +45,9 @@ struct Options: Equatable {
            nightmap snapshot -o FILE.png [options]
            nightmap state [options]
            nightmap bench [--frames N] [options]
+           nightmap soak [--minutes M] [options]
            nightmap render-test DIR... [--assets DIR] [--output DIR]
-    options (view, snapshot, state, bench):
+    options (view, snapshot, state, bench, soak):
       --size WxH         viewport in pixels (default 1280x800)
       --style FILE.json  a style document (MapLibre style spec v8) to show instead of nightmap's own
                          (Resources/style/nightmap.json); its layers "radar", "route" and "iss" animate
@@ -64,6 +67,9 @@ struct Options: Equatable {
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
       --frames N         bench: frames to render per scenario (default 300)
+      --minutes M        soak: simulated minutes of the animated scene, camera wandering, ISS from a
+                         local feed that fails half the time (default 60; exits 1 if memory grows
+                         2 MB or more after warm-up or a frame takes over 50 ms)
       --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, 1080p, world, world-notext, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
     options (render-test: runs the MapLibre render tests, folders of style.json + expected*.png, under each DIR):
@@ -188,6 +194,10 @@ struct Options: Equatable {
                     throw UsageError(description: "option --scenario: unknown scenario '\(v)' (known: \(known.joined(separator: ", ")))")
                 }
                 o.scenario = v
+            case "--minutes":
+                let v = try value()
+                guard let m = Double(v), m > 0, m <= 100_000 else { throw UsageError(description: "option --minutes: '\(v)' is not a number of minutes above 0 (at most 100000)") }
+                o.minutes = m
             case "--frames":
                 let v = try value()
                 guard let n = Int(v), n >= 1, n <= 1_000_000 else { throw UsageError(description: "option --frames: '\(v)' is not a count 1...1000000") }

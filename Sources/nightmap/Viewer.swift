@@ -205,12 +205,20 @@ final class Viewer {
         if t != title, let w = window { SDL_SetWindowTitle(w, t); title = t }
     }
 
+    /// When the process started (main sets it), for the first-frame time `--verbose` logs.
+    var processStart = Clock.now()
+    private var presentedOnce = false
+
     private func present() {
         guard let r = sdlRenderer, let t = texture else { return }
         SDL_UpdateTexture(t, nil, pixmap.pixels, Int32(pixmap.width * 4))
         SDL_RenderClear(r)
         SDL_RenderCopy(r, t, nil, nil)
         SDL_RenderPresent(r)
+        if !presentedOnce {
+            presentedOnce = true
+            if options.verbose { log(String(format: "first frame on screen %.0f ms after process start", (Clock.now() - processStart) * 1000)) }
+        }
     }
 
     /// Keeps animation near 60 frames per second without spinning faster than the display.

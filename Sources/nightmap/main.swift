@@ -30,6 +30,10 @@ do {
         try Headless.snapshot(options)
     case .state:
         print(try Headless.state(options))
+    case .soak:
+        let result = try Soak.run(options)
+        print(result.report)
+        exit(result.passed ? 0 : 1)
     case .bench:
         print(try Headless.bench(options, startedAt: processStart))
     case .renderTest:
@@ -41,6 +45,7 @@ do {
         let model = try MapSetup.model(options, report: warn)     // a bad style exits here, before any window
         try Viewer.checkDisplay()
         let viewer = Viewer(options: options, model: model)
+        viewer.processStart = processStart
         try viewer.open()
         try viewer.run()
     }

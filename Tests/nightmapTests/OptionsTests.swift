@@ -20,6 +20,9 @@ import Testing
         #expect(b.center == LngLat(lng: -74.25, lat: 40.5) && b.elapsed == 2.5 && b.time == 1_796_040_000)
         let c = try Options.parse(["bench", "--frames=20"])
         #expect(c.command == .bench && c.frames == 20)
+        let d = try Options.parse(["soak", "--minutes", "0.5"])
+        #expect(d.command == .soak && d.minutes == 0.5)
+        #expect(try Options.parse(["soak"]).minutes == 60)
     }
 
     @Test(arguments: [
@@ -36,6 +39,8 @@ import Testing
         (["--zoom"], "option --zoom needs a value"),
         (["snapshot"], "snapshot needs -o FILE.png"),
         (["paint"], "unknown command 'paint'"),
+        (["soak", "--minutes", "0"], "option --minutes: '0'"),
+        (["soak", "--minutes=inf"], "option --minutes"),
     ])
     func badInputNamesTheOption(args: [String], message: String) {
         do {

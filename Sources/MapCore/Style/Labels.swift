@@ -20,12 +20,20 @@ public struct Place: Equatable, Sendable {
 /// Places sorted by rank (highest first): the order in which labels claim space.
 public final class PlaceSet: Sendable {
     public let places: [Place]
-    /// Each place's name in capitals (for labels drawn uppercase), made once.
+    /// Each place's name in capitals, made once when the set is made `forCapitals` (for labels
+    /// drawn uppercase); empty otherwise.
     public let uppercasedNames: [String]
-    public init(_ places: [Place]) {
+    public init(_ places: [Place], forCapitals: Bool = false) {
         // Stable by rank: ties keep the given order (the places file is already in rank order).
         self.places = places.enumerated().sorted { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }.map(\.element)
-        uppercasedNames = self.places.map { $0.name.uppercased() }
+        uppercasedNames = forCapitals ? self.places.map { $0.name.uppercased() } : []
+    }
+
+    /// The name of place `index`, in capitals if asked.
+    @inline(__always)
+    public func name(_ index: Int, uppercase: Bool) -> String {
+        guard uppercase else { return places[index].name }
+        return index < uppercasedNames.count ? uppercasedNames[index] : places[index].name.uppercased()
     }
 }
 

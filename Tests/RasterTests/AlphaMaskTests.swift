@@ -1,0 +1,45 @@
+import Foundation
+import Raster
+import Testing
+
+/// Label masks: the halo grown from the text's coverage, and halo plus text composited in one pass.
+@Suite struct AlphaMaskTests {
+    @Test func haloGrowsByTheRadiusWithAOnePixelRamp() {
+        // One fully covered pixel in the middle of a 9 x 9 mask, grown by 1.6 px.
+        var c = [UInt8](repeating: 0, count: 81)
+        c[4 * 9 + 4] = 255
+        let h = AlphaMask.dilated(c, width: 9, height: 9, radius: 1.6)
+        #expect(h[4 * 9 + 4] == 255)
+        #expect(h[4 * 9 + 5] == 255)                 // 1 px away: 1.6 + 1 - 1 >= 1
+        #expect(h[4 * 9 + 6] == 153)                 // 2 px away: 1.6 + 1 - 2 = 0.6
+        #expect(h[4 * 9 + 7] == 0)                   // 3 px away: beyond the ramp
+        #expect(h[5 * 9 + 5] == 255)                 // sqrt 2 away: 1.19
+        #expect(h[6 * 9 + 6] == 0)                   // 2 sqrt 2 away: 1.6 + 1 - 2.83 < 0
+        // A half-covered pixel counts its edge half a pixel nearer.
+        var e = [UInt8](repeating: 0, count: 81)
+        e[4 * 9 + 4] = 128
+        let g = AlphaMask.dilated(e, width: 9, height: 9, radius: 1.6)
+        #expect(g[4 * 9 + 6] == 26)                  // 1.6 + 0.5 - 2 = 0.1
+        // No radius: the coverage itself.
+        #expect(AlphaMask.dilated(c, width: 9, height: 9, radius: 0) == c)
+    }
+
+    @Test func haloAndTextInOnePassEqualTwoPasses() {
+        let w = 23, h = 7
+        let under = (0..<(w * h)).map { UInt8(($0 * 37) % 256) }
+        var overBytes = (0..<(w * h)).map { UInt8(($0 * 91 + 13) % 256) }
+        for i in stride(from: 0, to: overBytes.count, by: 3) { overBytes[i] = 0 }      // gaps to skip
+        let u = AlphaMask(width: w, height: h, alpha: under), o = AlphaMask(width: w, height: h, alpha: overBytes)
+        let uc = RGBA8(11, 16, 22, 230).premultiplied, oc = RGBA8(230, 236, 244).premultiplied
+        func canvas() -> Pixmap {
+            let pm = Pixmap(width: 40, height: 12)
+            pm.clear(RGBA8(40, 80, 120).premultiplied)
+            return pm
+        }
+        let one = canvas(), two = canvas()
+        AlphaMask.composite(u, uc, o, oc, onto: one, x: -3, y: 2, rows: 0..<12)
+        u.composite(uc, onto: two, x: -3, y: 2, rows: 0..<12)
+        o.composite(oc, onto: two, x: -3, y: 2, rows: 0..<12)
+        for y in 0..<12 { for x in 0..<40 { #expect(one.color(atX: x, y: y) == two.color(atX: x, y: y), "(\(x), \(y))") } }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import MapCore
+import Testing
+@testable import nightmap
+
+/// `nightmap soak`, shortened: the scene runs, the local feed both answers and fails, the model
+/// keeps the last good position through the failures, and the report says so.
+@Suite struct SoakTests {
+    @Test func aShortSoakKeepsMemoryAndTheFeedFailsInSeveralWays() throws {
+        var o = try Options.parse(["soak", "--minutes", "1.5", "--size", "320x200", "--iss", "tle"])
+        o.minutes = 1.5
+        let r = try Soak.run(o)
+        // Frames were drawn for the whole simulated span, 0.25 s each. (Their times are a release
+        // build's figure, reported by `nightmap soak`, not asserted here.)
+        #expect(r.frameMs.count == 360, "\(r.report)")
+        #expect(r.growthMB < 2, "\(r.report)")
+        // The feed gave fixes and failures of more than one kind, and said what was wrong.
+        #expect(r.fixes > 0 && r.failures > 0, "\(r.report)")
+        #expect((r.served[.good] ?? 0) > 0 && r.served.count >= 3, "\(r.report)")
+        #expect(r.reasons.keys.contains { $0.contains("JSON") || $0.contains("HTTP") || $0.contains("time limit") || $0.contains("reply") },
+                "\(r.report)")
+    }
+
+    @Test func theLocalFeedAnswersAsTold() throws {
+        let server = try SoakFeedServer()
+        defer { server.stop() }
+        server.set(.good, instant: 1_796_040_000)
+        let good = try Data(contentsOf: server.url)
+        let text = String(decoding: good, as: UTF8.self)
+        #expect(text.contains("\"timestamp\":1796040000") && text.contains("\"latitude\""), "\(text)")
+        server.set(.html, instant: 1_796_040_000)
+        #expect(String(decoding: try Data(contentsOf: server.url), as: UTF8.self).contains("<html>"))
+        #expect(server.servedCounts[.good] == 1 && server.servedCounts[.html] == 1)
+    }
+}
