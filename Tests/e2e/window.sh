@@ -117,6 +117,43 @@ kill -0 "$APP" || fail "viewer died on resize"
 xdotool windowsize "$WID" 1280 800
 sleep 0.5
 
+# 10b. Abuse: 1x1 and back, minimised and restored, 2,000 wheel events each way in one burst, an
+# arrow key held for 2 s, a click in the middle of an ease. The viewer stays up, keeps answering,
+# and the camera stays within the radar scene's bounds.
+bounds=$("$BIN" state --iss tle | sed -n 's/.*"bounds":{\([^}]*\)}.*/\1/p')
+bound() { echo "$bounds" | sed -n "s/.*\"$1\":\([-0-9.e]*\).*/\1/p"; }
+west=$(bound west); east=$(bound east); south=$(bound south); north=$(bound north); maxz=$(bound maxZoom); minz=$(bound minZoom)
+[ -n "$west" ] && [ -n "$maxz" ] || fail "no bounds in nightmap state ($bounds)"
+xdotool windowsize "$WID" 1 1
+sleep 0.5
+kill -0 "$APP" || fail "viewer died at 1x1"
+xdotool windowsize "$WID" 1280 800
+xdotool windowminimize "$WID" 2>/dev/null || true
+sleep 0.5
+kill -0 "$APP" || fail "viewer died when minimised"
+xdotool windowmap "$WID" 2>/dev/null || true
+xdotool windowactivate "$WID" 2>/dev/null || true
+sleep 0.5
+xdotool mousemove --window "$WID" 300 200
+xdotool click --repeat 2000 --delay 0 4
+xdotool click --repeat 2000 --delay 0 5
+xdotool keydown --window "$WID" Left; sleep 2; xdotool keyup --window "$WID" Left
+xdotool key --window "$WID" minus
+xdotool click 1                                      # during the zoom ease
+sleep 2
+kill -0 "$APP" || fail "viewer died under the input burst"
+xdotool key --window "$WID" h
+wait_for "help shown after the burst" sh -c "grep -c 'help shown' '$LOG' | grep -q 2"
+xdotool key --window "$WID" h
+cam=$(grep "camera lat=" "$LOG" | tail -1)
+read -r lat lon zoom <<< "$(echo "$cam" | sed -n 's/.*lat=\([-0-9.]*\) lon=\([-0-9.]*\) zoom=\([0-9.]*\).*/\1 \2 \3/p')"
+awk -v la="$lat" -v lo="$lon" -v z="$zoom" -v w="$west" -v e="$east" -v s="$south" -v n="$north" -v a="$minz" -v b="$maxz" \
+  'BEGIN { exit !(la >= s && la <= n && lo >= w && lo <= e && z >= a - 1e-9 && z <= b + 1e-9) }' \
+  || fail "camera left its bounds: $cam (bounds $bounds)"
+ok "1x1, minimise, 4,000 wheel events, key held 2 s, click during an ease: still up, $cam"
+xdotool windowsize "$WID" 1280 800
+sleep 0.5
+
 # 11. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
 import -window root "$WORK/shot.png"
 convert "$WORK/shot.png" -format %c histogram:info:- > "$WORK/hist.txt"
