@@ -21,6 +21,7 @@ test: deps test-deps
 	$(SWIFT) build -c release
 	$(SWIFT) test
 	bash Tests/e2e/window.sh $(BIN)
+	bash Tests/e2e/faults.sh $(BIN)
 
 unit-test: deps
 	$(SWIFT) test

@@ -11,9 +11,8 @@ public enum GeometryFile {
     static let magic: [UInt8] = Array("NMGEO1".utf8) + [0, 0]
 
     public static func read(path: String) throws -> GeometrySet {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(description: "\(path): cannot read file")
-        }
+        let data: Data
+        do { data = try DataFile.read(path, limit: 256 << 20) } catch { throw Failure(description: error.description) }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return try decode(data, name: name, origin: path)
     }

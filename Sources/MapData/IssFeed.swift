@@ -6,17 +6,31 @@ import MapCore
 
 /// The live ISS position from a wheretheiss.at-style endpoint: one GET at a time, off the render
 /// thread, with a time limit and a size limit; answers are validated before they count.
+///
+/// Every request ends within `timeout` seconds: the client's own deadline cancels it and says what
+/// had arrived (URLSession's limits, a second later, are only a backstop). At most `maxBytes` of
+/// an answer are kept, at most `maxRedirects` redirects followed, and every failure is one line
+/// naming the URL and what is wrong.
 public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     public static let defaultURL = URL(string: "https://api.wheretheiss.at/v1/satellites/25544")!
+    /// Redirects followed before a request fails.
+    public static let maxRedirects = 5
     public let url: URL
     public let timeout: Double
     public let maxBytes: Int
 
     private let lock = NSLock()
     private var session: URLSession!
-    private var buffers: [Int: Data] = [:]
-    private var completions: [Int: @Sendable (Result<IssFix, FeedError>) -> Void] = [:]
-    private var failures: [Int: FeedError] = [:]
+    private var requests: [Int: Request] = [:]
+
+    /// One request in flight: removed from `requests` by whichever of the answer, a failure or
+    /// the deadline comes first, so its completion runs exactly once.
+    private struct Request {
+        let completion: @Sendable (Result<IssFix, FeedError>) -> Void
+        var data = Data()
+        var status: Int?             // once the response head has arrived
+        var redirects = 0
+    }
 
     public struct FeedError: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -26,8 +40,9 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
         self.url = url; self.timeout = timeout; self.maxBytes = maxBytes
         super.init()
         let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = timeout
+        // A backstop only: the client's own deadline (`timeout`) ends each request first.
+        config.timeoutIntervalForRequest = timeout + 1
+        config.timeoutIntervalForResource = timeout + 1
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.httpMaximumConnectionsPerHost = 1
         session = URLSession(configuration: config, delegate: self, delegateQueue: nil)
@@ -35,18 +50,29 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
 
     deinit { session.invalidateAndCancel() }
 
-    /// Starts one request; `completion` runs on a background queue with a fix or a one-line error
-    /// naming the URL.
+    /// Starts one request; `completion` runs once, on a background queue, within `timeout`
+    /// seconds, with a fix or a one-line error naming the URL.
     public func fetch(_ completion: @escaping @Sendable (Result<IssFix, FeedError>) -> Void) {
         var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
+        request.timeoutInterval = timeout + 1
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let task = session.dataTask(with: request)
+        let id = task.taskIdentifier
         lock.lock()
-        completions[task.taskIdentifier] = completion
-        buffers[task.taskIdentifier] = Data()
+        requests[id] = Request(completion: completion)
         lock.unlock()
         task.resume()
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self, weak task] in
+            guard let self else { return }
+            self.lock.lock()
+            let pending = self.requests[id]
+            self.lock.unlock()
+            guard let pending else { return }
+            let limit = Self.seconds(self.timeout)
+            self.fail(id, pending.status == nil ? "no answer within \(limit)"
+                : "answer not complete within \(limit) (\(Self.size(pending.data.count)) received)")
+            task?.cancel()
+        }
     }
 
     /// One request, waited for (for `nightmap state`): at most the timeout plus a little.
@@ -55,7 +81,7 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
         let box = ResultBox()
         fetch { result in box.set(result); done.signal() }
         if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            return .failure(FeedError(description: "\(url): no answer within \(timeout) s"))
+            return .failure(FeedError(description: "\(url): no answer within \(Self.seconds(timeout))"))
         }
         return box.get() ?? .failure(FeedError(description: "\(url): no answer"))
     }
@@ -64,14 +90,23 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            fail(dataTask, "HTTP \(http.statusCode)")
-            completionHandler(.cancel)
-            return
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        lock.lock()
+        requests[dataTask.taskIdentifier]?.status = status
+        lock.unlock()
+        var reason: String?
+        if !(200..<300).contains(status) {
+            let phrase = HTTPURLResponse.localizedString(forStatusCode: status)
+            reason = "HTTP \(status)" + (phrase.isEmpty ? "" : " (\(phrase))")
+        } else if response.expectedContentLength > Int64(maxBytes) {
+            reason = "answer larger than the \(Self.size(maxBytes)) limit (\(Self.size(Int(response.expectedContentLength))) announced)"
         }
-        if response.expectedContentLength > Int64(maxBytes) {
-            fail(dataTask, "answer of \(response.expectedContentLength) bytes is over the \(maxBytes)-byte limit")
+        if let reason {
+            fail(dataTask.taskIdentifier, reason)
             completionHandler(.cancel)
+            // swift-corelibs-foundation ignores the disposition ("Ignoring disposition from
+            // completion handler") and reads on: cancelling the task is what stops the transfer.
+            Self.cancel(dataTask)
             return
         }
         completionHandler(.allow)
@@ -80,59 +115,115 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
         let id = dataTask.taskIdentifier
-        buffers[id, default: Data()].append(data)
-        let over = (buffers[id]?.count ?? 0) > maxBytes
+        // Only a request still pending keeps data (not one already failed or timed out).
+        requests[id]?.data.append(data)
+        let over = (requests[id]?.data.count ?? 0) > maxBytes
         lock.unlock()
         if over {
-            fail(dataTask, "answer is over the \(maxBytes)-byte limit")
-            dataTask.cancel()
+            fail(id, "answer larger than the \(Self.size(maxBytes)) limit")
+            Self.cancel(dataTask)
         }
+    }
+
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        lock.lock()
+        requests[task.taskIdentifier]?.redirects += 1
+        let count = requests[task.taskIdentifier]?.redirects ?? 0
+        lock.unlock()
+        if count > Self.maxRedirects {
+            fail(task.taskIdentifier, "too many redirects (more than \(Self.maxRedirects))")
+            completionHandler(nil)
+            Self.cancel(task)
+            return
+        }
+        completionHandler(request)
     }
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         lock.lock()
-        let id = task.taskIdentifier
-        let completion = completions.removeValue(forKey: id)
-        let data = buffers.removeValue(forKey: id) ?? Data()
-        let failure = failures.removeValue(forKey: id)
+        let pending = requests.removeValue(forKey: task.taskIdentifier)
         lock.unlock()
-        guard let completion else { return }
-        if let failure { completion(.failure(failure)); return }
+        guard let pending else { return }
         if let error {
-            completion(.failure(FeedError(description: "\(url): \(Self.describe(error))")))
+            pending.completion(.failure(FeedError(description: "\(url): \(Self.describe(error, timeout: timeout))")))
             return
         }
-        completion(Self.parse(data, origin: url.absoluteString))
+        pending.completion(Self.parse(pending.data, origin: url.absoluteString, status: pending.status))
     }
 
-    private func fail(_ task: URLSessionTask, _ reason: String) {
+    /// Cancels a task without waiting: on Linux `cancel()` waits for URLSession's work queue, which
+    /// a fast sender keeps busy, and the delegate queue must stay free meanwhile to drop what
+    /// still arrives (else it piles up in memory).
+    private static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
+    }
+
+    /// Ends a pending request with a failure (nothing when it has ended already).
+    private func fail(_ id: Int, _ reason: String) {
         lock.lock()
-        if failures[task.taskIdentifier] == nil { failures[task.taskIdentifier] = FeedError(description: "\(url): \(reason)") }
+        let pending = requests.removeValue(forKey: id)
         lock.unlock()
+        pending?.completion(.failure(FeedError(description: "\(url): \(reason)")))
     }
 
-    static func describe(_ error: Error) -> String {
+    /// A transfer error in words: what happened to the connection.
+    static func describe(_ error: Error, timeout: Double? = nil) -> String {
         let ns = error as NSError
-        switch (ns.domain, ns.code) {
-        case (NSURLErrorDomain, NSURLErrorTimedOut): return "no answer within the time limit"
-        case (NSURLErrorDomain, NSURLErrorCannotConnectToHost): return "connection refused"
-        case (NSURLErrorDomain, NSURLErrorNetworkConnectionLost): return "connection lost"
-        case (NSURLErrorDomain, NSURLErrorHTTPTooManyRedirects): return "too many redirects"
-        case (NSURLErrorDomain, NSURLErrorCannotFindHost): return "unknown host"
-        case (NSURLErrorDomain, NSURLErrorNotConnectedToInternet): return "no network"
+        guard ns.domain == NSURLErrorDomain else { return firstLine(ns.localizedDescription) }
+        switch ns.code {
+        case NSURLErrorTimedOut: return timeout.map { "no answer within \(seconds($0))" } ?? "no answer within the time limit"
+        case NSURLErrorCannotConnectToHost: return "connection refused (nothing listening)"
+        case NSURLErrorNetworkConnectionLost: return "connection lost (reset or closed by the server)"
+        case NSURLErrorBadServerResponse: return "the server closed the connection without a proper answer"
+        case NSURLErrorHTTPTooManyRedirects: return "too many redirects"
+        case NSURLErrorCannotFindHost: return "unknown host"
+        case NSURLErrorNotConnectedToInternet: return "no network"
+        case NSURLErrorCancelled: return "request cancelled"
         default:
-            let text = ns.localizedDescription.split(separator: "\n").first.map(String.init) ?? "request failed"
+            // libcurl's own words, when URLSession has no code for them.
+            let text = firstLine(ns.localizedDescription)
+            if text.hasPrefix("transfer closed with") { return "connection closed before the answer was complete (\(text))" }
+            if text.hasPrefix("Empty reply") { return "the server closed the connection without answering" }
             return text
         }
     }
 
+    private static func firstLine(_ s: String) -> String {
+        s.split(whereSeparator: \.isNewline).first.map(String.init) ?? "request failed"
+    }
+
+    /// "1 s", "0.5 s".
+    static func seconds(_ t: Double) -> String {
+        t == t.rounded() && abs(t) < 1e9 ? "\(Int(t)) s" : "\(t) s"
+    }
+
+    /// "512 bytes", "64 KB", "100 MB" (binary units).
+    static func size(_ n: Int) -> String {
+        if n < 1024 { return n == 1 ? "1 byte" : "\(n) bytes" }
+        if n < 1024 * 1024 { return "\(n / 1024) KB" }
+        return "\(n / (1024 * 1024)) MB"
+    }
+
+    /// Nesting deeper than this is refused before decoding (an answer is one flat object).
+    static let maxNesting = 64
+
     /// Decodes and checks one answer: `latitude`, `longitude` (degrees), `altitude` (km) and
     /// `timestamp` (Unix s) must be finite numbers in range.
     public static func parse(_ data: Data, origin: String) -> Result<IssFix, FeedError> {
+        parse(data, origin: origin, status: nil)
+    }
+
+    static func parse(_ data: Data, origin: String, status: Int?) -> Result<IssFix, FeedError> {
         func bad(_ s: String) -> Result<IssFix, FeedError> { .failure(FeedError(description: "\(origin): \(s)")) }
         guard !data.isEmpty else { return bad("empty answer") }
+        let shape = Shape(data)
+        if shape.maxDepth > maxNesting { return bad("answer is not valid JSON (nested more than \(maxNesting) levels deep)") }
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return bad(String(decoding: data.prefix(1), as: UTF8.self) == "<" ? "answer is HTML, not JSON" : "answer is not valid JSON")
+            if shape.looksLikeHTML { return bad(status.map { "HTTP \($0) but an HTML page, not JSON" } ?? "answer is an HTML page, not JSON") }
+            if String(validating: data, as: UTF8.self) == nil { return bad("answer is not valid JSON (not UTF-8 text)") }
+            if shape.endsOpen { return bad("answer is not valid JSON (cut off after \(data.count) bytes)") }
+            return bad("answer is not valid JSON")
         }
         guard let o = object as? [String: Any] else { return bad("answer is not a JSON object") }
         func number(_ key: String) -> Double? {
@@ -147,6 +238,35 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
             return bad("position out of range (latitude \(lat), longitude \(lon), altitude \(alt) km, timestamp \(time))")
         }
         return .success(fix)
+    }
+
+    /// One pass over an answer's bytes, before decoding and to say why it is not JSON: how deep
+    /// it nests, whether a string or bracket is still open at the end (cut off), whether it
+    /// starts like HTML.
+    struct Shape {
+        var looksLikeHTML = false
+        var maxDepth = 0
+        var endsOpen = false
+
+        init(_ data: Data) {
+            var depth = 0, inString = false, escaped = false, first: UInt8?
+            for b in data {
+                if inString {
+                    if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                    continue
+                }
+                switch b {
+                case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF: continue     // white space, a byte order mark
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; maxDepth = max(maxDepth, depth)
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+                default: break
+                }
+                if first == nil { first = b }
+            }
+            looksLikeHTML = first == UInt8(ascii: "<")
+            endsOpen = inString || depth > 0
+        }
     }
 
     final class ResultBox: @unchecked Sendable {

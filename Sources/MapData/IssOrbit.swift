@@ -17,9 +17,9 @@ public struct IssOrbit: Sendable {
 
     /// The newest element set in the file (one line error naming the file when it is bad).
     public static func load(path: String) throws -> IssOrbit {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Failure(description: "\(path): cannot read file")
-        }
+        let data: Data
+        do { data = try DataFile.read(path, limit: 16 << 20) } catch { throw Failure(description: error.description) }
+        guard let text = String(data: data, encoding: .utf8) else { throw Failure(description: "\(path): not UTF-8 text") }
         return try parse(text, origin: path)
     }
 

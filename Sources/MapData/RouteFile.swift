@@ -15,11 +15,8 @@ public enum RouteFile {
     public typealias Steps = [[[LngLat]]]
 
     public static func read(path: String) throws -> Steps {
-        let url = URL(fileURLWithPath: path)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let size = attributes?[.size] as? Int else { throw Failure(description: "\(path): cannot read file") }
-        guard size <= maxBytes else { throw Failure(description: "\(path): file is \(size) bytes, more than the \(maxBytes) a route may have") }
-        guard let data = try? Data(contentsOf: url) else { throw Failure(description: "\(path): cannot read file") }
+        let data: Data
+        do { data = try DataFile.read(path, limit: maxBytes) } catch { throw Failure(description: error.description) }
         return try decode(data, origin: path)
     }
 

@@ -15,15 +15,21 @@ enum StatusLine {
     /// Where the ISS position comes from, its age, and whether it is only approximate; nil
     /// when the map has no ISS.
     static func iss(_ model: MapModel) -> String? {
-        guard model.iss != nil else { return nil }
-        guard let p = model.issNow else { return "ISS: no position" }
+        guard let tracker = model.iss else { return nil }
+        // What is wrong with the live feed, while it is (its reason without the URL).
+        var problem = ""
+        if tracker.mode != .tle, let failure = tracker.lastFailure {
+            let reason = failure.reason.range(of: ": ", options: .backwards).map { String(failure.reason[$0.upperBound...]) } ?? failure.reason
+            problem = " (feed: \(reason))"
+        }
+        guard let p = model.issNow else { return "ISS: no position" + problem }
         switch p.fix.source {
         case .live:
-            return "ISS live" + (p.ageSeconds >= 2 ? ", \(Int(p.ageSeconds)) s old" : "")
+            return "ISS live" + (p.ageSeconds >= 2 ? ", \(Int(p.ageSeconds)) s old" : "") + problem
         case .tle:
-            guard let epoch = model.issOrbitEpoch else { return "ISS orbit" }
+            guard let epoch = model.issOrbitEpoch else { return "ISS orbit" + problem }
             let days = (model.clockOrigin + model.now - epoch) / 86400
-            return days > 3 ? String(format: "ISS orbit, TLE %.0f days old: approximate", days) : "ISS orbit"
+            return (days > 3 ? String(format: "ISS orbit, TLE %.0f days old: approximate", days) : "ISS orbit") + problem
         }
     }
 

@@ -3,6 +3,9 @@ import MapCore
 
 /// nightmap's entry point: parse the command line, then view, snapshot, state, bench or render-test.
 let processStart = Clock.processStart() ?? Clock.now()
+// Over a file size limit a write fails with "File too large" (reported, nothing partial left)
+// instead of the signal killing the process.
+signal(SIGXFSZ, SIG_IGN)
 
 /// Prints a one-line warning on stderr.
 func warn(_ message: String) {

@@ -4,35 +4,109 @@ import Glibc
 #endif
 
 /// A tiny HTTP server on 127.0.0.1 for tests: it stands in for the ISS feed and misbehaves on
-/// request. Each connection reads the request head, then runs `behaviour` with the socket.
+/// request. Each connection reads the request head, then answers with the behaviour set at that
+/// moment (`behaviour` can change between requests). One thread per connection; `stop()` wakes
+/// every waiting connection, closes everything and waits for the threads to end.
 final class LocalHTTPServer: @unchecked Sendable {
     enum Behaviour: Sendable {
         case json(String)                       // 200 with this body
-        case status(Int, String)                // another status with a body
+        case status(Int, String)                // this status with an HTML body
         case silent                             // accept, read, never answer
         case headersThenHang                    // status line and headers, then nothing
         case trickle(String, perByte: Double)   // 200, body one byte at a time
-        case huge(bytes: Int)                   // 200 with a large body
+        case huge(bytes: Int, announced: Bool = true, pause: Double = 0)
+                                                // 200 with a large body, streamed in 64 KB pieces
+                                                // with `pause` seconds after each; `announced:
+                                                // false` sends no Content-Length
         case redirectLoop                       // 302 to itself
         case raw(Data)                          // exactly these bytes
+        case refuse                             // nothing listens on the port: connections are refused
+        case reset                              // read the request, then close with SO_LINGER 0 (a TCP RST)
+        case cutShort(String)                   // Content-Length of this body, half of it, then close
+        case slow(String, after: Double)        // 200 with this body after a delay
+
+        /// 200 `application/json` whose body is not UTF-8.
+        static let invalidUTF8 = raw(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\nConnection: close\r\n\r\n".utf8)
+                                     + Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0xC0, 0x7D]))
+        /// 200 with the beginning of a JSON object (its Content-Length is right).
+        static let truncatedJSON = json(#"{"name":"iss","id":25544,"latitude":50.11,"longitude":11"#)
+        /// 200 with `depth` '[' (valid bytes, nesting no parser should follow).
+        static func nested(_ depth: Int) -> Behaviour { json(String(repeating: "[", count: depth)) }
+        /// 200 with the HTML error page a proxy or a broken backend serves.
+        static let htmlErrorPage = status(200, "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n")
     }
 
     let port: UInt16
-    private let fd: Int32
-    private let behaviour: Behaviour
     private let lock = NSLock()
-    private var connections: [Int32] = []
+    private var current: Behaviour
+    private var listener: Int32 = -1
+    private var acceptEnded: DispatchSemaphore?
+    private var connections: Set<Int32> = []
     private var stopped = false
+    private let wake = NSCondition()
+    private let threads = DispatchGroup()
+    private var sent = 0
+    private var served = 0
 
     init(_ behaviour: Behaviour) throws {
-        self.behaviour = behaviour
+        current = behaviour
+        let (fd, port) = try Self.listenSocket(port: 0)
+        self.port = port
+        if case .refuse = behaviour { close(fd) } else { startAccepting(fd) }
+    }
+
+    deinit { stop() }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/v1/satellites/25544")! }
+
+    /// What the next request gets. `.refuse` closes the listening socket; any other behaviour
+    /// opens it again on the same port.
+    var behaviour: Behaviour {
+        get { lock.lock(); defer { lock.unlock() }; return current }
+        set {
+            lock.lock()
+            current = newValue
+            let listening = listener >= 0, done = stopped
+            lock.unlock()
+            if done { return }
+            if case .refuse = newValue {
+                if listening { stopAccepting() }
+            } else if !listening {
+                // Rebinding right after the close can fail for a moment: try for up to a second.
+                for _ in 0..<100 {
+                    if let (fd, _) = try? Self.listenSocket(port: port) { startAccepting(fd); return }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+        }
+    }
+
+    /// Body bytes and headers written to clients so far (what a client could have received).
+    var bytesSent: Int { lock.lock(); defer { lock.unlock() }; return sent }
+    /// Requests read so far.
+    var requests: Int { lock.lock(); defer { lock.unlock() }; return served }
+
+    func stop() {
+        lock.lock()
+        if stopped { lock.unlock(); return }
+        stopped = true
+        for c in connections { shutdown(c, Int32(SHUT_RDWR)) }   // each thread closes its own socket
+        lock.unlock()
+        stopAccepting()
+        wake.lock(); wake.broadcast(); wake.unlock()
+        _ = threads.wait(timeout: .now() + 5)
+    }
+
+    // MARK: Sockets
+
+    private static func listenSocket(port: UInt16) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
+        addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -42,30 +116,61 @@ final class LocalHTTPServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
-        port = UInt16(bigEndian: addr.sin_port)
-        self.fd = fd
-        let t = Thread { [self] in acceptLoop() }
-        t.start()
+        return (fd, UInt16(bigEndian: addr.sin_port))
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/v1/satellites/25544")! }
-
-    func stop() {
-        lock.lock(); stopped = true; let open = connections; connections = []; lock.unlock()
-        shutdown(fd, Int32(SHUT_RDWR)); close(fd)
-        for c in open { shutdown(c, Int32(SHUT_RDWR)); close(c) }
+    private func startAccepting(_ fd: Int32) {
+        let ended = DispatchSemaphore(value: 0)
+        lock.lock(); listener = fd; acceptEnded = ended; lock.unlock()
+        threads.enter()
+        Thread { [self] in
+            acceptLoop(fd)
+            close(fd)
+            ended.signal()
+            threads.leave()
+        }.start()
     }
 
-    private func acceptLoop() {
+    /// Shuts the listening socket (its accept loop then closes it) and waits until it is closed.
+    private func stopAccepting() {
+        lock.lock()
+        let fd = listener, ended = acceptEnded
+        listener = -1; acceptEnded = nil
+        lock.unlock()
+        guard fd >= 0 else { return }
+        shutdown(fd, Int32(SHUT_RDWR))
+        _ = ended?.wait(timeout: .now() + 5)
+    }
+
+    private func acceptLoop(_ fd: Int32) {
         while true {
             let c = accept(fd, nil, nil)
-            if c < 0 { return }
+            if c < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
             lock.lock()
-            if stopped { lock.unlock(); close(c); return }
-            connections.append(c)
+            if stopped || listener != fd { lock.unlock(); close(c); return }
+            connections.insert(c)
             lock.unlock()
-            let t = Thread { [self] in serve(c) }
-            t.start()
+            threads.enter()
+            Thread { [self] in
+                serve(c)
+                lock.lock(); connections.remove(c); lock.unlock()
+                close(c)
+                threads.leave()
+            }.start()
+        }
+    }
+
+    /// Waits `seconds` or until `stop()`; false when stopped.
+    private func pause(_ seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        wake.lock(); defer { wake.unlock() }
+        while true {
+            lock.lock(); let done = stopped; lock.unlock()
+            if done { return false }
+            if !wake.wait(until: deadline) { return true }
         }
     }
 
@@ -77,6 +182,7 @@ final class LocalHTTPServer: @unchecked Sendable {
                 let n = Glibc.send(c, raw.baseAddress! + off, raw.count - off, Int32(MSG_NOSIGNAL))
                 if n <= 0 { return false }
                 off += n
+                lock.lock(); sent += n; lock.unlock()
             }
             return true
         }
@@ -87,9 +193,10 @@ final class LocalHTTPServer: @unchecked Sendable {
         var head = [UInt8]()
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) && head.count < 65536 {
-            if recv(c, &byte, 1, 0) != 1 { close(c); return }
+            if recv(c, &byte, 1, 0) != 1 { return }
             head.append(byte)
         }
+        lock.lock(); served += 1; let behaviour = current; lock.unlock()
         func reply(_ status: Int, _ body: Data, type: String = "application/json") {
             _ = send(c, "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
             _ = send(c, body)
@@ -97,24 +204,41 @@ final class LocalHTTPServer: @unchecked Sendable {
         switch behaviour {
         case let .json(body): reply(200, Data(body.utf8))
         case let .status(code, body): reply(code, Data(body.utf8), type: "text/html")
-        case .silent: Thread.sleep(forTimeInterval: 10); close(c); return
+        case .silent: _ = pause(30); return
         case .headersThenHang:
             _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n{\"lat")
-            Thread.sleep(forTimeInterval: 10)
+            _ = pause(30)
+            return
         case let .trickle(body, perByte):
             _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
             for b in body.utf8 {
-                if !send(c, Data([b])) { break }
-                Thread.sleep(forTimeInterval: perByte)
+                if !send(c, Data([b])) || !pause(perByte) { return }
             }
-        case let .huge(bytes):
-            _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\n\r\n")
+        case let .huge(bytes, announced, gap):
+            let length = announced ? "Content-Length: \(bytes)\r\n" : ""
+            _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\(length)Connection: close\r\n\r\n")
             let chunk = Data(repeating: 0x20, count: 65536)
             var left = bytes
-            while left > 0 { if !send(c, chunk.prefix(min(left, chunk.count))) { break }; left -= chunk.count }
+            while left > 0 {
+                if !send(c, chunk.prefix(min(left, chunk.count))) { return }
+                left -= chunk.count
+                if gap > 0 && !pause(gap) { return }
+            }
         case .redirectLoop:
             _ = send(c, "HTTP/1.1 302 Found\r\nLocation: \(url.absoluteString)\r\nContent-Length: 0\r\n\r\n")
         case let .raw(data): _ = send(c, data)
+        case .refuse, .reset:      // (a connection accepted just before `.refuse` was set is reset too)
+            var l = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(c, SOL_SOCKET, SO_LINGER, &l, socklen_t(MemoryLayout<linger>.size))
+            return                 // the caller's close() sends the RST
+        case let .cutShort(body):
+            let bytes = Data(body.utf8)
+            _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n")
+            _ = send(c, bytes.prefix(bytes.count / 2))
+            return
+        case let .slow(body, delay):
+            if !pause(delay) { return }
+            reply(200, Data(body.utf8))
         }
         // Close gracefully: stop sending, then wait (at most 2 s) for the client to close its side,
         // so that a slow reader under load never sees a reset instead of the answer's end.
@@ -123,7 +247,5 @@ final class LocalHTTPServer: @unchecked Sendable {
         setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var sink = [UInt8](repeating: 0, count: 4096)
         while recv(c, &sink, sink.count, 0) > 0 {}
-        lock.lock(); connections.removeAll { $0 == c }; lock.unlock()
-        close(c)
     }
 }

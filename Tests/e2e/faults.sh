@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# File faults, end to end: what `nightmap` says and leaves behind when its files are unreadable,
+# directories, changing while read, or when the disk fills while a snapshot is written.
+# Usage: Tests/e2e/faults.sh path/to/nightmap
+set -euo pipefail
+BIN=$(realpath "${1:-.build/release/nightmap}")
+WORK=$(mktemp -d)
+chmod 755 "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+pass=0
+fail() { echo "faults FAIL: $*"; exit 1; }
+ok() { echo "faults ok: $*"; pass=$((pass + 1)); }
+# expect_error DESCRIPTION WORDS COMMAND...: exits 1 with one line on stderr containing WORDS.
+expect_error() {
+    local what=$1 words=$2; shift 2
+    set +e; "$@" > "$WORK/out" 2> "$WORK/err"; local rc=$?; set -e
+    [ "$rc" = 1 ] || fail "$what: exit $rc, expected 1 ($(cat "$WORK/err"))"
+    grep -q -- "$words" "$WORK/err" || fail "$what: stderr does not say '$words': $(cat "$WORK/err")"
+    [ "$(wc -l < "$WORK/err")" -le 2 ] || fail "$what: more than two lines on stderr: $(cat "$WORK/err")"
+    ok "$what: $(head -1 "$WORK/err")"
+}
+snap() { "$BIN" snapshot --iss tle --size 320x200 "$@"; }
+
+# 1. Unreadable files (root reads anything, so the check runs as nobody when we are root).
+as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
+cp "$(dirname "$BIN")/../../Resources/routes/default.geojson" "$WORK/route.geojson" 2>/dev/null \
+    || cp Resources/routes/default.geojson "$WORK/route.geojson"
+chmod 000 "$WORK/route.geojson"
+expect_error "unreadable route" "route.geojson" as_user "$BIN" snapshot --iss tle --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
+echo '{"version": 8, "sources": {}, "layers": []}' > "$WORK/style.json"
+chmod 000 "$WORK/style.json"
+expect_error "unreadable style" "style.json" as_user "$BIN" snapshot --iss tle --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
+
+# 2. A directory where a file is expected.
+mkdir -p "$WORK/dir.json" "$WORK/dir.geojson" "$WORK/dir.tle"
+expect_error "style is a directory" "dir.json" snap --style "$WORK/dir.json" -o "$WORK/d.png"
+expect_error "route is a directory" "dir.geojson" snap --route "$WORK/dir.geojson" -o "$WORK/d.png"
+expect_error "TLE is a directory" "dir.tle" snap --tle "$WORK/dir.tle" -o "$WORK/d.png"
+expect_error "snapshot onto a directory" "directory" snap -o "$WORK/dir.json"
+
+# 3. A file that changes while it is read: another process rewrites the style with good and
+# broken documents while snapshots read it. Each run succeeds or fails with a clear error.
+good='{"version": 8, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#123"}}]}'
+echo "$good" > "$WORK/live.json"
+( for i in $(seq 400); do
+      if [ $((i % 2)) = 0 ]; then echo "$good" > "$WORK/live.json"; else head -c $((RANDOM % 120)) <<< "$good" > "$WORK/live.json"; fi
+  done ) &
+writer=$!
+runs=0; failed=0
+while kill -0 "$writer" 2>/dev/null; do
+    set +e; snap --style "$WORK/live.json" -o "$WORK/live.png" > /dev/null 2> "$WORK/err"; rc=$?; set -e
+    runs=$((runs + 1))
+    [ "$rc" -le 1 ] || fail "changing style file: exit $rc ($(cat "$WORK/err"))"
+    if [ "$rc" = 1 ]; then failed=$((failed + 1)); grep -q "live.json" "$WORK/err" || fail "changing style: error does not name the file: $(cat "$WORK/err")"; fi
+done
+wait "$writer"
+ok "style rewritten while read: $runs snapshots, $failed refused with a one-line error, none crashed"
+
+# 4. The disk fills while a snapshot is written (a file size limit stands in for it): the error
+# says so, the earlier snapshot at that path is untouched and no temporary file is left.
+snap -o "$WORK/full.png"
+before=$(sha256sum < "$WORK/full.png")
+expect_error "file size limit while writing" "File too large" prlimit --fsize=2048 "$BIN" snapshot --iss tle --size 320x200 --elapsed 0.5 -o "$WORK/full.png"
+[ "$(sha256sum < "$WORK/full.png")" = "$before" ] || fail "the earlier snapshot was changed"
+leftovers=$(find "$WORK" -name '.full.png.*' | wc -l)
+[ "$leftovers" = 0 ] || fail "$leftovers temporary files left behind"
+ok "nothing partial: the earlier snapshot is intact, no temporary file left"
+# A real full device: /dev/full as the output (written directly, not replaced).
+expect_error "writing to /dev/full" "No space left on device" snap -o /dev/full
+[ -c /dev/full ] || fail "/dev/full is no longer a device"
+echo "faults: all $pass checks passed"
