@@ -9,7 +9,7 @@ TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= ../shared/render-tests/tests
 
-.PHONY: run build test unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean
+.PHONY: run build test unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean fuzz
 
 run: build
 	$(BIN) view
@@ -55,6 +55,13 @@ data:
 # Regenerates the synthetic demo radar frames, Resources/radar/radar0..4.gif (see Resources/radar/README.md).
 radar-frames:
 	bash tools/data/make_radar.sh
+
+# libFuzzer targets for every parser of outside data (tools/fuzz.sh; seeds in Tests/Fuzz), each run
+# FUZZ_SECONDS seconds, one after another; fails on any finding. FUZZ_TARGETS="gif tle" runs some.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?=
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) bash tools/fuzz.sh $(FUZZ_TARGETS)
 
 deps:
 	@bash tools/ensure-packages.sh $(PACKAGES)

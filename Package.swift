@@ -37,3 +37,26 @@ let package = Package(
                     exclude: ["Fixtures", "References"]),
     ]
 )
+
+// libFuzzer targets (tools/fuzz.sh, `make fuzz`): one executable per input kind under Sources/Fuzz,
+// each defining LLVMFuzzerTestOneInput and an entry that runs libFuzzer's driver (CFuzzer). Only
+// declared when NIGHTMAP_FUZZ=1, so a plain `swift build` or `swift test` never sees them (they
+// link only with -sanitize=fuzzer).
+if Context.environment["NIGHTMAP_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("GIF", ["MapData"]),
+        ("PNG", ["MapData"]),
+        ("Style", ["MapCore"]),
+        ("GeoJSON", ["MapCore", "MapData"]),
+        ("TLE", ["Orbit", "MapData"]),
+        ("IssFeed", ["MapData"]),
+        ("WorldFile", ["MapData"]),
+        ("SVG", ["MapData"]),
+    ]
+    package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
+    for t in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: "Fuzz\(t.name)", dependencies: t.dependencies + ["CFuzzer"], path: "Sources/Fuzz/\(t.name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -116,6 +116,7 @@ public enum PNGCodec {
     /// RGBA file without colour-space chunks comes back byte for byte; other kinds are converted
     /// by libpng (grey and palette expanded, 16-bit reduced). `name` names the source in errors.
     public static func decodeRGBA(_ data: Data, name: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        try checkChunks(data, name: name)
         var image = png_image()
         image.version = nm_png_image_version()
         let begun = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
@@ -132,6 +133,47 @@ public enum PNGCodec {
         }
         guard ok != 0 else { throw Failure(description: "\(name): corrupt PNG data (\(message(image)))") }
         return (w, h, rgba)
+    }
+
+    /// Walks the chunk list before libpng sees the data, because libpng allocates a chunk's
+    /// declared length before reading it: a 1 kB file whose tEXt chunk claims 512 MB made it
+    /// allocate 512 MB (found by the PNG fuzz target). Every chunk must lie within the data, and
+    /// the image data (IDAT) must be large enough to inflate to the size IHDR declares (deflate
+    /// expands at most 1032 times), so that a few bytes cannot make the decoder allocate the
+    /// pixels of a huge image. Data without the PNG signature is left for libpng to refuse.
+    static func checkChunks(_ data: Data, name: String) throws {
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
+            let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            guard bytes.count >= 8, bytes.prefix(8).elementsEqual(signature) else { return }
+            func u32(_ at: Int) -> UInt64 {
+                UInt64(bytes[at]) << 24 | UInt64(bytes[at + 1]) << 16 | UInt64(bytes[at + 2]) << 8 | UInt64(bytes[at + 3])
+            }
+            var offset = 8
+            var idatBytes: UInt64 = 0
+            var header: (width: UInt64, height: UInt64, depth: UInt64, colourType: UInt8)?
+            while bytes.count - offset >= 8 {
+                let length = u32(offset)
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)].map { (0x21...0x7E).contains($0) ? $0 : UInt8(ascii: "?") },
+                                  as: UTF8.self)
+                // Length, type, data, CRC.
+                guard length <= 0x7FFF_FFFF, length + 12 <= UInt64(bytes.count - offset) else {
+                    throw Failure(description: "\(name): corrupt PNG data (chunk \"\(type)\" at byte \(offset) declares \(length) bytes; the data ends after \(bytes.count) bytes)")
+                }
+                if type == "IHDR" && length >= 13 {
+                    header = (u32(offset + 8), u32(offset + 12), UInt64(bytes[offset + 16]), bytes[offset + 17])
+                }
+                if type == "IDAT" { idatBytes += length }
+                if type == "IEND" { break }
+                offset += 12 + Int(length)
+            }
+            guard let h = header, h.width > 0, h.height > 0, h.width <= 0x7FFF_FFFF, h.height <= 0x7FFF_FFFF else { return }
+            let channels: UInt64 = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][h.colourType] ?? 1
+            // The pixels' bits alone, in bytes: less than the inflated rows, interlaced or not.
+            let (bits, overflow) = (h.width * channels * max(1, min(h.depth, 16))).multipliedReportingOverflow(by: h.height)
+            if overflow || (bits + 7) / 8 > (idatBytes + 64) * 1032 {
+                throw Failure(description: "\(name): corrupt PNG data (\(idatBytes) bytes of image data cannot hold the \(h.width)x\(h.height) image the header declares)")
+            }
+        }
     }
 
     /// Reads a PNG file into a premultiplied pixmap.

@@ -1,0 +1,20 @@
+// libFuzzer entry (tools/fuzz.sh). Built only with NIGHTMAP_FUZZ=1; see Package.swift.
+import CFuzzer
+import Foundation
+import MapData
+
+/// An SVG icon (the subset nightmap reads: viewBox, <path fill d>).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    _ = try? SVGIcon.parse(text, name: "fuzz", origin: "fuzz.svg")
+    return 0
+}
+
+/// SwiftPM links an executable with `--defsym main=<module>_main` (so tests can link its code):
+/// that symbol is the process entry here, and hands over to libFuzzer's driver.
+@_cdecl("FuzzSVG_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc, argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in data.map { fuzz($0, size) } ?? 0 }
+}
