@@ -9,7 +9,7 @@ TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= ../shared/render-tests/tests
 
-.PHONY: run build test unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean fuzz
+.PHONY: run build test test-asan test-tsan soak unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean fuzz
 
 run: build
 	$(BIN) view
@@ -28,6 +28,21 @@ unit-test: deps
 
 e2e: build test-deps
 	bash Tests/e2e/window.sh $(BIN)
+
+# The unit tests under AddressSanitizer (with LeakSanitizer; the toolkit's own lifetime
+# allocations suppressed in tools/lsan.supp) and under ThreadSanitizer, each in its own build
+# directory. Slower budgets for the timed robustness tests (NIGHTMAP_SANITIZER).
+test-asan: deps
+	NIGHTMAP_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp \
+		$(SWIFT) test --scratch-path .build/asan --sanitize=address
+
+test-tsan: deps
+	NIGHTMAP_SANITIZER=thread $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
+
+# An hour of the animated scene at accelerated time (about a minute): fails if memory grows 2 MB
+# after warm-up or a frame takes over 50 ms.
+soak: build
+	$(BIN) soak --minutes 60 --size 1280x720
 
 # Runs the render tests; every frame goes to .build/render-tests/<test id>/actual.png. Fails if any test fails.
 render-tests: build

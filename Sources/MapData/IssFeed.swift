@@ -45,7 +45,9 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
         config.timeoutIntervalForResource = timeout + 1
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         config.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: config, delegate: self, delegateQueue: nil)
+        // URLSession keeps its delegate until invalidated: a forwarder holding the client weakly
+        // lets the client go (and its deinit invalidate the session) when its owner drops it.
+        session = URLSession(configuration: config, delegate: SessionForwarder(self), delegateQueue: nil)
     }
 
     deinit { session.invalidateAndCancel() }
@@ -277,6 +279,32 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
     }
 }
 
+/// The session's delegate: passes each event on to the client while it exists.
+private final class SessionForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    weak var client: IssFeedClient?
+    init(_ client: IssFeedClient) { self.client = client }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let client else { completionHandler(.cancel); return }
+        client.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        client?.urlSession(session, dataTask: dataTask, didReceive: data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        guard let client else { completionHandler(nil); return }
+        client.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        client?.urlSession(session, task: task, didCompleteWithError: error)
+    }
+}
+
 /// Polls the feed once a second on its own queue and leaves results in a locked inbox that the
 /// run loop drains: the map never waits on the network.
 public final class IssFeedPoller: @unchecked Sendable {
@@ -290,6 +318,11 @@ public final class IssFeedPoller: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [Event] = []
     private var inFlight = false
+    /// When the request in flight started (monotonic seconds), and which one it is: a request
+    /// whose completion never comes (seen once under AddressSanitizer with the whole test suite
+    /// running) is given up after its time limit plus 3 s, so the feed never stops for good.
+    private var inFlightSince = 0.0
+    private var generation = 0
     private var timer: DispatchSourceTimer?
     private let queue = DispatchQueue(label: "nightmap.iss-feed")
 
@@ -308,13 +341,23 @@ public final class IssFeedPoller: @unchecked Sendable {
     public func stop() { timer?.cancel(); timer = nil }
 
     private func tick() {
+        let now = DispatchTime.now().uptimeNanoseconds
         lock.lock()
-        if inFlight { lock.unlock(); return }        // one request at a time
+        if inFlight {                                // one request at a time
+            let stuck = Double(now) / 1e9 - inFlightSince > client.timeout + 3
+            if !stuck { lock.unlock(); return }
+            inbox.append(.failure(time: Date().timeIntervalSince1970,
+                                  reason: "\(client.url): no answer within \(Int(client.timeout + 3)) s (the request never finished)"))
+        }
         inFlight = true
+        inFlightSince = Double(now) / 1e9
+        generation += 1
+        let mine = generation
         lock.unlock()
         client.fetch { [weak self] result in
             guard let self else { return }
             self.lock.lock()
+            guard mine == self.generation else { self.lock.unlock(); return }     // given up on already
             self.inFlight = false
             switch result {
             case let .success(fix): self.inbox.append(.fix(fix))

@@ -236,6 +236,8 @@ public struct ThinStroke {
     /// A dot where a line has no length: a disc (round cap) or a square of side w.
     private mutating func dot(_ c: Point, hw: Double, square: Bool) {
         let r = hw + 0.5
+        // (Off the band or the width: nothing, and no conversion of far coordinates to Int.)
+        guard c.y + r > Double(originY), c.y - r < Double(originY + height), c.x + r > 0, c.x - r < Double(width) else { return }
         let y0 = max(originY, Int((c.y - r).rounded(.down))), y1 = min(originY + height, Int((c.y + r).rounded(.up)))
         let x0 = max(0, Int((c.x - r).rounded(.down))), x1 = min(width, Int((c.x + r).rounded(.up)))
         guard y0 < y1, x0 < x1 else { return }

@@ -140,6 +140,9 @@ import Testing
         let u = stroked([Point(-1e9, -1e9 + 20), Point(1e9, 1e9 + 20)], width: 1)
         #expect(u.value(x: 20, y: 37) == 0)
         #expect(u.value(x: 10, y: 30) == 255)
+        // A dot far away (all points the same) is nothing, without trapping.
+        let far = stroked([Point(1e300, -1e300), Point(1e300, -1e300)], width: 2, cap: .round)
+        #expect(far.values.allSatisfy { $0 == 0 })
         // A dot: all points the same with round caps.
         let d = stroked([Point(20, 20), Point(20, 20)], width: 2, cap: .round)
         #expect(d.value(x: 19, y: 19) == 202)             // 0.71 from the centre: 1.5 - 0.71
