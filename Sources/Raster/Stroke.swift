@@ -277,35 +277,11 @@ public struct Stroker {
                                             style: StrokeStyle, into sink: inout S) {
         var solid = style
         solid.dashes = []
-        var state = pattern.start
-        let n = pts.count
-        let total = closed ? n + 1 : n
         dashScratch.removeAll(keepingCapacity: true)
-        if state.on { dashScratch.append(pts[0]) }
-        var a = pts[0]
-        var i = 1
-        while i < total {
-            let b = pts[i % n]
-            i += 1
-            let len = (b - a).length
-            guard len > 0, len.isFinite else { continue }
-            var t = 0.0
-            while len - t > state.remaining {
-                t += state.remaining
-                let p = a + (b - a) * (t / len)
-                if state.on {
-                    dashScratch.append(p)
-                    flushDash(style: solid, into: &sink)
-                } else {
-                    dashScratch.append(p)
-                }
-                state = pattern.next(after: state)
-            }
-            state.remaining -= len - t
-            if state.on { dashScratch.append(b) }
-            a = b
-        }
-        if state.on { flushDash(style: solid, into: &sink) }
+        pattern.walk(pts, closed: closed,
+                     start: { dashScratch.append($0) },
+                     to: { dashScratch.append($0) },
+                     end: { flushDash(style: solid, into: &sink) })
     }
 
     private mutating func flushDash<S: PathSink>(style: StrokeStyle, into sink: inout S) {
@@ -344,6 +320,36 @@ struct DashPattern {
     func next(after s: State) -> State {
         let i = (s.index + 1) % lengths.count
         return State(index: i, remaining: lengths[i], on: i % 2 == 0)
+    }
+
+    /// Walks the polyline `pts` (closed: back to its first point) through the pattern: `start`
+    /// where each dash begins, `to` for every point it passes and where it stops, `end` when it
+    /// is over. Zero-length and non-finite segments are skipped.
+    func walk(_ pts: UnsafeBufferPointer<Point>, closed: Bool, start: (Point) -> Void, to: (Point) -> Void, end: () -> Void) {
+        guard pts.count > 0 else { return }
+        var state = self.start
+        let n = pts.count
+        let total = closed ? n + 1 : n
+        if state.on { start(pts[0]) }
+        var a = pts[0]
+        var i = 1
+        while i < total {
+            let b = pts[i % n]
+            i += 1
+            let len = (b - a).length
+            guard len > 0, len.isFinite else { continue }
+            var t = 0.0
+            while len - t > state.remaining {
+                t += state.remaining
+                let p = a + (b - a) * (t / len)
+                if state.on { to(p); end() } else { start(p) }
+                state = next(after: state)
+            }
+            state.remaining -= len - t
+            if state.on { to(b) }
+            a = b
+        }
+        if state.on { end() }
     }
 }
 

@@ -112,10 +112,7 @@ public struct ThinStroke {
     }
 
     private mutating func dashed(_ pts: UnsafeBufferPointer<Point>, closed: Bool, pattern: DashPattern, hw: Double, cap: LineCap) {
-        var state = pattern.start
-        let n = pts.count
-        let total = closed ? n + 1 : n
-        // The dash being drawn: its last point and whether a segment of it has been drawn.
+        // Segments are drawn one behind, so that the last of a dash learns it ends the dash.
         var from = pts[0]
         var startsDash = true
         var pending: (Point, Point, Bool)? = nil        // a segment held back, and whether it starts a dash
@@ -124,34 +121,14 @@ public struct ThinStroke {
             segment(p, q, hw: hw, start: s ? cap : .round, end: endsDash ? cap : .round)
             pending = nil
         }
-        func add(_ p: Point, _ q: Point) {
-            flush(endsDash: false)
-            if p != q { pending = (p, q, startsDash); startsDash = false }
-        }
-        var a = pts[0]
-        var i = 1
-        while i < total {
-            let b = pts[i % n]
-            i += 1
-            let len = (b - a).length
-            guard len > 0, len.isFinite else { continue }
-            var t = 0.0
-            while len - t > state.remaining {
-                t += state.remaining
-                let p = a + (b - a) * (t / len)
-                if state.on {
-                    add(from, p)
-                    flush(endsDash: true)
-                } else {
-                    from = p; startsDash = true
-                }
-                state = pattern.next(after: state)
-            }
-            state.remaining -= len - t
-            if state.on { add(from, b); from = b }
-            a = b
-        }
-        if state.on { flush(endsDash: true) }
+        pattern.walk(pts, closed: closed,
+                     start: { from = $0; startsDash = true },
+                     to: { q in
+                         flush(endsDash: false)
+                         if from != q { pending = (from, q, startsDash); startsDash = false }
+                         from = q
+                     },
+                     end: { flush(endsDash: true) })
     }
 
     /// Coverage of one segment with the given end treatment (`.round` also stands for a join).
