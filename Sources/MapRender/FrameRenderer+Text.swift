@@ -107,7 +107,7 @@ extension FrameRenderer {
     func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> (text: AlphaMask, halo: AlphaMask) {
         let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
         if let m = maskCache[key] {
-            if m.lastUsed != frameNumber { maskCache[key]?.lastUsed = frameNumber }
+            m.lastUsed = frameNumber
             return (m.text, m.halo)
         }
         let (ascent, descent) = font.metrics(size: paint.textSize)
@@ -125,7 +125,7 @@ extension FrameRenderer {
         textAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
         let haloAlpha = AlphaMask.dilated(textAlpha, width: w, height: h, radius: paint.haloWidth)
         let m = (AlphaMask(width: w, height: h, alpha: textAlpha), AlphaMask(width: w, height: h, alpha: haloAlpha))
-        if maskBytes + 2 * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget / 2) }
+        if maskBytes + 2 * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget * 2 / 3) }
         maskCache[key] = MaskEntry(text: m.0, halo: m.1, lastUsed: frameNumber)
         maskBytes += 2 * w * h
         return m

@@ -32,11 +32,17 @@ public final class FrameRenderer {
     var cachedView: ViewTransform?
     var cachedRows: Range<Int> = 0..<0
     struct LabelKey: Hashable { let text: String; let size: Double; let halo: Double; let spacing: Double }
-    struct MaskEntry { let text: AlphaMask; let halo: AlphaMask; var lastUsed: Int }
+    /// (A class: marking an entry used must not go through the dictionary, whose in-place
+    /// accessor allocates.)
+    final class MaskEntry {
+        let text: AlphaMask, halo: AlphaMask
+        var lastUsed: Int
+        init(text: AlphaMask, halo: AlphaMask, lastUsed: Int) { self.text = text; self.halo = halo; self.lastUsed = lastUsed }
+    }
     /// Label masks by text and paint, within `maskBudget` bytes (least recently used go first).
     var maskCache: [LabelKey: MaskEntry] = [:]
     var maskBytes = 0
-    static let maskBudget = 768 * 1024
+    static let maskBudget = 1024 * 1024
     /// Frames rendered so far (the mask cache's clock).
     var frameNumber = 0
     struct DotKey: Equatable { let radius: Double; let halo: Double }
