@@ -58,8 +58,10 @@ final class Viewer {
         }
     }
 
-    func open() throws {
-        try Self.checkDisplay()
+    /// Connects to the display (SDL's video subsystem, with nightmap's hints): `main` calls it
+    /// while the map's data loads on another thread, and `open` again (SDL counts the calls).
+    static func initialiseVideo() throws {
+        try checkDisplay()
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         // The frame is drawn on the CPU: present it through SDL's software renderer and the
         // window's shared-memory framebuffer. On a machine without a GPU the OpenGL renderer
@@ -72,6 +74,10 @@ final class Viewer {
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
             throw Failure(description: "cannot open a window: \(String(cString: SDL_GetError())); use `nightmap snapshot -o map.png` or run under Xvfb")
         }
+    }
+
+    func open() throws {
+        try Self.initialiseVideo()
         let pos = Int32(nm_windowpos_centered())
         guard let w = SDL_CreateWindow(windowTitle(), pos, pos, Int32(options.size.width), Int32(options.size.height),
                                        SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue) else {

@@ -45,8 +45,12 @@ do {
                                             print: { print($0); fflush(nil) })
         exit(result.failed == 0 ? 0 : 1)
     case .view:
-        let model = try MapSetup.model(options, report: warn)     // a bad style exits here, before any window
-        try Viewer.checkDisplay()
+        // The data loads on another thread while this one connects to the display; a bad style
+        // still exits before any window opens.
+        let loading = BackgroundLoad { try MapSetup.model(options, report: warn) }
+        let videoReady = (try? Viewer.initialiseVideo()) != nil
+        let model = try loading.wait()
+        if !videoReady { try Viewer.checkDisplay() }
         let viewer = Viewer(options: options, model: model)
         viewer.processStart = processStart
         try viewer.open()
@@ -58,4 +62,21 @@ do {
     exit(1)
 } catch {
     fail("\(error)", code: 1)
+}
+
+/// Work started on another thread now and waited for later (its error rethrown on the waiter).
+final class BackgroundLoad<T>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<T, any Error>?
+    init(_ work: @escaping @Sendable () throws -> T) {
+        Thread { [self] in
+            result = Result { try work() }
+            done.signal()
+        }.start()
+    }
+    func wait() throws -> T {
+        done.wait()
+        guard let result else { throw CancellationError() }
+        return try result.get()
+    }
 }
