@@ -90,26 +90,6 @@ public struct Path: PathSink, Sendable {
         }
         if i > start { body(start..<i, false) }
     }
-
-    /// The contours as point lists with a closed flag (for stroking).
-    public var contours: [(points: [Point], closed: Bool)] {
-        var out: [(points: [Point], closed: Bool)] = []
-        var cur: [Point] = []
-        var i = 0
-        for v in verbs {
-            switch v {
-            case .move:
-                if !cur.isEmpty { out.append((cur, false)) }
-                cur = [points[i]]; i += 1
-            case .line: cur.append(points[i]); i += 1
-            case .close:
-                if !cur.isEmpty { out.append((cur, true)) }
-                cur = []
-            }
-        }
-        if !cur.isEmpty { out.append((cur, false)) }
-        return out
-    }
 }
 
 /// Small geometric helpers shared by the path builder and the stroker.
