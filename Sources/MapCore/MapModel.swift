@@ -149,8 +149,10 @@ public struct MapModel: Sendable {
         guard let index = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
         let layer = style.layers[index]
         try PaintProperty.validate(name, value, layer: layer)
+        guard let current = transitions[id]?[name] ?? PaintProperty.get(name, of: layer.paint).map(TransitioningValue.init(constant:)) else {
+            throw StyleError("layers.\(id).paint.\(name): not a property of this layer")
+        }
         let options = layer.transitions[name] ?? style.transition
-        let current = transitions[id]?[name] ?? TransitioningValue(constant: PaintProperty.get(name, of: layer.paint)!)
         transitions[id, default: [:]][name] = current.retargeted(to: value, options: options, now: time)
         PaintProperty.set(name, value, in: &style.layers[index].paint)
     }

@@ -9,12 +9,12 @@ public enum Basemap {
 
     /// The palette: each feature class has its own colour and width.
     public enum Palette {
-        public static let ocean = Color(hex: "#0b1016")!
-        public static let land = Color(hex: "#1a1f27")!
-        public static let lake = Color(hex: "#0d131a")!
-        public static let coastline = Color(hex: "#2f3946")!
-        public static let state = Color(hex: "#3c4553")!
-        public static let country = Color(hex: "#6b7686")!
+        public static let ocean = Color(rgb: 0x0B1016)
+        public static let land = Color(rgb: 0x1A1F27)
+        public static let lake = Color(rgb: 0x0D131A)
+        public static let coastline = Color(rgb: 0x2F3946)
+        public static let state = Color(rgb: 0x3C4553)
+        public static let country = Color(rgb: 0x6B7686)
     }
 
     /// The basemap layers in draw order (ids are stable: tests and `nightmap state` list them).

@@ -32,7 +32,7 @@ public enum DataFile {
                 guard data.count <= limit else { break }
                 data.count = min(limit + 1, data.count * 2)
             }
-            let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let n = data.withUnsafeMutableBytes { b in b.baseAddress.map { Glibc.read(fd, $0 + count, b.count - count) } ?? 0 }
             if n < 0 { if errno != EINTR { problem = errno }; continue }
             if n == 0 { break }
             count += n

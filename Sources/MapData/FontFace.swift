@@ -115,26 +115,30 @@ struct OutlineSink {
     }
 }
 
-private func sink(_ user: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<OutlineSink> {
-    user!.assumingMemoryBound(to: OutlineSink.self)
+/// FreeType passes back the sink it was given; a callback without one reports an error (non-zero).
+private func sink(_ user: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<OutlineSink>? {
+    user?.assumingMemoryBound(to: OutlineSink.self)
 }
 
 private let ftMoveTo: FT_Outline_MoveToFunc = { to, user in
-    let s = sink(user)
+    guard let s = sink(user) else { return 1 }
     if s.pointee.started { s.pointee.path.close() }
     s.pointee.path.moveTo(OutlineSink.point(to))
     s.pointee.started = true
     return 0
 }
 private let ftLineTo: FT_Outline_LineToFunc = { to, user in
-    sink(user).pointee.path.lineTo(OutlineSink.point(to))
+    guard let s = sink(user) else { return 1 }
+    s.pointee.path.lineTo(OutlineSink.point(to))
     return 0
 }
 private let ftConicTo: FT_Outline_ConicToFunc = { control, to, user in
-    sink(user).pointee.path.quadTo(OutlineSink.point(control), OutlineSink.point(to), tolerance: 0.05)
+    guard let s = sink(user) else { return 1 }
+    s.pointee.path.quadTo(OutlineSink.point(control), OutlineSink.point(to), tolerance: 0.05)
     return 0
 }
 private let ftCubicTo: FT_Outline_CubicToFunc = { c1, c2, to, user in
-    sink(user).pointee.path.cubicTo(OutlineSink.point(c1), OutlineSink.point(c2), OutlineSink.point(to), tolerance: 0.05)
+    guard let s = sink(user) else { return 1 }
+    s.pointee.path.cubicTo(OutlineSink.point(c1), OutlineSink.point(c2), OutlineSink.point(to), tolerance: 0.05)
     return 0
 }

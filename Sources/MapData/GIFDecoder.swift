@@ -147,7 +147,8 @@ public enum GIFDecoder {
                                 canvas.withUnsafeMutableBufferPointer { c in
                                     row.withUnsafeBufferPointer { r in
                                         palette.withUnsafeBufferPointer { pal in
-                                            let out = c.baseAddress! + cy * w, src = r.baseAddress! - left
+                                            guard let c = c.baseAddress, let r = r.baseAddress else { return }
+                                            let out = c + cy * w, src = r - left
                                             for cx in x0..<x1 {
                                                 let index = Int(src[cx])
                                                 if index != transparent { out[cx] = pal[index] }
@@ -167,7 +168,7 @@ public enum GIFDecoder {
                     break decoding
                 }
                 let frame = Pixmap(width: w, height: h)
-                canvas.withUnsafeBufferPointer { frame.pixels.update(from: $0.baseAddress!, count: w * h) }
+                canvas.withUnsafeBufferPointer { c in c.baseAddress.map { frame.pixels.update(from: $0, count: w * h) } }
                 frames.append(frame)
                 delays.append(Double(gcb.DelayTime) / 100)
                 switch disposal {
@@ -175,7 +176,8 @@ public enum GIFDecoder {
                     let x0 = max(0, left), x1 = min(w, left + fw), y0 = max(0, top), y1 = min(h, top + fh)
                     if x0 < x1 && y0 < y1 {
                         canvas.withUnsafeMutableBufferPointer { c in
-                            for y in y0..<y1 { (c.baseAddress! + y * w + x0).update(repeating: 0, count: x1 - x0) }
+                            guard let c = c.baseAddress else { return }
+                            for y in y0..<y1 { (c + y * w + x0).update(repeating: 0, count: x1 - x0) }
                         }
                     }
                 case DISPOSE_PREVIOUS:
@@ -244,7 +246,8 @@ private let gifRead: InputFunc = { gif, buffer, length in
     if n < Int(length) { reader.hitEnd = true }
     if n > 0 {
         reader.data.withUnsafeBufferPointer { src in
-            buffer.update(from: src.baseAddress! + reader.offset, count: n)
+            guard let src = src.baseAddress else { return }
+            buffer.update(from: src + reader.offset, count: n)
         }
         reader.offset += n
     }

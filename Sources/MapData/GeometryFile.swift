@@ -82,10 +82,12 @@ public enum GeometryFile {
         mutating func f32() throws -> Float { Float(bitPattern: try u32()) }
         mutating func floats(_ n: Int, into out: inout [Float]) throws {
             guard remaining >= n * 4 else { throw Failure(description: "\(origin): truncated at byte \(offset)") }
+            guard n > 0 else { return }
             let start = out.count
             out.append(contentsOf: repeatElement(0, count: n))
             out.withUnsafeMutableBytes { dst in
-                dst.baseAddress!.advanced(by: start * 4).copyMemory(from: raw.baseAddress!.advanced(by: offset), byteCount: n * 4)
+                guard let to = dst.baseAddress, let from = raw.baseAddress else { return }
+                to.advanced(by: start * 4).copyMemory(from: from.advanced(by: offset), byteCount: n * 4)
             }
             offset += n * 4
         }

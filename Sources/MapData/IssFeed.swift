@@ -20,7 +20,8 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
     public let maxBytes: Int
 
     private let lock = NSLock()
-    private var session: URLSession!
+    private let session: URLSession
+    private let forwarder = SessionForwarder()
     private var requests: [Int: Request] = [:]
 
     /// One request in flight: removed from `requests` by whichever of the answer, a failure or
@@ -38,7 +39,6 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
 
     public init(url: URL = IssFeedClient.defaultURL, timeout: Double = 2, maxBytes: Int = 64 * 1024) {
         self.url = url; self.timeout = timeout; self.maxBytes = maxBytes
-        super.init()
         let config = URLSessionConfiguration.ephemeral
         // A backstop only: the client's own deadline (`timeout`) ends each request first.
         config.timeoutIntervalForRequest = timeout + 1
@@ -47,7 +47,9 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
         config.httpMaximumConnectionsPerHost = 1
         // URLSession keeps its delegate until invalidated: a forwarder holding the client weakly
         // lets the client go (and its deinit invalidate the session) when its owner drops it.
-        session = URLSession(configuration: config, delegate: SessionForwarder(self), delegateQueue: nil)
+        session = URLSession(configuration: config, delegate: forwarder, delegateQueue: nil)
+        super.init()
+        forwarder.client = self
     }
 
     deinit { session.invalidateAndCancel() }
@@ -282,7 +284,6 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
 /// The session's delegate: passes each event on to the client while it exists.
 private final class SessionForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     weak var client: IssFeedClient?
-    init(_ client: IssFeedClient) { self.client = client }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {

@@ -16,7 +16,7 @@ public enum IssLayers {
     /// the bundled vector rocket, turned to the heading, with an arrow at the edge when out of sight).
     public static func make(resources: URL, paint: SymbolPaint = examplePaint) throws -> (icons: [String: VectorIcon], layers: [Layer]) {
         let rocket = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
-        let trackColor = Color(hex: "#9fd3ff")!
+        let trackColor = Color(rgb: 0x9FD3FF)
         let layers = [
             Layer(id: trackPast, source: trackPast,
                   paint: .line(LinePaint(color: trackColor, width: 1.5, opacity: 0.7, join: .round, emissiveStrength: 1))),

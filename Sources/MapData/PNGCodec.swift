@@ -90,9 +90,10 @@ public enum PNGCodec {
         guard fd >= 0 else { throw Failure(description: "\(path): cannot write: \(String(cString: strerror(errno)))") }
         var problem: Int32 = 0
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
             var done = 0
             while done < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                let n = Glibc.write(fd, base + done, raw.count - done)
                 if n < 0 { if errno == EINTR { continue }; problem = errno; return }
                 done += n
             }

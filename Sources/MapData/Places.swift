@@ -89,7 +89,7 @@ public enum PlaceLabels {
         style.font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
         style.layers.append(Layer(id: countryLayer, source: countryLayer,
                                   paint: .labels(LabelPaint(textSize: 12, dotRadius: 0, uppercase: true, letterSpacing: 1.5,
-                                                            textColor: Color(hex: "#9aa6b6")!, maxZoom: 6))))
+                                                            textColor: Color(rgb: 0x9AA6B6), maxZoom: 6))))
         style.layers.append(Layer(id: cityLayer, source: cityLayer, paint: .labels(LabelPaint(textSize: 13))))
     }
 }

@@ -96,11 +96,10 @@ public enum WorldFile {
     }
 
     public static func parse(_ text: String, width: Int, height: Int, origin: String) throws -> LngLatBounds {
-        let values = text.split(whereSeparator: \.isWhitespace).map { Double($0) }
-        guard values.count == 6, values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+        let v = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.filter(\.isFinite)
+        guard v.count == 6, text.split(whereSeparator: \.isWhitespace).count == 6 else {
             throw RadarFrames.Failure(description: "\(origin): a world file needs six numbers")
         }
-        let v = values.map { $0! }
         let (a, d, b, e, c, f) = (v[0], v[1], v[2], v[3], v[4], v[5])
         guard d == 0, b == 0 else { throw RadarFrames.Failure(description: "\(origin): rotated world files are not supported") }
         guard a > 0, e < 0 else { throw RadarFrames.Failure(description: "\(origin): pixel size must be positive in x and negative in y") }

@@ -110,7 +110,7 @@ public enum SVGIcon {
                 x = startX; y = startY
                 if i < tokens.count, Double(tokens[i]) != nil { throw Failure(description: "\(origin): numbers after Z") }
                 // Z reads nothing, so anything after it but a command would be met again forever.
-                if i < tokens.count, !(tokens[i].count == 1 && tokens[i].first!.isLetter) {
+                if i < tokens.count, !(tokens[i].count == 1 && tokens[i].first?.isLetter == true) {
                     throw Failure(description: "\(origin): bad path data near \"\(tokens[i].prefix(40))\" (a command must follow Z)")
                 }
             default:

@@ -62,7 +62,7 @@ public enum TLECache {
         for path in paths where FileManager.default.fileExists(atPath: path) {
             do {
                 let o = try IssOrbit.load(path: path)
-                if best == nil || o.epoch > best!.epoch { best = o }
+                if best.map({ o.epoch > $0.epoch }) ?? true { best = o }
             } catch {
                 report("\(error)")
             }

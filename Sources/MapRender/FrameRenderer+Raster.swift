@@ -41,7 +41,7 @@ extension FrameRenderer {
             let previous = draw.previous as? Pixmap
             let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
             let light = (draw.light.r, draw.light.g, draw.light.b)
-            if draw.corners.isAxisAligned && (previous == nil || (previous!.width == image.width && previous!.height == image.height)) {
+            if draw.corners.isAxisAligned && (previous.map { $0.width == image.width && $0.height == image.height } ?? true) {
                 // Source column from screen column, source row from screen row: tables, then lookups.
                 columnSamples.removeAll(keepingCapacity: true)
                 for x in 0..<pixmap.width {
@@ -54,8 +54,9 @@ extension FrameRenderer {
                 for m in rowMaps { rowSamples.append(AxisSamples.make(Double(m.t0), size: image.height, sampling: sampling)) }
                 columnSamples.withUnsafeBufferPointer { cols in
                     rowSamples.withUnsafeBufferPointer { rows in
+                        guard let cols = cols.baseAddress, let rows = rows.baseAddress else { return }
                         let blitter = SeparableImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
-                                                            columns: cols.baseAddress!, rows: rows.baseAddress!, firstRow: top,
+                                                            columns: cols, rows: rows, firstRow: top,
                                                             opacity: paint.opacity, light: light, adjustment: adjustment)
                         if previous == nil && adjustment == nil {
                             // Skip the image's clear runs (most of a radar frame).
@@ -68,8 +69,9 @@ extension FrameRenderer {
                 }
             } else {
                 rowMaps.withUnsafeBufferPointer { rows in
+                    guard let rows = rows.baseAddress else { return }
                     let blitter = ImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
-                                               rows: rows.baseAddress!, firstRow: top, sampling: sampling,
+                                               rows: rows, firstRow: top, sampling: sampling,
                                                opacity: paint.opacity, light: light, adjustment: adjustment)
                     rasterizer.fill(pixmap, image: blitter)
                 }

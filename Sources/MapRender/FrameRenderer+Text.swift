@@ -95,9 +95,9 @@ extension FrameRenderer {
         defer { r.deallocate() }
         var halo = [UInt8](repeating: 0, count: size * size), dot = halo
         Geometry.circle(center: Point(centre, centre), radius: outer, into: &r)
-        halo.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        halo.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
         Geometry.circle(center: Point(centre, centre), radius: min(paint.dotRadius, 64), into: &r)
-        dot.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        dot.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
         let masks = (AlphaMask(width: size, height: size, alpha: dot), AlphaMask(width: size, height: size, alpha: halo), centre)
         dotCache = (key, masks)
         return masks
@@ -122,7 +122,7 @@ extension FrameRenderer {
         LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
             path.replay(into: &r, transform: .translation(pen.x, pen.y))
         }
-        textAlpha.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!) }
+        textAlpha.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
         let haloAlpha = AlphaMask.dilated(textAlpha, width: w, height: h, radius: paint.haloWidth)
         let m = (AlphaMask(width: w, height: h, alpha: textAlpha), AlphaMask(width: w, height: h, alpha: haloAlpha))
         if maskBytes + 2 * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget * 2 / 3) }

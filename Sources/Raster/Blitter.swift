@@ -88,8 +88,9 @@ public struct AlphaMask: Sendable {
         let x0 = max(x, 0), x1 = min(x + width, pixmap.width)
         guard y0 < y1, x0 < x1 else { return }
         alpha.withUnsafeBufferPointer { a in
+            guard let a = a.baseAddress else { return }
             for py in y0..<y1 {
-                let src = a.baseAddress! + (py - y) * width - x
+                let src = a + (py - y) * width - x
                 let dst = pixmap.pixels + py * pixmap.width
                 for px in x0..<x1 {
                     let c = UInt32(src[px])
@@ -158,9 +159,10 @@ extension AlphaMask {
         let uc = underColor.packed, oc = overColor.packed
         under.alpha.withUnsafeBufferPointer { ua in
             over.alpha.withUnsafeBufferPointer { oa in
+                guard let ua = ua.baseAddress, let oa = oa.baseAddress else { return }
                 for py in y0..<y1 {
-                    let u = ua.baseAddress! + (py - y) * width - x
-                    let o = oa.baseAddress! + (py - y) * width - x
+                    let u = ua + (py - y) * width - x
+                    let o = oa + (py - y) * width - x
                     let dst = pixmap.pixels + py * pixmap.width
                     var px = x0
                     while px < x1 {

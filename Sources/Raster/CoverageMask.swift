@@ -29,7 +29,8 @@ public final class CoverageMask {
     public func accumulate(_ rasterizer: inout Rasterizer, weight: UInt32, rule: FillRule = .nonZero) {
         precondition(rasterizer.width == width && rasterizer.originY + rasterizer.height <= height, "rasterizer and mask sizes differ")
         values.withUnsafeMutableBufferPointer { v in
-            var b = Accumulator(values: v.baseAddress!, width: width, weight: weight, minY: minY, maxY: maxY)
+            guard let v = v.baseAddress else { return }
+            var b = Accumulator(values: v, width: width, weight: weight, minY: minY, maxY: maxY)
             rasterizer.sweep(rule, &b)
             minY = b.minY; maxY = b.maxY
         }

@@ -246,7 +246,7 @@ public struct SeparableImageBlitter: SpanBlitter {
     public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, columns: UnsafePointer<AxisSamples>,
                 rows: UnsafePointer<AxisSamples>, firstRow: Int, opacity: Double, light: (Double, Double, Double),
                 adjustment: ColorAdjustment?) {
-        precondition(previous == nil || (previous!.width == image.width && previous!.height == image.height))
+        precondition(previous.map { $0.width == image.width && $0.height == image.height } ?? true)
         dst = destination.pixels; stride = destination.width
         src = image.pixels; srcWidth = image.width
         self.previous = previous?.pixels

@@ -19,7 +19,7 @@ public final class ImageRuns: @unchecked Sendable {
                 while x < image.width && row[x] != 0 { x += 1 }
                 // Gaps under 16 columns join the runs: visiting a few clear pixels is cheaper
                 // than looking up many small runs.
-                if let last = runs.last, runs.count > Int(starts.last!), Int32(s) - last.1 < 16 {
+                if let last = runs.last, runs.count > Int(starts.last ?? 0), Int32(s) - last.1 < 16 {
                     runs[runs.count - 1].1 = Int32(x)
                 } else {
                     runs.append((Int32(s), Int32(x)))

@@ -51,7 +51,8 @@ public enum Pixelmatch {
         try check(img1, img2, width: width, height: height)
         return img1.withUnsafeBufferPointer { a in
             img2.withUnsafeBufferPointer { b in
-                match(a.baseAddress!, b.baseAddress!, nil, width, height, options)
+                guard let a = a.baseAddress, let b = b.baseAddress else { return 0 }
+                return match(a, b, nil, width, height, options)
             }
         }
     }
@@ -68,7 +69,8 @@ public enum Pixelmatch {
         return img1.withUnsafeBufferPointer { a in
             img2.withUnsafeBufferPointer { b in
                 output.withUnsafeMutableBufferPointer { o in
-                    match(a.baseAddress!, b.baseAddress!, o.baseAddress!, width, height, options)
+                    guard let a = a.baseAddress, let b = b.baseAddress, let o = o.baseAddress else { return 0 }
+                    return match(a, b, o, width, height, options)
                 }
             }
         }

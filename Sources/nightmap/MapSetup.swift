@@ -49,26 +49,26 @@ enum MapSetup {
             labels = labelStyle.layers
         }
         for layer in style.layers {
-            switch layer.id {
-            case radarID where radarDef != nil:
-                let (source, frames) = try radarSource(radarDef!, document, resolver, o)
+            switch (layer.id, radarDef, routeDef, issDef) {
+            case (radarID, let radarDef?, _, _):
+                let (source, frames) = try radarSource(radarDef, document, resolver, o)
                 frames.problems.forEach(report)
                 style.images[radarID] = source
-                layers.append(Layer(id: radarID, source: radarID, paint: .raster(StyledLayer(radarDef!).rasterPaint(zoom: startZoom))))
-            case routeID where routeDef != nil:
+                layers.append(Layer(id: radarID, source: radarID, paint: .raster(StyledLayer(radarDef).rasterPaint(zoom: startZoom))))
+            case (routeID, _, let routeDef?, _):
                 // Labels go under the moving layers, so a still map keeps them in its cached image.
                 layers += labels; labels = []
-                let steps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef!, document, resolver))
-                let template = StyledLayer(routeDef!).linePaint(zoom: startZoom)
+                let steps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef, document, resolver))
+                let template = StyledLayer(routeDef).linePaint(zoom: startZoom)
                 let route = RouteLayers.make(steps, paint: template,
-                                             opacityTransition: routeDef!.transitions["line-opacity"] ?? document.transition)
+                                             opacityTransition: routeDef.transitions["line-opacity"] ?? document.transition)
                 style.sources.merge(route.sources) { a, _ in a }
                 layers += route.layers
                 routeLayerIDs = route.layers.map(\.id)
                 routeSteps = steps
-            case issID where issDef != nil:
+            case (issID, _, _, let issDef?):
                 layers += labels; labels = []
-                let iss = try IssLayers.make(resources: resources, paint: StyledLayer(issDef!).symbolPaint(zoom: startZoom))
+                let iss = try IssLayers.make(resources: resources, paint: StyledLayer(issDef).symbolPaint(zoom: startZoom))
                 style.icons.merge(iss.icons) { a, _ in a }
                 layers += iss.layers
                 tracker = try issTracker(o, resources, report)

@@ -215,7 +215,7 @@ struct RenderTestRunner {
                 return error("\(name): \(e)")
             }
             let fraction = Double(count) / Double(w * h)
-            if best == nil || fraction < best!.fraction { best = (fraction, diff) }
+            if best.map({ fraction < $0.fraction }) ?? true { best = (fraction, diff) }
         }
 
         let result: RenderTestResult

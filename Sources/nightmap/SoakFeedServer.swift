@@ -36,8 +36,11 @@ final class SoakFeedServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
+        guard let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/satellites/25544") else {
+            close(fd); throw Failure("soak feed: no URL for port \(UInt16(bigEndian: address.sin_port))")
+        }
         socket = fd
-        url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/satellites/25544")!
+        self.url = url
         let thread = Thread { [self] in serve() }
         thread.start()
     }

@@ -5,6 +5,11 @@ public struct Color: Equatable, Hashable, Sendable {
     public var r: Double, g: Double, b: Double, a: Double
     public init(r: Double, g: Double, b: Double, a: Double = 1) { self.r = r; self.g = g; self.b = b; self.a = a }
 
+    /// An opaque colour written 0xRRGGBB (the program's own constants).
+    public init(rgb: UInt32) {
+        self.init(r: Double(rgb >> 16 & 255) / 255, g: Double(rgb >> 8 & 255) / 255, b: Double(rgb & 255) / 255)
+    }
+
     /// `#rgb`, `#rrggbb` or `#rrggbbaa`.
     public init?(hex: String) {
         guard hex.hasPrefix("#") else { return nil }

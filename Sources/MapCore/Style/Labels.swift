@@ -40,12 +40,12 @@ public final class PlaceSet: Sendable {
 /// Paint of a label layer: light text with a dark halo, and for cities a dot.
 public struct LabelPaint: Equatable, Sendable {
     public var textSize: Double = 13
-    public var textColor: Color = Color(hex: "#e6ecf4")!
-    public var haloColor: Color = Color(hex: "#0b1016")!
+    public var textColor: Color = Color(rgb: 0xE6ECF4)
+    public var haloColor: Color = Color(rgb: 0x0B1016)
     public var haloWidth: Double = 1.6
     /// Radius of the place's dot; 0 for none (country names).
     public var dotRadius: Double = 2.5
-    public var dotColor: Color = Color(hex: "#e6ecf4")!
+    public var dotColor: Color = Color(rgb: 0xE6ECF4)
     public var uppercase = false
     /// Extra pixels between letters.
     public var letterSpacing: Double = 0
@@ -54,7 +54,7 @@ public struct LabelPaint: Equatable, Sendable {
     public var maxZoom: Double = 24
 
     public init(textSize: Double = 13, dotRadius: Double = 2.5, uppercase: Bool = false, letterSpacing: Double = 0,
-                textColor: Color = Color(hex: "#e6ecf4")!, maxZoom: Double = 24) {
+                textColor: Color = Color(rgb: 0xE6ECF4), maxZoom: Double = 24) {
         self.textSize = textSize; self.dotRadius = dotRadius; self.uppercase = uppercase
         self.letterSpacing = letterSpacing; self.textColor = textColor; self.maxZoom = maxZoom
     }

@@ -49,7 +49,7 @@ public enum LightPreset: String, CaseIterable, Sendable {
     /// The preset after this one (`l` cycles day -> dusk -> night -> dawn -> day).
     public var next: LightPreset {
         let all = LightPreset.allCases
-        return all[(all.firstIndex(of: self)! + 1) % all.count]
+        return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
     }
 }
 
