@@ -142,6 +142,21 @@ import Testing
         #expect(live.position(at: 200)?.fix.position == LngLat(lng: 5, lat: 5))
     }
 
+    /// A server that comes back with the fix it gave before the failure: the failure is over
+    /// (the status line stops naming it), the position stays the newest one.
+    @Test func aRepeatedFixAfterAFailureEndsTheFailure() {
+        var tracker = IssTracker(mode: .live, orbit: nil)
+        let fix = IssFix(time: 100, position: LngLat(lng: 5, lat: 5), altitudeKm: 420, source: .live)
+        tracker.receive(fix)
+        tracker.failed(at: 101, reason: "HTTP 500")
+        #expect(tracker.lastFailure?.reason == "HTTP 500")
+        tracker.receive(fix)
+        #expect(tracker.lastFailure == nil)
+        tracker.receive(IssFix(time: 90, position: LngLat(lng: 1, lat: 1), altitudeKm: 420, source: .live))
+        #expect(tracker.lastLive?.position == LngLat(lng: 5, lat: 5))
+        #expect(tracker.previousLive == nil)
+    }
+
     @Test func motionBetweenFixesIsContinuous() {
         var tracker = IssTracker(mode: .live, orbit: nil)
         tracker.receive(IssFix(time: 0, position: LngLat(lng: 179.9, lat: 10), altitudeKm: 420, source: .live))

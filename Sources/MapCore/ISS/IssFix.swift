@@ -52,12 +52,13 @@ public struct IssTracker: Sendable {
         self.mode = mode; self.orbit = orbit; self.orbitEpoch = orbitEpoch
     }
 
-    /// A fix from the live feed.
+    /// A fix from the live feed. One not newer than the last is not shown, but it is a good
+    /// answer: the feed works again.
     public mutating func receive(_ fix: IssFix) {
+        lastFailure = nil
         if let last = lastLive, fix.time <= last.time { return }     // stale or repeated
         previousLive = lastLive
         lastLive = fix
-        lastFailure = nil
     }
 
     /// A failed request of the live feed: the last position stays; `auto` falls back to the orbit.
