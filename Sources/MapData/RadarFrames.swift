@@ -96,8 +96,9 @@ public enum WorldFile {
     }
 
     public static func parse(_ text: String, width: Int, height: Int, origin: String) throws -> LngLatBounds {
-        let v = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.filter(\.isFinite)
-        guard v.count == 6, text.split(whereSeparator: \.isWhitespace).count == 6 else {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let v = words.compactMap { Double($0) }.filter(\.isFinite)
+        guard words.count == 6, v.count == 6 else {
             throw RadarFrames.Failure(description: "\(origin): a world file needs six numbers")
         }
         let (a, d, b, e, c, f) = (v[0], v[1], v[2], v[3], v[4], v[5])
