@@ -159,6 +159,11 @@ import Testing
         #expect(abs(b.east - -74.01) < 1e-9 && abs(b.south - 40.71) < 1e-9)
         #expect(throws: RadarFrames.Failure.self) { try WorldFile.parse("1 2 3", width: 1, height: 1, origin: "x.wld") }
         #expect(throws: RadarFrames.Failure.self) { try WorldFile.parse("0.01 0.001 0 -0.01 0 0", width: 1, height: 1, origin: "x.wld") }
+        // Six words that are not six finite numbers.
+        for text in ["0.01 0 0 -0.01 -80 nan", "0.01 0 0 -0.01 -80 inf", "0.01 0 0 -0.01 -80 x", "0.01 0 0 -0.01 -80 46 7"] {
+            let e = #expect(throws: RadarFrames.Failure.self) { try WorldFile.parse(text, width: 1, height: 1, origin: "x.wld") }
+            #expect(e?.description == "x.wld: a world file needs six numbers", "\(text)")
+        }
         let dir = try tempDir(["frame.gif": "ok_01_single_global.gif"])
         defer { try? FileManager.default.removeItem(at: dir) }
         try "0.5\n0\n0\n-0.5\n-79.75\n45.75\n".write(to: dir.appendingPathComponent("frame.gfw"), atomically: true, encoding: .utf8)
