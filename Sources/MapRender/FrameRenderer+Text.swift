@@ -14,9 +14,8 @@ extension FrameRenderer {
         let halo = ui.haloColor.premultiplied(opacity: 0.9)
         let pad = (ui.haloWidth + 1).rounded(.up)
         func put(_ s: String, x: Double, baseline: Double, color: PremultipliedColor = text) {
-            let m = labelMasks(s, paint: ui, font: font)
             let px = Int((x - pad).rounded()), py = Int((baseline - ascent - pad).rounded())
-            AlphaMask.composite(m.halo, halo, m.text, color, onto: pixmap, x: px, y: py, rows: rows)
+            labelSprite(s, paint: ui, font: font, halo: halo, text: color).composite(onto: pixmap, x: px, y: py, rows: rows)
         }
         let bottom = h - 6 - descent
         if !o.attribution.isEmpty {
@@ -52,8 +51,9 @@ extension FrameRenderer {
     }
 
     /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
-    /// outlines filled by our rasterizer; the halo grown from that coverage), then composited at whole
-    /// pixels every frame; dots are drawn directly. Placement is kept while the view stays put.
+    /// outlines filled by our rasterizer; the halo grown from that coverage), composited together
+    /// in their colours once (a `MaskSprite`), and that drawn at whole pixels every frame; dots
+    /// are drawn from two cached masks. Placement is kept while the view stays put.
     func drawLabels(_ layerIndex: Int, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
                             _ frame: FrameDescription, _ pixmap: Pixmap) {
         // All label layers are placed together, once per view and set of label layers.
@@ -77,9 +77,8 @@ extension FrameRenderer {
         let (ascent, _) = font.metrics(size: paint.textSize)
         let pad = (paint.haloWidth + 1).rounded(.up)
         for label in labels where visible(label) {
-            let masks = labelMasks(label.text, paint: paint, font: font)
             let x = Int((label.origin.x - pad).rounded()), y = Int((label.origin.y - ascent - pad).rounded())
-            AlphaMask.composite(masks.halo, haloColor, masks.text, textColor, onto: pixmap, x: x, y: y, rows: rows)
+            labelSprite(label.text, paint: paint, font: font, halo: haloColor, text: textColor).composite(onto: pixmap, x: x, y: y, rows: rows)
         }
     }
 
@@ -103,12 +102,24 @@ extension FrameRenderer {
         return masks
     }
 
+    /// One label's text over its halo in the given colours, from its cached masks; the sprite is
+    /// made again only when the colours change.
+    func labelSprite(_ text: String, paint: LabelPaint, font: FontFace, halo: PremultipliedColor, text color: PremultipliedColor) -> MaskSprite {
+        let entry = labelMasks(text, paint: paint, font: font)
+        if let s = entry.sprite, s.underColor == halo.packed, s.overColor == color.packed { return s }
+        let before = entry.bytes
+        let sprite = MaskSprite(under: entry.halo, halo, over: entry.text, color)
+        entry.sprite = sprite
+        maskBytes += entry.bytes - before
+        return sprite
+    }
+
     /// The text and halo masks of one label (cached by text and paint).
-    func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> (text: AlphaMask, halo: AlphaMask) {
+    func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> MaskEntry {
         let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
         if let m = maskCache[key] {
             m.lastUsed = frameNumber
-            return (m.text, m.halo)
+            return m
         }
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = (paint.haloWidth + 1).rounded(.up)
@@ -124,11 +135,13 @@ extension FrameRenderer {
         }
         textAlpha.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
         let haloAlpha = AlphaMask.dilated(textAlpha, width: w, height: h, radius: paint.haloWidth)
-        let m = (AlphaMask(width: w, height: h, alpha: textAlpha), AlphaMask(width: w, height: h, alpha: haloAlpha))
-        if maskBytes + 2 * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget * 2 / 3) }
-        maskCache[key] = MaskEntry(text: m.0, halo: m.1, lastUsed: frameNumber)
-        maskBytes += 2 * w * h
-        return m
+        let entry = MaskEntry(text: AlphaMask(width: w, height: h, alpha: textAlpha),
+                              halo: AlphaMask(width: w, height: h, alpha: haloAlpha), lastUsed: frameNumber)
+        // (Room for the sprite too, made next.)
+        if maskBytes + (2 + MaskSprite.bytesPerPixel) * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget * 2 / 3) }
+        maskCache[key] = entry
+        maskBytes += entry.bytes
+        return entry
     }
 
     /// Drops the least recently used label masks (never those of the frame being drawn) until at
@@ -137,7 +150,7 @@ extension FrameRenderer {
         let byAge = maskCache.sorted { $0.value.lastUsed < $1.value.lastUsed }
         for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber {
             maskCache[key] = nil
-            maskBytes -= 2 * entry.text.width * entry.text.height
+            maskBytes -= entry.bytes
         }
     }
 }

@@ -36,13 +36,17 @@ public final class FrameRenderer {
     /// accessor allocates.)
     final class MaskEntry {
         let text: AlphaMask, halo: AlphaMask
+        /// The two composited in the colours last asked for (made on first use).
+        var sprite: MaskSprite?
         var lastUsed: Int
         init(text: AlphaMask, halo: AlphaMask, lastUsed: Int) { self.text = text; self.halo = halo; self.lastUsed = lastUsed }
+        /// Bytes held: both masks, and the sprite once made.
+        var bytes: Int { text.width * text.height * (2 + (sprite == nil ? 0 : MaskSprite.bytesPerPixel)) }
     }
     /// Label masks by text and paint, within `maskBudget` bytes (least recently used go first).
     var maskCache: [LabelKey: MaskEntry] = [:]
     var maskBytes = 0
-    static let maskBudget = 1024 * 1024
+    static let maskBudget = 2 * 1024 * 1024
     /// Frames rendered so far (the mask cache's clock).
     var frameNumber = 0
     struct DotKey: Equatable { let radius: Double; let halo: Double }

@@ -42,4 +42,41 @@ import Testing
         o.composite(oc, onto: two, x: -3, y: 2, rows: 0..<12)
         for y in 0..<12 { for x in 0..<40 { #expect(one.color(atX: x, y: y) == two.color(atX: x, y: y), "(\(x), \(y))") } }
     }
+
+    /// The sprite (halo and text composited together once) draws what the two masks draw, to
+    /// within the rounding of one 8-bit blend, and only inside its rows' spans and the clip.
+    @Test func spriteDrawsWhatTheTwoMasksDraw() {
+        let w = 23, h = 7
+        var under = (0..<(w * h)).map { UInt8(($0 * 37) % 256) }
+        for x in 0..<w { under[x] = 0; under[3 * w + x] = 0 }                             // empty rows
+        var overBytes = (0..<(w * h)).map { UInt8(($0 * 91 + 13) % 256) }
+        for i in stride(from: 0, to: overBytes.count, by: 3) { overBytes[i] = 0 }
+        for x in 0..<w { overBytes[x] = 0; overBytes[3 * w + x] = 0 }
+        for y in 0..<h { for x in 17..<w { under[y * w + x] = 0; overBytes[y * w + x] = 0 } }  // clear right side
+        let u = AlphaMask(width: w, height: h, alpha: under), o = AlphaMask(width: w, height: h, alpha: overBytes)
+        let uc = RGBA8(11, 16, 22, 230).premultiplied, oc = RGBA8(230, 236, 244).premultiplied
+        let sprite = MaskSprite(under: u, uc, over: o, oc)
+        #expect(sprite.underColor == uc.packed && sprite.overColor == oc.packed)
+        let background = RGBA8(40, 80, 120).premultiplied
+        func canvas() -> Pixmap {
+            let pm = Pixmap(width: 40, height: 12)
+            pm.clear(background)
+            return pm
+        }
+        let one = canvas(), two = canvas()
+        sprite.composite(onto: one, x: -3, y: 2, rows: 0..<8)                           // rows 8... clipped
+        AlphaMask.composite(u, uc, o, oc, onto: two, x: -3, y: 2, rows: 0..<8)
+        var worst = 0
+        for y in 0..<12 {
+            for x in 0..<40 {
+                let a = one.color(atX: x, y: y), b = two.color(atX: x, y: y)
+                worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)), abs(Int(a.a) - Int(b.a)))
+                // Outside the sprite's covered pixels and the clip, nothing changes.
+                if y < 3 || y == 5 || y >= 8 || x >= 14 { #expect(a == background.unpremultiplied, "(\(x), \(y))") }
+            }
+        }
+        #expect(worst <= 2, "largest difference \(worst) levels")
+        // Something was drawn.
+        #expect(one.color(atX: 5, y: 4) != background.unpremultiplied)
+    }
 }
