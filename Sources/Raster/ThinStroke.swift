@@ -90,6 +90,8 @@ public struct ThinStroke {
         var a = pts[0]
         var pending: (Point, Point)? = nil
         var first = true
+        var previous = 0.0                              // the length of the segment before
+        let r = hw + 0.5
         var i = 1
         while i < total {
             let b = pts[i % n]
@@ -97,14 +99,14 @@ public struct ThinStroke {
             let d = b - a
             guard d.x != 0 || d.y != 0, d.x.isFinite, d.y.isFinite else { continue }
             if let (p, q) = pending {
-                segment(p, q, hw: hw, start: first && !closed ? cap : .round, end: .round)
+                previous = segment(p, q, hw: hw, start: first && !closed ? cap : .round, end: .round, joined: !first && previous >= r)
                 first = false
             }
             pending = (a, b)
             a = b
         }
         if let (p, q) = pending {
-            segment(p, q, hw: hw, start: first && !closed ? cap : .round, end: closed ? .round : cap)
+            segment(p, q, hw: hw, start: first && !closed ? cap : .round, end: closed ? .round : cap, joined: !first && previous >= r)
         } else if cap != .butt && !closed, pts[0].x.isFinite, pts[0].y.isFinite {
             // All points coincide: round and square caps still draw a dot.
             dot(pts[0], hw: hw, square: cap == .square)
@@ -116,9 +118,11 @@ public struct ThinStroke {
         var from = pts[0]
         var startsDash = true
         var pending: (Point, Point, Bool)? = nil        // a segment held back, and whether it starts a dash
+        var previous = 0.0                              // the length of the segment before in the dash
+        let r = hw + 0.5
         func flush(endsDash: Bool) {
             guard let (p, q, s) = pending else { return }
-            segment(p, q, hw: hw, start: s ? cap : .round, end: endsDash ? cap : .round)
+            previous = segment(p, q, hw: hw, start: s ? cap : .round, end: endsDash ? cap : .round, joined: !s && previous >= r)
             pending = nil
         }
         pattern.walk(pts, closed: closed,
@@ -132,15 +136,23 @@ public struct ThinStroke {
     }
 
     /// Coverage of one segment with the given end treatment (`.round` also stands for a join).
-    private mutating func segment(_ a: Point, _ b: Point, hw: Double, start: LineCap, end: LineCap) {
+    ///
+    /// `joined`: the segment before ended where this one starts, with a round end, and is at
+    /// least hw + 0.5 long. Its coverage then already holds, at every pixel behind this segment's
+    /// start, at least what a round start would give (its distance to the shared point bounds
+    /// its distance to the segment before), so nothing behind the start is looked at: a third of
+    /// a one-pixel segment's pixels, and most of the world view's are that short.
+    /// Returns the segment's length (0 when it is not finite, and nothing is drawn).
+    @discardableResult
+    private mutating func segment(_ a: Point, _ b: Point, hw: Double, start: LineCap, end: LineCap, joined: Bool = false) -> Double {
         let v = b - a
         let len = v.length
-        guard len > 0, len.isFinite, a.x.isFinite, a.y.isFinite else { return }
+        guard len > 0, len.isFinite, a.x.isFinite, a.y.isFinite else { return 0 }
         let dx = v.x / len, dy = v.y / len
         let r = hw + 0.5                                   // coverage reaches zero this far from the line
         // How far past each end coverage can reach, along the line.
         func reach(_ c: LineCap) -> Double { c == .round ? r : (c == .square ? hw + 0.5 : 0.5) }
-        let lo = -reach(start), hi = len + reach(end)
+        let lo = joined ? 0 : -reach(start), hi = len + reach(end)
         // The rectangle [lo, hi] along x [-r, r] across: pixels whose centres lie outside it get
         // nothing. Its rows, from its corners' extent.
         let ex = abs(dx) * (hi - lo) / 2, ey = abs(dy) * (hi - lo) / 2
@@ -148,11 +160,11 @@ public struct ThinStroke {
         let halfH = ey + abs(dx) * r, halfW = ex + abs(dy) * r
         let top = max(Double(originY), midY - halfH), bottom = min(Double(originY + height), midY + halfH)
         let left = max(0, midX - halfW), right = min(Double(width), midX + halfW)
-        guard top < bottom, left < right else { return }
+        guard top < bottom, left < right else { return len }
         // Rows whose centres lie in [top, bottom].
         // (top >= 0 here, so truncation rounds down: ceil(v - 0.5) = trunc(v + 0.5) off exact halves.)
         let y0 = Int(top + 0.5), y1 = Int(bottom + 0.5) - 1
-        guard y0 <= y1 else { return }
+        guard y0 <= y1 else { return len }
         var firstRow = Int.max, lastRow = -1
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
         let roundStart = start == .round, roundEnd = end == .round
@@ -208,6 +220,7 @@ public struct ThinStroke {
         }
         if firstRow < minRow { minRow = firstRow }
         if lastRow > maxRow { maxRow = lastRow }
+        return len
     }
 
     /// A dot where a line has no length: a disc (round cap) or a square of side w.
