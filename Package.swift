@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let uncheckedExclusivity: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+let uncheckedExclusivity: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "nightmap",
@@ -19,7 +19,7 @@ let package = Package(
         // stored properties: rasterizer, stroker, masks) tens of thousands of times a frame, and
         // Swift checks each such access for exclusivity at run time unless told not to: 2.1 M
         // instructions of a 31 M pan frame, more in the world view (callgrind). The compile-time
-        // checks stay.
+        // checks stay, and debug builds (the tests) keep the run-time ones.
         .target(name: "Raster", swiftSettings: uncheckedExclusivity),
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
