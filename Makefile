@@ -3,7 +3,7 @@ SWIFT ?= swift
 BIN := .build/release/nightmap
 # Build and run: SDL2, giflib, libpng (PNG snapshots), zlib, FreeType (labels; found by pkg-config)
 # and libcurl (URLSession, the live ISS feed).
-PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4
+PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4-openssl-dev
 # The end-to-end window test: a virtual X server, input injection, screenshots.
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).

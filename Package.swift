@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The drawing loops of these two modules modify the renderer's scratch state (a class's
         // stored properties: rasterizer, stroker, masks) tens of thousands of times a frame, and
         // Swift checks each such access for exclusivity at run time unless told not to: 2.1 M
@@ -24,7 +25,7 @@ let package = Package(
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
         .target(name: "MapCore"),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif", "CFreeType"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif", "CFreeType", "CCurl"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
         .executableTarget(

@@ -1,17 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MapCore
 
 /// The live ISS position from a wheretheiss.at-style endpoint: one GET at a time, off the render
 /// thread, with a time limit and a size limit; answers are validated before they count.
 ///
-/// Every request ends within `timeout` seconds: the client's own deadline cancels it and says what
-/// had arrived (URLSession's limits, a second later, are only a backstop). At most `maxBytes` of
-/// an answer are kept, at most `maxRedirects` redirects followed, and every failure is one line
-/// naming the URL and what is wrong.
-public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// Every request ends within `timeout` seconds (libcurl's own limit, `HTTPGet`). At most
+/// `maxBytes` of an answer are read (one announcing more is refused at its headers), at most
+/// `maxRedirects` redirects followed, and every failure is one line naming the URL and what is
+/// wrong.
+public final class IssFeedClient: Sendable {
     public static let defaultURL = URL(string: "https://api.wheretheiss.at/v1/satellites/25544")!
     /// Redirects followed before a request fails.
     public static let maxRedirects = 5
@@ -19,194 +16,35 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
     public let timeout: Double
     public let maxBytes: Int
 
-    private let lock = NSLock()
-    private let session: URLSession
-    private let forwarder = SessionForwarder()
-    private var requests: [Int: Request] = [:]
-
-    /// One request in flight: removed from `requests` by whichever of the answer, a failure or
-    /// the deadline comes first, so its completion runs exactly once.
-    private struct Request {
-        let completion: @Sendable (Result<IssFix, FeedError>) -> Void
-        var data = Data()
-        var status: Int?             // once the response head has arrived
-        var redirects = 0
-    }
-
     public struct FeedError: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
 
     public init(url: URL = IssFeedClient.defaultURL, timeout: Double = 2, maxBytes: Int = 64 * 1024) {
         self.url = url; self.timeout = timeout; self.maxBytes = maxBytes
-        let config = URLSessionConfiguration.ephemeral
-        // A backstop only: the client's own deadline (`timeout`) ends each request first.
-        config.timeoutIntervalForRequest = timeout + 1
-        config.timeoutIntervalForResource = timeout + 1
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        config.httpMaximumConnectionsPerHost = 1
-        // URLSession keeps its delegate until invalidated: a forwarder holding the client weakly
-        // lets the client go (and its deinit invalidate the session) when its owner drops it.
-        session = URLSession(configuration: config, delegate: forwarder, delegateQueue: nil)
-        super.init()
-        forwarder.client = self
     }
 
-    deinit { session.invalidateAndCancel() }
-
-    /// Starts one request; `completion` runs once, on a background queue, within `timeout`
-    /// seconds, with a fix or a one-line error naming the URL.
+    /// Starts one request; `completion` runs once, on a thread of the request's own, within
+    /// `timeout` seconds (and a little), with a fix or a one-line error naming the URL. (A thread,
+    /// not Dispatch's global queue: a request blocks while it waits on the network, and the
+    /// global queue has only as many threads as cores.)
     public func fetch(_ completion: @escaping @Sendable (Result<IssFix, FeedError>) -> Void) {
-        var request = URLRequest(url: url)
-        request.timeoutInterval = timeout + 1
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let task = session.dataTask(with: request)
-        let id = task.taskIdentifier
-        lock.lock()
-        requests[id] = Request(completion: completion)
-        lock.unlock()
-        task.resume()
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self, weak task] in
-            guard let self else { return }
-            self.lock.lock()
-            let pending = self.requests[id]
-            self.lock.unlock()
-            guard let pending else { return }
-            let limit = Self.seconds(self.timeout)
-            self.fail(id, pending.status == nil ? "no answer within \(limit)"
-                : "answer not complete within \(limit) (\(Self.size(pending.data.count)) received)")
-            task?.cancel()
-        }
+        let (url, timeout, maxBytes) = (url, timeout, maxBytes)
+        let thread = Thread { completion(Self.get(url, timeout: timeout, maxBytes: maxBytes)) }
+        thread.name = "nightmap.iss-feed.request"
+        thread.start()
     }
 
-    /// One request, waited for (for `nightmap state`): at most the timeout plus a little.
+    /// One request, waited for (for `nightmap state`).
     public func fetchNow() -> Result<IssFix, FeedError> {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        fetch { result in box.set(result); done.signal() }
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            return .failure(FeedError(description: "\(url): no answer within \(Self.seconds(timeout))"))
+        Self.get(url, timeout: timeout, maxBytes: maxBytes)
+    }
+
+    private static func get(_ url: URL, timeout: Double, maxBytes: Int) -> Result<IssFix, FeedError> {
+        switch HTTPGet.run(url, timeout: timeout, maxBytes: maxBytes, maxRedirects: maxRedirects, accept: "application/json") {
+        case let .failure(f): return .failure(FeedError(description: "\(url.absoluteString): \(f.reason)"))
+        case let .success(r): return parse(r.body, origin: url.absoluteString, status: r.status)
         }
-        return box.get() ?? .failure(FeedError(description: "\(url): no answer"))
-    }
-
-    // MARK: URLSessionDataDelegate
-
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        lock.lock()
-        requests[dataTask.taskIdentifier]?.status = status
-        lock.unlock()
-        var reason: String?
-        if !(200..<300).contains(status) {
-            let phrase = HTTPURLResponse.localizedString(forStatusCode: status)
-            reason = "HTTP \(status)" + (phrase.isEmpty ? "" : " (\(phrase))")
-        } else if response.expectedContentLength > Int64(maxBytes) {
-            reason = "answer larger than the \(Self.size(maxBytes)) limit (\(Self.size(Int(response.expectedContentLength))) announced)"
-        }
-        if let reason {
-            fail(dataTask.taskIdentifier, reason)
-            completionHandler(.cancel)
-            // swift-corelibs-foundation ignores the disposition ("Ignoring disposition from
-            // completion handler") and reads on: cancelling the task is what stops the transfer.
-            Self.cancel(dataTask)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let id = dataTask.taskIdentifier
-        // Only a request still pending keeps data (not one already failed or timed out).
-        requests[id]?.data.append(data)
-        let over = (requests[id]?.data.count ?? 0) > maxBytes
-        lock.unlock()
-        if over {
-            fail(id, "answer larger than the \(Self.size(maxBytes)) limit")
-            Self.cancel(dataTask)
-        }
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                           newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        lock.lock()
-        requests[task.taskIdentifier]?.redirects += 1
-        let count = requests[task.taskIdentifier]?.redirects ?? 0
-        lock.unlock()
-        if count > Self.maxRedirects {
-            fail(task.taskIdentifier, "too many redirects (more than \(Self.maxRedirects))")
-            completionHandler(nil)
-            Self.cancel(task)
-            return
-        }
-        completionHandler(request)
-    }
-
-    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        lock.lock()
-        let pending = requests.removeValue(forKey: task.taskIdentifier)
-        lock.unlock()
-        guard let pending else { return }
-        if let error {
-            pending.completion(.failure(FeedError(description: "\(url): \(Self.describe(error, timeout: timeout))")))
-            return
-        }
-        pending.completion(Self.parse(pending.data, origin: url.absoluteString, status: pending.status))
-    }
-
-    /// Cancels a task without waiting: on Linux `cancel()` waits for URLSession's work queue, which
-    /// a fast sender keeps busy, and the delegate queue must stay free meanwhile to drop what
-    /// still arrives (else it piles up in memory).
-    private static func cancel(_ task: URLSessionTask) {
-        DispatchQueue.global().async { task.cancel() }
-    }
-
-    /// Ends a pending request with a failure (nothing when it has ended already).
-    private func fail(_ id: Int, _ reason: String) {
-        lock.lock()
-        let pending = requests.removeValue(forKey: id)
-        lock.unlock()
-        pending?.completion(.failure(FeedError(description: "\(url): \(reason)")))
-    }
-
-    /// A transfer error in words: what happened to the connection.
-    static func describe(_ error: Error, timeout: Double? = nil) -> String {
-        let ns = error as NSError
-        guard ns.domain == NSURLErrorDomain else { return firstLine(ns.localizedDescription) }
-        switch ns.code {
-        case NSURLErrorTimedOut: return timeout.map { "no answer within \(seconds($0))" } ?? "no answer within the time limit"
-        case NSURLErrorCannotConnectToHost: return "connection refused (nothing listening)"
-        case NSURLErrorNetworkConnectionLost: return "connection lost (reset or closed by the server)"
-        case NSURLErrorBadServerResponse: return "the server closed the connection without a proper answer"
-        case NSURLErrorHTTPTooManyRedirects: return "too many redirects"
-        case NSURLErrorCannotFindHost: return "unknown host"
-        case NSURLErrorNotConnectedToInternet: return "no network"
-        case NSURLErrorCancelled: return "request cancelled"
-        default:
-            // libcurl's own words, when URLSession has no code for them.
-            let text = firstLine(ns.localizedDescription)
-            if text.hasPrefix("transfer closed with") { return "connection closed before the answer was complete (\(text))" }
-            if text.hasPrefix("Empty reply") { return "the server closed the connection without answering" }
-            return text
-        }
-    }
-
-    private static func firstLine(_ s: String) -> String {
-        s.split(whereSeparator: \.isNewline).first.map(String.init) ?? "request failed"
-    }
-
-    /// "1 s", "0.5 s".
-    static func seconds(_ t: Double) -> String {
-        t == t.rounded() && abs(t) < 1e9 ? "\(Int(t)) s" : "\(t) s"
-    }
-
-    /// "512 bytes", "64 KB", "100 MB" (binary units).
-    static func size(_ n: Int) -> String {
-        if n < 1024 { return n == 1 ? "1 byte" : "\(n) bytes" }
-        if n < 1024 * 1024 { return "\(n / 1024) KB" }
-        return "\(n / (1024 * 1024)) MB"
     }
 
     /// Nesting deeper than this is refused before decoding (an answer is one flat object).
@@ -271,38 +109,6 @@ public final class IssFeedClient: NSObject, URLSessionDataDelegate, @unchecked S
             looksLikeHTML = first == UInt8(ascii: "<")
             endsOpen = inString || depth > 0
         }
-    }
-
-    final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Result<IssFix, FeedError>?
-        func set(_ v: Result<IssFix, FeedError>) { lock.lock(); value = v; lock.unlock() }
-        func get() -> Result<IssFix, FeedError>? { lock.lock(); defer { lock.unlock() }; return value }
-    }
-}
-
-/// The session's delegate: passes each event on to the client while it exists.
-private final class SessionForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    weak var client: IssFeedClient?
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let client else { completionHandler(.cancel); return }
-        client.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        client?.urlSession(session, dataTask: dataTask, didReceive: data)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        guard let client else { completionHandler(nil); return }
-        client.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: completionHandler)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        client?.urlSession(session, task: task, didCompleteWithError: error)
     }
 }
 

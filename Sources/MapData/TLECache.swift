@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Refreshing the ISS element set from a CelesTrak-style URL (`FORMAT=TLE`), cached in the
 /// user's cache directory, so a later start without a network still has the newest one.
@@ -19,28 +16,12 @@ public enum TLECache {
     /// Downloads the element set (2 s limit, 16 KB at most), checks that it parses and propagates,
     /// and writes it to `cache`. Returns the orbit, or a one-line error naming the URL.
     public static func refresh(from url: URL, cache: URL, timeout: Double = 2) -> Result<IssOrbit, IssFeedClient.FeedError> {
-        let done = DispatchSemaphore(value: 0)
-        let box = Box()
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = timeout
-        config.timeoutIntervalForResource = timeout
-        let session = URLSession(configuration: config)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: url) { data, response, error in
-            box.set(data, response, error)
-            done.signal()
+        let data: Data
+        switch HTTPGet.run(url, timeout: timeout, maxBytes: 16 * 1024, maxRedirects: 5, accept: "text/plain") {
+        case let .failure(f): return .failure(.init(description: "\(url): \(f.reason)"))
+        case let .success(r): data = r.body
         }
-        task.resume()
-        if done.wait(timeout: .now() + timeout + 1) == .timedOut {
-            task.cancel()
-            return .failure(.init(description: "\(url): no answer within \(timeout) s"))
-        }
-        let (data, response, error) = box.get()
-        if let error { return .failure(.init(description: "\(url): \(IssFeedClient.describe(error))")) }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            return .failure(.init(description: "\(url): HTTP \(http.statusCode)"))
-        }
-        guard let data, data.count <= 16 * 1024 else { return .failure(.init(description: "\(url): answer missing or over 16 KB")) }
+        guard !data.isEmpty else { return .failure(.init(description: "\(url): empty answer")) }
         let text = String(decoding: data, as: UTF8.self)
         let orbit: IssOrbit
         do { orbit = try IssOrbit.parse(text, origin: url.absoluteString) } catch {
@@ -68,12 +49,5 @@ public enum TLECache {
             }
         }
         return best
-    }
-
-    final class Box: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (Data?, URLResponse?, Error?) = (nil, nil, nil)
-        func set(_ d: Data?, _ r: URLResponse?, _ e: Error?) { lock.lock(); value = (d, r, e); lock.unlock() }
-        func get() -> (Data?, URLResponse?, Error?) { lock.lock(); defer { lock.unlock() }; return value }
     }
 }

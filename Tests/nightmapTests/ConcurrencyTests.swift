@@ -7,7 +7,7 @@ import Testing
 @testable import nightmap
 
 /// The threads the window runs, all at once, as `make test-tsan` should see them: the ISS feed
-/// (its poller's timer queue, URLSession's threads and a local server's thread), radar frames
+/// (its poller's timer queue, a thread per request and a local server's thread), radar frames
 /// decoded on every core (`RadarFrames.load`, `concurrentPerform`) inside a model loaded on a
 /// second thread (`BackgroundLoad`, as the window loads while it connects to the display), and
 /// the run loop on this thread: drain the feed, advance the model, draw it in two bands

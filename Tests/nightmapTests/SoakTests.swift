@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 import Testing
 @testable import nightmap
 
@@ -25,12 +26,13 @@ import Testing
     @Test func theLocalFeedAnswersAsTold() throws {
         let server = try SoakFeedServer()
         defer { server.stop() }
+        let client = IssFeedClient(url: server.url, timeout: 2)
         server.set(.good, instant: 1_796_040_000)
-        let good = try Data(contentsOf: server.url)
-        let text = String(decoding: good, as: UTF8.self)
-        #expect(text.contains("\"timestamp\":1796040000") && text.contains("\"latitude\""), "\(text)")
+        let fix = try client.fetchNow().get()
+        #expect(fix.time == 1_796_040_000)
         server.set(.html, instant: 1_796_040_000)
-        #expect(String(decoding: try Data(contentsOf: server.url), as: UTF8.self).contains("<html>"))
+        guard case let .failure(e) = client.fetchNow() else { Issue.record("an HTML page was accepted"); return }
+        #expect(e.description.contains("HTML"), "\(e)")
         #expect(server.servedCounts[.good] == 1 && server.servedCounts[.html] == 1)
     }
 }

@@ -1,0 +1,12 @@
+// libcurl's option and info calls are variadic, which Swift cannot call: one typed wrapper each.
+#include <curl/curl.h>
+
+static inline CURLcode nm_curl_set_long(CURL *c, CURLoption o, long v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode nm_curl_set_string(CURL *c, CURLoption o, const char *v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode nm_curl_set_pointer(CURL *c, CURLoption o, void *v) { return curl_easy_setopt(c, o, v); }
+static inline CURLcode nm_curl_set_offset(CURL *c, CURLoption o, curl_off_t v) { return curl_easy_setopt(c, o, v); }
+
+typedef size_t (*nm_curl_data_callback)(char *data, size_t size, size_t count, void *user);
+static inline CURLcode nm_curl_set_callback(CURL *c, CURLoption o, nm_curl_data_callback f) { return curl_easy_setopt(c, o, f); }
+
+static inline CURLcode nm_curl_get_long(CURL *c, CURLINFO i, long *v) { return curl_easy_getinfo(c, i, v); }
