@@ -112,6 +112,7 @@ enum HTTPGet {
                 location = true
             } else if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let status {
                 // The end of one response's headers.
+                if status < 200 { return true }                                         // 100 Continue and the like
                 if (300..<400).contains(status) && location { return true }          // followed by libcurl
                 if !(200..<300).contains(status) {
                     stopped = "HTTP \(status)" + (HTTPGet.phrases[status].map { " (\($0))" } ?? "")

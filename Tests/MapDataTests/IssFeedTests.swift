@@ -32,6 +32,14 @@ import Testing
         #expect(fix.altitudeKm > 300 && fix.altitudeKm < 500)
     }
 
+    /// An interim "100 Continue" before the answer is skipped, not taken for the answer's status.
+    @Test func anInterimResponseBeforeTheAnswerIsSkipped() throws {
+        let body = #"{"latitude": 10, "longitude": 20, "altitude": 420, "timestamp": 1764480000}"#
+        let raw = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let (r, _) = try fetch(.raw(Data(raw.utf8)))
+        #expect(try r.get().position == LngLat(lng: 20, lat: 10))
+    }
+
     @Test func longitudesFrom0To360AreNormalised() throws {
         let (r, _) = try fetch(.json(#"{"latitude": 10, "longitude": 300, "altitude": 420, "timestamp": 1764480000}"#))
         #expect(abs(try r.get().position.lng - -60) < 1e-9)
