@@ -17,6 +17,8 @@
 public struct ThinStroke {
     /// The widest line (px) drawn here.
     public static let maxWidth = 2.0
+    /// Segments whose pixel box has at most this many pixels are covered pixel by pixel.
+    static let smallBox = 32
 
     public private(set) var width = 0
     public private(set) var height = 0
@@ -168,6 +170,47 @@ public struct ThinStroke {
         var firstRow = Int.max, lastRow = -1
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
         let roundStart = start == .round, roundEnd = end == .round
+        // The coverage of the pixel centre (cx, cy), t along the line and p across it.
+        @inline(__always) func cover(_ t: Double, _ p: Double) -> Double {
+            if t < 0 {
+                return roundStart ? r - (t * t + p * p).squareRoot() : min(r - abs(p), 1) * min(max(t + squareStart + 0.5, 0), 1)
+            } else if t > len {
+                let e = t - len
+                return roundEnd ? r - (e * e + p * p).squareRoot() : min(r - abs(p), 1) * min(max(squareEnd + 0.5 - e, 0), 1)
+            }
+            return r - abs(p)
+        }
+        // A short segment (most of them: a world view's are one or two pixels long) is cheaper
+        // pixel by pixel over its box than row by row with an interval per row.
+        let bx0 = Int(left + 0.5), bx1 = min(width - 1, Int(right + 0.5) - 1)
+        if bx0 <= bx1 && (y1 - y0 + 1) * (bx1 - bx0 + 1) <= ThinStroke.smallBox {
+            for y in y0...y1 {
+                let row = y - originY
+                guard row >= 0 && row < height else { continue }
+                let vy = Double(y) + 0.5 - a.y
+                let base = coverage + row * width
+                var first = Int.max, last = -1
+                for x in bx0...bx1 {
+                    let vx = Double(x) + 0.5 - a.x
+                    let t = vx * dx + vy * dy, p = vy * dx - vx * dy
+                    guard t > lo && t < hi && abs(p) < r else { continue }
+                    let c = cover(t, p)
+                    if c > 0 {
+                        let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
+                        if base[x] < value { base[x] = value }
+                        first = min(first, x); last = x
+                    }
+                }
+                if last >= 0 {
+                    if Int32(first) < spanFirst[row] { spanFirst[row] = Int32(first) }
+                    if Int32(last) > spanLast[row] { spanLast[row] = Int32(last) }
+                    firstRow = min(firstRow, row); lastRow = max(lastRow, row)
+                }
+            }
+            if firstRow < minRow { minRow = firstRow }
+            if lastRow > maxRow { maxRow = lastRow }
+            return len
+        }
         let steepX = abs(dx) > 1e-12, steepY = abs(dy) > 1e-12
         let invDx = steepX ? 1 / dx : 0, invDy = steepY ? 1 / dy : 0
         for y in y0...y1 {
@@ -194,17 +237,7 @@ public struct ThinStroke {
             let base = coverage + row * width
             var touched = false
             for x in x0...x1 {
-                var c: Double
-                if t < 0 {
-                    if roundStart { c = r - (t * t + p * p).squareRoot() }
-                    else { c = min(r - abs(p), 1) * min(max(t + squareStart + 0.5, 0), 1) }
-                } else if t > len {
-                    let e = t - len
-                    if roundEnd { c = r - (e * e + p * p).squareRoot() }
-                    else { c = min(r - abs(p), 1) * min(max(squareEnd + 0.5 - e, 0), 1) }
-                } else {
-                    c = r - abs(p)
-                }
+                let c = cover(t, p)
                 if c > 0 {
                     let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
                     if base[x] < value { base[x] = value }
