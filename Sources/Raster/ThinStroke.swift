@@ -170,7 +170,7 @@ public struct ThinStroke {
         var firstRow = Int.max, lastRow = -1
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
         let roundStart = start == .round, roundEnd = end == .round
-        // The coverage of the pixel centre (cx, cy), t along the line and p across it.
+        // The coverage of a pixel centre t along the line and p across it (from a).
         @inline(__always) func cover(_ t: Double, _ p: Double) -> Double {
             if t < 0 {
                 return roundStart ? r - (t * t + p * p).squareRoot() : min(r - abs(p), 1) * min(max(t + squareStart + 0.5, 0), 1)
