@@ -46,7 +46,7 @@ public final class FrameRenderer {
     /// Label masks by text and paint, within `maskBudget` bytes (least recently used go first).
     var maskCache: [LabelKey: MaskEntry] = [:]
     var maskBytes = 0
-    static let maskBudget = 2 * 1024 * 1024
+    static let maskBudget = 1024 * 1024
     /// Frames rendered so far (the mask cache's clock).
     var frameNumber = 0
     struct DotKey: Equatable { let radius: Double; let halo: Double }
