@@ -138,17 +138,23 @@ extension FrameRenderer {
         let entry = MaskEntry(text: AlphaMask(width: w, height: h, alpha: textAlpha),
                               halo: AlphaMask(width: w, height: h, alpha: haloAlpha), lastUsed: frameNumber)
         // (Room for the sprite too, made next.)
-        if maskBytes + (2 + MaskSprite.bytesPerPixel) * w * h > FrameRenderer.maskBudget { evictMasks(keeping: FrameRenderer.maskBudget * 2 / 3) }
+        if maskBytes + (2 + MaskSprite.bytesPerPixel) * w * h > FrameRenderer.maskBudget && lastEviction != frameNumber {
+            lastEviction = frameNumber
+            evictMasks(keeping: FrameRenderer.maskBudget * 2 / 3)
+        }
         maskCache[key] = entry
         maskBytes += entry.bytes
         return entry
     }
 
-    /// Drops the least recently used label masks (never those of the frame being drawn) until at
-    /// most `keeping` bytes remain: memory stays bounded however far the camera wanders.
+    /// Drops the least recently used label masks until at most `keeping` bytes remain, but never
+    /// those drawn in this frame or the one before: memory stays bounded however far the camera
+    /// wanders, and the labels on screen stay cached however many there are (a 1920x1080 view
+    /// shows more than the budget holds; evicting them made every frame rasterize them again).
+    /// At most once a frame.
     func evictMasks(keeping: Int) {
         let byAge = maskCache.sorted { $0.value.lastUsed < $1.value.lastUsed }
-        for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber {
+        for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber - 1 {
             maskCache[key] = nil
             maskBytes -= entry.bytes
         }

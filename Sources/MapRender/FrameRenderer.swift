@@ -47,6 +47,8 @@ public final class FrameRenderer {
     var maskCache: [LabelKey: MaskEntry] = [:]
     var maskBytes = 0
     static let maskBudget = 1024 * 1024
+    /// The frame that last evicted label masks.
+    var lastEviction = -1
     /// Frames rendered so far (the mask cache's clock).
     var frameNumber = 0
     struct DotKey: Equatable { let radius: Double; let halo: Double }

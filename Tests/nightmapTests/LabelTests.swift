@@ -1,7 +1,7 @@
 import Foundation
 import MapCore
 import MapData
-import MapRender
+@testable import MapRender
 import Raster
 import Testing
 import TestSupport
@@ -59,6 +59,29 @@ import TestSupport
             }
         }
         #expect(total > 200 * 10)
+    }
+
+    /// A 1920x1080 view holds more label pixels than the mask cache's budget. Panning brings
+    /// new labels in, and making room for them must not drop the masks of labels still on
+    /// screen (that made every frame rasterize them all again: 62 M instead of 42 M
+    /// instructions a frame in `bench --scenario 1080p`).
+    @Test func labelsOnScreenStayCachedBeyondTheBudget() throws {
+        var model = try Self.model(["--size", "1920x1080"])
+        model.advance(to: 0.5)
+        let renderer = FrameRenderer()
+        let pm = Pixmap(width: 1920, height: 1080)
+        renderer.render(model.frame(), into: pm)
+        #expect(renderer.maskBytes > FrameRenderer.maskBudget, "the view's labels fit the budget: \(renderer.maskBytes) bytes")
+        let before = renderer.maskCache.mapValues(ObjectIdentifier.init)
+        model.apply(.pan(dx: -300, dy: 0), now: 0.5)
+        model.advance(to: 0.6)
+        renderer.render(model.frame(), into: pm)
+        let after = renderer.maskCache.mapValues(ObjectIdentifier.init)
+        #expect(after.count > before.count, "no new label came in")
+        let kept = before.filter { after[$0.key] == $0.value }.count
+        let redone = before.filter { after[$0.key] != nil && after[$0.key] != $0.value }.map(\.key.text)
+        #expect(redone.isEmpty, "rasterized again: \(redone.prefix(10))")
+        #expect(kept > 0)
     }
 
     @Test func theSameCameraGivesTheSamePlacement() throws {
