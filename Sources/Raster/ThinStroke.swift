@@ -167,7 +167,6 @@ public struct ThinStroke {
         // (top >= 0 here, so truncation rounds down: ceil(v - 0.5) = trunc(v + 0.5) off exact halves.)
         let y0 = Int(top + 0.5), y1 = Int(bottom + 0.5) - 1
         guard y0 <= y1 else { return len }
-        var firstRow = Int.max, lastRow = -1
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
         let roundStart = start == .round, roundEnd = end == .round
         // The coverage of a pixel centre t along the line and p across it (from a).
@@ -196,64 +195,57 @@ public struct ThinStroke {
                     guard t > lo && t < hi && abs(p) < r else { continue }
                     let c = cover(t, p)
                     if c > 0 {
-                        let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
-                        if base[x] < value { base[x] = value }
+                        ThinStroke.keep(c, base, x)
                         first = min(first, x); last = x
                     }
                 }
-                if last >= 0 {
-                    if Int32(first) < spanFirst[row] { spanFirst[row] = Int32(first) }
-                    if Int32(last) > spanLast[row] { spanLast[row] = Int32(last) }
-                    firstRow = min(firstRow, row); lastRow = max(lastRow, row)
-                }
+                if last >= 0 { mark(row, first, last) }
             }
-            if firstRow < minRow { minRow = firstRow }
-            if lastRow > maxRow { maxRow = lastRow }
-            return len
-        }
-        let steepX = abs(dx) > 1e-12, steepY = abs(dy) > 1e-12
-        let invDx = steepX ? 1 / dx : 0, invDy = steepY ? 1 / dy : 0
-        for y in y0...y1 {
-            let row = y - originY
-            guard row >= 0 && row < height else { continue }
-            let cy = Double(y) + 0.5
-            // Along and across the line for a pixel centre (cx, cy): t = t0 + cx dx, p = p0 - cx dy.
-            let t0 = (cy - a.y) * dy - a.x * dx
-            let p0 = (cy - a.y) * dx + a.x * dy
-            var xl = left, xr = right
-            if steepX {
-                let u = (lo - t0) * invDx, w = (hi - t0) * invDx
-                xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
-            } else if t0 <= lo || t0 >= hi { continue }
-            if steepY {
-                let u = (p0 - r) * invDy, w = (p0 + r) * invDy
-                xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
-            } else if abs(p0) >= r { continue }
-            guard xl < xr else { continue }
-            let x0 = Int(xl + 0.5), x1 = min(width - 1, Int(xr + 0.5) - 1)
-            guard x0 <= x1 else { continue }
-            let cx = Double(x0) + 0.5
-            var t = t0 + cx * dx, p = p0 - cx * dy
-            let base = coverage + row * width
-            var touched = false
-            for x in x0...x1 {
-                let c = cover(t, p)
-                if c > 0 {
-                    let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
-                    if base[x] < value { base[x] = value }
-                    touched = true
+        } else {
+            let steepX = abs(dx) > 1e-12, steepY = abs(dy) > 1e-12
+            let invDx = steepX ? 1 / dx : 0, invDy = steepY ? 1 / dy : 0
+            for y in y0...y1 {
+                let row = y - originY
+                guard row >= 0 && row < height else { continue }
+                let cy = Double(y) + 0.5
+                // Along and across the line for a pixel centre (cx, cy): t = t0 + cx dx, p = p0 - cx dy.
+                let t0 = (cy - a.y) * dy - a.x * dx
+                let p0 = (cy - a.y) * dx + a.x * dy
+                var xl = left, xr = right
+                if steepX {
+                    let u = (lo - t0) * invDx, w = (hi - t0) * invDx
+                    xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
+                } else if t0 <= lo || t0 >= hi { continue }
+                if steepY {
+                    let u = (p0 - r) * invDy, w = (p0 + r) * invDy
+                    xl = max(xl, min(u, w)); xr = min(xr, max(u, w))
+                } else if abs(p0) >= r { continue }
+                guard xl < xr else { continue }
+                let x0 = Int(xl + 0.5), x1 = min(width - 1, Int(xr + 0.5) - 1)
+                guard x0 <= x1 else { continue }
+                let cx = Double(x0) + 0.5
+                var t = t0 + cx * dx, p = p0 - cx * dy
+                let base = coverage + row * width
+                var touched = false
+                for x in x0...x1 {
+                    let c = cover(t, p)
+                    if c > 0 {
+                        ThinStroke.keep(c, base, x)
+                        touched = true
+                    }
+                    t += dx; p -= dy
                 }
-                t += dx; p -= dy
-            }
-            if touched {
-                if Int32(x0) < spanFirst[row] { spanFirst[row] = Int32(x0) }
-                if Int32(x1) > spanLast[row] { spanLast[row] = Int32(x1) }
-                firstRow = min(firstRow, row); lastRow = max(lastRow, row)
+                if touched { mark(row, x0, x1) }
             }
         }
-        if firstRow < minRow { minRow = firstRow }
-        if lastRow > maxRow { maxRow = lastRow }
         return len
+    }
+
+    /// Keeps the larger of a mask pixel's value and coverage `c` (> 0).
+    @inline(__always)
+    private static func keep(_ c: Double, _ base: UnsafeMutablePointer<UInt8>, _ x: Int) {
+        let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
+        if base[x] < value { base[x] = value }
     }
 
     /// A dot where a line has no length: a disc (round cap) or a square of side w.
@@ -278,6 +270,7 @@ public struct ThinStroke {
         }
     }
 
+    /// Notes that columns x0...x1 of a mask row were touched (compositing visits them).
     @inline(__always)
     private mutating func mark(_ row: Int, _ x0: Int, _ x1: Int) {
         if Int32(x0) < spanFirst[row] { spanFirst[row] = Int32(x0) }
