@@ -366,6 +366,8 @@ public struct MapModel: Sendable {
         out.reserveCapacity(style.layers.count)
         let light = groundRadiance
         let styleZoom = zoom - log2(pixelRatio)
+        // What labels keep clear of, shared by every label layer of the frame.
+        lazy var avoid = labelAvoidBoxes()
         for layer in style.layers where layer.isShown(atZoom: styleZoom) {
             var paint = layer.paint
             if let running = transitions[layer.id] {
@@ -389,7 +391,7 @@ public struct MapModel: Sendable {
             case let .labels(l):
                 guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil,
-                                 labels: .init(places: places, font: font, avoid: labelAvoidBoxes(),
+                                 labels: .init(places: places, font: font, avoid: avoid,
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,

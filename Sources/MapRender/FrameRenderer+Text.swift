@@ -153,6 +153,8 @@ extension FrameRenderer {
     /// shows more than the budget holds; evicting them made every frame rasterize them again).
     /// At most once a frame.
     func evictMasks(keeping: Int) {
+        // When everything cached was drawn just now there is nothing to drop: no sort then.
+        guard maskCache.values.contains(where: { $0.lastUsed < frameNumber - 1 }) else { return }
         let byAge = maskCache.sorted { $0.value.lastUsed < $1.value.lastUsed }
         for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber - 1 {
             maskCache[key] = nil
