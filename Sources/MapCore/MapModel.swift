@@ -201,16 +201,14 @@ public struct MapModel: Sendable {
     }
 
     /// What labels keep clear of: the ISS icon, and the overlay's strip along the bottom (status,
-    /// scale bar, attribution). One array, made once per frame.
-    private func labelAvoidBoxes() -> [FrameDescription.ScreenBox] {
-        var boxes: [FrameDescription.ScreenBox] = []
+    /// scale bar, attribution). One array a frame, shared by its label layers.
+    private func labelAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
         boxes.reserveCapacity(2)
         if let iss = issBox() { boxes.append(iss) }
         if overlayEnabled {
             let w = Double(camera.size.width), h = Double(camera.size.height)
             boxes.append(.init(minX: 0, minY: h - 46, maxX: w, maxY: h))
         }
-        return boxes
     }
 
     /// The ISS icon's box on screen (labels keep clear of it), with every world copy in view.
@@ -361,13 +359,30 @@ public struct MapModel: Sendable {
 
     /// What to draw at the instant the model was advanced to.
     public func frame() -> FrameDescription {
+        var none: FrameDescription? = nil
+        return frame(recycling: &none)
+    }
+
+    /// The same, in the storage of `spare`, a description the caller no longer needs (taken, and
+    /// left nil). A run loop that hands back the frame before the last one (the renderer keeps
+    /// the last) describes a warm frame without allocating; storage still shared elsewhere is
+    /// copied first, as any array is.
+    public func frame(recycling spare: inout FrameDescription?) -> FrameDescription {
         let zoom = camera.state.zoom
         var out: [FrameDescription.DrawLayer] = []
+        // What labels keep clear of, shared by every label layer of the frame.
+        var avoid: [FrameDescription.ScreenBox] = []
+        if let old = spare {
+            spare = nil
+            out = old.layers
+            avoid = old.layers.lazy.compactMap { $0.labels?.avoid }.first ?? []
+        }
+        out.removeAll(keepingCapacity: true)
+        avoid.removeAll(keepingCapacity: true)
         out.reserveCapacity(style.layers.count)
+        var avoidReady = false
         let light = groundRadiance
         let styleZoom = zoom - log2(pixelRatio)
-        // What labels keep clear of, shared by every label layer of the frame.
-        lazy var avoid = labelAvoidBoxes()
         for layer in style.layers where layer.isShown(atZoom: styleZoom) {
             var paint = layer.paint
             if let running = transitions[layer.id] {
@@ -390,6 +405,7 @@ public struct MapModel: Sendable {
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
             case let .labels(l):
                 guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
+                if !avoidReady { labelAvoidBoxes(into: &avoid); avoidReady = true }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil,
                                  labels: .init(places: places, font: font, avoid: avoid,
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))

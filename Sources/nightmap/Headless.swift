@@ -187,6 +187,8 @@ enum Headless {
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
             // Warm-up: a few frames (caches, scratch buffers) that are not counted.
             let warmUp = min(5, o.frames)
+            // The frame before the last (the renderer keeps the last) lends its storage to the next.
+            var spare: FrameDescription?, previous: FrameDescription?
             for i in 0..<(o.frames + warmUp) {
                 let k = max(0, i - warmUp)
                 let a0 = nightmap_allocations()
@@ -195,10 +197,11 @@ enum Headless {
                 // NIGHTMAP_TRACE_ALLOCATIONS=1: the call stacks of the last frame's allocations on stderr.
                 let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
                 if traced { nightmap_trace_allocations(1) }
-                let frame = model.frame()
+                let frame = model.frame(recycling: &spare)
                 let a1 = nightmap_allocations()
                 let s = Clock.now()
                 renderer.render(frame, into: pixmap)
+                spare = previous; previous = frame
                 let e = Clock.now()
                 let a2 = nightmap_allocations()
                 if traced { nightmap_trace_allocations(0) }

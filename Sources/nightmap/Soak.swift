@@ -72,6 +72,8 @@ enum Soak {
         var warmMeasured = false
         let realStart = Clock.now()
         var t = 0.0, frame = 0
+        // The frame before the last (the renderer keeps the last) lends its storage to the next.
+        var spare: FrameDescription?, previous: FrameDescription?
         while t < r.simulatedSeconds {
             t += step; frame += 1
             if frame % 40 == 1 {
@@ -94,7 +96,9 @@ enum Soak {
             let s = Clock.now()
             model.advance(to: t)
             if frame % 4 == 0 { model.status = StatusLine.compose(model, framesPerSecond: 1 / step) }
-            renderer.render(model.frame(), into: pixmap)
+            let described = model.frame(recycling: &spare)
+            renderer.render(described, into: pixmap)
+            spare = previous; previous = described
             r.frameMs.append((Clock.now() - s) * 1000)
             if !warmMeasured && t >= r.warmUpSeconds { r.rssWarmKB = residentKB(); warmMeasured = true }
         }

@@ -20,6 +20,8 @@ final class Viewer {
     private var texture: OpaquePointer?
     private var pixmap: Pixmap
     private var lastFrame: FrameDescription?
+    /// A described frame no longer needed, whose storage the next one reuses.
+    private var spare: FrameDescription?
     private var needsPresent = true
     private var title = ""
     private let clockStart = Clock.now()
@@ -140,13 +142,18 @@ final class Viewer {
             model.advance(to: t)
             updateStatus(t)
             updateTitle()
-            let frame = model.frame()
-            if frame != lastFrame || needsPresent {
-                if frame != lastFrame { renderer.render(frame, into: pixmap); frameTimes.append(t) }
+            let frame = model.frame(recycling: &spare)
+            if frame != lastFrame {
+                renderer.render(frame, into: pixmap); frameTimes.append(t)
                 present()
+                // The renderer now keeps this frame: the one before lends its storage to the next.
+                spare = lastFrame
                 lastFrame = frame
                 needsPresent = false
                 if model.isAnimating { pace() }
+            } else {
+                if needsPresent { present(); needsPresent = false; if model.isAnimating { pace() } }
+                spare = frame           // the same picture: its storage serves the next one
             }
             logCameraIfSettled()
         }

@@ -84,6 +84,22 @@ import TestSupport
         #expect(kept > 0)
     }
 
+    /// A description handed back is refilled in place: the next frame lives in its storage and
+    /// equals one described afresh (the run loop and the bench allocate nothing for it then).
+    @Test func aRecycledFrameDescriptionReusesItsStorage() throws {
+        var model = try Self.model()
+        model.advance(to: 0.5)
+        var spare: FrameDescription? = model.frame()
+        let storage = spare?.layers.withUnsafeBufferPointer { $0.baseAddress }
+        model.apply(.pan(dx: 40, dy: 0), now: 0.5)
+        model.advance(to: 0.6)
+        let frame = model.frame(recycling: &spare)
+        #expect(spare == nil)
+        #expect(storage != nil && frame.layers.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        #expect(frame == model.frame())
+        #expect(frame.layers.contains { $0.labels?.avoid.isEmpty == false })
+    }
+
     @Test func theSameCameraGivesTheSamePlacement() throws {
         let a = Headless.placedLabels(try Self.model(["--center=40.5,-74.5", "--zoom", "5.4"]))
         let b = Headless.placedLabels(try Self.model(["--center=40.5,-74.5", "--zoom", "5.4"]))
