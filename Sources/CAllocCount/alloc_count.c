@@ -9,6 +9,7 @@
 #include <string.h>
 #include <execinfo.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <unistd.h>
 #include "alloc_count.h"
 
@@ -86,3 +87,7 @@ int posix_memalign(void **out, size_t a, size_t n) {
 }
 
 #endif
+
+int nightmap_limit_malloc_arenas(int arenas) {
+    return mallopt(M_ARENA_MAX, arenas);
+}

@@ -10,4 +10,7 @@ unsigned long long nightmap_allocations(void);
 /// addresses, for addr2line): how the benchmark shows where a warm frame still allocates.
 void nightmap_trace_allocations(int on);
 
+/// Lets glibc's malloc keep at most `arenas` arenas (mallopt M_ARENA_MAX); returns 1 when set.
+int nightmap_limit_malloc_arenas(int arenas);
+
 #endif
