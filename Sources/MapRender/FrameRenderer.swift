@@ -43,7 +43,8 @@ public final class FrameRenderer {
         /// Bytes held: both masks, and the sprite once made.
         var bytes: Int { text.width * text.height * (2 + (sprite == nil ? 0 : MaskSprite.bytesPerPixel)) }
     }
-    /// Label masks by text and paint, within `maskBudget` bytes (least recently used go first).
+    /// Label masks by text and paint, kept near `maskBudget` bytes (least recently used go first;
+    /// what the last two frames drew always stays, see `evictMasks`).
     var maskCache: [LabelKey: MaskEntry] = [:]
     var maskBytes = 0
     static let maskBudget = 1024 * 1024
