@@ -207,22 +207,31 @@ public struct AxisSamples: Sendable {
     public var i0: Int32
     public var i1: Int32
     public var w: UInt32
-    public init(i0: Int32, i1: Int32, w: UInt32) { self.i0 = i0; self.i1 = i1; self.w = w }
+    /// The same blend as two neighbours: index `tap` with weight 256 - `tapWeight` and `tap + 1`
+    /// with `tapWeight` (an axis of at least two pixels), so one 8-byte load fetches both.
+    public var tap: Int32
+    public var tapWeight: UInt32
 
     /// Samples for normalised coordinates `u` over an axis of `size` pixels.
     @inline(__always)
     public static func make(_ u: Double, size: Int, sampling: ImageSampling) -> AxisSamples {
+        let i0: Int32, i1: Int32, w: UInt32
         switch sampling {
         case .nearest:
-            let i = Int32(min(max(Int((u * Double(size)).rounded(.down)), 0), size - 1))
-            return AxisSamples(i0: i, i1: i, w: 0)
+            i0 = Int32(min(max(Int((u * Double(size)).rounded(.down)), 0), size - 1))
+            i1 = i0; w = 0
         case .bilinear:
             let f = u * Double(size) - 0.5
             let fl = f.rounded(.down)
             let i = Int(fl)
-            return AxisSamples(i0: Int32(min(max(i, 0), size - 1)), i1: Int32(min(max(i + 1, 0), size - 1)),
-                               w: UInt32((f - fl) * 256))
+            i0 = Int32(min(max(i, 0), size - 1)); i1 = Int32(min(max(i + 1, 0), size - 1))
+            w = UInt32((f - fl) * 256)
         }
+        // Blending a pixel with itself gives it back at any weight, so a clamped pair (i0 == i1)
+        // becomes that pixel with weight 0 after it, or weight 256 before it at the last index.
+        let tap: Int32, tapWeight: UInt32
+        if i1 != i0 { tap = i0; tapWeight = w } else if Int(i0) + 1 < size { tap = i0; tapWeight = 0 } else { tap = max(0, i0 - 1); tapWeight = 256 }
+        return AxisSamples(i0: i0, i1: i1, w: w, tap: tap, tapWeight: tapWeight)
     }
 }
 
@@ -258,6 +267,17 @@ public struct SeparableImageBlitter: SpanBlitter {
     @inline(__always)
     func sample(_ base: UnsafeMutablePointer<UInt32>, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
         let r0 = base + Int(r.i0) &* srcWidth, r1 = base + Int(r.i1) &* srcWidth
+        guard srcWidth >= 2 else { return sampleOneByOne(r0, r1, c, r) }
+        // Both columns of each row in one load.
+        let top = UnsafeRawPointer(r0 + Int(c.tap)).loadUnaligned(as: UInt64.self)
+        let bottom = UnsafeRawPointer(r1 + Int(c.tap)).loadUnaligned(as: UInt64.self)
+        if top | bottom == 0 { return 0 }
+        return PairBlend.blend(top, bottom, wx: c.tapWeight, wy: r.w)
+    }
+
+    /// `sample` for an image one pixel wide.
+    @inline(never)
+    func sampleOneByOne(_ r0: UnsafeMutablePointer<UInt32>, _ r1: UnsafeMutablePointer<UInt32>, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
         let p00 = r0[Int(c.i0)], p01 = r0[Int(c.i1)], p10 = r1[Int(c.i0)], p11 = r1[Int(c.i1)]
         if p00 | p01 | p10 | p11 == 0 { return 0 }
         if p00 == p01 && p00 == p10 && p00 == p11 { return p00 }

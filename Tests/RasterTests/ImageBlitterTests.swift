@@ -45,4 +45,64 @@ import Testing
         #expect(memcmp(a.pixels, b.pixels, a.count * 4) == 0)
         #expect((0..<a.count).contains { a.pixels[$0] != RGBA8(20, 30, 40).premultiplied.packed }, "nothing was drawn")
     }
+
+    /// The separable blitter's samples are the bilinear blend of the two source columns and rows
+    /// its tables name, channel by channel with the rounding of `ImageBlitter.lerp`, including
+    /// clamped edges (where it loads a neighbour pair) and images one or two pixels wide.
+    @Test(arguments: [(1, 3), (2, 2), (3, 5), (97, 61)], [ImageSampling.bilinear, .nearest])
+    func separableSamplesAreTheBilinearBlendOfTheirTables(_ size: (Int, Int), _ sampling: ImageSampling) {
+        var rng = SystemRandomNumberGenerator()
+        let image = Pixmap(width: size.0, height: size.1)
+        for i in 0..<image.count { image.pixels[i] = UInt32.random(in: 0...UInt32.max, using: &rng) }
+        let w = 160, h = 90
+        // From a little before the image to a little after it, both ways, so that edges clamp.
+        let columns = (0..<w).map { x in AxisSamples.make((Double(x) + 0.5) / Double(w) * 1.3 - 0.15, size: size.0, sampling: sampling) }
+        let rows = (0..<h).map { y in AxisSamples.make((Double(y) + 0.5) / Double(h) * 1.3 - 0.15, size: size.1, sampling: sampling) }
+        let pm = Pixmap(width: w, height: h)
+        pm.clear(PremultipliedColor(packed: 0))
+        columns.withUnsafeBufferPointer { cols in
+            rows.withUnsafeBufferPointer { rs in
+                var b = SeparableImageBlitter(destination: pm, image: image, previous: nil, fade: 1, columns: cols.baseAddress!,
+                                              rows: rs.baseAddress!, firstRow: 0, opacity: 1, light: (1, 1, 1), adjustment: nil)
+                for y in 0..<h { b.blitSpan(x: 0, y: y, count: w, alpha: 255) }
+            }
+        }
+        func lerp(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 { (a * (256 - w) + b * w + 128) >> 8 }
+        var wrong = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let c = columns[x], r = rows[y]
+                func p(_ i: Int32, _ j: Int32) -> UInt32 { image[Int(i), Int(j)] }
+                var expected: UInt32 = 0
+                for shift in stride(from: 0 as UInt32, to: 32, by: 8) {
+                    func ch(_ v: UInt32) -> UInt32 { v >> shift & 255 }
+                    let top = lerp(ch(p(c.i0, r.i0)), ch(p(c.i1, r.i0)), c.w)
+                    let bottom = lerp(ch(p(c.i0, r.i1)), ch(p(c.i1, r.i1)), c.w)
+                    expected |= lerp(top, bottom, r.w) << shift
+                }
+                if pm[x, y] != expected { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) of \(w * h) pixels differ")
+    }
+
+    /// Every architecture blends alike: the SSE2 spelling equals the portable one, on random
+    /// pixels and weights including both ends (0 and 256).
+    @Test func pairBlendSpellingsAgree() {
+        var rng = SystemRandomNumberGenerator()
+        var differing = 0
+        for i in 0..<20_000 {
+            let top = UInt64.random(in: 0...UInt64.max, using: &rng), bottom = UInt64.random(in: 0...UInt64.max, using: &rng)
+            let wx = i % 7 == 0 ? 256 : UInt32.random(in: 0...256, using: &rng), wy = i % 5 == 0 ? 0 : UInt32.random(in: 0...256, using: &rng)
+            #if arch(x86_64)
+            if PairBlend.sse2(top, bottom, wx: wx, wy: wy) != PairBlend.portable(top, bottom, wx: wx, wy: wy) { differing += 1 }
+            #endif
+            // Both ends give a pixel back: weight 0 the left one of the top pair, 256 the right one of the bottom pair.
+            if i == 0 {
+                #expect(PairBlend.blend(top, bottom, wx: 0, wy: 0) == UInt32(truncatingIfNeeded: top))
+                #expect(PairBlend.blend(top, bottom, wx: 256, wy: 256) == UInt32(truncatingIfNeeded: bottom >> 32))
+            }
+        }
+        #expect(differing == 0)
+    }
 }
