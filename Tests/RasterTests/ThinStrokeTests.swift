@@ -148,4 +148,41 @@ import Testing
         #expect(d.value(x: 19, y: 19) == 202)             // 0.71 from the centre: 1.5 - 0.71
         #expect(d.value(x: 22, y: 22) == 0)
     }
+
+    /// Compositing paints exactly the coverage stroked, wherever it lies in a row and however
+    /// wide the device, and leaves the whole mask clear for the next layer.
+    @Test(arguments: [100, 1280, 2048, 2049, 5000])
+    func compositePaintsExactlyTheMaskAndClearsIt(_ width: Int) {
+        var rng = SystemRandomNumberGenerator()
+        let height = 24
+        var t = ThinStroke()
+        defer { t.deallocate() }
+        for round in 0..<2 {
+            t.reset(width: width, height: height)
+            // Scattered short segments and dots, one touching the last column, one the first.
+            var lines: [[Point]] = [[Point(Double(width) - 0.5, 3), Point(Double(width) - 0.5, 9)], [Point(0.2, 12), Point(0.2, 20)]]
+            for _ in 0..<40 {
+                let x = Double.random(in: 0..<Double(width), using: &rng), y = Double.random(in: 0..<Double(height), using: &rng)
+                lines.append([Point(x, y), Point(x + Double.random(in: -9...9, using: &rng), y + Double.random(in: -3...3, using: &rng))])
+            }
+            for pts in lines { pts.withUnsafeBufferPointer { t.stroke($0, closed: false, style: StrokeStyle(width: 1.4, cap: .round)) } }
+            var expected = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height { for x in 0..<width { expected[y * width + x] = t.value(x: x, y: y) } }
+            let pm = Pixmap(width: width, height: height)
+            pm.clear(PremultipliedColor(packed: 0))
+            t.composite(PremultipliedColor(packed: 0xFFFF_FFFF), onto: pm)
+            var wrong = 0, left = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    // Opaque white through coverage a onto transparent black: white scaled by a.
+                    let a = UInt32(expected[y * width + x])
+                    if pm[x, y] != (a == 0 ? 0 : Blend.scale(0xFFFF_FFFF, a + (a >> 7))) { wrong += 1 }
+                    if t.value(x: x, y: y) != 0 { left += 1 }
+                }
+            }
+            #expect(expected.contains { $0 != 0 }, "round \(round): nothing stroked")
+            #expect(wrong == 0, "round \(round): \(wrong) pixels differ from the mask")
+            #expect(left == 0 && t.isEmpty, "round \(round): \(left) mask pixels left behind")
+        }
+    }
 }
