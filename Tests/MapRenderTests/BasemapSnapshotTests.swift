@@ -136,8 +136,18 @@ import TestSupport
         let a = Pixmap(width: 640, height: 401), b = Pixmap(width: 640, height: 401)
         FrameRenderer().render(model.frame(), into: a)
         let parallel = ParallelRenderer(threads: threads)
+        // A few moving frames first, so that the bands are cut where the work is, not evenly.
+        for k in 0..<4 {
+            var moving = model
+            moving.jump(to: CameraState(center: LngLat(lng: -76 + Double(k), lat: 42), zoom: 5.3))
+            parallel.render(moving.frame(), into: b)
+        }
         parallel.render(model.frame(), into: b)
+        let bands = parallel.bands
         parallel.render(model.frame(), into: b)        // again, through the band caches
+        #expect(parallel.bands == bands, "a still camera moved the cuts")
+        #expect(bands.first?.lowerBound == 0 && bands.last?.upperBound == 401 && bands.count == threads)
+        #expect(zip(bands, bands.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound } && bands.allSatisfy { $0.count >= ParallelRenderer.minimumRows })
         var worst = 0, differing = 0
         for i in 0..<a.count where a.pixels[i] != b.pixels[i] {
             differing += 1
@@ -149,4 +159,22 @@ import TestSupport
         #expect(worst <= 3, "worst channel difference \(worst) over \(differing) pixels")
         #expect(differing < 640 * threads, "\(differing) pixels differ")
     }
+
+    /// The cuts move halfway towards an equal share of the time, each band's time spread over
+    /// its rows; bands keep their minimum, and times that say nothing move nothing.
+    @Test func cutsMoveHalfwayTowardsAnEqualShareOfTime() {
+        func moved(_ cuts: [Int], _ seconds: [Double]) -> [Int] {
+            var c = cuts, scratch = cuts
+            seconds.withUnsafeBufferPointer { ParallelRenderer.rebalance(&c, seconds: $0, scratch: &scratch) }
+            return c
+        }
+        #expect(moved([0, 360, 720], [3, 1]) == [0, 300, 720])           // equal at 240: halfway there
+        #expect(moved([0, 360, 720], [1, 1]) == [0, 360, 720])
+        #expect(moved([0, 100, 200, 300], [0, 0, 3]) == [0, 166, 233, 300])
+        #expect(moved([0, 360, 720], [1, 0]) == [0, 270, 720])
+        #expect(moved([0, 10, 20], [1, 0]) == [0, 8, 20])                  // not past the first band's minimum (7 halfway)
+        #expect(moved([0, 360, 720], [.nan, 1]) == [0, 360, 720])
+        #expect(moved([0, 360, 720], [0, 0]) == [0, 360, 720])
+    }
 }
+
