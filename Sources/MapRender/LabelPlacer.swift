@@ -83,11 +83,12 @@ public enum LabelPlacer {
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = paint.haloWidth + 1
         placed += draw.avoid
-        let places = draw.places.places
-        for index in places.indices where places[index].minZoom <= zoom {
-            let place = places[index]
-            var s = view.screen(place.mercator)
-            s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
+        let places = draw.places.places, minZooms = draw.places.minZooms
+        for index in places.indices where minZooms[index] <= zoom {
+            var s = view.screen(places[index].mercator)
+            // The world copy nearest the window's centre (rounding only when it is not this one).
+            let off = s.x - w / 2
+            if abs(off) >= view.worldSize / 2 { s.x -= (off / view.worldSize).rounded() * view.worldSize }
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
             let text = draw.places.name(index, uppercase: paint.uppercase)
             let width = advance(text, font: font, paint: paint)
@@ -109,7 +110,7 @@ public enum LabelPlacer {
                 guard !placed.contains(where: { $0.intersects(box) }) else { continue }
                 placed.append(box)
                 if let d = dotBox { placed.append(d) }
-                out.append(PlacedLabel(text: text, kind: place.kind, dot: dotBox == nil ? nil : Point(s.x, s.y), origin: o, box: box))
+                out.append(PlacedLabel(text: text, kind: places[index].kind, dot: dotBox == nil ? nil : Point(s.x, s.y), origin: o, box: box))
                 break
             }
         }
