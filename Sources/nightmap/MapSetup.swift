@@ -25,25 +25,32 @@ enum MapSetup {
         }
         let radarDef = definition(radarID, .raster), routeDef = definition(routeID, .line), issDef = definition(issID, .symbol)
         let usesBasemap = document.sources.values.contains { if case .vector("nightmap://basemap") = $0 { return true } else { return false } }
-        let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
-        let animated = Set([radarDef, routeDef, issDef].compactMap { $0?.source })
-        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated)
-        let startZoom = o.zoom ?? document.zoom ?? 5
         let flag = { (key: String) -> Bool in
             if case let .object(m)? = document.metadata, m[key] == .bool(true) { return true }
             return false
         }
+        // The places and the radar frames load on other threads while this one reads the basemap
+        // (a third of the start-up each); their errors come out where they did when loaded in turn.
+        let labelsWanted = flag("nightmap:labels")
+        let placesLoad = labelsWanted ? BackgroundLoad { () throws -> Style in
+            var labelStyle = Style()
+            try PlaceLabels.add(to: &labelStyle, resources: resources)
+            return labelStyle
+        } : nil
+        let radarLoad = radarDef.map { def in BackgroundLoad { try radarSource(def, document, resolver, o) } }
+        let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
+        let animated = Set([radarDef, routeDef, issDef].compactMap { $0?.source })
+        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated)
+        let startZoom = o.zoom ?? document.zoom ?? 5
 
         // The animated layers, each where the document puts it.
         var layers: [Layer] = []
         var routeLayerIDs: [String] = []
         var routeSteps: RouteFile.Steps?
         var tracker: IssTracker?
-        let labelsWanted = flag("nightmap:labels")
         var labels: [Layer] = []
-        if labelsWanted {
-            var labelStyle = Style()
-            try PlaceLabels.add(to: &labelStyle, resources: resources)
+        if let placesLoad {
+            let labelStyle = try placesLoad.wait()
             style.places.merge(labelStyle.places) { a, _ in a }
             style.font = labelStyle.font
             labels = labelStyle.layers
@@ -51,7 +58,8 @@ enum MapSetup {
         for layer in style.layers {
             switch (layer.id, radarDef, routeDef, issDef) {
             case (radarID, let radarDef?, _, _):
-                let (source, frames) = try radarSource(radarDef, document, resolver, o)
+                guard let radarLoad else { continue }
+                let (source, frames) = try radarLoad.wait()
                 frames.problems.forEach(report)
                 style.images[radarID] = source
                 layers.append(Layer(id: radarID, source: radarID, paint: .raster(StyledLayer(radarDef).rasterPaint(zoom: startZoom))))
