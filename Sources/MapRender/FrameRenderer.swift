@@ -61,6 +61,8 @@ public final class FrameRenderer {
     /// What shows where no layer draws: opaque black in the window, transparent for images
     /// compared with the reference engines'.
     public var clearColor = PremultipliedColor(packed: 0xFF00_0000)
+    /// An opaque background not drawn yet: the layer above it may draw it in its own pass.
+    var pendingBackground: PremultipliedColor?
     /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
     var rows: Range<Int> = 0..<1
 
@@ -119,6 +121,7 @@ public final class FrameRenderer {
             draw(layers[index], index, placement, frame, pixmap)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
             if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
+                flushBackground(pixmap)
                 if cache?.width != pixmap.width || cache?.height != pixmap.height {
                     cache = Pixmap(width: pixmap.width, height: pixmap.height)
                 }
@@ -128,6 +131,7 @@ public final class FrameRenderer {
                 cachedRows = rows
             }
         }
+        flushBackground(pixmap)
         if stable < cachedLayers.count || cachedView != frame.view {
             cachedLayers = []
         }
@@ -138,6 +142,16 @@ public final class FrameRenderer {
 
     private func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
                       _ pixmap: Pixmap) {
+        if let background = pendingBackground {
+            // An opaque background under a fill: both in one pass over the rows.
+            if layer.features == nil, case let .fill(paint) = layer.paint, let g = layer.geometry,
+               paint.opacity > 0, paint.color.a > 0 {
+                pendingBackground = nil
+                drawFill(g, paint, placement, pixmap, over: background)
+                return
+            }
+            flushBackground(pixmap)
+        }
         if let features = layer.features {
             drawFeatures(features, placement, pixmap)
             return
@@ -165,14 +179,26 @@ public final class FrameRenderer {
         }
     }
 
+    /// Clears to a pending opaque background (one whose next layer did not draw it).
+    private func flushBackground(_ pixmap: Pixmap) {
+        guard let c = pendingBackground else { return }
+        pendingBackground = nil
+        pixmap.clear(c, rows: rows)
+    }
+
     private func drawBackground(_ c: PremultipliedColor, _ pixmap: Pixmap) {
-        if c.alpha == 255 { pixmap.clear(c, rows: rows); return }
+        // Opaque: cleared by the next layer if it is an opaque fill, else just before it draws.
+        if c.alpha == 255 { pendingBackground = c; return }
         let buf = pixmap.buffer
         for i in (rows.lowerBound * pixmap.width)..<(rows.upperBound * pixmap.width) { buf[i] = Blend.over(c.packed, buf[i]) }
     }
 
-    private func drawFill(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ pixmap: Pixmap) {
-        guard let level = g.level(forZoom: p.zoom) else { return }
+    private func drawFill(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ pixmap: Pixmap,
+                          over background: PremultipliedColor? = nil) {
+        guard let level = g.level(forZoom: p.zoom) else {
+            if let background { pixmap.clear(background, rows: rows) }
+            return
+        }
         g.points.withUnsafeBufferPointer { pts in
             p.forEachVisibleChunk(g, level, margin: 1) { chunk, sx, ox, sy, oy in
                 for part in chunk.parts {
@@ -189,7 +215,11 @@ public final class FrameRenderer {
                 }
             }
         }
-        rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+        if let background {
+            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), over: background, rule: .nonZero)
+        } else {
+            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+        }
     }
 
     private func drawLine(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ pixmap: Pixmap) {
