@@ -303,15 +303,23 @@ public struct ThinStroke {
                 guard first <= last else { continue }
             }
             let dst = pixmap.pixels + y * width
-            var x = first
-            while x <= last {
-                // Skip empty stretches eight pixels at a time.
-                if x + 8 <= last + 1 && UnsafeRawPointer(mask + x).loadUnaligned(as: UInt64.self) == 0 { x += 8; continue }
+            @inline(__always) func paint(_ x: Int) {
                 let a = UInt32(mask[x])
-                if a != 0 {
-                    let s = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
-                    dst[x] = Blend.over(s, dst[x])
+                let s = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
+                dst[x] = Blend.over(s, dst[x])
+            }
+            // Sixteen mask bytes at a time, visiting only the covered ones.
+            var x = first
+            while x + 16 <= last + 1 {
+                var bits = ByteScan.nonZero16(mask + x)
+                while bits != 0 {
+                    paint(x + bits.trailingZeroBitCount)
+                    bits &= bits &- 1
                 }
+                x += 16
+            }
+            while x <= last {
+                if mask[x] != 0 { paint(x) }
                 x += 1
             }
         }

@@ -185,4 +185,22 @@ import Testing
             #expect(left == 0 && t.isEmpty, "round \(round): \(left) mask pixels left behind")
         }
     }
+
+    /// The mask scan finds exactly the non-zero bytes, in its SSE2 and its portable spelling.
+    @Test func byteScanFindsTheNonZeroBytes() {
+        var rng = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for k in 0..<5_000 {
+            for i in 0..<16 { bytes[i] = k % 3 == 0 ? UInt8.random(in: 0...255, using: &rng) : (Int.random(in: 0..<4, using: &rng) == 0 ? UInt8.random(in: 1...255, using: &rng) : 0) }
+            var expected: UInt32 = 0
+            for i in 0..<16 where bytes[i] != 0 { expected |= 1 << UInt32(i) }
+            bytes.withUnsafeBufferPointer { b in
+                #expect(ByteScan.nonZero16(b.baseAddress!) == expected)
+                #expect(ByteScan.portable(b.baseAddress!) == expected)
+                #if arch(x86_64)
+                #expect(ByteScan.sse2(b.baseAddress!) == expected)
+                #endif
+            }
+        }
+    }
 }
