@@ -55,11 +55,7 @@ public struct MaskSprite: Sendable {
                     guard x0 < x1 else { continue }
                     let src = p + row * width - x
                     let dst = pixmap.pixels + py * pixmap.width
-                    for px in x0..<x1 {
-                        let c = src[px]
-                        if c == 0 { continue }
-                        dst[px] = c >> 24 == 255 ? c : Blend.over(c, dst[px])
-                    }
+                    SpanOver.over(src + x0, onto: dst + x0, count: x1 - x0)
                 }
             }
         }

@@ -80,3 +80,32 @@ import Testing
         #expect(one.color(atX: 5, y: 4) != background.unpremultiplied)
     }
 }
+
+/// Compositing a row four pixels at a time gives what the scalar loop gives, on valid
+/// premultiplied pixels (clear, opaque and everything between) at every length and offset.
+@Suite struct SpanOverTests {
+    @Test func fourAtATimeEqualsOneAtATime() {
+        var rng = SystemRandomNumberGenerator()
+        func premultiplied() -> UInt32 {
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: return 0
+            case 1: return RGBA8(UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng)).premultiplied.packed
+            default:
+                return RGBA8(UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng),
+                             UInt8.random(in: 0...255, using: &rng), UInt8.random(in: 0...255, using: &rng)).premultiplied.packed
+            }
+        }
+        var differing = 0
+        for n in 0..<40 {
+            let src = (0..<n).map { _ in premultiplied() }
+            let dst = (0..<n).map { _ in premultiplied() }
+            var a = dst, b = dst
+            src.withUnsafeBufferPointer { s in
+                a.withUnsafeMutableBufferPointer { SpanOver.over(s.baseAddress!, onto: $0.baseAddress!, count: n) }
+                b.withUnsafeMutableBufferPointer { SpanOver.scalar(s.baseAddress!, $0.baseAddress!, n) }
+            }
+            for k in 0..<n where a[k] != b[k] || b[k] != (src[k] == 0 ? dst[k] : Blend.over(src[k], dst[k])) { differing += 1 }
+        }
+        #expect(differing == 0)
+    }
+}
