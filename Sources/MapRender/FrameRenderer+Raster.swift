@@ -61,7 +61,11 @@ extension FrameRenderer {
                         if previous == nil && adjustment == nil {
                             // Skip the image's clear runs (most of a radar frame).
                             let runs = imageRuns(image)
-                            rasterizer.fill(pixmap, runSkippingImage: RunSkippingImageBlitter(blitter, runs: runs, width: image.width))
+                            if columnReach.count < 2 * (image.width + 1) { columnReach = [Int32](repeating: 0, count: 2 * (image.width + 1)) }
+                            columnReach.withUnsafeMutableBufferPointer { reach in
+                                guard let reach = reach.baseAddress else { return }
+                                rasterizer.fill(pixmap, runSkippingImage: RunSkippingImageBlitter(blitter, runs: runs, width: image.width, scratch: reach))
+                            }
                         } else {
                             rasterizer.fill(pixmap, separableImage: blitter)
                         }

@@ -20,6 +20,8 @@ public final class FrameRenderer {
     var rowMaps: [ImageRowMap] = []
     var columnSamples: [AxisSamples] = []
     var rowSamples: [AxisSamples] = []
+    /// Where each source column of the radar image starts and ends on screen (see `RunSkippingImageBlitter`).
+    var columnReach: [Int32] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
     let mask = CoverageMask(width: 1, height: 1)

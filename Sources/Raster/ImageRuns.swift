@@ -37,7 +37,8 @@ extension SeparableImageBlitter {
     /// can be non-transparent (the union of the runs of the one or two source rows it blends,
     /// grown by one column for bilinear neighbours). `columns` must be non-decreasing in x.
     @inline(__always)
-    mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32, runs: ImageRuns, width: Int) {
+    mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32, runs: ImageRuns, width: Int,
+                           firstReaching: UnsafePointer<Int32>, firstPast: UnsafePointer<Int32>) {
         let r = rows[y &- rowOffset]
         let k = alpha &+ (alpha >> 7)
         let end = x + count
@@ -56,8 +57,8 @@ extension SeparableImageBlitter {
                 break
             }
             // Screen x whose samples reach columns [run.0 - 1, run.1]: i1 >= run.0 - 1 and i0 <= run.1.
-            let lo = max(lastX, lowerBound(from: lastX, to: end) { Int(columns[$0].i1) >= Int(run.0) - 1 })
-            let hi = lowerBound(from: lo, to: end) { Int(columns[$0].i0) > Int(run.1) }
+            let lo = min(max(Int(firstReaching[max(0, Int(run.0) - 1)]), lastX), end)
+            let hi = min(max(Int(firstPast[Int(run.1)]), lo), end)
             if lo < hi {
                 let d = dst + (y &* stride)
                 for px in lo..<hi {
@@ -71,17 +72,6 @@ extension SeparableImageBlitter {
             if lastX >= end { break }
         }
     }
-
-    /// The first index in [from, to) where `pred` holds (pred is monotone), or `to`.
-    @inline(__always)
-    func lowerBound(from: Int, to: Int, _ pred: (Int) -> Bool) -> Int {
-        var lo = from, hi = to
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if pred(mid) { hi = mid } else { lo = mid + 1 }
-        }
-        return lo
-    }
 }
 
 /// `SeparableImageBlitter` with the image's runs: spans skip clear air.
@@ -89,9 +79,28 @@ public struct RunSkippingImageBlitter: SpanBlitter {
     var inner: SeparableImageBlitter
     let runs: ImageRuns
     let width: Int
+    /// For each source column c (0...width), the first screen x whose samples reach it
+    /// (columns[x].i1 >= c), and the first past it (columns[x].i0 > c); the screen width when none.
+    let firstReaching: UnsafePointer<Int32>
+    let firstPast: UnsafePointer<Int32>
 
-    public init(_ inner: SeparableImageBlitter, runs: ImageRuns, width: Int) {
+    /// The image is `width` columns wide; `scratch` holds 2 * (width + 1) values, and is filled
+    /// here with where each source column begins and ends on screen (the blitter's columns are
+    /// non-decreasing in x), so that a span finds each run's pixels by two lookups.
+    public init(_ inner: SeparableImageBlitter, runs: ImageRuns, width: Int, scratch: UnsafeMutablePointer<Int32>) {
         self.inner = inner; self.runs = runs; self.width = width
+        let screen = inner.stride, columns = inner.columns
+        var x = 0
+        for c in 0...width {
+            while x < screen && Int(columns[x].i1) < c { x += 1 }
+            scratch[c] = Int32(x)
+        }
+        x = 0
+        for c in 0...width {
+            while x < screen && Int(columns[x].i0) <= c { x += 1 }
+            scratch[width + 1 + c] = Int32(x)
+        }
+        firstReaching = UnsafePointer(scratch); firstPast = UnsafePointer(scratch + width + 1)
     }
 
     @inline(__always)
@@ -99,7 +108,8 @@ public struct RunSkippingImageBlitter: SpanBlitter {
 
     @inline(__always)
     public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
-        inner.blitSpan(x: x, y: y, count: count, alpha: alpha, runs: runs, width: width)
+        inner.blitSpan(x: x, y: y, count: count, alpha: alpha, runs: runs, width: width,
+                       firstReaching: firstReaching, firstPast: firstPast)
     }
 }
 

@@ -33,7 +33,9 @@ import Testing
                     let b = SeparableImageBlitter(destination: pm, image: image, previous: nil, fade: 1, columns: cols.baseAddress!,
                                                   rows: rs.baseAddress!, firstRow: top, opacity: 0.8, light: (1, 0.9, 0.5), adjustment: nil)
                     if skipping {
-                        r.fill(pm, runSkippingImage: RunSkippingImageBlitter(b, runs: ImageRuns(image), width: image.width))
+                        let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * (image.width + 1))
+                        defer { scratch.deallocate() }
+                        r.fill(pm, runSkippingImage: RunSkippingImageBlitter(b, runs: ImageRuns(image), width: image.width, scratch: scratch))
                     } else {
                         r.fill(pm, separableImage: b)
                     }
