@@ -189,7 +189,8 @@ public final class FrameRenderer {
     }
 
     private func drawBackground(_ c: PremultipliedColor, _ pixmap: Pixmap) {
-        // Opaque: cleared by the next layer if it is an opaque fill, else just before it draws.
+        // Opaque: drawn by the next layer in its own pass if that is a fill, else cleared just
+        // before the next layer draws.
         if c.alpha == 255 { pendingBackground = c; return }
         let buf = pixmap.buffer
         for i in (rows.lowerBound * pixmap.width)..<(rows.upperBound * pixmap.width) { buf[i] = Blend.over(c.packed, buf[i]) }

@@ -227,11 +227,16 @@ public struct AxisSamples: Sendable {
             i0 = Int32(min(max(i, 0), size - 1)); i1 = Int32(min(max(i + 1, 0), size - 1))
             w = UInt32((f - fl) * 256)
         }
+        return AxisSamples(i0: i0, i1: i1, w: w, size: size)
+    }
+
+    /// Blends `i0` and `i1` (equal, or `i1 == i0 + 1`) of an axis of `size` pixels with weight `w`.
+    @inline(__always)
+    public init(i0: Int32, i1: Int32, w: UInt32, size: Int) {
+        self.i0 = i0; self.i1 = i1; self.w = w
         // Blending a pixel with itself gives it back at any weight, so a clamped pair (i0 == i1)
         // becomes that pixel with weight 0 after it, or weight 256 before it at the last index.
-        let tap: Int32, tapWeight: UInt32
         if i1 != i0 { tap = i0; tapWeight = w } else if Int(i0) + 1 < size { tap = i0; tapWeight = 0 } else { tap = max(0, i0 - 1); tapWeight = 256 }
-        return AxisSamples(i0: i0, i1: i1, w: w, tap: tap, tapWeight: tapWeight)
     }
 }
 
