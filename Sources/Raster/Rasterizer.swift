@@ -33,6 +33,8 @@ public struct Rasterizer: PathSink {
     private var rowCapacity: Int
     private var columnStart: UnsafeMutablePointer<Int32>
     private var columnCapacity: Int
+    /// `fill(_:color:over:)`'s colour over the background at each coverage.
+    private let shades: UnsafeMutablePointer<UInt32>
 
     // The cell being accumulated.
     private var cx: Int32 = 0, cy: Int32 = 0, ccover: Int32 = 0, carea: Int32 = 0
@@ -57,12 +59,14 @@ public struct Rasterizer: PathSink {
         rowStart = .allocate(capacity: rowCapacity)
         columnCapacity = self.width + 2
         columnStart = .allocate(capacity: columnCapacity)
+        shades = .allocate(capacity: 256)
     }
 
     /// Releases the buffers. The rasterizer is a value that owns raw memory, so the owner
     /// (a renderer or a test) calls this once when done; until then it may be reused freely.
     public mutating func deallocate() {
         cells.deallocate(); sorted.deallocate(); tmp.deallocate(); rowStart.deallocate(); columnStart.deallocate()
+        shades.deallocate()
         cellCapacity = 0; sortedCapacity = 0; rowCapacity = 0; columnCapacity = 0
     }
 
@@ -435,47 +439,45 @@ public struct Rasterizer: PathSink {
         defer { reset() }
         // The colour over the background at each coverage, as `SolidBlitter` blends it.
         let bg = background.packed
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { shades in
-            for a in 0..<256 {
-                let k = UInt32(a) &+ UInt32(a >> 7)
-                shades[a] = a == 255 && color.packed >> 24 == 255 ? color.packed : Blend.over(Blend.scale(color.packed, k), bg)
+        for a in 0..<256 {
+            let k = UInt32(a) &+ UInt32(a >> 7)
+            shades[a] = a == 255 && color.packed >> 24 == 255 ? color.packed : Blend.over(Blend.scale(color.packed, k), bg)
+        }
+        shades[0] = bg
+        let w = Int32(width)
+        for r in 0..<height {
+            let row = pixmap.pixels + (r + originY) * width
+            var done = 0                  // pixels before this one are written
+            @inline(__always) func paint(_ x0: Int, _ x1: Int, _ v: UInt32) {
+                if x0 > done { (row + done).update(repeating: bg, count: x0 - done) }
+                (row + x0).update(repeating: v, count: x1 - x0)
+                done = x1
             }
-            shades[0] = bg
-            let w = Int32(width)
-            for r in 0..<height {
-                let row = pixmap.pixels + (r + originY) * width
-                var done = 0                  // pixels before this one are written
-                @inline(__always) func paint(_ x0: Int, _ x1: Int, _ v: UInt32) {
-                    if x0 > done { (row + done).update(repeating: bg, count: x0 - done) }
-                    (row + x0).update(repeating: v, count: x1 - x0)
-                    done = x1
-                }
-                if cellCount > 0 && r >= Int(minRow) && r <= Int(maxRow) {
-                    var i = Int(rowStart[r])
-                    let end = Int(rowStart[r + 1])
-                    var cover: Int32 = 0
-                    while i < end {
-                        var x = sorted[i].x
-                        var area = sorted[i].area
-                        cover &+= sorted[i].cover
-                        i += 1
-                        while i < end && sorted[i].x == x {
-                            area &+= sorted[i].area; cover &+= sorted[i].cover; i += 1
-                        }
-                        if x >= w { break }
-                        if area != 0 {
-                            if x >= 0 && Int(x) >= done { paint(Int(x), Int(x) + 1, shades[Int(Rasterizer.alpha((cover << 9) &- area, rule))]) }
-                            x += 1
-                        }
-                        let nx = i < end ? min(sorted[i].x, w) : w
-                        if nx > x && cover != 0 {
-                            let sx = max(Int(x), done)
-                            if Int(nx) > sx { paint(sx, Int(nx), shades[Int(Rasterizer.alpha(cover << 9, rule))]) }
-                        }
+            if cellCount > 0 && r >= Int(minRow) && r <= Int(maxRow) {
+                var i = Int(rowStart[r])
+                let end = Int(rowStart[r + 1])
+                var cover: Int32 = 0
+                while i < end {
+                    var x = sorted[i].x
+                    var area = sorted[i].area
+                    cover &+= sorted[i].cover
+                    i += 1
+                    while i < end && sorted[i].x == x {
+                        area &+= sorted[i].area; cover &+= sorted[i].cover; i += 1
+                    }
+                    if x >= w { break }
+                    if area != 0 {
+                        if x >= 0 && Int(x) >= done { paint(Int(x), Int(x) + 1, shades[Int(Rasterizer.alpha((cover << 9) &- area, rule))]) }
+                        x += 1
+                    }
+                    let nx = i < end ? min(sorted[i].x, w) : w
+                    if nx > x && cover != 0 {
+                        let sx = max(Int(x), done)
+                        if Int(nx) > sx { paint(sx, Int(nx), shades[Int(Rasterizer.alpha(cover << 9, rule))]) }
                     }
                 }
-                if done < width { (row + done).update(repeating: bg, count: width - done) }
             }
+            if done < width { (row + done).update(repeating: bg, count: width - done) }
         }
     }
 }

@@ -31,16 +31,19 @@ public struct ThinStroke {
     private var spanLast: UnsafeMutablePointer<Int32>
     private var rowCapacity: Int
     private var minRow = Int.max, maxRow = -1
+    /// The composited colour at each coverage and its inverse alpha (made for each composite).
+    private let shades: UnsafeMutablePointer<(shade: UInt32, inverse: UInt32)>
 
     public init() {
         capacity = 0; rowCapacity = 0
         coverage = .allocate(capacity: 1)
         spanFirst = .allocate(capacity: 1); spanLast = .allocate(capacity: 1)
+        shades = .allocate(capacity: 256)
     }
 
     /// Releases the storage; the mask must not be used afterwards.
     public mutating func deallocate() {
-        coverage.deallocate(); spanFirst.deallocate(); spanLast.deallocate()
+        coverage.deallocate(); spanFirst.deallocate(); spanLast.deallocate(); shades.deallocate()
         capacity = 0; rowCapacity = 0
     }
 
@@ -288,45 +291,43 @@ public struct ThinStroke {
         guard maxRow >= minRow else { return }
         let packed = color.packed
         // The colour at each coverage, scaled as `Blend.scale` scales it, with its inverse alpha.
-        withUnsafeTemporaryAllocation(of: (shade: UInt32, inverse: UInt32).self, capacity: 256) { shades in
-            for a in 0..<256 as Range<UInt32> {
-                let s = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
-                shades[Int(a)] = (s, 256 &- ((s >> 24) &+ (s >> 31)))
+        for a in 0..<256 as Range<UInt32> {
+            let s = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
+            shades[Int(a)] = (s, 256 &- ((s >> 24) &+ (s >> 31)))
+        }
+        for row in minRow...maxRow {
+            let touchedFirst = Int(spanFirst[row]), touchedLast = Int(spanLast[row])
+            guard touchedFirst <= touchedLast else { continue }
+            let y = row + originY
+            let mask = coverage + row * width
+            defer {
+                (mask + touchedFirst).update(repeating: 0, count: touchedLast - touchedFirst + 1)
+                spanFirst[row] = .max; spanLast[row] = -1
             }
-            for row in minRow...maxRow {
-                let touchedFirst = Int(spanFirst[row]), touchedLast = Int(spanLast[row])
-                guard touchedFirst <= touchedLast else { continue }
-                let y = row + originY
-                let mask = coverage + row * width
-                defer {
-                    (mask + touchedFirst).update(repeating: 0, count: touchedLast - touchedFirst + 1)
-                    spanFirst[row] = .max; spanLast[row] = -1
+            var first = touchedFirst, last = touchedLast
+            if let c = clip {
+                guard y >= c.y0 && y < c.y1 else { continue }
+                first = max(first, c.x0); last = min(last, c.x1 - 1)
+                guard first <= last else { continue }
+            }
+            let dst = pixmap.pixels + y * width
+            @inline(__always) func paint(_ x: Int) {
+                let shade = shades[Int(mask[x])]
+                dst[x] = shade.shade &+ Blend.scale(dst[x], shade.inverse)     // Blend.over
+            }
+            // Sixteen mask bytes at a time, visiting only the covered ones.
+            var x = first
+            while x + 16 <= last + 1 {
+                var bits = ByteScan.nonZero16(mask + x)
+                while bits != 0 {
+                    paint(x + bits.trailingZeroBitCount)
+                    bits &= bits &- 1
                 }
-                var first = touchedFirst, last = touchedLast
-                if let c = clip {
-                    guard y >= c.y0 && y < c.y1 else { continue }
-                    first = max(first, c.x0); last = min(last, c.x1 - 1)
-                    guard first <= last else { continue }
-                }
-                let dst = pixmap.pixels + y * width
-                @inline(__always) func paint(_ x: Int) {
-                    let shade = shades[Int(mask[x])]
-                    dst[x] = shade.shade &+ Blend.scale(dst[x], shade.inverse)     // Blend.over
-                }
-                // Sixteen mask bytes at a time, visiting only the covered ones.
-                var x = first
-                while x + 16 <= last + 1 {
-                    var bits = ByteScan.nonZero16(mask + x)
-                    while bits != 0 {
-                        paint(x + bits.trailingZeroBitCount)
-                        bits &= bits &- 1
-                    }
-                    x += 16
-                }
-                while x <= last {
-                    if mask[x] != 0 { paint(x) }
-                    x += 1
-                }
+                x += 16
+            }
+            while x <= last {
+                if mask[x] != 0 { paint(x) }
+                x += 1
             }
         }
         minRow = .max; maxRow = -1
