@@ -390,35 +390,44 @@ public struct Rasterizer: PathSink {
         sortCells()
         defer { reset() }
         guard cellCount > 0 else { return }
-        let w = Int32(width)
         let lastRow = min(Int(maxRow), height - 1)
         var r = max(0, Int(minRow))
         while r <= lastRow {
-            var i = Int(rowStart[r])
-            let end = Int(rowStart[r + 1])
-            var cover: Int32 = 0
-            while i < end {
-                var x = sorted[i].x
-                var area = sorted[i].area
-                cover &+= sorted[i].cover
-                i += 1
-                while i < end && sorted[i].x == x {
-                    area &+= sorted[i].area; cover &+= sorted[i].cover; i += 1
-                }
-                if x >= w { break }
-                if area != 0 {
-                    let a = Rasterizer.alpha((cover << 9) &- area, rule)
-                    if a > 0 && x >= 0 { blitter.blitPixel(x: Int(x), y: r &+ originY, alpha: a) }
-                    x += 1
-                }
-                let nx = i < end ? min(sorted[i].x, w) : w
-                if nx > x && cover != 0 {
-                    let a = Rasterizer.alpha(cover << 9, rule)
-                    let sx = max(x, 0)
-                    if a > 0 && nx > sx { blitter.blitSpan(x: Int(sx), y: r &+ originY, count: Int(nx - sx), alpha: a) }
-                }
-            }
+            let y = r &+ originY
+            forEachCoverage(row: r, rule,
+                            pixel: { x, a in if a > 0 { blitter.blitPixel(x: x, y: y, alpha: a) } },
+                            span: { x0, x1, a in if a > 0 { blitter.blitSpan(x: x0, y: y, count: x1 - x0, alpha: a) } })
             r += 1
+        }
+    }
+
+    /// The coverage of sorted row `r`, left to right: single pixels where an edge crosses, and
+    /// spans [x0, x1) of one coverage between them, all inside [0, width). Coverage may be 0
+    /// (between two edges of the shape, outside it).
+    @inline(__always)
+    private func forEachCoverage(row r: Int, _ rule: FillRule, pixel: (Int, UInt32) -> Void, span: (Int, Int, UInt32) -> Void) {
+        let w = Int32(width)
+        var i = Int(rowStart[r])
+        let end = Int(rowStart[r + 1])
+        var cover: Int32 = 0
+        while i < end {
+            var x = sorted[i].x
+            var area = sorted[i].area
+            cover &+= sorted[i].cover
+            i += 1
+            while i < end && sorted[i].x == x {
+                area &+= sorted[i].area; cover &+= sorted[i].cover; i += 1
+            }
+            if x >= w { break }
+            if area != 0 {
+                if x >= 0 { pixel(Int(x), Rasterizer.alpha((cover << 9) &- area, rule)) }
+                x += 1
+            }
+            let nx = i < end ? min(sorted[i].x, w) : w
+            if nx > x && cover != 0 {
+                let sx = max(x, 0)
+                if nx > sx { span(Int(sx), Int(nx), Rasterizer.alpha(cover << 9, rule)) }
+            }
         }
     }
 
@@ -444,7 +453,6 @@ public struct Rasterizer: PathSink {
             shades[a] = a == 255 && color.packed >> 24 == 255 ? color.packed : Blend.over(Blend.scale(color.packed, k), bg)
         }
         shades[0] = bg
-        let w = Int32(width)
         for r in 0..<height {
             let row = pixmap.pixels + (r + originY) * width
             var done = 0                  // pixels before this one are written
@@ -454,28 +462,12 @@ public struct Rasterizer: PathSink {
                 done = x1
             }
             if cellCount > 0 && r >= Int(minRow) && r <= Int(maxRow) {
-                var i = Int(rowStart[r])
-                let end = Int(rowStart[r + 1])
-                var cover: Int32 = 0
-                while i < end {
-                    var x = sorted[i].x
-                    var area = sorted[i].area
-                    cover &+= sorted[i].cover
-                    i += 1
-                    while i < end && sorted[i].x == x {
-                        area &+= sorted[i].area; cover &+= sorted[i].cover; i += 1
-                    }
-                    if x >= w { break }
-                    if area != 0 {
-                        if x >= 0 && Int(x) >= done { paint(Int(x), Int(x) + 1, shades[Int(Rasterizer.alpha((cover << 9) &- area, rule))]) }
-                        x += 1
-                    }
-                    let nx = i < end ? min(sorted[i].x, w) : w
-                    if nx > x && cover != 0 {
-                        let sx = max(Int(x), done)
-                        if Int(nx) > sx { paint(sx, Int(nx), shades[Int(Rasterizer.alpha(cover << 9, rule))]) }
-                    }
-                }
+                forEachCoverage(row: r, rule,
+                                pixel: { x, a in if x >= done { paint(x, x + 1, shades[Int(a)]) } },
+                                span: { x0, x1, a in
+                                    let sx = max(x0, done)
+                                    if x1 > sx { paint(sx, x1, shades[Int(a)]) }
+                                })
             }
             if done < width { (row + done).update(repeating: bg, count: width - done) }
         }
