@@ -64,10 +64,12 @@ extension FrameRenderer {
         let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
         let haloColor = lit(paint.haloColor).premultiplied(opacity: 0.9)
         let textColor = lit(paint.textColor).premultiplied(opacity: 1)
-        // Dots and their halos, at whole pixels like the text beside them.
+        // Dots and their halos, at whole pixels like the text beside them. Every placed label's
+        // dot (composite clips it to this band's rows): a dot can lie in a band its text does not
+        // reach, when the text sits above or below it.
         if paint.dotRadius > 0 {
             let dot = dotMasks(paint)
-            for label in labels where visible(label) {
+            for label in labels {
                 guard let d = label.dot else { continue }
                 let x = Int((d.x - dot.centre).rounded()), y = Int((d.y - dot.centre).rounded())
                 AlphaMask.composite(dot.halo, haloColor, dot.dot, textColor, onto: pixmap, x: x, y: y, rows: rows)

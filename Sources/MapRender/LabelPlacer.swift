@@ -1,3 +1,4 @@
+import Foundation
 import MapCore
 import MapData
 import Raster
@@ -21,8 +22,16 @@ public final class LabelPlacement: @unchecked Sendable {
     private var layers: [FrameDescription.DrawLayer] = []
     private var byLayer: [[PlacedLabel]] = []
     private var boxes: [FrameDescription.ScreenBox] = []
+    /// Readers wait while a placement announced by `willPlace` is being made.
+    private let gate = NSCondition()
+    private var pending = false
 
     public init() {}
+
+    /// Announces that `place` is about to run (on another thread): `labels(layer:)` waits for it.
+    public func willPlace() {
+        gate.lock(); pending = true; gate.unlock()
+    }
 
     /// Whether this placement was made for `frame`'s view and label layers.
     public func isCurrent(for frame: FrameDescription) -> Bool {
@@ -49,11 +58,15 @@ public final class LabelPlacement: @unchecked Sendable {
             guard case let .labels(paint) = layers[i].paint, let draw = layers[i].labels else { continue }
             LabelPlacer.place(draw, paint: paint, view: frame.view, placed: &boxes, into: &byLayer[i])
         }
+        gate.lock(); pending = false; gate.broadcast(); gate.unlock()
     }
 
     /// The labels of the frame's layer `index` (none for other layers).
     public func labels(layer index: Int) -> [PlacedLabel] {
-        index < byLayer.count && index < layers.count && layers[index].labels != nil ? byLayer[index] : []
+        gate.lock()
+        while pending { gate.wait() }
+        gate.unlock()
+        return index < byLayer.count && index < layers.count && layers[index].labels != nil ? byLayer[index] : []
     }
 }
 

@@ -44,20 +44,32 @@ public final class ParallelRenderer: @unchecked Sendable {
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         let n = threads, h = pixmap.height
         if n == 1 { renderers[0].render(frame, into: pixmap); return }
-        if !placement.isCurrent(for: frame) { placement.place(frame) }
         if cuts.count != n + 1 || cuts[n] != h {
             cuts = (0...n).map { h * $0 / n }
         } else if let lastView, lastView != frame.view {
             rebalance()
         }
         lastView = frame.view
+        // The labels are placed by this thread while the other bands start drawing the layers
+        // under them (they wait for the placement only when they reach a label layer); the time
+        // it takes counts as the first band's, so the cuts give that band fewer rows.
+        let placing = !placement.isCurrent(for: frame)
+        if placing { placement.willPlace() }
         let box = UncheckedBox((frame, pixmap, renderers, cuts, seconds))
-        DispatchQueue.concurrentPerform(iterations: n) { i in
-            let (frame, pixmap, renderers, cuts, seconds) = box.value
-            let start = DispatchTime.now().uptimeNanoseconds
-            renderers[i].render(frame, into: pixmap, rows: cuts[i]..<cuts[i + 1])
-            seconds[i] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let others = DispatchGroup()
+        DispatchQueue.global().async(group: others) {
+            DispatchQueue.concurrentPerform(iterations: n - 1) { k in
+                let (frame, pixmap, renderers, cuts, seconds) = box.value
+                let start = DispatchTime.now().uptimeNanoseconds
+                renderers[k + 1].render(frame, into: pixmap, rows: cuts[k + 1]..<cuts[k + 2])
+                seconds[k + 1] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            }
         }
+        let start = DispatchTime.now().uptimeNanoseconds
+        if placing { placement.place(frame) }
+        renderers[0].render(frame, into: pixmap, rows: cuts[0]..<cuts[1])
+        seconds[0] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        others.wait()
     }
 
     private func rebalance() {

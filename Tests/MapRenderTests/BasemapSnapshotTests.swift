@@ -129,9 +129,16 @@ import TestSupport
 
 /// Drawing in bands on several threads gives the frame one thread draws.
 @Suite struct ParallelRendererTests {
+    /// The basemap with the place labels (placed once per frame for all bands).
+    static let labelled: Style = {
+        var style = BasemapSnapshotTests.style
+        do { try PlaceLabels.add(to: &style, resources: try ResourceLocator.resourcesDirectory()) } catch { fatalError("\(error)") }
+        return style
+    }()
+
     @Test(arguments: [2, 3, 7])
     func bandsMatchOneThread(threads: Int) {
-        var model = MapModel(scene: .radar, style: BasemapSnapshotTests.style, size: ViewportSize(width: 640, height: 401))
+        var model = MapModel(scene: .radar, style: Self.labelled, size: ViewportSize(width: 640, height: 401))
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
         let a = Pixmap(width: 640, height: 401), b = Pixmap(width: 640, height: 401)
         FrameRenderer().render(model.frame(), into: a)
@@ -176,5 +183,36 @@ import TestSupport
         #expect(moved([0, 360, 720], [.nan, 1]) == [0, 360, 720])
         #expect(moved([0, 360, 720], [0, 0]) == [0, 360, 720])
     }
+
+    /// While the labels are being placed for a frame (announced by `willPlace`), a band that
+    /// reaches a label layer waits for them instead of reading the last frame's.
+    @Test func bandsWaitForTheLabelsBeingPlaced() throws {
+        var model = MapModel(scene: .radar, style: Self.labelled, size: ViewportSize(width: 640, height: 401))
+        model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
+        let frame = model.frame()
+        // The label layer with the most labels (the cities).
+        let all = LabelPlacer.placeAll(frame)
+        func count(_ i: Int) -> Int { all[frame.layers[i].id]?.count ?? 0 }
+        let layer = try #require(frame.layers.indices.filter { frame.layers[$0].labels != nil }.max { count($0) < count($1) })
+        let placement = LabelPlacement()
+        placement.willPlace()
+        let read = ReadBox()
+        let reader = Thread { read.set(placement.labels(layer: layer).count) }
+        reader.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(read.value == nil, "labels were read before they were placed")
+        placement.place(frame)
+        for _ in 0..<200 where read.value == nil { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(read.value == count(layer), "the reader got other labels")
+        #expect(count(layer) > 0)
+    }
+}
+
+/// A value one thread sets and another reads.
+private final class ReadBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Int?
+    var value: Int? { lock.lock(); defer { lock.unlock() }; return stored }
+    func set(_ v: Int) { lock.lock(); stored = v; lock.unlock() }
 }
 
