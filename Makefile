@@ -6,7 +6,7 @@ BIN := .build/release/nightmap
 # keeps 6 MB less resident.
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product nightmap
 # Build and run: SDL2, giflib, libpng (PNG snapshots), zlib, FreeType (labels; found by pkg-config)
-# and libcurl (URLSession, the live ISS feed).
+# and libcurl (the live ISS feed and the TLE refresh).
 PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4-openssl-dev
 # The end-to-end window test: a virtual X server, input injection, screenshots.
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils

@@ -17,7 +17,7 @@ public enum TLECache {
     /// and writes it to `cache`. Returns the orbit, or a one-line error naming the URL.
     public static func refresh(from url: URL, cache: URL, timeout: Double = 2) -> Result<IssOrbit, IssFeedClient.FeedError> {
         let data: Data
-        switch HTTPGet.run(url, timeout: timeout, maxBytes: 16 * 1024, maxRedirects: 5, accept: "text/plain") {
+        switch HTTPGet.run(url, timeout: timeout, maxBytes: 16 * 1024, maxRedirects: IssFeedClient.maxRedirects, accept: "text/plain") {
         case let .failure(f): return .failure(.init(description: "\(url): \(f.reason)"))
         case let .success(r): data = r.body
         }

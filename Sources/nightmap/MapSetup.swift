@@ -37,7 +37,7 @@ enum MapSetup {
             try PlaceLabels.add(to: &labelStyle, resources: resources)
             return labelStyle
         } : nil
-        let radarLoad = radarDef.map { def in BackgroundLoad { try radarSource(def, document, resolver, o) } }
+        let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
         let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
         let animated = Set([radarDef, routeDef, issDef].compactMap { $0?.source })
         var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated)
@@ -56,10 +56,9 @@ enum MapSetup {
             labels = labelStyle.layers
         }
         for layer in style.layers {
-            switch (layer.id, radarDef, routeDef, issDef) {
-            case (radarID, let radarDef?, _, _):
-                guard let radarLoad else { continue }
-                let (source, frames) = try radarLoad.wait()
+            switch (layer.id, radarLoad, routeDef, issDef) {
+            case (radarID, let (radarDef, load)?, _, _):
+                let (source, frames) = try load.wait()
                 frames.problems.forEach(report)
                 style.images[radarID] = source
                 layers.append(Layer(id: radarID, source: radarID, paint: .raster(StyledLayer(radarDef).rasterPaint(zoom: startZoom))))
