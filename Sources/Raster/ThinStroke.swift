@@ -19,6 +19,8 @@ public struct ThinStroke {
     public static let maxWidth = 2.0
     /// Segments whose pixel box has at most this many pixels are covered pixel by pixel.
     static let smallBox = 32
+    /// Bytes after the mask that row kernels may read and write back unchanged.
+    static let padding = 16
 
     public private(set) var width = 0
     public private(set) var height = 0
@@ -36,7 +38,8 @@ public struct ThinStroke {
 
     public init() {
         capacity = 0; rowCapacity = 0
-        coverage = .allocate(capacity: 1)
+        coverage = .allocate(capacity: 1 + ThinStroke.padding)
+        coverage.initialize(repeating: 0, count: 1 + ThinStroke.padding)
         spanFirst = .allocate(capacity: 1); spanLast = .allocate(capacity: 1)
         shades = .allocate(capacity: 256)
     }
@@ -54,8 +57,9 @@ public struct ThinStroke {
         if w * h > capacity {
             coverage.deallocate()
             capacity = w * h
-            coverage = .allocate(capacity: capacity)
-            coverage.initialize(repeating: 0, count: capacity)
+            // (Padded: row kernels load and store a few bytes past a row's last column.)
+            coverage = .allocate(capacity: capacity + ThinStroke.padding)
+            coverage.initialize(repeating: 0, count: capacity + ThinStroke.padding)
         } else {
             clearTouched()
         }
@@ -186,23 +190,15 @@ public struct ThinStroke {
         // pixel by pixel over its box than row by row with an interval per row.
         let bx0 = Int(left + 0.5), bx1 = min(width - 1, Int(right + 0.5) - 1)
         if bx0 <= bx1 && (y1 - y0 + 1) * (bx1 - bx0 + 1) <= ThinStroke.smallBox {
+            let s = ThinSegmentRow.Segment(ax: a.x, ay: a.y, dx: dx, dy: dy, len: len, r: r, lo: lo, hi: hi,
+                                           roundStart: roundStart, roundEnd: roundEnd,
+                                           squareStart: squareStart, squareEnd: squareEnd)
             for y in y0...y1 {
                 let row = y - originY
                 guard row >= 0 && row < height else { continue }
-                let vy = Double(y) + 0.5 - a.y
-                let base = coverage + row * width
-                var first = Int.max, last = -1
-                for x in bx0...bx1 {
-                    let vx = Double(x) + 0.5 - a.x
-                    let t = vx * dx + vy * dy, p = vy * dx - vx * dy
-                    guard t > lo && t < hi && abs(p) < r else { continue }
-                    let c = cover(t, p)
-                    if c > 0 {
-                        ThinStroke.keep(c, base, x)
-                        first = min(first, x); last = x
-                    }
+                if ThinSegmentRow.cover(s, y: y, x0: bx0, x1: bx1, base: coverage + row * width) {
+                    mark(row, bx0, bx1)
                 }
-                if last >= 0 { mark(row, first, last) }
             }
         } else {
             let steepX = abs(dx) > 1e-12, steepY = abs(dy) > 1e-12
