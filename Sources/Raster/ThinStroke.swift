@@ -157,25 +157,26 @@ public struct ThinStroke {
         let v = b - a
         let len = v.length
         guard len > 0, len.isFinite, a.x.isFinite, a.y.isFinite else { return 0 }
-        let dx = v.x / len, dy = v.y / len
         let r = hw + 0.5                                   // coverage reaches zero this far from the line
+        let roundStart = start == .round, roundEnd = end == .round
         // How far past each end coverage can reach, along the line.
         func reach(_ c: LineCap) -> Double { c == .round ? r : (c == .square ? hw + 0.5 : 0.5) }
         let lo = joined ? 0 : -reach(start), hi = len + reach(end)
-        // The rectangle [lo, hi] along x [-r, r] across: pixels whose centres lie outside it get
-        // nothing. Its rows, from its corners' extent.
-        let ex = abs(dx) * (hi - lo) / 2, ey = abs(dy) * (hi - lo) / 2
-        let midX = a.x + dx * (lo + hi) / 2, midY = a.y + dy * (lo + hi) / 2
-        let halfH = ey + abs(dx) * r, halfW = ex + abs(dy) * r
-        let top = max(Double(originY), midY - halfH), bottom = min(Double(originY + height), midY + halfH)
-        let left = max(0, midX - halfW), right = min(Double(width), midX + halfW)
+        // Pixels whose centres lie farther than r from the segment get nothing past a round end
+        // (a join or a cap) and beside it; past a butt or square end, nothing lies farther from
+        // the end point than the corner of its fade, r * sqrt(2). So the end points' box grown by
+        // that much holds every covered pixel, found without the direction (whose division
+        // then runs beside the rows). Its rows and columns:
+        let grow = roundStart && roundEnd ? r : r * 1.4142135623730951
+        let top = max(Double(originY), min(a.y, b.y) - grow), bottom = min(Double(originY + height), max(a.y, b.y) + grow)
+        let left = max(0, min(a.x, b.x) - grow), right = min(Double(width), max(a.x, b.x) + grow)
         guard top < bottom, left < right else { return len }
+        let dx = v.x / len, dy = v.y / len
         // Rows whose centres lie in [top, bottom].
         // (top >= 0 here, so truncation rounds down: ceil(v - 0.5) = trunc(v + 0.5) off exact halves.)
         let y0 = Int(top + 0.5), y1 = Int(bottom + 0.5) - 1
         guard y0 <= y1 else { return len }
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
-        let roundStart = start == .round, roundEnd = end == .round
         // The coverage of a pixel centre t along the line and p across it (from a).
         @inline(__always) func cover(_ t: Double, _ p: Double) -> Double {
             if t < 0 {
