@@ -62,7 +62,7 @@ public enum ThinSegmentRow {
         let dx = _mm_set1_pd(s.dx), dy = _mm_set1_pd(s.dy)
         let along = _mm_set1_pd(vy * s.dy), across = _mm_set1_pd(vy * s.dx)
         let ax = _mm_set1_pd(s.ax), len = _mm_set1_pd(s.len), r = _mm_set1_pd(s.r)
-        let lo = _mm_set1_pd(s.lo), hi = _mm_set1_pd(s.hi)
+        let lo = _mm_set1_pd(s.lo)
         let zero = _mm_setzero_pd(), one = _mm_set1_pd(1), scale = _mm_set1_pd(255), half = _mm_set1_pd(0.5)
         let lastCentre = _mm_set1_pd(Double(x1) + 0.5), two = _mm_set1_pd(2)
         let sign = _mm_set1_pd(-0.0)
@@ -87,8 +87,9 @@ public enum ThinSegmentRow {
                                       _mm_min_pd(_mm_max_pd(fade, zero), one))
                 c = select(_mm_or_pd(_mm_and_pd(before, flatStart), _mm_and_pd(after, flatEnd)), flat, c)
             }
-            let inside = _mm_and_pd(_mm_and_pd(_mm_cmpgt_pd(t, lo), _mm_cmplt_pd(t, hi)), _mm_cmple_pd(cx, lastCentre))
-            c = _mm_and_pd(_mm_min_pd(_mm_max_pd(c, zero), one), inside)
+            // Past hi (and before lo, unless the segment is joined there) coverage is already at
+            // or under 0. It is not clamped: the packs below saturate it to 0...255.
+            c = _mm_and_pd(c, _mm_and_pd(_mm_cmpgt_pd(t, lo), _mm_cmple_pd(cx, lastCentre)))
             return _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(c, scale), half))
         }
         var cx = _mm_set_pd(Double(x0) + 1.5, Double(x0) + 0.5)
