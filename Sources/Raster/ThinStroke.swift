@@ -177,23 +177,14 @@ public struct ThinStroke {
         let y0 = Int(top + 0.5), y1 = Int(bottom + 0.5) - 1
         guard y0 <= y1 else { return len }
         let squareStart = start == .square ? hw : 0, squareEnd = end == .square ? hw : 0
-        // The coverage of a pixel centre t along the line and p across it (from a).
-        @inline(__always) func cover(_ t: Double, _ p: Double) -> Double {
-            if t < 0 {
-                return roundStart ? r - (t * t + p * p).squareRoot() : min(r - abs(p), 1) * min(max(t + squareStart + 0.5, 0), 1)
-            } else if t > len {
-                let e = t - len
-                return roundEnd ? r - (e * e + p * p).squareRoot() : min(r - abs(p), 1) * min(max(squareEnd + 0.5 - e, 0), 1)
-            }
-            return r - abs(p)
-        }
+        let s = ThinSegmentRow.Segment(ax: a.x, ay: a.y, dx: dx, dy: dy, len: len, r: r, lo: lo, hi: hi,
+                                       roundStart: roundStart, roundEnd: roundEnd,
+                                       squareStart: squareStart, squareEnd: squareEnd)
         // A short segment (most of them: a world view's are one or two pixels long) is cheaper
-        // pixel by pixel over its box than row by row with an interval per row.
+        // over its whole box than row by row with an interval per row. Either way the row kernel
+        // decides each pixel.
         let bx0 = Int(left + 0.5), bx1 = min(width - 1, Int(right + 0.5) - 1)
         if bx0 <= bx1 && (y1 - y0 + 1) * (bx1 - bx0 + 1) <= ThinStroke.smallBox {
-            let s = ThinSegmentRow.Segment(ax: a.x, ay: a.y, dx: dx, dy: dy, len: len, r: r, lo: lo, hi: hi,
-                                           roundStart: roundStart, roundEnd: roundEnd,
-                                           squareStart: squareStart, squareEnd: squareEnd)
             for y in y0...y1 {
                 let row = y - originY
                 guard row >= 0 && row < height else { continue }
@@ -223,29 +214,11 @@ public struct ThinStroke {
                 guard xl < xr else { continue }
                 let x0 = Int(xl + 0.5), x1 = min(width - 1, Int(xr + 0.5) - 1)
                 guard x0 <= x1 else { continue }
-                let cx = Double(x0) + 0.5
-                var t = t0 + cx * dx, p = p0 - cx * dy
-                let base = coverage + row * width
-                var touched = false
-                for x in x0...x1 {
-                    let c = cover(t, p)
-                    if c > 0 {
-                        ThinStroke.keep(c, base, x)
-                        touched = true
-                    }
-                    t += dx; p -= dy
-                }
+                let touched = ThinSegmentRow.cover(s, y: y, x0: x0, x1: x1, base: coverage + row * width)
                 if touched { mark(row, x0, x1) }
             }
         }
         return len
-    }
-
-    /// Keeps the larger of a mask pixel's value and coverage `c` (> 0).
-    @inline(__always)
-    private static func keep(_ c: Double, _ base: UnsafeMutablePointer<UInt8>, _ x: Int) {
-        let value = c >= 1 ? 255 : UInt8(truncatingIfNeeded: Int(c * 255 + 0.5))
-        if base[x] < value { base[x] = value }
     }
 
     /// A dot where a line has no length: a disc (round cap) or a square of side w.
