@@ -22,6 +22,8 @@ public final class LabelPlacement: @unchecked Sendable {
     private var layers: [FrameDescription.DrawLayer] = []
     private var byLayer: [[PlacedLabel]] = []
     private var boxes: [FrameDescription.ScreenBox] = []
+    /// One bit per place: the candidates of a layer (kept between frames).
+    private var candidates: [UInt64] = []
     /// Readers wait while a placement announced by `willPlace` is being made.
     private let gate = NSCondition()
     private var pending = false
@@ -56,7 +58,7 @@ public final class LabelPlacement: @unchecked Sendable {
         for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
         for i in layers.indices.reversed() {
             guard case let .labels(paint) = layers[i].paint, let draw = layers[i].labels else { continue }
-            LabelPlacer.place(draw, paint: paint, view: frame.view, placed: &boxes, into: &byLayer[i])
+            LabelPlacer.place(draw, paint: paint, view: frame.view, placed: &boxes, into: &byLayer[i], candidates: &candidates)
         }
         gate.lock(); pending = false; gate.broadcast(); gate.unlock()
     }
@@ -87,8 +89,10 @@ public enum LabelPlacer {
     }
 
     /// Places one layer's labels, clear of `placed` (which it extends), appending them to `out`.
+    /// `candidates` is scratch storage, kept by the caller so that a warm frame does not allocate.
     public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform,
-                             placed: inout [FrameDescription.ScreenBox], into out: inout [PlacedLabel]) {
+                             placed: inout [FrameDescription.ScreenBox], into out: inout [PlacedLabel],
+                             candidates: inout [UInt64]) {
         guard let font = draw.font as? FontFace else { return }
         let zoom = view.camera.zoom
         guard zoom < paint.maxZoom else { return }
@@ -96,8 +100,41 @@ public enum LabelPlacer {
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = paint.haloWidth + 1
         placed += draw.avoid
-        let places = draw.places.places, minZooms = draw.places.minZooms
-        for index in places.indices where minZooms[index] <= zoom {
+        let set = draw.places, places = set.places, minZooms = set.minZooms
+        // The places whose longitude can be on screen (50 px past each side, as below), a band
+        // more each side for rounding, as bits in rank order; all of them when the window spans
+        // the world.
+        let reach = (w / 2 + 50) / view.worldSize
+        let bands = PlaceSet.bands
+        let centre = view.centerPixel.x / view.worldSize
+        let first = Int(((centre - reach) * Double(bands)).rounded(.down)) - 1
+        let last = Int(((centre + reach) * Double(bands)).rounded(.down)) + 1
+        let everywhere = last - first + 1 >= bands
+        let words = (places.count + 63) / 64
+        if candidates.count < words { candidates.append(contentsOf: repeatElement(0, count: words - candidates.count)) }
+        if !everywhere {
+            for b in first...last {
+                let band = ((b % bands) + bands) % bands
+                for k in Int(set.bandStart[band])..<Int(set.bandStart[band + 1]) {
+                    let index = Int(set.bandIndices[k])
+                    if minZooms[index] <= zoom { candidates[index >> 6] |= 1 << UInt64(index & 63) }
+                }
+            }
+        }
+        var word = 0, bits: UInt64 = 0
+        var next = 0                          // (everywhere) the next place to look at
+        while true {
+            let index: Int
+            if everywhere {
+                guard next < places.count else { break }
+                index = next; next += 1
+                guard minZooms[index] <= zoom else { continue }
+            } else {
+                while bits == 0 && word < words { bits = candidates[word]; candidates[word] = 0; word += 1 }
+                guard bits != 0 else { break }
+                index = (word - 1) * 64 + bits.trailingZeroBitCount
+                bits &= bits &- 1
+            }
             var s = view.screen(places[index].mercator)
             // The world copy nearest the window's centre (rounding only when it is not this one).
             let off = s.x - w / 2

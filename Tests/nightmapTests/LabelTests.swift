@@ -123,6 +123,41 @@ import TestSupport
         #expect(labels.contains { $0["text"] as? String == "Boston" && ($0["box"] as? [Double])?.count == 4 })
     }
 
+    /// Placement looks only at the places whose longitude band is in view: a place anywhere in
+    /// the window is still found, on either side of the antimeridian, at zooms 3.5 to 4.9.
+    @Test func placesInViewAreFoundAcrossTheAntimeridian() throws {
+        let resources = try ResourceLocator.resourcesDirectory()
+        let font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
+        // Far apart (10 degrees: 160 px and more at these zooms), so that none of them collide.
+        var places: [Place] = []
+        for lng in stride(from: -180.0, to: 180.0, by: 10) {
+            for lat in [-20.0, 10.0] {
+                places.append(Place(kind: .city, name: "P\(Int(lng))/\(Int(lat))", position: LngLat(lng: lng, lat: lat), rank: 1, minZoom: 0))
+            }
+        }
+        let draw = FrameDescription.LabelDraw(places: PlaceSet(places), font: font, avoid: [], light: Color(rgb: 0xFFFFFF))
+        let size = ViewportSize(width: 800, height: 500)
+        var candidates: [UInt64] = []
+        var checked = 0
+        let cameras = [3.5, 4.2, 4.9].flatMap { zoom in stride(from: -180.0, to: 180.0, by: 7.3).map { ($0, zoom) } } + [(179.9, 4.2), (-179.9, 3.6)]
+        for (lng, zoom) in cameras {
+            let view = ViewTransform(camera: CameraState(center: LngLat(lng: lng, lat: 0), zoom: zoom), size: size)
+            var boxes: [FrameDescription.ScreenBox] = [], placed: [PlacedLabel] = []
+            LabelPlacer.place(draw, paint: LabelPaint(), view: view, placed: &boxes, into: &placed, candidates: &candidates)
+            let names = Set(placed.map(\.text))
+            for p in places {
+                // The copy of the place nearest the centre, inside the window (its label fits on
+                // one side of its dot).
+                var s = view.screen(p.mercator)
+                s.x -= ((s.x - 400) / view.worldSize).rounded() * view.worldSize
+                guard s.x > 15, s.x < 785, s.y > 40, s.y < 460 else { continue }
+                checked += 1
+                #expect(names.contains(p.name), "camera \(lng), zoom \(zoom): \(p.name) at x \(Int(s.x)) not placed")
+            }
+        }
+        #expect(checked > 150)
+    }
+
     @Test func glyphsAtTwoSizes() throws {
         let resources = try ResourceLocator.resourcesDirectory()
         let font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)

@@ -28,7 +28,26 @@ public final class PlaceSet: Sendable {
         self.places = places.enumerated().sorted { ($0.element.rank, -$0.offset) > ($1.element.rank, -$1.offset) }.map(\.element)
         uppercasedNames = forCapitals ? self.places.map { $0.name.uppercased() } : []
         minZooms = self.places.map(\.minZoom)
+        // Indices by band of Mercator x, ascending within each band (a counting sort).
+        let n = PlaceSet.bands
+        func band(_ x: Double) -> Int { x.isFinite ? min(max(Int(x * Double(n)), 0), n - 1) : 0 }
+        var starts = [Int32](repeating: 0, count: n + 1)
+        for p in self.places { starts[band(p.mercator.x) + 1] += 1 }
+        for b in 0..<n { starts[b + 1] += starts[b] }
+        var next = starts, indices = [Int32](repeating: 0, count: self.places.count)
+        for (i, p) in self.places.enumerated() {
+            let b = band(p.mercator.x)
+            indices[Int(next[b])] = Int32(i); next[b] += 1
+        }
+        bandStart = starts; bandIndices = indices
     }
+
+    /// The number of bands of Mercator x (longitude) the places are indexed by.
+    public static let bands = 64
+    /// Band b's places are `bandIndices[bandStart[b] ..< bandStart[b + 1]]`, in rank order: a
+    /// moving camera's labels look only at the bands in view instead of every place.
+    public let bandStart: [Int32]
+    public let bandIndices: [Int32]
 
     /// Each place's `minZoom`, side by side: placing labels looks at every place each frame, and
     /// this is a 30th of the memory the whole places take to read.
