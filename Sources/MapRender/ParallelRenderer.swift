@@ -31,9 +31,13 @@ public final class ParallelRenderer: @unchecked Sendable {
         seconds = .allocate(capacity: n)
         seconds.initialize(repeating: 0)
         if n > 1 { for r in renderers { r.usePlacement(placement) } }
+        crew = BandCrew(bands: n, work: ParallelRenderer.draw)
     }
 
-    deinit { seconds.deallocate() }
+    deinit { crew.stop(); seconds.deallocate() }
+
+    /// The threads that draw bands 1 ..< threads (band 0 is drawn by the caller).
+    private let crew: BandCrew<BandJob>
 
     /// Labels are placed once for the whole frame, then read by every band.
     private let placement = LabelPlacement()
@@ -55,21 +59,28 @@ public final class ParallelRenderer: @unchecked Sendable {
         // it takes counts as the first band's, so the cuts give that band fewer rows.
         let placing = !placement.isCurrent(for: frame)
         if placing { placement.willPlace() }
-        let box = UncheckedBox((frame, pixmap, renderers, cuts, seconds))
-        let others = DispatchGroup()
-        DispatchQueue.global().async(group: others) {
-            DispatchQueue.concurrentPerform(iterations: n - 1) { k in
-                let (frame, pixmap, renderers, cuts, seconds) = box.value
-                let start = DispatchTime.now().uptimeNanoseconds
-                renderers[k + 1].render(frame, into: pixmap, rows: cuts[k + 1]..<cuts[k + 2])
-                seconds[k + 1] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            }
+        crew.run(BandJob(frame: frame, pixmap: pixmap, renderers: renderers, cuts: cuts, seconds: seconds)) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if placing { placement.place(frame) }
+            renderers[0].render(frame, into: pixmap, rows: cuts[0]..<cuts[1])
+            seconds[0] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
+    }
+
+    /// What the other bands need of a frame; each touches its own renderer, rows and time only.
+    private struct BandJob {
+        let frame: FrameDescription
+        let pixmap: Pixmap
+        let renderers: [FrameRenderer]
+        let cuts: [Int]
+        let seconds: UnsafeMutableBufferPointer<Double>
+    }
+
+    /// Draws band k of a job (on its worker thread).
+    private static func draw(_ k: Int, _ job: BandJob) {
         let start = DispatchTime.now().uptimeNanoseconds
-        if placing { placement.place(frame) }
-        renderers[0].render(frame, into: pixmap, rows: cuts[0]..<cuts[1])
-        seconds[0] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        others.wait()
+        job.renderers[k].render(job.frame, into: job.pixmap, rows: job.cuts[k]..<job.cuts[k + 1])
+        job.seconds[k] = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
     private func rebalance() {
@@ -104,7 +115,3 @@ public final class ParallelRenderer: @unchecked Sendable {
     /// The fewest rows a band keeps.
     public static let minimumRows = 8
 }
-
-/// Hands non-Sendable references to `concurrentPerform`; each band touches its own renderer
-/// and its own rows only.
-private struct UncheckedBox<T>: @unchecked Sendable { let value: T; init(_ v: T) { value = v } }
