@@ -17,7 +17,7 @@
 public struct ThinStroke {
     /// The widest line (px) drawn here.
     public static let maxWidth = 2.0
-    /// Segments whose pixel box has at most this many pixels are covered pixel by pixel.
+    /// Segments whose pixel box has at most this many pixels are covered over the whole box.
     static let smallBox = 32
     /// Bytes after the mask that row kernels may read and write back unchanged.
     static let padding = 16
