@@ -106,7 +106,6 @@ extension StyledLayer {
                           image: (ImageSource, RasterPaint) -> FrameDescription.ImageDraw?) -> FrameDescription.DrawLayer? {
         let d = definition
         let zc = EvaluationContext(zoom: e.zoom)
-        let r = e.pixelRatio
         switch d.type {
         case .background:
             let color = color("background-color", zc).lit(by: e.light, emissive: number("background-emissive-strength", zc))
