@@ -339,11 +339,15 @@ public struct Rasterizer: PathSink {
             columnStart = .allocate(capacity: columnCapacity)
         }
         // Pass 1: by x into `tmp` (cells outside the box, which clipping prevents, are dropped).
+        // (Both histograms in one pass: the rows' does not depend on the order.)
         columnStart.update(repeating: 0, count: cols + 1)
+        rowStart.update(repeating: 0, count: rows + 1)
         var m = 0
         for i in 0..<n {
             let c = cells[i]
-            if c.x >= 0 && Int(c.x) < cols && c.y >= 0 && Int(c.y) < rows { columnStart[Int(c.x) + 1] &+= 1; m += 1 }
+            if c.x >= 0 && Int(c.x) < cols && c.y >= 0 && Int(c.y) < rows {
+                columnStart[Int(c.x) + 1] &+= 1; rowStart[Int(c.y) + 1] &+= 1; m += 1
+            }
         }
         for x in 0..<cols { columnStart[x + 1] &+= columnStart[x] }
         for i in 0..<n {
@@ -354,8 +358,6 @@ public struct Rasterizer: PathSink {
             columnStart[Int(c.x)] = Int32(at + 1)
         }
         // Pass 2: stable by y into `sorted`.
-        rowStart.update(repeating: 0, count: rows + 1)
-        for i in 0..<m { rowStart[Int(tmp[i].y) + 1] &+= 1 }
         for r in 0..<rows { rowStart[r + 1] &+= rowStart[r] }
         for i in 0..<m {
             let c = tmp[i]
