@@ -63,25 +63,22 @@ extension SeparableImageBlitter {
                 let d = dst + (y &* stride)
                 // Four shades at a time composited by `SpanOver` (which skips clear ones and
                 // copies opaque ones, as the one-by-one tail does).
+                @inline(__always) func scaled(_ i: Int) -> UInt32 {
+                    let s = shade(columns[i], r)
+                    return k == 256 || s == 0 ? s : Blend.scale(s, k)
+                }
                 var px = lo
                 var four: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
                 while px + 4 <= hi {
-                    @inline(__always) func scaled(_ i: Int) -> UInt32 {
-                        let s = shade(columns[i], r)
-                        return k == 256 || s == 0 ? s : Blend.scale(s, k)
-                    }
                     four = (scaled(px), scaled(px + 1), scaled(px + 2), scaled(px + 3))
                     withUnsafePointer(to: &four) {
                         $0.withMemoryRebound(to: UInt32.self, capacity: 4) { SpanOver.over($0, onto: d + px, count: 4) }
                     }
                     px += 4
                 }
-                while px < hi {
-                    var s = shade(columns[px], r)
-                    px += 1
-                    if s == 0 { continue }
-                    if k != 256 { s = Blend.scale(s, k) }
-                    d[px - 1] = s >> 24 == 255 ? s : Blend.over(s, d[px - 1])
+                for x in px..<hi {
+                    let s = scaled(x)
+                    if s != 0 { d[x] = s >> 24 == 255 ? s : Blend.over(s, d[x]) }
                 }
             }
             lastX = max(lastX, hi)
