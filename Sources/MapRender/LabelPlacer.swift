@@ -112,29 +112,24 @@ public enum LabelPlacer {
         let everywhere = last - first + 1 >= bands
         let words = (places.count + 63) / 64
         if candidates.count < words { candidates.append(contentsOf: repeatElement(0, count: words - candidates.count)) }
-        if !everywhere {
+        @inline(__always) func consider(_ index: Int) {
+            if minZooms[index] <= zoom { candidates[index >> 6] |= 1 << UInt64(index & 63) }
+        }
+        if everywhere {
+            for index in places.indices { consider(index) }
+        } else {
             for b in first...last {
                 let band = ((b % bands) + bands) % bands
-                for k in Int(set.bandStart[band])..<Int(set.bandStart[band + 1]) {
-                    let index = Int(set.bandIndices[k])
-                    if minZooms[index] <= zoom { candidates[index >> 6] |= 1 << UInt64(index & 63) }
-                }
+                for k in Int(set.bandStart[band])..<Int(set.bandStart[band + 1]) { consider(Int(set.bandIndices[k])) }
             }
         }
+        // The candidates in rank order (each word cleared as it is read, ready for the next layer).
         var word = 0, bits: UInt64 = 0
-        var next = 0                          // (everywhere) the next place to look at
         while true {
-            let index: Int
-            if everywhere {
-                guard next < places.count else { break }
-                index = next; next += 1
-                guard minZooms[index] <= zoom else { continue }
-            } else {
-                while bits == 0 && word < words { bits = candidates[word]; candidates[word] = 0; word += 1 }
-                guard bits != 0 else { break }
-                index = (word - 1) * 64 + bits.trailingZeroBitCount
-                bits &= bits &- 1
-            }
+            while bits == 0 && word < words { bits = candidates[word]; candidates[word] = 0; word += 1 }
+            guard bits != 0 else { break }
+            let index = (word - 1) * 64 + bits.trailingZeroBitCount
+            bits &= bits &- 1
             var s = view.screen(places[index].mercator)
             // The world copy nearest the window's centre (rounding only when it is not this one).
             let off = s.x - w / 2
