@@ -34,8 +34,15 @@ public enum SpanOver {
     @inline(__always)
     public static func sse2(_ src: UnsafePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>) {
         let s = UnsafeRawPointer(src).loadUnaligned(as: SIMD2<Int64>.self)
+        if _mm_movemask_epi8(_mm_cmpeq_epi8(s, _mm_setzero_si128())) == 0xFFFF { return }
+        sse2(s, dst)
+    }
+
+    /// Four pixels `s` (packed in a vector) onto `dst`, clear ones included (without a branch:
+    /// a clear pixel scales the destination by 256, which leaves it as it was).
+    @inline(__always)
+    public static func sse2(_ s: SIMD2<Int64>, _ dst: UnsafeMutablePointer<UInt32>) {
         let zero = _mm_setzero_si128()
-        if _mm_movemask_epi8(_mm_cmpeq_epi8(s, zero)) == 0xFFFF { return }
         let d = UnsafeRawPointer(dst).loadUnaligned(as: SIMD2<Int64>.self)
         let a = _mm_srli_epi32(s, 24)
         let inv = _mm_sub_epi32(_mm_sub_epi32(_mm_set1_epi32(256), a), _mm_srli_epi32(a, 7))

@@ -44,7 +44,7 @@ public enum ThinSegmentRow {
     /// Returns whether any pixel's coverage rounds to a byte above 0. `base` must be readable and writable up to
     /// x1 + 3 (the SSE2 form loads and stores four bytes at a time, and writes the bytes past
     /// x1 back unchanged).
-    @inline(__always)
+    @inline(__always) @discardableResult
     public static func cover(_ s: Segment, y: Int, x0: Int, x1: Int, base: UnsafeMutablePointer<UInt8>) -> Bool {
         #if arch(x86_64)
         return s.roundEnds ? sse2(s, y: y, x0: x0, x1: x1, base: base, flatEnds: false)

@@ -33,8 +33,8 @@ public struct ThinStroke {
     private var spanLast: UnsafeMutablePointer<Int32>
     private var rowCapacity: Int
     private var minRow = Int.max, maxRow = -1
-    /// The composited colour at each coverage and its inverse alpha (made for each composite).
-    private let shades: UnsafeMutablePointer<(shade: UInt32, inverse: UInt32)>
+    /// The composited colour at each coverage (made for each composite).
+    private let shades: UnsafeMutablePointer<UInt32>
 
     public init() {
         capacity = 0; rowCapacity = 0
@@ -188,9 +188,8 @@ public struct ThinStroke {
             for y in y0...y1 {
                 let row = y - originY
                 guard row >= 0 && row < height else { continue }
-                if ThinSegmentRow.cover(s, y: y, x0: bx0, x1: bx1, base: coverage + row * width) {
-                    mark(row, bx0, bx1)
-                }
+                ThinSegmentRow.cover(s, y: y, x0: bx0, x1: bx1, base: coverage + row * width)
+                mark(row, bx0, bx1)
             }
         } else {
             let steepX = abs(dx) > 1e-12, steepY = abs(dy) > 1e-12
@@ -214,8 +213,8 @@ public struct ThinStroke {
                 guard xl < xr else { continue }
                 let x0 = Int(xl + 0.5), x1 = min(width - 1, Int(xr + 0.5) - 1)
                 guard x0 <= x1 else { continue }
-                let touched = ThinSegmentRow.cover(s, y: y, x0: x0, x1: x1, base: coverage + row * width)
-                if touched { mark(row, x0, x1) }
+                ThinSegmentRow.cover(s, y: y, x0: x0, x1: x1, base: coverage + row * width)
+                mark(row, x0, x1)
             }
         }
         return len
@@ -243,13 +242,15 @@ public struct ThinStroke {
         }
     }
 
-    /// Notes that columns x0...x1 of a mask row were touched (compositing visits them).
+    /// Notes that columns x0...x1 of a mask row may hold coverage (compositing visits them).
+    /// (Without a branch: whether a segment's row reaches further than the row's span so far is
+    /// as good as random.)
     @inline(__always)
     private mutating func mark(_ row: Int, _ x0: Int, _ x1: Int) {
-        if Int32(x0) < spanFirst[row] { spanFirst[row] = Int32(x0) }
-        if Int32(x1) > spanLast[row] { spanLast[row] = Int32(x1) }
-        if row < minRow { minRow = row }
-        if row > maxRow { maxRow = row }
+        spanFirst[row] = min(spanFirst[row], Int32(truncatingIfNeeded: x0))
+        spanLast[row] = max(spanLast[row], Int32(truncatingIfNeeded: x1))
+        minRow = min(minRow, row)
+        maxRow = max(maxRow, row)
     }
 
     // MARK: Compositing
@@ -260,10 +261,9 @@ public struct ThinStroke {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "mask and pixmap sizes differ")
         guard maxRow >= minRow else { return }
         let packed = color.packed
-        // The colour at each coverage, scaled as `Blend.scale` scales it, with its inverse alpha.
+        // The colour at each coverage, scaled as `Blend.scale` scales it (0 at 0).
         for a in 0..<256 as Range<UInt32> {
-            let s = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
-            shades[Int(a)] = (s, 256 &- ((s >> 24) &+ (s >> 31)))
+            shades[Int(a)] = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
         }
         for row in minRow...maxRow {
             let touchedFirst = Int(spanFirst[row]), touchedLast = Int(spanLast[row])
@@ -281,26 +281,34 @@ public struct ThinStroke {
                 guard first <= last else { continue }
             }
             let dst = pixmap.pixels + y * width
-            @inline(__always) func paint(_ x: Int) {
-                let shade = shades[Int(mask[x])]
-                dst[x] = shade.shade &+ Blend.scale(dst[x], shade.inverse)     // Blend.over
-            }
-            // Sixteen mask bytes at a time, visiting only the covered ones.
+            // Sixteen mask bytes at a time, and of those the groups of four holding coverage,
+            // composited four pixels at once, clear ones included (they leave their pixel as it
+            // was): which pixels of a group are covered decides no branch.
             var x = first
-            while x + 16 <= last + 1 {
+            let end = last + 1
+            while x + 16 <= end {
                 var bits = ByteScan.nonZero16(mask + x)
                 while bits != 0 {
-                    paint(x + bits.trailingZeroBitCount)
-                    bits &= bits &- 1
+                    let q = bits.trailingZeroBitCount & ~3
+                    ThinStroke.over4(UnsafeRawPointer(mask + x + q).loadUnaligned(as: UInt32.self), shades, dst + x + q)
+                    bits &= ~(0xF << UInt32(q))
                 }
                 x += 16
             }
-            while x <= last {
-                if mask[x] != 0 { paint(x) }
-                x += 1
-            }
+            for k in x..<end where mask[k] != 0 { dst[k] = Blend.over(shades[Int(mask[k])], dst[k]) }
         }
         minRow = .max; maxRow = -1
+    }
+
+    /// The shades of four coverage bytes (the low byte first) composited onto four pixels.
+    @inline(__always)
+    static func over4(_ bytes: UInt32, _ shades: UnsafeMutablePointer<UInt32>, _ dst: UnsafeMutablePointer<UInt32>) {
+        @inline(__always) func shade(_ k: UInt32) -> UInt32 { shades[Int(truncatingIfNeeded: (bytes >> (8 &* k)) & 255)] }
+        #if arch(x86_64)
+        SpanOver.sse2(SIMD2<Int64>(Int64(shade(0)) | Int64(shade(1)) << 32, Int64(shade(2)) | Int64(shade(3)) << 32), dst)
+        #else
+        for k in 0..<4 as Range<UInt32> { dst[Int(k)] = Blend.over(shade(k), dst[Int(k)]) }
+        #endif
     }
 
     /// The coverage stroked so far at a device pixel, 0...255 (for tests).

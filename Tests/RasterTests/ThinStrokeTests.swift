@@ -187,8 +187,11 @@ import Testing
         #expect(d.value(x: 22, y: 22) == 0)
     }
 
-    /// Compositing paints exactly the coverage stroked, wherever it lies in a row and however
-    /// wide the device, and leaves the whole mask clear for the next layer.
+    /// Compositing paints exactly the coverage stroked, source-over each pixel as `Blend.over`
+    /// does, wherever it lies in a row and however wide the device, and leaves the whole mask
+    /// clear for the next layer. (Over a random destination in a translucent colour: the
+    /// four-pixel blend must leave uncovered pixels of a group as they were and scale the
+    /// others by their own inverse alpha.)
     @Test(arguments: [100, 1280, 2048, 2049, 5000])
     func compositePaintsExactlyTheMaskAndClearsIt(_ width: Int) {
         var rng = SystemRandomNumberGenerator()
@@ -207,14 +210,19 @@ import Testing
             var expected = [UInt8](repeating: 0, count: width * height)
             for y in 0..<height { for x in 0..<width { expected[y * width + x] = t.value(x: x, y: y) } }
             let pm = Pixmap(width: width, height: height)
-            pm.clear(PremultipliedColor(packed: 0))
-            t.composite(PremultipliedColor(packed: 0xFFFF_FFFF), onto: pm)
+            for i in 0..<(width * height) {
+                let a = UInt32.random(in: 0...255, using: &rng)
+                pm.pixels[i] = a << 24 | UInt32.random(in: 0...a, using: &rng) << 16 | UInt32.random(in: 0...a, using: &rng) << 8 | UInt32.random(in: 0...a, using: &rng)
+            }
+            let before = Array(UnsafeBufferPointer(start: pm.pixels, count: width * height))
+            let color: UInt32 = 0xB080_6040
+            t.composite(PremultipliedColor(packed: color), onto: pm)
             var wrong = 0, left = 0
             for y in 0..<height {
                 for x in 0..<width {
-                    // Opaque white through coverage a onto transparent black: white scaled by a.
-                    let a = UInt32(expected[y * width + x])
-                    if pm[x, y] != (a == 0 ? 0 : Blend.scale(0xFFFF_FFFF, a + (a >> 7))) { wrong += 1 }
+                    let a = UInt32(expected[y * width + x]), old = before[y * width + x]
+                    let want = a == 0 ? old : Blend.over(a == 255 ? color : Blend.scale(color, a + (a >> 7)), old)
+                    if pm[x, y] != want { wrong += 1 }
                     if t.value(x: x, y: y) != 0 { left += 1 }
                 }
             }
