@@ -37,8 +37,8 @@ public struct Rasterizer: PathSink {
     private let shades: UnsafeMutablePointer<UInt32>
 
     // The cell being accumulated.
+    // (Holding nothing, it is never stored: no flag says whether there is one.)
     private var cx: Int32 = 0, cy: Int32 = 0, ccover: Int32 = 0, carea: Int32 = 0
-    private var hasCell = false
     private var minRow = Int32.max, maxRow = Int32.min
 
     // Path state in device space.
@@ -86,13 +86,12 @@ public struct Rasterizer: PathSink {
     /// Forgets all edges.
     public mutating func reset() {
         cellCount = 0
-        hasCell = false
         ccover = 0; carea = 0
         minRow = .max; maxRow = .min
         open = false
     }
 
-    public var isEmpty: Bool { cellCount == 0 && !(hasCell && (ccover != 0 || carea != 0)) }
+    public var isEmpty: Bool { cellCount == 0 && ccover == 0 && carea == 0 }
 
     /// Cells accumulated so far (a measure of the work a fill will take).
     public var accumulatedCells: Int { cellCount }
@@ -178,21 +177,26 @@ public struct Rasterizer: PathSink {
 
     // MARK: Cells
 
+    /// Makes (x, y) the cell being accumulated, storing the one before unless it is the same
+    /// cell or holds nothing. (`renderLine` notes the rows its cells lie in.) Without a branch (whether consecutive contributions share a cell
+    /// is as good as random for short edges): the cell is always written at the end of the list
+    /// and the list grows by one only when it is kept.
     @inline(__always)
     private mutating func setCell(_ x: Int32, _ y: Int32) {
-        if hasCell && x == cx && y == cy { return }
-        flushCell()
-        cx = x; cy = y; ccover = 0; carea = 0; hasCell = true
+        if cellCount == cellCapacity { growCells() }
+        // (Comparisons combined by bit operations: `&&` would branch.)
+        let moved: Int32 = (x ^ cx) | (y ^ cy) != 0 ? 1 : 0
+        let keep = moved & ((ccover | carea) != 0 ? 1 : 0)
+        cells[cellCount] = Cell(x: cx, y: cy, cover: ccover, area: carea)
+        cellCount &+= Int(keep)
+        ccover &= moved &- 1                               // cleared when moved
+        carea &= moved &- 1
+        cx = x; cy = y
     }
 
-    @inline(__always)
+    /// Stores the cell being accumulated (if it holds anything) and starts none.
     private mutating func flushCell() {
-        guard hasCell, ccover != 0 || carea != 0 else { return }
-        if cellCount == cellCapacity { growCells() }
-        cells[cellCount] = Cell(x: cx, y: cy, cover: ccover, area: carea)
-        cellCount &+= 1
-        if cy < minRow { minRow = cy }
-        if cy > maxRow { maxRow = cy }
+        setCell(.max, .max)
     }
 
     private mutating func growCells() {
@@ -211,23 +215,57 @@ public struct Rasterizer: PathSink {
         renderLine(x1, y1, x2, y2)
     }
 
+    /// `p / d` rounded down, and the remainder (0 ..< d), for d > 0, without a branch.
+    @inline(__always)
+    private static func floorDivide<T: FixedWidthInteger & SignedInteger>(_ p: T, _ d: T) -> (T, T) {
+        let q = p / d, r = p % d
+        let negative = r >> (T.bitWidth - 1)            // -1 when the remainder is negative
+        return (q &+ negative, r &+ (d & negative))
+    }
+
     private mutating func renderLine(_ x1: Int32, _ y1: Int32, _ x2: Int32, _ y2: Int32) {
+        // The steps' products stay under 2^31 on a device narrower than 32768 px: 32-bit
+        // arithmetic then (a 64-bit division checks at run time whether its operands fit in 32
+        // bits, a branch that the signs of the operands make unpredictable).
+        if width < 32768 { renderLine(x1, y1, x2, y2, Int32.self) } else { renderLine(x1, y1, x2, y2, Int64.self) }
+    }
+
+    @inline(__always)
+    private mutating func renderLine<T: FixedWidthInteger & SignedInteger>(_ x1: Int32, _ y1: Int32, _ x2: Int32, _ y2: Int32,
+                                                                         _: T.Type) {
         let shift = Rasterizer.shift, scale = Rasterizer.scale, mask = Rasterizer.mask
         var ey1 = y1 >> shift
         let ey2 = y2 >> shift
         let fy1 = y1 & mask, fy2 = y2 & mask
         setCell(x1 >> shift, ey1)
-        if ey1 == ey2 { renderHLine(ey1, x1, fy1, x2, fy2); return }
+        minRow = min(minRow, min(ey1, ey2))
+        maxRow = max(maxRow, max(ey1, ey2))
 
-        let dx = Int64(x2) - Int64(x1)
-        var dy = Int64(y2) - Int64(y1)
-        var incr: Int32 = 1
-        var first: Int32 = scale
+        let dx = T(x2) &- T(x1)
+        // Upwards or downwards by arithmetic, not by branch.
+        let up = (y2 &- y1) >> 31                        // -1 upwards, else 0
+        let dy = T((y2 &- y1) ^ up) &- T(up)             // |y2 - y1|
+        let incr: Int32 = 1 | up
+        let first: Int32 = scale & ~up
+        // What is left of the first row (its part of the row height), times dx.
+        let p = T((fy1 & up) | ((scale &- fy1) & ~up)) &* dx
+
+        if (ey2 &- ey1) &* (ey2 &- ey1) <= 1 {
+            // One row or two (most edges of a map at its zoom), without a branch: where the
+            // edge leaves the first row is computed either way (with a divisor of at least 1)
+            // and chosen. A single row's second piece is the end point itself, which adds nothing.
+            let two = ey1 != ey2 ? Int32(-1) : 0
+            let xFrom = x1 &+ Int32(truncatingIfNeeded: Rasterizer.floorDivide(p, max(1, dy)).0)
+            let xa = (xFrom & two) | (x2 & ~two), ya = (first & two) | (fy2 & ~two)
+            renderHLine(ey1, x1, fy1, xa, ya, T.self)
+            setCell(xa >> shift, ey2)
+            renderHLine(ey2, xa, ((scale &- first) & two) | (fy2 & ~two), x2, fy2, T.self)
+            return
+        }
 
         if dx == 0 {
             let ex = x1 >> shift
             let twoFx = (x1 - (ex << shift)) << 1
-            if dy < 0 { first = 0; incr = -1 }
             var delta = first - fy1
             ccover &+= delta; carea &+= twoFx &* delta
             ey1 &+= incr
@@ -235,7 +273,7 @@ public struct Rasterizer: PathSink {
             delta = first + first - scale
             let area = twoFx &* delta
             while ey1 != ey2 {
-                ccover = delta; carea = area
+                ccover &+= delta; carea &+= area
                 ey1 &+= incr
                 setCell(ex, ey1)
             }
@@ -244,78 +282,79 @@ public struct Rasterizer: PathSink {
             return
         }
 
-        var p = Int64(scale - fy1) * dx
-        if dy < 0 { p = Int64(fy1) * dx; first = 0; incr = -1; dy = -dy }
-        var delta = p / dy
-        var mod = p % dy
-        if mod < 0 { delta -= 1; mod += dy }
-        var xFrom = x1 + Int32(delta)
-        renderHLine(ey1, x1, fy1, xFrom, first)
+        // Three rows or more.
+        var (delta, mod) = Rasterizer.floorDivide(p, dy)
+        var xFrom = x1 &+ Int32(truncatingIfNeeded: delta)
+        renderHLine(ey1, x1, fy1, xFrom, first, T.self)
         ey1 &+= incr
         setCell(xFrom >> shift, ey1)
-        if ey1 != ey2 {
-            p = Int64(scale) * dx
-            var lift = p / dy
-            var rem = p % dy
-            if rem < 0 { lift -= 1; rem += dy }
-            mod -= dy
+        do {
+            let (lift, rem) = Rasterizer.floorDivide(T(scale) &* dx, dy)
+            mod = mod &- dy
             while ey1 != ey2 {
-                delta = lift
-                mod += rem
-                if mod >= 0 { mod -= dy; delta += 1 }
-                let xTo = xFrom + Int32(delta)
-                renderHLine(ey1, xFrom, scale - first, xTo, first)
+                mod = mod &+ rem
+                let carry = ~(mod >> (T.bitWidth - 1))   // -1 when mod >= 0: one more
+                mod = mod &- (dy & carry)
+                let xTo = xFrom &+ Int32(truncatingIfNeeded: lift &- carry)
+                renderHLine(ey1, xFrom, scale - first, xTo, first, T.self)
                 xFrom = xTo
                 ey1 &+= incr
                 setCell(xFrom >> shift, ey1)
             }
         }
-        renderHLine(ey1, xFrom, scale - first, x2, fy2)
+        renderHLine(ey1, xFrom, scale - first, x2, fy2, T.self)
     }
 
+    /// The part of an edge within row `ey`, from (x1, y1) to (x2, y2) (y1, y2 in 0...256 of the
+    /// row), starting in the cell being accumulated.
     @inline(__always)
-    private mutating func renderHLine(_ ey: Int32, _ x1: Int32, _ y1In: Int32, _ x2: Int32, _ y2: Int32) {
+    private mutating func renderHLine<T: FixedWidthInteger & SignedInteger>(_ ey: Int32, _ x1: Int32, _ y1: Int32, _ x2: Int32,
+                                                                          _ y2: Int32, _: T.Type) {
         let shift = Rasterizer.shift, scale = Rasterizer.scale, mask = Rasterizer.mask
-        var ex1 = x1 >> shift
+        let ex1 = x1 >> shift
         let ex2 = x2 >> shift
         let fx1 = x1 & mask, fx2 = x2 & mask
-        var y1 = y1In
-        if y1 == y2 { setCell(ex2, ey); return }
-        if ex1 == ex2 {
-            let delta = y2 - y1
-            ccover &+= delta; carea &+= (fx1 + fx2) &* delta
+        let left = (x2 &- x1) >> 31                      // -1 leftwards, else 0
+        let first: Int32 = scale & ~left
+        let dx = T((x2 &- x1) ^ left) &- T(left)         // |x2 - x1|
+        let dy = y2 - y1
+        // The product of a column's part of the row height and what is left of that column.
+        let p = T((fx1 & left) | ((scale &- fx1) & ~left)) &* T(dy)
+        if (ex2 &- ex1) &* (ex2 &- ex1) > 1 {
+            // Three cells or more.
+            let incr: Int32 = 1 | left
+            var (delta, mod) = Rasterizer.floorDivide(p, dx)
+            ccover &+= Int32(truncatingIfNeeded: delta); carea &+= (fx1 + first) &* Int32(truncatingIfNeeded: delta)
+            var ex = ex1 &+ incr
+            setCell(ex, ey)
+            var y = y1 &+ Int32(truncatingIfNeeded: delta)
+            let (lift, rem) = Rasterizer.floorDivide(T(scale) &* T(dy), dx)
+            mod = mod &- dx
+            while ex != ex2 {
+                mod = mod &+ rem
+                let carry = ~(mod >> (T.bitWidth - 1))
+                mod = mod &- (dx & carry)
+                delta = lift &- carry
+                ccover &+= Int32(truncatingIfNeeded: delta); carea &+= scale &* Int32(truncatingIfNeeded: delta)
+                y &+= Int32(truncatingIfNeeded: delta)
+                ex &+= incr
+                setCell(ex, ey)
+            }
+            let d = y2 - y
+            ccover &+= d; carea &+= (fx2 + scale - first) &* d
             return
         }
-        var p = Int64(scale - fx1) * Int64(y2 - y1)
-        var first = scale
-        var incr: Int32 = 1
-        var dx = Int64(x2) - Int64(x1)
-        if dx < 0 { p = Int64(fx1) * Int64(y2 - y1); first = 0; incr = -1; dx = -dx }
-        var delta = p / dx
-        var mod = p % dx
-        if mod < 0 { delta -= 1; mod += dx }
-        ccover &+= Int32(delta); carea &+= (fx1 + first) &* Int32(delta)
-        ex1 &+= incr
-        setCell(ex1, ey)
-        y1 &+= Int32(delta)
-        if ex1 != ex2 {
-            p = Int64(scale) * (Int64(y2 - y1) + delta)
-            var lift = p / dx
-            var rem = p % dx
-            if rem < 0 { lift -= 1; rem += dx }
-            mod -= dx
-            while ex1 != ex2 {
-                delta = lift
-                mod += rem
-                if mod >= 0 { mod -= dx; delta += 1 }
-                ccover &+= Int32(delta); carea &+= scale &* Int32(delta)
-                y1 &+= Int32(delta)
-                ex1 &+= incr
-                setCell(ex1, ey)
-            }
-        }
-        let d = y2 - y1
-        ccover &+= d; carea &+= (fx2 + scale - first) &* d
+        // One cell or two, without a branch: the two-cell split is computed either way (with a
+        // divisor of at least 1) and chosen, or the whole piece goes to the one cell. Moving to
+        // the same cell keeps accumulating it. (Also right when the piece has no height: all
+        // of it is zero, and the cell ends up at ex2.)
+        let split = Int32(truncatingIfNeeded: Rasterizer.floorDivide(p, max(1, dx)).0)
+        let two = Int32(truncatingIfNeeded: (ex1 ^ ex2) != 0 ? -1 : 0)    // -1 for two cells
+        let c1 = (split & two) | (dy & ~two)
+        ccover &+= c1; carea &+= (fx1 &+ ((first & two) | (fx2 & ~two))) &* c1
+        setCell(ex2, ey)
+        let c2 = (dy &- split) & two
+        ccover &+= c2; carea &+= (fx2 + scale - first) &* c2
     }
 
     // MARK: Sweep
@@ -323,7 +362,7 @@ public struct Rasterizer: PathSink {
     /// Sorts the cells by row, then by column: two stable counting-sort passes (by x, then by y),
     /// linear in the cell count with no data-dependent branches. `rowStart` ends up indexing rows.
     private mutating func sortCells() {
-        flushCell(); hasCell = false
+        flushCell()
         let n = cellCount
         guard n > 0 else { return }
         if sortedCapacity < n {

@@ -153,4 +153,55 @@ import TestSupport
         r.fill(pm, color: white)
         try GoldenImage.check(pm, named: "hairlines")
     }
+
+    /// The coverage of a fixed set of random shapes, to the byte: short coastline-like edges,
+    /// long ones, flat and steep ones, ones crossing every side of the device (left of it they
+    /// become vertical edges at x = 0), both fill rules, and a band of a taller device. Its hash
+    /// was taken before the cell generation was rewritten without branches; a change that
+    /// moves any cell's cover or area by one changes it. (Re-record only for an intended change
+    /// of the scan conversion, never for a speed-up.)
+    @Test func coverageOfRandomShapesIsPinned() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let w = 203, h = 131
+        var mask = [UInt8](repeating: 0, count: w * h)
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix() {
+            for b in mask { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+            mask = [UInt8](repeating: 0, count: w * h)
+        }
+        var r = Rasterizer(width: w, height: h)
+        defer { r.deallocate() }
+        for shape in 0..<60 {
+            // A random walk: steps from a fraction of a pixel to 40 px, the longer ones rarer.
+            var p = Point(random() * 260 - 30, random() * 190 - 30)
+            var ring = [p]
+            let reach = shape % 3 == 0 ? 40.0 : (shape % 3 == 1 ? 4.0 : 1.5)
+            for _ in 0..<(20 + Int(random() * 80)) {
+                let a = random() * 2 * Double.pi, l = random() * random() * reach
+                p = Point(p.x + cos(a) * l * (shape % 5 == 0 ? 6 : 1), p.y + sin(a) * l)
+                ring.append(p)
+            }
+            ring.withUnsafeBufferPointer { r.addPolygon($0) }
+            mask.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress!, rule: shape % 2 == 0 ? .nonZero : .evenOdd) }
+            mix()
+        }
+        // A band: rows 40..<100 of a taller device.
+        r.reset(width: w, height: 60, originY: 40)
+        var band = [UInt8](repeating: 0, count: w * 60)
+        for k in 0..<8 {
+            let c = Point(Double(k) * 27 + 10, 70 + Double(k % 3) * 20)
+            let ring = (0..<40).map { i in
+                let a = Double(i) / 40 * 2 * Double.pi
+                return Point(c.x + cos(a) * (30 + 9 * random()), c.y + sin(a) * (45 + 9 * random()))
+            }
+            ring.withUnsafeBufferPointer { r.addPolygon($0) }
+        }
+        band.withUnsafeMutableBufferPointer { r.fill(mask: $0.baseAddress! - 40 * w) }
+        for b in band { hash = (hash ^ UInt64(b)) &* 0x100_0000_01B3 }
+        #expect(hash == 0x90F7_E2ED_28BC_B0CF, "coverage hash \(String(hash, radix: 16))")
+    }
 }
