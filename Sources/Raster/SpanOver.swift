@@ -54,5 +54,18 @@ public enum SpanOver {
         let out = _mm_add_epi8(s, _mm_packus_epi16(dl, dh))
         UnsafeMutableRawPointer(dst).storeBytes(of: out, as: SIMD2<Int64>.self)
     }
+
+    /// `color` scaled by four coverage bytes (the low byte first), as `Blend.scale` scales it
+    /// by a + a / 128: 0 at 0, the colour itself at 255.
+    @inline(__always)
+    public static func shades(_ color: UInt32, coverage: UInt32) -> SIMD2<Int64> {
+        let zero = _mm_setzero_si128()
+        let a = _mm_unpacklo_epi8(_mm_cvtsi32_si128(Int32(bitPattern: coverage)), zero)
+        let k = _mm_add_epi16(a, _mm_srli_epi16(a, 7))
+        let pairs = _mm_unpacklo_epi16(k, k)
+        let low = _mm_unpacklo_epi32(pairs, pairs), high = _mm_unpackhi_epi32(pairs, pairs)
+        let c = _mm_unpacklo_epi8(_mm_set1_epi32(Int32(bitPattern: color)), zero)
+        return _mm_packus_epi16(_mm_srli_epi16(_mm_mullo_epi16(c, low), 8), _mm_srli_epi16(_mm_mullo_epi16(c, high), 8))
+    }
     #endif
 }

@@ -32,8 +32,9 @@ import Testing
         let u = AlphaMask(width: w, height: h, alpha: under), o = AlphaMask(width: w, height: h, alpha: overBytes)
         let uc = RGBA8(11, 16, 22, 230).premultiplied, oc = RGBA8(230, 236, 244).premultiplied
         func canvas() -> Pixmap {
+            // A different translucent colour at every pixel.
             let pm = Pixmap(width: 40, height: 12)
-            pm.clear(RGBA8(40, 80, 120).premultiplied)
+            for i in 0..<(40 * 12) { pm.pixels[i] = RGBA8(UInt8(i * 7 % 256), UInt8(i * 13 % 256), UInt8(i * 29 % 256), UInt8(100 + i % 156)).premultiplied.packed }
             return pm
         }
         let one = canvas(), two = canvas()
