@@ -76,6 +76,7 @@ struct PixelFinish {
         self.adjustment = adjustment
     }
 
+    /// The pixel finished (a clear pixel stays clear: adjustments keep it so).
     @inline(__always)
     func apply(_ pixel: UInt32) -> UInt32 {
         var p = pixel
@@ -276,7 +277,8 @@ public struct SeparableImageBlitter: SpanBlitter {
         // Both columns of each row in one load.
         let top = UnsafeRawPointer(r0 + Int(c.tap)).loadUnaligned(as: UInt64.self)
         let bottom = UnsafeRawPointer(r1 + Int(c.tap)).loadUnaligned(as: UInt64.self)
-        if top | bottom == 0 { return 0 }
+        // (Four clear pixels blend to 0 without a test: whether they are clear is as good as
+        // random at the edges of the weather.)
         return PairBlend.blend(top, bottom, wx: c.tapWeight, wy: r.w)
     }
 
@@ -297,7 +299,6 @@ public struct SeparableImageBlitter: SpanBlitter {
         if let previous, fade < 256 {
             p = ImageBlitter.pack(ImageBlitter.lerp(ImageBlitter.spread(sample(previous, c, r)), ImageBlitter.spread(p), fade))
         }
-        if p == 0 { return 0 }
         return finish.apply(p)
     }
 
