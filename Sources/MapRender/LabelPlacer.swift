@@ -22,8 +22,8 @@ public final class LabelPlacement: @unchecked Sendable {
     private var layers: [FrameDescription.DrawLayer] = []
     private var byLayer: [[PlacedLabel]] = []
     private var boxes: [FrameDescription.ScreenBox] = []
-    /// One bit per place: the candidates of a layer (kept between frames).
-    private var candidates: [UInt64] = []
+    /// Placement's working storage (kept between frames).
+    private var scratch = LabelPlacer.Scratch()
     /// Readers wait while a placement announced by `willPlace` is being made.
     private let gate = NSCondition()
     private var pending = false
@@ -58,7 +58,7 @@ public final class LabelPlacement: @unchecked Sendable {
         for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
         for i in layers.indices.reversed() {
             guard case let .labels(paint) = layers[i].paint, let draw = layers[i].labels else { continue }
-            LabelPlacer.place(draw, paint: paint, view: frame.view, placed: &boxes, into: &byLayer[i], candidates: &candidates)
+            LabelPlacer.place(draw, paint: paint, view: frame.view, placed: &boxes, into: &byLayer[i], scratch: &scratch)
         }
         gate.lock(); pending = false; gate.broadcast(); gate.unlock()
     }
@@ -78,6 +78,15 @@ public final class LabelPlacement: @unchecked Sendable {
 /// only on the camera, the viewport and the places, so the same view always gives the same
 /// labels, and panning only adds or drops labels at the window's edges.
 public enum LabelPlacer {
+    /// Storage `place` works in, kept by the caller so that a warm frame does not allocate.
+    public struct Scratch {
+        /// One bit per place: the candidates of a layer.
+        var candidates: [UInt64] = []
+        /// The boxes placed so far, by where they lie.
+        var index = BoxIndex()
+        public init() {}
+    }
+
     /// Places every label layer of a frame in one collision space, the top layer first (as
     /// MapLibre does): labels of different layers never overlap either.
     public static func placeAll(_ frame: FrameDescription) -> [String: [PlacedLabel]] {
@@ -89,10 +98,9 @@ public enum LabelPlacer {
     }
 
     /// Places one layer's labels, clear of `placed` (which it extends), appending them to `out`.
-    /// `candidates` is scratch storage, kept by the caller so that a warm frame does not allocate.
     public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform,
                              placed: inout [FrameDescription.ScreenBox], into out: inout [PlacedLabel],
-                             candidates: inout [UInt64]) {
+                             scratch: inout Scratch) {
         guard let font = draw.font as? FontFace else { return }
         let zoom = view.camera.zoom
         guard zoom < paint.maxZoom else { return }
@@ -100,6 +108,8 @@ public enum LabelPlacer {
         let (ascent, descent) = font.metrics(size: paint.textSize)
         let pad = paint.haloWidth + 1
         placed += draw.avoid
+        scratch.index.reset(width: w, height: h)
+        for b in placed { scratch.index.insert(b) }
         let set = draw.places, places = set.places, minZooms = set.minZooms
         // The places whose longitude can be on screen (50 px past each side, as below), a band
         // more each side for rounding, as bits in rank order; all of them when the window spans
@@ -111,9 +121,11 @@ public enum LabelPlacer {
         let last = Int(((centre + reach) * Double(bands)).rounded(.down)) + 1
         let everywhere = last - first + 1 >= bands
         let words = (places.count + 63) / 64
-        if candidates.count < words { candidates.append(contentsOf: repeatElement(0, count: words - candidates.count)) }
+        if scratch.candidates.count < words {
+            scratch.candidates.append(contentsOf: repeatElement(0, count: words - scratch.candidates.count))
+        }
         @inline(__always) func consider(_ index: Int) {
-            if minZooms[index] <= zoom { candidates[index >> 6] |= 1 << UInt64(index & 63) }
+            if minZooms[index] <= zoom { scratch.candidates[index >> 6] |= 1 << UInt64(index & 63) }
         }
         if everywhere {
             for index in places.indices { consider(index) }
@@ -126,7 +138,7 @@ public enum LabelPlacer {
         // The candidates in rank order (each word cleared as it is read, ready for the next layer).
         var word = 0, bits: UInt64 = 0
         while true {
-            while bits == 0 && word < words { bits = candidates[word]; candidates[word] = 0; word += 1 }
+            while bits == 0 && word < words { bits = scratch.candidates[word]; scratch.candidates[word] = 0; word += 1 }
             guard bits != 0 else { break }
             let index = (word - 1) * 64 + bits.trailingZeroBitCount
             bits &= bits &- 1
@@ -135,6 +147,12 @@ public enum LabelPlacer {
             let off = s.x - w / 2
             if abs(off) >= view.worldSize / 2 { s.x -= (off / view.worldSize).rounded() * view.worldSize }
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
+            let dotBox: FrameDescription.ScreenBox? = paint.dotRadius > 0
+                ? .init(minX: s.x - paint.dotRadius - 1, minY: s.y - paint.dotRadius - 1, maxX: s.x + paint.dotRadius + 1, maxY: s.y + paint.dotRadius + 1)
+                : nil
+            // (A dot that lands on a label placed before rules the place out before its name
+            // is looked up and measured.)
+            if let d = dotBox, scratch.index.intersectsAny(d) { continue }
             let text = draw.places.name(index, uppercase: paint.uppercase)
             let width = advance(text, font: font, paint: paint)
             // Text origins (baseline start) to try, in order: right, left, above, below; or centred.
@@ -144,17 +162,14 @@ public enum LabelPlacer {
                 ? (Point(s.x + gap, s.y + mid), Point(s.x - gap - width, s.y + mid),
                    Point(s.x - width / 2, s.y - gap - descent), Point(s.x - width / 2, s.y + gap + ascent), 4)
                 : (Point(s.x - width / 2, s.y + mid), Point(0, 0), Point(0, 0), Point(0, 0), 1)
-            let dotBox: FrameDescription.ScreenBox? = paint.dotRadius > 0
-                ? .init(minX: s.x - paint.dotRadius - 1, minY: s.y - paint.dotRadius - 1, maxX: s.x + paint.dotRadius + 1, maxY: s.y + paint.dotRadius + 1)
-                : nil
-            if let d = dotBox, placed.contains(where: { $0.intersects(d) }) { continue }
             for k in 0..<candidates.4 {
                 let o = k == 0 ? candidates.0 : k == 1 ? candidates.1 : k == 2 ? candidates.2 : candidates.3
                 let box = FrameDescription.ScreenBox(minX: o.x - pad, minY: o.y - ascent - pad, maxX: o.x + width + pad, maxY: o.y + descent + pad)
                 guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h else { continue }
-                guard !placed.contains(where: { $0.intersects(box) }) else { continue }
+                guard !scratch.index.intersectsAny(box) else { continue }
                 placed.append(box)
-                if let d = dotBox { placed.append(d) }
+                scratch.index.insert(box)
+                if let d = dotBox { placed.append(d); scratch.index.insert(d) }
                 out.append(PlacedLabel(text: text, kind: places[index].kind, dot: dotBox == nil ? nil : Point(s.x, s.y), origin: o, box: box))
                 break
             }

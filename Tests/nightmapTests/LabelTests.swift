@@ -137,13 +137,13 @@ import TestSupport
         }
         let draw = FrameDescription.LabelDraw(places: PlaceSet(places), font: font, avoid: [], light: Color(rgb: 0xFFFFFF))
         let size = ViewportSize(width: 800, height: 500)
-        var candidates: [UInt64] = []
+        var scratch = LabelPlacer.Scratch()
         var checked = 0
         let cameras = [3.5, 4.2, 4.9].flatMap { zoom in stride(from: -180.0, to: 180.0, by: 7.3).map { ($0, zoom) } } + [(179.9, 4.2), (-179.9, 3.6)]
         for (lng, zoom) in cameras {
             let view = ViewTransform(camera: CameraState(center: LngLat(lng: lng, lat: 0), zoom: zoom), size: size)
             var boxes: [FrameDescription.ScreenBox] = [], placed: [PlacedLabel] = []
-            LabelPlacer.place(draw, paint: LabelPaint(), view: view, placed: &boxes, into: &placed, candidates: &candidates)
+            LabelPlacer.place(draw, paint: LabelPaint(), view: view, placed: &boxes, into: &placed, scratch: &scratch)
             let names = Set(placed.map(\.text))
             for p in places {
                 // The copy of the place nearest the centre, inside the window (its label fits on
