@@ -94,7 +94,7 @@ public struct Stroker {
         let total = closed ? n + 1 : n
         var i = 1
         while i < total {
-            let b = pts[i % n]
+            let b = pts[i < n ? i : 0]          // (the closing point: no division per point)
             i += 1
             let v = b - a
             let len = v.length
@@ -318,8 +318,8 @@ struct DashPattern {
     }
 
     func next(after s: State) -> State {
-        let i = (s.index + 1) % lengths.count
-        return State(index: i, remaining: lengths[i], on: i % 2 == 0)
+        let i = s.index + 1 < lengths.count ? s.index + 1 : 0
+        return State(index: i, remaining: lengths[i], on: i & 1 == 0)
     }
 
     /// Walks the polyline `pts` (closed: back to its first point) through the pattern: `start`
@@ -334,7 +334,7 @@ struct DashPattern {
         var a = pts[0]
         var i = 1
         while i < total {
-            let b = pts[i % n]
+            let b = pts[i < n ? i : 0]          // (the closing point: no division per point)
             i += 1
             let len = (b - a).length
             guard len > 0, len.isFinite else { continue }

@@ -103,7 +103,7 @@ public struct ThinStroke {
         let r = hw + 0.5
         var i = 1
         while i < total {
-            let b = pts[i % n]
+            let b = pts[i < n ? i : 0]          // (the closing point: no division per point)
             i += 1
             let d = b - a
             guard d.x != 0 || d.y != 0, d.x.isFinite, d.y.isFinite else { continue }
