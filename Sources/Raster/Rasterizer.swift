@@ -381,20 +381,32 @@ public struct Rasterizer: PathSink {
         // (Both histograms in one pass: the rows' does not depend on the order.)
         columnStart.update(repeating: 0, count: cols + 1)
         rowStart.update(repeating: 0, count: rows + 1)
+        // (A negative coordinate is a large unsigned one: one comparison per axis.)
+        @inline(__always) func inside(_ c: Cell) -> Bool {
+            (UInt32(bitPattern: c.x) < UInt32(cols) ? 1 : 0) & (UInt32(bitPattern: c.y) < UInt32(rows) ? 1 : 0) != 0
+        }
         var m = 0
         for i in 0..<n {
             let c = cells[i]
-            if c.x >= 0 && Int(c.x) < cols && c.y >= 0 && Int(c.y) < rows {
-                columnStart[Int(c.x) + 1] &+= 1; rowStart[Int(c.y) + 1] &+= 1; m += 1
-            }
+            if inside(c) { columnStart[Int(c.x) + 1] &+= 1; rowStart[Int(c.y) + 1] &+= 1; m += 1 }
         }
         for x in 0..<cols { columnStart[x + 1] &+= columnStart[x] }
-        for i in 0..<n {
-            let c = cells[i]
-            guard c.x >= 0 && Int(c.x) < cols && c.y >= 0 && Int(c.y) < rows else { continue }
-            let at = Int(columnStart[Int(c.x)])
-            tmp[at] = c
-            columnStart[Int(c.x)] = Int32(at + 1)
+        if m == n {
+            // (Every cell inside, as clipping makes them: no test in the scatter.)
+            for i in 0..<n {
+                let c = cells[i]
+                let at = Int(columnStart[Int(c.x)])
+                tmp[at] = c
+                columnStart[Int(c.x)] = Int32(at + 1)
+            }
+        } else {
+            for i in 0..<n {
+                let c = cells[i]
+                guard inside(c) else { continue }
+                let at = Int(columnStart[Int(c.x)])
+                tmp[at] = c
+                columnStart[Int(c.x)] = Int32(at + 1)
+            }
         }
         // Pass 2: stable by y into `sorted`.
         for r in 0..<rows { rowStart[r + 1] &+= rowStart[r] }
@@ -428,6 +440,12 @@ public struct Rasterizer: PathSink {
 
     /// Sweeps the accumulated edges and hands coverage to `blitter`, then forgets the edges.
     public mutating func sweep<B: SpanBlitter>(_ rule: FillRule, _ blitter: inout B) {
+        // (Each rule its own loop: the rule is then a constant in the coverage of every pixel.)
+        if rule == .nonZero { sweepRows(.nonZero, &blitter) } else { sweepRows(.evenOdd, &blitter) }
+    }
+
+    @inline(__always)
+    private mutating func sweepRows<B: SpanBlitter>(_ rule: FillRule, _ blitter: inout B) {
         sortCells()
         defer { reset() }
         guard cellCount > 0 else { return }
@@ -494,6 +512,12 @@ public struct Rasterizer: PathSink {
             shades[a] = a == 255 && color.packed >> 24 == 255 ? color.packed : Blend.over(Blend.scale(color.packed, k), bg)
         }
         shades[0] = bg
+        if rule == .nonZero { fillRows(pixmap, bg, .nonZero) } else { fillRows(pixmap, bg, .evenOdd) }
+    }
+
+    /// `fill(_:color:over:rule:)`'s rows, the rule a constant in each copy.
+    @inline(__always)
+    private func fillRows(_ pixmap: Pixmap, _ bg: UInt32, _ rule: FillRule) {
         for r in 0..<height {
             let row = pixmap.pixels + (r + originY) * width
             var done = 0                  // pixels before this one are written
