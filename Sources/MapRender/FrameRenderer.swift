@@ -202,18 +202,38 @@ public final class FrameRenderer {
             if let background { pixmap.clear(background, rows: rows) }
             return
         }
+        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound), right = Double(pixmap.width)
         g.points.withUnsafeBufferPointer { pts in
-            p.forEachVisibleChunk(g, level, margin: 1) { chunk, sx, ox, sy, oy in
-                for part in chunk.parts {
-                    let start = g.partOffsets[part], n = g.partLengths[part]
-                    guard n >= 3 else { continue }
-                    var i = (start + n - 1) * 2
-                    var prev = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
-                    for k in 0..<n {
-                        i = (start + k) * 2
-                        let cur = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
-                        rasterizer.addEdge(prev, cur)
-                        prev = cur
+            g.blockBoxes.withUnsafeBufferPointer { boxes in
+                p.forEachVisibleChunk(g, level, margin: 1) { chunk, sx, ox, sy, oy in
+                    @inline(__always) func point(_ i: Int) -> Point { Point(Double(pts[2 * i]) * sx + ox, Double(pts[2 * i + 1]) * sy + oy) }
+                    for part in chunk.parts {
+                        let start = g.partOffsets[part], n = g.partLengths[part]
+                        guard n >= 3 else { continue }
+                        // Block by block: the edges of a block wholly above, below or right of
+                        // the rows drawn add nothing (the rasterizer would drop each); those of
+                        // a block wholly left of them become edges along x = 0, whose sum is
+                        // the one edge from the block's first point to its last. (Projection
+                        // keeps the order of coordinates, so the projected box holds every
+                        // projected point.)
+                        var first = 0
+                        for b in g.blockStart[part]..<g.blockStart[part + 1] {
+                            let last = min(first + g.blockLength, n)
+                            defer { first = last }
+                            let minX = Double(boxes[4 * b]) * sx + ox, maxX = Double(boxes[4 * b + 2]) * sx + ox
+                            let minY = Double(boxes[4 * b + 1]) * sy + oy, maxY = Double(boxes[4 * b + 3]) * sy + oy
+                            if maxY <= top || minY >= bottom || minX >= right { continue }
+                            if maxX <= 0 {
+                                rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                continue
+                            }
+                            var prev = point(start + first)
+                            for k in (first + 1)...last {
+                                let cur = point(start + (k < n ? k : 0))
+                                rasterizer.addEdge(prev, cur)
+                                prev = cur
+                            }
+                        }
                     }
                 }
             }
@@ -302,10 +322,10 @@ public final class FrameRenderer {
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
         runClosed.removeAll(keepingCapacity: true)
-        let minX = -margin, minY = Double(rows.lowerBound) - margin
-        let maxX = Double(width) + margin, maxY = Double(rows.upperBound) + margin
+        let minXView = -margin, minYView = Double(rows.lowerBound) - margin
+        let maxXView = Double(width) + margin, maxYView = Double(rows.upperBound) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
-            (q.x < minX ? 1 : 0) | (q.x > maxX ? 2 : 0) | (q.y < minY ? 4 : 0) | (q.y > maxY ? 8 : 0)
+            (q.x < minXView ? 1 : 0) | (q.x > maxXView ? 2 : 0) | (q.y < minYView ? 4 : 0) | (q.y > maxYView ? 8 : 0)
         }
         var runStart = 0
         // Distance along the part where the current run starts: dashes continue across culled
@@ -320,27 +340,46 @@ public final class FrameRenderer {
             runStart = runPoints.count
         }
         g.points.withUnsafeBufferPointer { pts in
-            p.forEachVisibleChunk(g, level, margin: margin) { chunk, sx, ox, sy, oy in
-                for part in chunk.parts {
-                    let start = g.partOffsets[part], n = g.partLengths[part]
-                    guard n >= 2 else { continue }
-                    var prev = Point(Double(pts[start * 2]) * sx + ox, Double(pts[start * 2 + 1]) * sy + oy)
-                    var prevCode = outcode(prev)
-                    along = 0
-                    for k in 1..<n {
-                        let i = (start + k) * 2
-                        let cur = Point(Double(pts[i]) * sx + ox, Double(pts[i + 1]) * sy + oy)
-                        let code = outcode(cur)
-                        if prevCode & code != 0 {
-                            endRun()
-                        } else {
-                            if runPoints.count == runStart { runPoints.append(prev); runAlong = along }
-                            runPoints.append(cur)
+            g.blockBoxes.withUnsafeBufferPointer { boxes in
+                p.forEachVisibleChunk(g, level, margin: margin) { chunk, sx, ox, sy, oy in
+                    @inline(__always) func point(_ i: Int) -> Point { Point(Double(pts[2 * i]) * sx + ox, Double(pts[2 * i + 1]) * sy + oy) }
+                    for part in chunk.parts {
+                        let start = g.partOffsets[part], n = g.partLengths[part]
+                        guard n >= 2 else { continue }
+                        var prev = point(start)
+                        var prevCode = outcode(prev)
+                        along = 0
+                        var first = 0
+                        for b in g.blockStart[part]..<g.blockStart[part + 1] {
+                            let last = min(first + g.blockLength, n - 1)
+                            defer { first = last }
+                            // A block wholly beyond one side of the grown viewport: each of its
+                            // segments would end the run. (Not for dashes, whose pattern goes
+                            // on by the length of every segment.)
+                            if !dashed {
+                                let minX = Double(boxes[4 * b]) * sx + ox, maxX = Double(boxes[4 * b + 2]) * sx + ox
+                                let minY = Double(boxes[4 * b + 1]) * sy + oy, maxY = Double(boxes[4 * b + 3]) * sy + oy
+                                if maxX < minXView || minX > maxXView || maxY < minYView || minY > maxYView {
+                                    endRun()
+                                    prev = point(start + last); prevCode = outcode(prev)
+                                    continue
+                                }
+                            }
+                            for k in (first + 1)...last {
+                                let cur = point(start + k)
+                                let code = outcode(cur)
+                                if prevCode & code != 0 {
+                                    endRun()
+                                } else {
+                                    if runPoints.count == runStart { runPoints.append(prev); runAlong = along }
+                                    runPoints.append(cur)
+                                }
+                                if dashed { along += (cur - prev).length }
+                                prev = cur; prevCode = code
+                            }
                         }
-                        if dashed { along += (cur - prev).length }
-                        prev = cur; prevCode = code
+                        endRun()
                     }
-                    endRun()
                 }
             }
         }

@@ -21,6 +21,44 @@ import TestSupport
         return (pm, model.camera.view)
     }
 
+    /// Passing over blocks of edges that lie off screen changes no pixel: the basemap drawn with
+    /// the loaded blocks (16 edges) and with blocks of 1,000 equals it drawn edge by edge (blocks
+    /// of one), at cameras from the whole world to zoom 7.9, across the antimeridian, whole and
+    /// in two bands.
+    @Test func passingOverOffScreenBlocksChangesNoPixel() {
+        func rebuilt(_ length: Int) -> Style {
+            var s = Self.style
+            for (key, g) in s.sources {
+                s.sources[key] = GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
+                                             partLengths: g.partLengths, points: g.points, blockLength: length)
+            }
+            return s
+        }
+        #expect(!Self.style.sources.isEmpty && Self.style.sources.values.allSatisfy { $0.blockLength == 16 })
+        let styles = [rebuilt(1), Self.style, rebuilt(1000)]
+        let size = ViewportSize(width: 640, height: 360)
+        let cameras = [(-75.0, 42.0, 5.0), (179.5, 10, 2), (-100, 40, 3.3), (-71, 43, 6.2), (10, 50, 4), (-74, 40.7, 7.9), (0, 0, 0.5),
+                       (-178, 52, 4.6), (-84, 45, 5.9)]
+        var differing: [String] = []
+        for (lng, lat, zoom) in cameras {
+            var images: [[UInt32]] = []
+            for style in styles {
+                var model = MapModel(scene: .radar, style: style, size: size)
+                model.setCameraBounds(CameraBounds(minZoom: 0, maxZoom: 8))
+                model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom))
+                let frame = model.frame()
+                let whole = Pixmap(width: size.width, height: size.height), banded = Pixmap(width: size.width, height: size.height)
+                FrameRenderer().render(frame, into: whole)
+                FrameRenderer().render(frame, into: banded, rows: 0..<137)
+                FrameRenderer().render(frame, into: banded, rows: 137..<360)
+                images.append(Array(UnsafeBufferPointer(start: whole.pixels, count: size.width * size.height)))
+                images.append(Array(UnsafeBufferPointer(start: banded.pixels, count: size.width * size.height)))
+            }
+            for k in 2..<images.count where images[k] != images[k % 2] { differing.append("(\(lng), \(lat)) z\(zoom) style \(k / 2)\(k % 2 == 1 ? " banded" : "")") }
+        }
+        #expect(differing.isEmpty, "\(differing)")
+    }
+
     func color(_ pm: Pixmap, _ v: ViewTransform, lng: Double, lat: Double) -> RGBA8 {
         let p = v.screen(LngLat(lng: lng, lat: lat))
         let x = Int(p.x), y = Int(p.y)

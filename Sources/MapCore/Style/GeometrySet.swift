@@ -34,11 +34,50 @@ public final class GeometrySet: Sendable {
     public let partLengths: [Int]
     /// x, y pairs.
     public let points: [Float]
+    /// Each part's edges in blocks of `blockLength`, with the box of the points they join, so
+    /// that a frame passes over the blocks that lie wholly off screen without projecting their
+    /// points (a chunk is far larger than the window at the zooms it serves). Block b of a part
+    /// holds its edges from point b * blockLength on, at most `blockLength` of them; a polygon
+    /// ring's last edge, back to its first point, is in its last block.
+    public let blockLength: Int
+    /// Part p's blocks are `blockStart[p] ..< blockStart[p + 1]`.
+    public let blockStart: [Int]
+    /// minX, minY, maxX, maxY of each block.
+    public let blockBoxes: [Float]
 
     public init(name: String, kind: Kind, levels: [Level], chunks: [Chunk], partOffsets: [Int],
-                partLengths: [Int], points: [Float]) {
+                partLengths: [Int], points: [Float], blockLength: Int = 16) {
         self.name = name; self.kind = kind; self.levels = levels; self.chunks = chunks
         self.partOffsets = partOffsets; self.partLengths = partLengths; self.points = points
+        let length = max(1, blockLength)
+        self.blockLength = length
+        var starts = [Int](), boxes = [Float]()
+        starts.reserveCapacity(partOffsets.count + 1)
+        for (offset, n) in zip(partOffsets, partLengths) {
+            starts.append(boxes.count / 4)
+            let edges = kind == .polygons ? n : max(0, n - 1)
+            var first = 0
+            while first < edges {
+                let last = min(first + length, edges)          // the block joins points first...last
+                var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+                for k in first...last {
+                    let i = 2 * (offset + (k < n ? k : 0))
+                    minX = min(minX, points[i]); maxX = max(maxX, points[i])
+                    minY = min(minY, points[i + 1]); maxY = max(maxY, points[i + 1])
+                }
+                boxes.append(minX); boxes.append(minY); boxes.append(maxX); boxes.append(maxY)
+                first = last
+            }
+        }
+        starts.append(boxes.count / 4)
+        blockStart = starts
+        blockBoxes = boxes
+    }
+
+    /// The number of edges of part p (a ring closes itself; a line has one fewer than its points).
+    @inlinable
+    public func edgeCount(_ part: Int) -> Int {
+        kind == .polygons ? partLengths[part] : max(0, partLengths[part] - 1)
     }
 
     /// The level to draw at `zoom`: the one whose range holds it, else the nearest.
