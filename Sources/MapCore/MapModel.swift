@@ -292,10 +292,13 @@ public struct MapModel: Sendable {
         }
         self.now = max(self.now, now)
         advanceIss()
-        // Drop transitions that have ended: their layers hold the targets already.
-        for (id, props) in transitions {
-            let running = props.filter { $0.value.isRunning(at: self.now) }
-            transitions[id] = running.isEmpty ? nil : running
+        // Drop transitions that have ended: their layers hold the targets already. (Only when
+        // one has: filtering makes new dictionaries, and most frames end none.)
+        if transitions.values.contains(where: { $0.values.contains { !$0.isRunning(at: self.now) } }) {
+            for (id, props) in transitions {
+                let running = props.filter { $0.value.isRunning(at: self.now) }
+                transitions[id] = running.isEmpty ? nil : running
+            }
         }
     }
 

@@ -191,12 +191,14 @@ enum Headless {
             var spare: FrameDescription?, previous: FrameDescription?
             for i in 0..<(o.frames + warmUp) {
                 let k = max(0, i - warmUp)
+                // NIGHTMAP_TRACE_ALLOCATIONS=1: the call stacks of the last frame's allocations on
+                // stderr (all that its two columns count: moving the camera and the clock,
+                // describing the frame, drawing it).
+                let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
+                if traced { nightmap_trace_allocations(1) }
                 let a0 = nightmap_allocations()
                 model.jump(to: scenario.camera(k, o.frames, home, model.camera.bounds))
                 if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
-                // NIGHTMAP_TRACE_ALLOCATIONS=1: the call stacks of the last frame's allocations on stderr.
-                let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
-                if traced { nightmap_trace_allocations(1) }
                 let frame = model.frame(recycling: &spare)
                 let a1 = nightmap_allocations()
                 let s = Clock.now()
