@@ -45,6 +45,12 @@ public struct MapModel: Sendable {
     public let clockOrigin: Double
     /// The ISS: its position source and where it is (nil when the map has no ISS layers).
     public private(set) var iss: IssTracker?
+    /// Three one-point arrays taken in turn for the ISS's position: the frame being drawn and
+    /// the one handed back for recycling share the last two, so the third is changed in place
+    /// and a frame's new position allocates nothing. (Any array still shared is copied on
+    /// change, as always; this only spares the allocation.)
+    private var issPoints: [[PointFeature]] = []
+    private var issTurn = 0
     /// Follow mode: the camera eases to the ISS once a second.
     public private(set) var followsIss = false
     private var lastFollow = 0.0
@@ -175,7 +181,15 @@ public struct MapModel: Sendable {
         guard let tracker = iss else { return }
         let utc = clockOrigin + now
         if let p = tracker.position(at: utc) {
-            style.points["iss"] = [PointFeature(position: p.fix.position, bearing: p.bearing)]
+            let feature = PointFeature(position: p.fix.position, bearing: p.bearing)
+            if issPoints.count < 3 {
+                issPoints.append([feature])
+                issTurn = issPoints.count - 1
+            } else {
+                issTurn = issTurn == 2 ? 0 : issTurn + 1
+                issPoints[issTurn][0] = feature
+            }
+            style.points["iss"] = issPoints[issTurn]
         }
         // Follow mode: once a second, a 1 s ease to where the ISS is then (as the example's timer
         // does). Each ease starts at its own whole second, so a snapshot at any instant shows what
