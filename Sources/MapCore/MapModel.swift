@@ -36,6 +36,8 @@ public struct MapModel: Sendable {
     public var pixelRatio = 1.0
     /// Paint properties whose value is (or was) transitioning, by layer id then property name.
     private var transitions: [String: [String: TransitioningValue]] = [:]
+    /// The route pulse's changes due in a frame (storage kept between frames).
+    private var pulseChanges: [RoutePulse.Change] = []
     /// The light preset, and the ground radiance easing between presets.
     public private(set) var lightPreset: LightPreset
     private var radiance: TransitioningValue
@@ -297,21 +299,28 @@ public struct MapModel: Sendable {
     public mutating func advance(to now: Double) {
         camera.advance(to: now)
         if var p = pulse {
-            let (changes, resetAll) = p.advance(to: now)
+            var changes = pulseChanges
+            pulseChanges = []
+            let resetAll = p.advance(to: now, into: &changes)
             pulse = p
             if resetAll { for id in routeLayerIDs { setStepOpacity(id, 0, at: now, immediately: true) } }
             for c in changes where c.step < routeLayerIDs.count {
                 setStepOpacity(routeLayerIDs[c.step], c.opacity, at: c.time, immediately: false)
             }
+            pulseChanges = changes
         }
         self.now = max(self.now, now)
         advanceIss()
         // Drop transitions that have ended: their layers hold the targets already. (Only when
-        // one has: filtering makes new dictionaries, and most frames end none.)
+        // one has, and in place: a layer keeps its emptied dictionary for its next transition,
+        // so the route's steps make no dictionaries.)
         if transitions.values.contains(where: { $0.values.contains { !$0.isRunning(at: self.now) } }) {
-            for (id, props) in transitions {
-                let running = props.filter { $0.value.isRunning(at: self.now) }
-                transitions[id] = running.isEmpty ? nil : running
+            var i = transitions.startIndex
+            while i != transitions.endIndex {
+                while let ended = transitions.values[i].firstIndex(where: { !$0.value.isRunning(at: self.now) }) {
+                    transitions.values[i].remove(at: ended)
+                }
+                i = transitions.index(after: i)
             }
         }
     }

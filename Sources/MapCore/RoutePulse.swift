@@ -46,7 +46,15 @@ public struct RoutePulse: Equatable, Sendable {
     /// cycle ahead, whole cycles are skipped: every step is back at 0 (and its fade has ended)
     /// before a cycle ends, so only the current cycle's changes matter; `resetAll` is then true.
     public mutating func advance(to now: Double) -> (changes: [Change], resetAll: Bool) {
-        guard isRunning, !schedule.isEmpty else { return ([], false) }
+        var out: [Change] = []
+        let resetAll = advance(to: now, into: &out)
+        return (out, resetAll)
+    }
+
+    /// `advance(to:)` into `out` (emptied first, its storage kept); returns `resetAll`.
+    public mutating func advance(to now: Double, into out: inout [Change]) -> Bool {
+        out.removeAll(keepingCapacity: true)
+        guard isRunning, !schedule.isEmpty else { return false }
         var resetAll = false
         let current = Int(((now - start) / period).rounded(.down))
         if current > cycle {
@@ -56,7 +64,6 @@ public struct RoutePulse: Equatable, Sendable {
             }
             cycle = current; next = 0
         }
-        var out: [Change] = []
         while next < schedule.count {
             let e = schedule[next]
             let t = start + Double(cycle) * period + e.offset
@@ -64,7 +71,7 @@ public struct RoutePulse: Equatable, Sendable {
             out.append(Change(time: t, step: e.step, opacity: e.opacity))
             next += 1
         }
-        return (out, resetAll)
+        return resetAll
     }
 
     /// Starts (at `now`, from a new cycle) or stops the pulse.

@@ -38,7 +38,8 @@ public final class TransitioningValue: Sendable {
     /// `self` retargeted at instant `now` to `value` with `options`. A finished chain is dropped
     /// (its value is constant); a zero-length transition without delay takes effect at once.
     public func retargeted(to value: PaintValue, options: TransitionOptions, now: Double) -> TransitioningValue {
-        let from = isRunning(at: now) ? self : TransitioningValue(constant: self.value(at: now))
+        // (A constant is its own value at any instant: no copy of it is made.)
+        let from = isRunning(at: now) || prior == nil ? self : TransitioningValue(constant: self.value(at: now))
         if options.duration == 0 && options.delay == 0 { return TransitioningValue(constant: value) }
         let begin = now + options.delay
         return TransitioningValue(target: value, prior: from, begin: begin, end: begin + options.duration)
