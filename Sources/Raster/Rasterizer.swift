@@ -178,9 +178,9 @@ public struct Rasterizer: PathSink {
     // MARK: Cells
 
     /// Makes (x, y) the cell being accumulated, storing the one before unless it is the same
-    /// cell or holds nothing. (`renderLine` notes the rows its cells lie in.) Without a branch (whether consecutive contributions share a cell
-    /// is as good as random for short edges): the cell is always written at the end of the list
-    /// and the list grows by one only when it is kept.
+    /// cell or holds nothing (`renderLine` notes the rows its cells lie in). Without a branch,
+    /// as whether consecutive contributions share a cell is as good as random for short edges:
+    /// the cell is always written at the end of the list, which grows only when it is kept.
     @inline(__always)
     private mutating func setCell(_ x: Int32, _ y: Int32) {
         if cellCount == cellCapacity { growCells() }

@@ -74,12 +74,6 @@ public final class GeometrySet: Sendable {
         blockBoxes = boxes
     }
 
-    /// The number of edges of part p (a ring closes itself; a line has one fewer than its points).
-    @inlinable
-    public func edgeCount(_ part: Int) -> Int {
-        kind == .polygons ? partLengths[part] : max(0, partLengths[part] - 1)
-    }
-
     /// The level to draw at `zoom`: the one whose range holds it, else the nearest.
     public func level(forZoom zoom: Double) -> Level? {
         if let l = levels.first(where: { zoom >= $0.minZoom && zoom < $0.maxZoom }) { return l }
