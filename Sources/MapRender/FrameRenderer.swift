@@ -220,8 +220,7 @@ public final class FrameRenderer {
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
-                            let minX = Double(boxes[4 * b]) * sx + ox, maxX = Double(boxes[4 * b + 2]) * sx + ox
-                            let minY = Double(boxes[4 * b + 1]) * sy + oy, maxY = Double(boxes[4 * b + 3]) * sy + oy
+                            let (minX, minY, maxX, maxY) = Placement.box(boxes, b, sx, ox, sy, oy)
                             if maxY <= top || minY >= bottom || minX >= right { continue }
                             if maxX <= 0 {
                                 rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
@@ -357,8 +356,7 @@ public final class FrameRenderer {
                             // segments would end the run. (Not for dashes, whose pattern goes
                             // on by the length of every segment.)
                             if !dashed {
-                                let minX = Double(boxes[4 * b]) * sx + ox, maxX = Double(boxes[4 * b + 2]) * sx + ox
-                                let minY = Double(boxes[4 * b + 1]) * sy + oy, maxY = Double(boxes[4 * b + 3]) * sy + oy
+                                let (minX, minY, maxX, maxY) = Placement.box(boxes, b, sx, ox, sy, oy)
                                 if maxX < minXView || minX > maxXView || maxY < minYView || minY > maxYView {
                                     endRun()
                                     prev = point(start + last); prevCode = outcode(prev)
@@ -451,6 +449,15 @@ struct Placement {
         q.ox = aligned(ox, width)
         q.oy = aligned(oy, viewHeight)
         return q
+    }
+
+    /// Block b of `boxes` (a `GeometrySet`'s block boxes) on screen, mapped as a chunk's points
+    /// are: minX, minY, maxX, maxY.
+    @inline(__always)
+    static func box(_ boxes: UnsafeBufferPointer<Float>, _ b: Int, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double)
+        -> (Double, Double, Double, Double) {
+        (Double(boxes[4 * b]) * sx + ox, Double(boxes[4 * b + 1]) * sy + oy,
+         Double(boxes[4 * b + 2]) * sx + ox, Double(boxes[4 * b + 3]) * sy + oy)
     }
 
     /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`
