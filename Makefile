@@ -11,7 +11,7 @@ PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-con
 # The end-to-end window test: a virtual X server, input injection, screenshots.
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
-RENDER_TESTS ?= ../shared/render-tests/tests
+RENDER_TESTS ?= Tests/RenderTests/tests
 
 .PHONY: run build test test-asan test-tsan soak unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean fuzz
 

@@ -2,11 +2,11 @@
 # The render-test gate: runs the MapLibre render tests (`make render-tests`) and fails when fewer
 # of them pass than the number recorded in Tests/render-tests.passing, so a change can only keep
 # or raise it. Raise the recorded number when more tests pass.
-# RENDER_TESTS=DIR picks the tests folder (default ../shared/render-tests/tests, as in the Makefile).
+# RENDER_TESTS=DIR picks the tests folder (default Tests/RenderTests/tests, as in the Makefile).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-RENDER_TESTS="${RENDER_TESTS:-../shared/render-tests/tests}"
+RENDER_TESTS="${RENDER_TESTS:-Tests/RenderTests/tests}"
 RECORD=Tests/render-tests.passing
 
 if [ ! -d "$RENDER_TESTS" ]; then

@@ -6,9 +6,9 @@ import Testing
 /// The live ISS feed against a local server that answers well and badly. No test touches the
 /// internet.
 @Suite(.serialized) struct IssFeedTests {
-    static let sample = (try? String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/reference/iss/wheretheiss-sample.json").standardizedFileURL.path, encoding: .utf8))
-        ?? #"{"name":"iss","id":25544,"latitude":50.11,"longitude":118.26,"altitude":418.5,"velocity":27600,"timestamp":1764480000}"#
+    /// One answer of the real feed (Tests/Fixtures/iss, see its README); a missing file fails loudly.
+    static let sample = try! String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Fixtures/iss/wheretheiss-sample.json").standardizedFileURL.path, encoding: .utf8)
 
     func fetch(_ b: LocalHTTPServer.Behaviour, timeout: Double = 2) throws -> (Result<IssFix, IssFeedClient.FeedError>, Double) {
         let server = try LocalHTTPServer(b)

@@ -1,23 +1,21 @@
 import Foundation
 import Testing
 
-/// The shared reference data (`shared/reference/sgp4` beside the repository), found from this
-/// file's path: Tests/OrbitTests/ -> repository root -> ../shared/reference/sgp4.
+/// The SGP4 reference data in the repository (`Tests/Fixtures/sgp4`, see its README), found from
+/// this file's path: Tests/OrbitTests/ -> Tests/Fixtures/sgp4.
 enum ReferenceFiles {
     struct Missing: Error, CustomStringConvertible {
         let path: String
         let reason: String
         var description: String {
-            "reference file missing or unreadable: \(path) (\(reason)); the tests expect shared/ beside the repository"
+            "reference file missing or unreadable: \(path) (\(reason))"
         }
     }
 
     static let directory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // Tests/OrbitTests
         .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // repository root
-        .appendingPathComponent("../shared/reference/sgp4")
-        .standardizedFileURL
+        .appendingPathComponent("Fixtures/sgp4")
 
     /// The text of a reference file; throws (so the test fails, never passes silently) when it is
     /// not there.
@@ -34,7 +32,7 @@ enum ReferenceFiles {
 @Suite struct ReferenceFilesTests {
     @Test func aMissingFileFailsWithItsPath() throws {
         #expect(FileManager.default.fileExists(atPath: ReferenceFiles.directory.path),
-                "shared/reference/sgp4 not found at \(ReferenceFiles.directory.path)")
+                "Tests/Fixtures/sgp4 not found at \(ReferenceFiles.directory.path)")
         do {
             _ = try ReferenceFiles.text("no-such-file.txt")
             Issue.record("reading a missing reference file should throw")

@@ -2,7 +2,7 @@ import Foundation
 import Orbit
 import Testing
 
-/// The ISS sub-satellite point for set A of shared/reference/sgp4/iss_tles.txt, against an
+/// The ISS sub-satellite point for set A of Tests/Fixtures/sgp4/iss_tles.txt, against an
 /// independent computation.
 ///
 /// How the expected numbers were obtained (Python 3.11.7, in a throwaway venv:

@@ -3,7 +3,7 @@ import Orbit
 import Testing
 
 @Suite struct TLETests {
-    // ISS set A of shared/reference/sgp4/iss_tles.txt.
+    // ISS set A of Tests/Fixtures/sgp4/iss_tles.txt.
     static let issName = "ISS (ZARYA)"
     static let iss1 = "1 25544U 98067A   18184.80969102  .00001614  00000-0  31745-4 0  9993"
     static let iss2 = "2 25544  51.6414 295.8524 0003435 262.6267 204.2868 15.54005638121106"

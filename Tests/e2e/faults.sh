@@ -21,15 +21,26 @@ expect_error() {
 }
 snap() { "$BIN" snapshot --iss tle --size 320x200 "$@"; }
 
-# 1. Unreadable files (root reads anything, so the check runs as nobody when we are root).
+# 1. Unreadable files (root reads anything, so the check runs as nobody when we are root). The
+# checkout may sit in a folder nobody cannot enter (a clone in /root or a mode-0700 temporary
+# folder), so nobody runs a copy of the binary and its resources laid out as an install, in $WORK.
+RESOURCES=$(cd "$(dirname "$BIN")/../../Resources" 2>/dev/null && pwd || (cd Resources && pwd))
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$WORK/app/bin" "$WORK/app/share"
+    cp "$BIN" "$WORK/app/bin/nightmap"
+    cp -r "$RESOURCES" "$WORK/app/share/nightmap"
+    chmod -R a+rX "$WORK/app"
+    USER_BIN="$WORK/app/bin/nightmap"
+else
+    USER_BIN="$BIN"
+fi
 as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
-cp "$(dirname "$BIN")/../../Resources/routes/default.geojson" "$WORK/route.geojson" 2>/dev/null \
-    || cp Resources/routes/default.geojson "$WORK/route.geojson"
+cp "$RESOURCES/routes/default.geojson" "$WORK/route.geojson"
 chmod 000 "$WORK/route.geojson"
-expect_error "unreadable route" "route.geojson" as_user "$BIN" snapshot --iss tle --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
+expect_error "unreadable route" "route.geojson" as_user "$USER_BIN" snapshot --iss tle --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
 echo '{"version": 8, "sources": {}, "layers": []}' > "$WORK/style.json"
 chmod 000 "$WORK/style.json"
-expect_error "unreadable style" "style.json" as_user "$BIN" snapshot --iss tle --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
+expect_error "unreadable style" "style.json" as_user "$USER_BIN" snapshot --iss tle --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
 
 # 2. A directory where a file is expected.
 mkdir -p "$WORK/dir.json" "$WORK/dir.geojson" "$WORK/dir.tle"

@@ -28,7 +28,7 @@ FRAME_MINUTES = 10.0
 SEED = 20240617
 
 # NWS WSR-88D base reflectivity colours (RIDGE N0R legend), 5 dBZ bins from 5 to 75 dBZ.
-# Copied from shared/reference/radar/nws_reflectivity_colors.json (see README.md).
+# The table of Tests/Fixtures/radar/nws_reflectivity_colors.json (see README.md), checked below.
 NWS_BINS = [
     (5, "#04e9e7"), (10, "#019ff4"), (15, "#0300f4"),
     (20, "#02fd02"), (25, "#01c501"), (30, "#008e00"),
@@ -48,19 +48,19 @@ LON_C = 0.5 * (LON_W + LON_E)
 LAT_C = 0.5 * (LAT_S + LAT_N)
 
 
-# The same table in the steering repo's shared/ folder (checked when it is there).
-SHARED_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared",
-                            "reference", "radar", "nws_reflectivity_colors.json")
+# The same table as the repository keeps it for reference (checked when it is there).
+REFERENCE_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Fixtures",
+                            "radar", "nws_reflectivity_colors.json")
 
 
 def check_table():
-    if not os.path.isfile(SHARED_TABLE):
+    if not os.path.isfile(REFERENCE_TABLE):
         return
-    with open(SHARED_TABLE) as fh:
+    with open(REFERENCE_TABLE) as fh:
         bins = {lo: h.lower() for lo, h in json.load(fh)["bins"]}
     for lo, h in NWS_BINS:
-        assert bins[lo] == h.lower(), f"colour of the {lo} dBZ bin differs from {SHARED_TABLE}"
-    print("colour table matches", os.path.normpath(SHARED_TABLE))
+        assert bins[lo] == h.lower(), f"colour of the {lo} dBZ bin differs from {REFERENCE_TABLE}"
+    print("colour table matches", os.path.normpath(REFERENCE_TABLE))
 
 
 def hex_rgb(h):
