@@ -8,6 +8,8 @@ BIN=$(realpath "${1:-.build/release/nightmap}")
 RUNS=${2:-5}
 command -v Xvfb >/dev/null && command -v xdotool >/dev/null || bash "$(dirname "$0")/ensure-packages.sh" xvfb xdotool
 WORK=$(mktemp -d)
+# Every run starts fresh: no saved state, no configuration of the user's.
+export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
 exec 3> "$WORK/displayfd"
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp > "$WORK/xvfb.log" 2>&1 &
 XVFB=$!

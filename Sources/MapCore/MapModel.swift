@@ -28,6 +28,8 @@ public struct MapModel: Sendable {
     public var status: String?
     /// Draw the overlay (attribution, status, scale, help).
     public var overlayEnabled = true
+    /// The overlay's text rows, laid out again only when their strings or the size change.
+    private let overlayLayoutCache = OverlayLayoutCache()
     /// Light the layers by the light preset (Mapbox Standard); off, colours show as written
     /// (MapLibre styles have no light).
     public var lighting = true
@@ -143,6 +145,8 @@ public struct MapModel: Sendable {
             camera.resize(ViewportSize(width: w, height: h))
         case .quit:
             wantsQuit = true
+        case .toggleFullscreen, .saveView:
+            break                           // the window's (the viewer acts on them)
         }
     }
 
@@ -222,8 +226,10 @@ public struct MapModel: Sendable {
         boxes.reserveCapacity(2)
         if let iss = issBox() { boxes.append(iss) }
         if overlayEnabled {
+            // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
             let w = Double(camera.size.width), h = Double(camera.size.height)
-            boxes.append(.init(minX: 0, minY: h - 46, maxX: w, maxY: h))
+            let top = overlayLayout(scale: nil)?.top.map { $0 - 24 } ?? h - 46
+            boxes.append(.init(minX: 0, minY: min(h - 46, top), maxX: w, maxY: h))
         }
     }
 
@@ -453,8 +459,19 @@ public struct MapModel: Sendable {
     private func overlay() -> Overlay {
         let view = camera.view
         let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
+        let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits)
         return Overlay(attribution: attribution, status: status, help: showsHelp ? Overlay.helpLines : nil,
-                       scale: Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits), font: style.font)
+                       scale: scale, font: style.font, layout: overlayLayout(scale: scale))
+    }
+
+    /// Where the overlay's parts go at this window size (nil without a font).
+    public func overlayLayout(scale: (pixels: Double, label: String)?) -> OverlayLayout? {
+        guard let font = style.font else { return nil }
+        let w = Double(camera.size.width), h = Double(camera.size.height)
+        let text = overlayLayoutCache.text(attribution: attribution, status: status, font: font, width: w, height: h)
+        return OverlayLayout(text: text, scale: scale.flatMap {
+            OverlayLayout.scale(pixels: $0.pixels, label: $0.label, over: text, font: font, width: w, height: h)
+        })
     }
 
     /// The frame the timer points at (or the last good one before it) and, during a cross-fade,

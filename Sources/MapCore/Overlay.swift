@@ -8,14 +8,18 @@ public struct Overlay: Equatable, Sendable {
     /// The scale bar: its length in pixels and its label.
     public var scale: (pixels: Double, label: String)?
     public var font: (any TextFont)?
+    /// Where the attribution, status and scale bar go (nil without a font: nothing is drawn).
+    public var layout: OverlayLayout?
 
-    public init(attribution: String, status: String?, help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?) {
+    public init(attribution: String, status: String?, help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
+                layout: OverlayLayout? = nil) {
         self.attribution = attribution; self.status = status; self.help = help; self.scale = scale; self.font = font
+        self.layout = layout
     }
 
     public static func == (a: Overlay, b: Overlay) -> Bool {
         a.attribution == b.attribution && a.status == b.status && a.help == b.help && a.scale?.pixels == b.scale?.pixels
-            && a.scale?.label == b.scale?.label && a.font === b.font
+            && a.scale?.label == b.scale?.label && a.font === b.font && a.layout == b.layout
     }
 
     /// Every key binding, for the help panel.

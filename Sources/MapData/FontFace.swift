@@ -88,6 +88,21 @@ public final class FontFace: TextFont, @unchecked Sendable {
         return w
     }
 
+    /// The advance of `text` at `size`, kerned, with `letterSpacing` between glyphs (none after
+    /// the last); a character the face lacks counts half the size. Remembered per string.
+    public func width(_ text: String, size: Double, letterSpacing: Double) -> Double {
+        cachedWidth(text, size: size, letterSpacing: letterSpacing) {
+            var x = 0.0
+            var previous: Unicode.Scalar?
+            for u in text.unicodeScalars {
+                if let p = previous { x += kerning(p, u, size: size) }
+                x += (glyph(u, size: size)?.advance ?? size * 0.5) + letterSpacing
+                previous = u
+            }
+            return max(0, x - letterSpacing)
+        }
+    }
+
     private func kerningUncached(_ a: Unicode.Scalar, _ b: Unicode.Scalar, size: Double) -> Double {
         guard let face, (face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING)) != 0 else { return 0 }
         FT_Set_Char_Size(face, 0, FT_F26Dot6((size * 64).rounded()), 72, 72)

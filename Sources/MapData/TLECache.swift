@@ -8,9 +8,7 @@ public enum TLECache {
 
     /// `$XDG_CACHE_HOME/nightmap/iss.tle`, or `~/.cache/nightmap/iss.tle`.
     public static func cacheFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".cache")
-        return base.appendingPathComponent("nightmap/iss.tle")
+        XDGDirectory.cache(environment).appendingPathComponent("nightmap/iss.tle")
     }
 
     /// Downloads the element set (2 s limit, 16 KB at most), checks that it parses and propagates,

@@ -4,11 +4,12 @@ import Raster
 
 /// Text: place labels and the overlay (attribution, status line, scale bar, help).
 extension FrameRenderer {
-    /// Attribution (bottom right), status line and scale bar (bottom left), help panel (centre).
+    /// Attribution (bottom right), status line and scale bar (bottom left), where the overlay's
+    /// layout puts them; the help panel (centre).
     func drawOverlay(_ o: Overlay, _ font: FontFace, _ pixmap: Pixmap, height: Int) {
         let w = Double(pixmap.width), h = Double(height)
-        var ui = LabelPaint(textSize: 11.5)
-        ui.haloWidth = 1.6
+        var ui = LabelPaint(textSize: OverlayLayout.textSize)
+        ui.haloWidth = OverlayLayout.haloWidth
         let (ascent, descent) = font.metrics(size: ui.textSize)
         let text = ui.textColor.premultiplied(opacity: 1)
         let halo = ui.haloColor.premultiplied(opacity: 0.9)
@@ -17,23 +18,20 @@ extension FrameRenderer {
             let px = Int((x - pad).rounded()), py = Int((baseline - ascent - pad).rounded())
             labelSprite(s, paint: ui, font: font, halo: halo, text: color).composite(onto: pixmap, x: px, y: py, rows: rows)
         }
-        let bottom = h - 6 - descent
-        if !o.attribution.isEmpty {
-            let width = LabelPlacer.advance(o.attribution, font: font, paint: ui)
-            put(o.attribution, x: w - 6 - width, baseline: bottom)
-        }
-        if let status = o.status { put(status, x: 6, baseline: bottom) }
-        if let scale = o.scale {
-            let y = bottom - ascent - descent - 10, x0 = 10.0, x1 = 10 + scale.pixels
-            let bar = (Point(x0, y - 5), Point(x0, y), Point(x1, y), Point(x1, y - 5))
-            withUnsafeBytes(of: bar) { raw in
-                let pts = raw.bindMemory(to: Point.self)
-                stroker.stroke(pts, closed: false, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
-                rasterizer.fill(pixmap, color: halo)
-                stroker.stroke(pts, closed: false, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
-                rasterizer.fill(pixmap, color: text)
+        if let layout = o.layout {
+            for line in layout.text.attribution { put(line.text, x: line.x, baseline: line.baseline) }
+            if let status = layout.text.status { put(status.text, x: status.x, baseline: status.baseline) }
+            if let scale = layout.scale {
+                let bar = (Point(scale.x0, scale.y - 5), Point(scale.x0, scale.y), Point(scale.x1, scale.y), Point(scale.x1, scale.y - 5))
+                withUnsafeBytes(of: bar) { raw in
+                    let pts = raw.bindMemory(to: Point.self)
+                    stroker.stroke(pts, closed: false, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
+                    rasterizer.fill(pixmap, color: halo)
+                    stroker.stroke(pts, closed: false, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
+                    rasterizer.fill(pixmap, color: text)
+                }
+                put(scale.label.text, x: scale.label.x, baseline: scale.label.baseline)
             }
-            put(scale.label, x: x1 + 8, baseline: y + ascent / 2 - 1)
         }
         if let help = o.help {
             let lineHeight = (ascent + descent) * 1.5

@@ -178,20 +178,7 @@ public enum LabelPlacer {
 
     /// Width of `text` set in `font` with the paint's size and letter spacing (remembered by the font).
     static func advance(_ text: String, font: FontFace, paint: LabelPaint) -> Double {
-        font.cachedWidth(text, size: paint.textSize, letterSpacing: paint.letterSpacing) {
-            measure(text, font: font, paint: paint)
-        }
-    }
-
-    static func measure(_ text: String, font: FontFace, paint: LabelPaint) -> Double {
-        var x = 0.0
-        var previous: Unicode.Scalar?
-        for u in text.unicodeScalars {
-            if let p = previous { x += font.kerning(p, u, size: paint.textSize) }
-            x += (font.glyph(u, size: paint.textSize)?.advance ?? paint.textSize * 0.5) + paint.letterSpacing
-            previous = u
-        }
-        return max(0, x - paint.letterSpacing)
+        font.width(text, size: paint.textSize, letterSpacing: paint.letterSpacing)
     }
 
     /// Calls `body` with each glyph's outline and its pen position.

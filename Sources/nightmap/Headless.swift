@@ -18,7 +18,21 @@ enum Headless {
     static func state(_ o: Options) throws -> String {
         var model = try MapSetup.model(o, report: warn)
         fetchIssOnce(&model, o)
+        // The status line as the window shows it with nothing moving.
+        model.status = StatusLine.compose(model, framesPerSecond: 0)
         return stateJSON(model, options: o)
+    }
+
+    /// Where the overlay's parts are: [x, y, width, height] each, or null when not shown.
+    static func overlayJSON(_ model: MapModel) -> [String: Any] {
+        let layout = model.frame().overlay?.layout
+        func box(_ b: FrameDescription.ScreenBox?) -> Any {
+            guard let b else { return NSNull() }
+            return [b.minX, b.minY, b.maxX - b.minX, b.maxY - b.minY].map { ($0 * 10).rounded() / 10 }
+        }
+        return ["status": box(layout?.text.status?.box), "attribution": box(layout?.attributionBox),
+                "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
+                "attributionLines": layout?.text.attribution.map(\.text) ?? []]
     }
 
     /// With a live or auto source, one request (within the feed's time limit) before drawing.
@@ -88,6 +102,7 @@ enum Headless {
             "radar": radarJSON(model),
             "iss": issJSON(model),
             "labels": labelsJSON(model),
+            "overlay": overlayJSON(model),
             "pulse": model.pulse.map { p -> [String: Any] in
                 ["running": p.isRunning, "period": p.period, "steps": p.stepCount]
             } ?? ["running": false, "period": 0, "steps": 0],

@@ -35,6 +35,12 @@ struct Options: Equatable {
     var assets: String?
     var scenario: String?
     var verbose = false
+    /// view: start from the defaults and the command line, not the saved state.
+    var noRestore = false
+    /// snapshot, state: device pixels per CSS pixel (the window takes drawable / window size).
+    var pixelRatio = 1.0
+    /// The option names given, as parsed (what the saved state must not override).
+    var given: Set<String> = []
     var showHelp = false
     var showVersion = false
 
@@ -72,6 +78,8 @@ struct Options: Equatable {
                          2 MB or more after warm-up or a frame takes over 50 ms)
       --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, 1080p, world, world-notext, zoom-sweep)
       --verbose          view: log camera and timer changes on stdout
+      --no-restore       view: ignore the saved state (camera, scene, light, units, help, window size)
+      --pixel-ratio R    snapshot, state: device pixels per CSS pixel, 1 to 4 (default 1)
     options (render-test: runs the MapLibre render tests, folders of style.json + expected*.png, under each DIR):
       --assets DIR       where local:// URLs point (default: the assets folder beside the tests folder, DIR/../assets)
       -o, --output DIR   also write <test id>/actual.png under DIR for every test (and diff.png for failures)
@@ -81,8 +89,9 @@ struct Options: Equatable {
     struct UsageError: Error, CustomStringConvertible { let description: String }
 
     /// Parses arguments (without the program name). Accepts `--name value` and `--name=value`.
-    static func parse(_ args: [String]) throws -> Options {
-        var o = Options()
+    /// Options go on top of `base` (a configuration file's, say).
+    static func parse(_ args: [String], base: Options = Options()) throws -> Options {
+        var o = base
         var rest = args[...]
         if let first = rest.first, !first.hasPrefix("-") {
             guard let c = Command(rawValue: first) else { throw UsageError(description: "unknown command '\(first)'") }
@@ -94,6 +103,7 @@ struct Options: Equatable {
             if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
                 name = String(arg[..<eq]); inline = String(arg[arg.index(after: eq)...])
             }
+            if name.hasPrefix("-") { o.given.insert(name == "-o" ? "--output" : name) }
             func value() throws -> String {
                 if let v = inline { return v }
                 guard let v = rest.popFirst() else { throw UsageError(description: "option \(name) needs a value") }
@@ -107,6 +117,11 @@ struct Options: Equatable {
             case "--help", "-h": o.showHelp = true
             case "--version": o.showVersion = true
             case "--verbose": o.verbose = true
+            case "--no-restore": o.noRestore = true
+            case "--pixel-ratio":
+                let r = try number(try value())
+                guard (1...4).contains(r) else { throw UsageError(description: "option --pixel-ratio: \(r) is outside 1...4") }
+                o.pixelRatio = r
             case "--size":
                 let v = try value()
                 let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)

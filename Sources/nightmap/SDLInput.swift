@@ -49,6 +49,7 @@ enum SDLInput {
         case Int(SDLK_RETURN.rawValue): return .enter
         case Int(SDLK_KP_PLUS.rawValue): return .keypadPlus
         case Int(SDLK_KP_MINUS.rawValue): return .keypadMinus
+        case Int(SDLK_F11.rawValue): return .function(11)
         case 33...126:
             guard let u = Unicode.Scalar(UInt32(sym)) else { return nil }
             return .character(Character(u))

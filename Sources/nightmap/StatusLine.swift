@@ -3,13 +3,24 @@ import MapCore
 
 /// The status line shown over the map: radar frame and timer, ISS source and age, frame rate.
 enum StatusLine {
-    static func compose(_ model: MapModel, framesPerSecond fps: Double?) -> String {
+    /// The parts in order of importance, which is also their order on screen: a narrow window
+    /// drops them from the end (`OverlayLayout`). `pointer`: the place under the pointer;
+    /// `notice`: a message that goes first (where Ctrl+S saved the view).
+    static func compose(_ model: MapModel, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: String? = nil) -> String {
         var parts: [String] = []
+        if let notice { parts.append(notice) }
         if let f = model.radarFrame { parts.append("radar \(f.index + 1)/\(f.count) \(f.playing ? "playing" : "paused")") }
         if let iss = iss(model) { parts.append(iss) }
+        if let p = pointer { parts.append(coordinates(p)) }
         if let fps { parts.append(fps > 0 ? String(format: "%.0f fps", fps) : "idle") }
         parts.append("h: help")
-        return parts.joined(separator: "  ·  ")
+        return parts.joined(separator: OverlayLayout.statusSeparator)
+    }
+
+    /// "41.8740° N, 75.7890° W": four decimals (about 10 m), longitude wrapped into -180...180.
+    static func coordinates(_ p: LngLat) -> String {
+        let lon = p.lng - 360 * ((p.lng + 180) / 360).rounded(.down)
+        return String(format: "%.4f° %@, %.4f° %@", abs(p.lat), p.lat < 0 ? "S" : "N", abs(lon), lon < 0 ? "W" : "E")
     }
 
     /// Where the ISS position comes from, its age, and whether it is only approximate; nil

@@ -30,10 +30,20 @@ final class Viewer {
     /// The live ISS feed, polled off this thread; nil with `--iss tle`.
     private var feed: IssFeedPoller?
     private var lastFeedProblem: String?
+    /// Full screen at the desktop's resolution (F11), and the window's size before it.
+    private var fullscreen: Bool
+    private var windowedSize: ViewportSize
+    /// The pointer over the map, in drawable pixels (nil when it is outside the window).
+    private var pointer: (x: Double, y: Double)?
+    /// A message the status line shows first until `noticeUntil` (where Ctrl+S saved the view).
+    private var notice: String?
+    private var noticeUntil = 0.0
 
-    init(options: Options, model: MapModel) {
+    init(options: Options, model: MapModel, fullscreen: Bool = false) {
         self.options = options
         self.model = model
+        self.fullscreen = fullscreen
+        windowedSize = options.size
         pixmap = Pixmap(width: options.size.width, height: options.size.height)
         if options.issMode != .tle && model.iss != nil {
             feed = IssFeedPoller(client: IssFeedClient(url: options.issURL ?? IssFeedClient.defaultURL))
@@ -86,6 +96,7 @@ final class Viewer {
             throw Failure(description: "cannot create the window: \(String(cString: SDL_GetError()))")
         }
         window = w
+        if fullscreen { SDL_SetWindowFullscreen(w, SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue) }
         guard let r = SDL_CreateRenderer(w, -1, 0) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
             throw Failure(description: "cannot create an SDL renderer: \(String(cString: SDL_GetError()))")
         }
@@ -101,6 +112,8 @@ final class Viewer {
         SDL_GetRendererOutputSize(r, &dw, &dh)
         if dw <= 0 || dh <= 0 { dw = ww; dh = wh }
         pixelScale = ww > 0 ? Double(dw) / Double(ww) : 1
+        model.pixelRatio = pixelScale
+        if !fullscreen { windowedSize = ViewportSize(width: Int(ww), height: Int(wh)) }
         if let t = texture { SDL_DestroyTexture(t) }
         guard let t = SDL_CreateTexture(r, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                         max(1, dw), max(1, dh)) else {
@@ -164,11 +177,21 @@ final class Viewer {
             let kind = UInt32(e.window.event)
             if kind == SDL_WINDOWEVENT_SIZE_CHANGED.rawValue { try resizeBuffers(); return }
             if kind == SDL_WINDOWEVENT_EXPOSED.rawValue || kind == SDL_WINDOWEVENT_SHOWN.rawValue { needsPresent = true }
+            if kind == SDL_WINDOWEVENT_LEAVE.rawValue { pointer = nil; statusUpdated = -.infinity }
+        }
+        if e.type == SDL_MOUSEMOTION.rawValue {
+            pointer = (Double(e.motion.x) * pixelScale, Double(e.motion.y) * pixelScale)
+            statusUpdated = -.infinity          // the coordinates follow the pointer
         }
         // Pointer timing (double-clicks, inertia) uses when SDL saw the event, not when it is handled.
         guard let ev = SDLInput.translate(e, time: Double(e.common.timestamp) / 1000, scale: pixelScale) else { return }
         for c in input.handle(ev) {
-            if case .resize = c { continue }        // handled through resizeBuffers
+            switch c {
+            case .resize: continue              // handled through resizeBuffers
+            case .toggleFullscreen: toggleFullscreen(); continue
+            case .saveView: saveView(); continue
+            default: break
+            }
             model.apply(c, now: now())
             if options.verbose {
                 if case .toggleTimer = c { log("timer \(model.timer.stateName)") }
@@ -192,7 +215,50 @@ final class Viewer {
         guard t - statusUpdated >= 1 || model.status == nil else { return }
         statusUpdated = t
         let fps = frameTimes.count > 1 ? Double(frameTimes.count) : 0
-        model.status = StatusLine.compose(model, framesPerSecond: fps)
+        if notice != nil && t >= noticeUntil { notice = nil }
+        let under = pointer.map { p in WebMercator.unproject(model.camera.view.mercator(x: p.x, y: p.y)) }
+        model.status = StatusLine.compose(model, framesPerSecond: fps, pointer: under, notice: notice)
+    }
+
+    /// F11: full screen at the desktop's resolution, or back to the window's size; the map keeps
+    /// its centre (a resize keeps the camera's centre).
+    private func toggleFullscreen() {
+        guard let w = window else { return }
+        fullscreen.toggle()
+        SDL_SetWindowFullscreen(w, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+        if options.verbose { log("fullscreen \(fullscreen ? "on" : "off")") }
+    }
+
+    /// Ctrl+S: the view as shown, as a PNG in the pictures folder (else the working directory),
+    /// named by the local time; the status line says where (or why not).
+    private func saveView() {
+        let f = DateFormatter()
+        f.dateFormat = "yyyyMMdd-HHmmss"
+        f.locale = Locale(identifier: "en_US_POSIX")
+        let folder = XDGDirectory.pictures() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let path = folder.appendingPathComponent("nightmap-\(f.string(from: Date())).png").path
+        do {
+            try PNGCodec.write(pixmap, to: path)
+            notice = "saved \(path)"
+            if options.verbose { log("saved the view to \(path)") }
+        } catch {
+            notice = "cannot save: \(error)"
+            FileHandle.standardError.write(Data("nightmap: \(error)\n".utf8))
+        }
+        noticeUntil = now() + 6
+        statusUpdated = -.infinity
+    }
+
+    /// What the next window restores: the model's view and this window's size (the size before
+    /// full screen when it is full screen).
+    func savedState() -> SavedState {
+        var size = windowedSize
+        if !fullscreen, let w = window {
+            var ww: Int32 = 0, wh: Int32 = 0
+            SDL_GetWindowSize(w, &ww, &wh)
+            if ww > 0 && wh > 0 { size = ViewportSize(width: Int(ww), height: Int(wh)) }
+        }
+        return SavedState(model: model, window: .init(width: size.width, height: size.height, fullscreen: fullscreen))
     }
 
     /// Hands what the feed delivered to the model; a failure is reported once until it changes.

@@ -22,15 +22,34 @@ func fail(_ message: String, code: Int32) -> Never {
     exit(code)
 }
 
-let options: Options
+let arguments = Array(CommandLine.arguments.dropFirst())
+let parsed: Options
 do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    parsed = try Options.parse(arguments)
 } catch {
     FileHandle.standardError.write(Data("nightmap: \(error)\n\(Options.usage)\n".utf8))
     exit(2)
 }
-if options.showHelp { print(Options.usage); exit(0) }
-if options.showVersion { print("nightmap \(Options.version)"); exit(0) }
+if parsed.showHelp { print(Options.usage); exit(0) }
+if parsed.showVersion { print("nightmap \(Options.version)"); exit(0) }
+var options = parsed
+// The window: the configuration file's options, then what the last window left, then the
+// command line's.
+var savedState: SavedState?
+if options.command == .view {
+    do {
+        let configured = try Options.parse(["view"] + ConfigFile.arguments(path: ConfigFile.path()))
+        var base = configured
+        if !options.noRestore && !configured.noRestore {
+            let path = SavedState.path()
+            do { savedState = try SavedState.load(from: path) } catch { warn("\(error); starting from the defaults") }
+            savedState?.restore(into: &base, given: options.given)
+        }
+        options = try Options.parse(arguments, base: base)
+    } catch {
+        fail("\(error)", code: 2)
+    }
+}
 
 do {
     switch options.command {
@@ -52,14 +71,25 @@ do {
     case .view:
         // The data loads on another thread while this one connects to the display; a bad style
         // still exits before any window opens.
-        let loading = BackgroundLoad { try MapSetup.model(options, report: warn) }
+        let viewOptions = options
+        let loading = BackgroundLoad { try MapSetup.model(viewOptions, report: warn) }
         let videoReady = (try? Viewer.initialiseVideo()) != nil
-        let model = try loading.wait()
+        var model = try loading.wait()
+        savedState?.restoreToggles(&model, now: model.now)
         if !videoReady { try Viewer.checkDisplay() }
-        let viewer = Viewer(options: options, model: model)
+        let viewer = Viewer(options: options, model: model, fullscreen: savedState?.window.fullscreen ?? false)
         viewer.processStart = processStart
+        if options.verbose, let s = savedState {
+            print(String(format: "nightmap: restored %@: scene %@ lat=%.5f lon=%.5f zoom=%.3f light %@ units %@ window %dx%d",
+                         SavedState.path().path, s.scene, s.camera.lat, s.camera.lon, s.camera.zoom, s.light, s.units,
+                         s.window.width, s.window.height))
+        }
         try viewer.open()
         try viewer.run()
+        // What the user leaves is what the next window shows.
+        do { try viewer.savedState().save(to: SavedState.path()) } catch {
+            warn("cannot save the window's state to \(SavedState.path().path): \(error.localizedDescription)")
+        }
     }
 } catch let e as StyleDocumentError {
     // One line per problem in the style document, before any window opens.

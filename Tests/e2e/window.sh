@@ -6,6 +6,10 @@ set -euo pipefail
 BIN=$(realpath "${1:-.build/release/nightmap}")
 WORK=$(mktemp -d)
 LOG=$WORK/view.log
+# The window's saved state, configuration and pictures go to folders of this test's own.
+export HOME="$WORK/home" XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
+mkdir -p "$HOME/Pictures" "$XDG_CONFIG_HOME"
+STATE="$XDG_STATE_HOME/nightmap/state.json"
 pass=0
 fail() { echo "e2e FAIL: $*"; echo "--- log"; cat "$LOG" 2>/dev/null || true; exit 1; }
 ok() { echo "e2e ok: $*"; pass=$((pass + 1)); }
@@ -171,11 +175,74 @@ land=$(share 26,31,39); ocean=$(share 11,16,22); colours=$(wc -l < "$WORK/hist.t
 [ "$colours" -ge 20 ] || fail "only $colours colours in the screenshot (no anti-aliased lines?)"
 ok "screenshot: land $land %, ocean $ocean %, $colours colours"
 
-# 12. q quits cleanly.
+# 12. F11: full screen at the desktop's size keeping the map's centre; F11 again: the window's size.
+# Full screen is the window manager's to grant: openbox stands in for the desktop's.
+openbox --sm-disable > "$WORK/openbox.log" 2>&1 &
+WM=$!
+trap 'kill $APP $WM $XVFB 2>/dev/null || true; rm -rf "$WORK"' EXIT
+sleep 1
+xdotool windowsize "$WID" 900 600
+sleep 0.5
+size_is() { xdotool getwindowgeometry "$WID" | grep -q "Geometry: $1"; }
+centre() { grep "camera lat=" "$LOG" | tail -1 | sed -n 's/.*lat=\([-0-9.]*\) lon=\([-0-9.]*\).*/\1 \2/p'; }
+c0=$(centre)
+xdotool key --window "$WID" F11
+wait_for "fullscreen on" grep -q "fullscreen on" "$LOG"
+wait_for "the desktop's size" size_is 1280x800
+sleep 0.5
+c1=$(centre)
+xdotool key --window "$WID" F11
+wait_for "fullscreen off" grep -q "fullscreen off" "$LOG"
+wait_for "the window's size again" size_is 900x600
+sleep 0.5
+[ "$c0" = "$c1" ] && [ "$(centre)" = "$c0" ] || fail "the centre moved with full screen: $c0 -> $c1 -> $(centre)"
+ok "F11: full screen 1280x800 and back to 900x600, centre $c0 kept"
+
+# 13. Ctrl+S writes the view into the pictures folder and the log says where.
+xdotool key --window "$WID" ctrl+s
+wait_for "the view saved" grep -q "saved the view to $HOME/Pictures/nightmap-" "$LOG"
+shot=$(ls "$HOME"/Pictures/nightmap-*.png | head -1)
+[[ "$(basename "$shot")" =~ ^nightmap-[0-9]{8}-[0-9]{6}\.png$ ]] || fail "saved view named $(basename "$shot")"
+identify "$shot" | grep -q "PNG 900x600" || fail "saved view is not a 900x600 PNG: $(identify "$shot")"
+ok "Ctrl+S: $(basename "$shot") (900x600)"
+
+# 14. The next window restores what this one leaves: zoom in, next light preset, quit.
+xdotool key --window "$WID" plus
+xdotool key --window "$WID" l
+wait_for "light dawn" grep -q "light dawn" "$LOG"
+sleep 0.8
+saved_cam=$(grep "camera lat=" "$LOG" | tail -1 | sed 's/.*camera //')
+
+# 15. q quits cleanly and saves the state.
 xdotool key --window "$WID" q 2>/dev/null || true   # the window may vanish before the key-up
 for _ in $(seq 50); do kill -0 "$APP" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP" 2>/dev/null; then fail "viewer still running after q"; fi
 wait "$APP" && rc=0 || rc=$?
 [ "$rc" = 0 ] || fail "viewer exited $rc after q"
 ok "q: exited 0"
+[ -s "$STATE" ] || fail "no state file at $STATE"
+grep -q '"light" : "dawn"' "$STATE" || fail "state file does not keep the light: $(cat "$STATE")"
+"$BIN" view --verbose --iss tle > "$LOG" 2>&1 &
+APP=$!
+WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window after relaunch"
+wait_for "restored state" grep -q "restored $STATE" "$LOG"
+wait_for "restored camera" grep -q "camera $saved_cam" "$LOG"
+title_is "nightmap - playing - frame" && xdotool getwindowname "$WID" | grep -q " - dawn" || fail "title after restore: $(xdotool getwindowname "$WID")"
+wait_for "the window's size restored" size_is 900x600
+ok "restored: '$(xdotool getwindowname "$WID")', camera $saved_cam, 900x600"
+xdotool key --window "$WID" q 2>/dev/null || true
+wait "$APP" || fail "relaunched viewer exited $?"
+
+# 16. A corrupt state file: one warning naming it, and the defaults.
+echo '{"version": 1, "camera": [' > "$STATE"
+"$BIN" view --verbose --iss tle > "$LOG" 2>&1 &
+APP=$!
+WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window with a corrupt state file"
+wait_for "default camera" grep -q "camera lat=41.87400 lon=-75.78900 zoom=5.000" "$LOG"
+[ "$(grep -c "$STATE" "$LOG")" = 1 ] || fail "corrupt state: expected one warning naming it: $(cat "$LOG")"
+xdotool getwindowname "$WID" | grep -q " - night" || fail "corrupt state: not the default light: $(xdotool getwindowname "$WID")"
+ok "corrupt state: '$(grep "$STATE" "$LOG")', defaults shown"
+xdotool key --window "$WID" q 2>/dev/null || true
+wait "$APP" || fail "viewer exited $? after a corrupt state file"
+APP=""
 echo "e2e: all $pass checks passed"

@@ -77,6 +77,7 @@ public struct InputController: Sendable {
             guard ticks != 0, ticks.isFinite else { return [] }
             return [.zoom(delta: ticks * Self.wheelZoomPerTick, aroundX: x, aroundY: y, duration: Self.wheelDuration)]
         case let .keyDown(key, mods, _):
+            if mods == .control, key == .character("s") || key == .character("S") { return [.saveView] }
             if mods.contains(.control) || mods.contains(.alt) { return [] }
             return Self.command(for: key)
         case let .resized(w, h, _):
@@ -108,6 +109,7 @@ public struct InputController: Sendable {
         case .up: return [.panEased(dx: 0, dy: keyPan)]
         case .down: return [.panEased(dx: 0, dy: -keyPan)]
         case .character("0"): return [.resetCamera]
+        case .function(11): return [.toggleFullscreen]
         case .character("q"), .character("Q"), .escape: return [.quit]
         case .space: return [.toggleTimer]
         case .character("p"), .character("P"): return [.togglePulse]

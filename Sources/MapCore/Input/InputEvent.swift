@@ -4,6 +4,8 @@ public enum Key: Equatable, Sendable {
     case left, right, up, down
     case escape, space, enter
     case keypadPlus, keypadMinus
+    /// A function key, F1 ... F12.
+    case function(Int)
 }
 
 /// Modifier keys held during an event.
@@ -60,5 +62,9 @@ public enum MapCommand: Equatable, Sendable {
     case switchScene(String)
     case resetCamera
     case resize(width: Int, height: Int)
+    /// The window's own business, not the map's: full screen on or off (F11), the view written
+    /// to a PNG (Ctrl+S).
+    case toggleFullscreen
+    case saveView
     case quit
 }

@@ -84,6 +84,11 @@ public struct LabelPaint: Equatable, Sendable {
     }
 }
 
-/// A font the renderer can set text in (the renderer's FreeType face conforms); MapCore only
-/// passes it along.
-public protocol TextFont: AnyObject, Sendable {}
+/// A font the renderer can set text in (the renderer's FreeType face conforms); MapCore passes
+/// it along and measures the overlay's text with it.
+public protocol TextFont: AnyObject, Sendable {
+    /// The advance of `text` at `size` pixels, kerned, with `letterSpacing` between glyphs.
+    func width(_ text: String, size: Double, letterSpacing: Double) -> Double
+    /// Ascender and descender (positive below the baseline) at `size`, in pixels.
+    func metrics(size: Double) -> (ascent: Double, descent: Double)
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// Where the overlay's text goes: the attribution (bottom right, wrapped onto more lines when the
+/// window is narrow), the status line (bottom left, beside the attribution when it fits, else on
+/// a row of its own above it) and the scale bar (above whatever lies under it). Nothing overlaps
+/// at any width: status parts are dropped from the end (they come in order of importance), the
+/// last one is shortened with an ellipsis, and the attribution, which the data's licences
+/// require, is only ever wrapped (a single part wider than the window is shortened).
+public struct OverlayLayout: Equatable, Sendable {
+    /// One line of text: its pen position and the box its text and halo cover.
+    public struct Line: Equatable, Sendable {
+        public var text: String
+        public var x: Double
+        public var baseline: Double
+        public var box: FrameDescription.ScreenBox
+    }
+
+    /// The scale bar: the bar from `x0` to `x1` at height `y`, its label, and the box of both.
+    public struct ScaleBar: Equatable, Sendable {
+        public var x0: Double, x1: Double, y: Double
+        public var label: Line
+        public var box: FrameDescription.ScreenBox
+    }
+
+    /// The text rows, which depend only on the strings and the window's size.
+    public struct Text: Equatable, Sendable {
+        /// Top to bottom.
+        public var attribution: [Line]
+        public var status: Line?
+    }
+
+    public var text: Text
+    public var scale: ScaleBar?
+
+    /// The overlay's type: 11.5 px with a 1.6 px halo; margins of 6 px from the window's edges.
+    public static let textSize = 11.5
+    public static let haloWidth = 1.6
+    static let margin = 6.0
+    /// Between the status line and the attribution on one row.
+    static let gap = 12.0
+    /// The box of a line reaches this far beyond its glyphs' advance and the font's extent.
+    static let pad = 2.0
+    public static let attributionSeparator = " · "
+    public static let statusSeparator = "  ·  "
+
+    /// The rows of text for a window `width` x `height`.
+    public static func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double) -> Text {
+        let (ascent, descent) = font.metrics(size: textSize)
+        let row = (ascent + descent + 2 * pad + 1).rounded(.up)
+        let bottom = height - margin - descent
+        let room = max(0, width - 2 * margin)
+        func measure(_ s: String) -> Double { font.width(s, size: textSize, letterSpacing: 0) }
+        func line(_ s: String, x: Double, baseline: Double) -> Line {
+            Line(text: s, x: x, baseline: baseline,
+                 box: .init(minX: x - pad, minY: baseline - ascent - pad, maxX: x + measure(s) + pad, maxY: baseline + descent + pad))
+        }
+        // The attribution: parts filled greedily into lines that fit, right-aligned, bottom up.
+        var lines: [String] = []
+        for part in attribution.components(separatedBy: attributionSeparator) where !part.isEmpty {
+            if let last = lines.last, measure(last + attributionSeparator + part) <= room {
+                lines[lines.count - 1] = last + attributionSeparator + part
+            } else {
+                lines.append(measure(part) <= room ? part : shortened(part, to: room, measure))
+            }
+        }
+        let attributionLines = lines.enumerated().map { i, s in
+            line(s, x: width - margin - measure(s), baseline: bottom - Double(lines.count - 1 - i) * row)
+        }
+        // The status line: beside the attribution's bottom line when its first part fits there,
+        // else on the row above the attribution.
+        var statusLine: Line?
+        if let status, !status.isEmpty {
+            let parts = status.components(separatedBy: statusSeparator)
+            let besideRoom = (attributionLines.last.map { $0.box.minX - gap } ?? width - margin) - margin
+            func fitting(_ room: Double) -> String? {
+                for k in stride(from: parts.count, to: 0, by: -1) {
+                    let s = parts[..<k].joined(separator: statusSeparator)
+                    if measure(s) <= room { return s }
+                }
+                return nil
+            }
+            if let s = fitting(besideRoom) {
+                statusLine = line(s, x: margin, baseline: bottom)
+            } else {
+                let s = fitting(room) ?? shortened(parts[0], to: room, measure)
+                if !s.isEmpty { statusLine = line(s, x: margin, baseline: bottom - Double(attributionLines.count) * row) }
+            }
+        }
+        return Text(attribution: attributionLines, status: statusLine)
+    }
+
+    /// The scale bar `pixels` long with `label`, above the rows under it; nil when it does not fit.
+    public static func scale(pixels: Double, label: String, over text: Text, font: any TextFont, width: Double, height: Double) -> ScaleBar? {
+        let (ascent, descent) = font.metrics(size: textSize)
+        let x0 = 10.0, x1 = 10 + pixels
+        let labelX = x1 + 8, labelWidth = font.width(label, size: textSize, letterSpacing: 0)
+        let minX = x0 - 3, maxX = labelX + labelWidth + pad
+        guard maxX <= width - margin / 2 else { return nil }
+        // The bar sits asc + desc + 10 px above the baseline of the highest row it would touch.
+        var baseline = height - margin - descent
+        for l in text.attribution where l.box.maxX > minX && l.box.minX < maxX { baseline = min(baseline, l.baseline) }
+        if let l = text.status, l.box.maxX > minX && l.box.minX < maxX { baseline = min(baseline, l.baseline) }
+        let y = baseline - ascent - descent - 10
+        let labelBaseline = y + ascent / 2 - 1
+        let labelLine = Line(text: label, x: labelX, baseline: labelBaseline,
+                             box: .init(minX: labelX - pad, minY: labelBaseline - ascent - pad,
+                                        maxX: labelX + labelWidth + pad, maxY: labelBaseline + descent + pad))
+        let box = FrameDescription.ScreenBox(minX: minX, minY: min(y - 5 - 3, labelLine.box.minY), maxX: maxX,
+                                             maxY: max(y + 3, labelLine.box.maxY))
+        guard box.minY >= 0 else { return nil }
+        return ScaleBar(x0: x0, x1: x1, y: y, label: labelLine, box: box)
+    }
+
+    /// `s` cut to fit `room` with an ellipsis (empty when not even that fits).
+    static func shortened(_ s: String, to room: Double, _ measure: (String) -> Double) -> String {
+        var chars = Array(s)
+        while !chars.isEmpty {
+            chars.removeLast()
+            let t = String(chars).trimmingCharacters(in: .whitespaces) + "…"
+            if measure(t) <= room { return t }
+        }
+        return ""
+    }
+
+    /// The top of everything laid out (labels keep above it), or nil when nothing is.
+    public var top: Double? {
+        var t = scale?.box.minY ?? text.status?.box.minY ?? text.attribution.first?.box.minY
+        if let y = text.status?.box.minY { t = min(t ?? y, y) }
+        if let y = text.attribution.first?.box.minY { t = min(t ?? y, y) }
+        return t
+    }
+
+    /// The attribution's lines as one box.
+    public var attributionBox: FrameDescription.ScreenBox? {
+        guard let first = text.attribution.first else { return nil }
+        return text.attribution.dropFirst().reduce(first.box) { b, l in
+            .init(minX: min(b.minX, l.box.minX), minY: min(b.minY, l.box.minY), maxX: max(b.maxX, l.box.maxX), maxY: max(b.maxY, l.box.maxY))
+        }
+    }
+}
+
+/// Lays out the overlay's text rows once per change of strings or window size (the model
+/// describes a frame without mutating itself, so the last layout is kept here).
+final class OverlayLayoutCache: @unchecked Sendable {
+    private struct Key: Equatable {
+        let attribution: String, status: String?, width: Double, height: Double
+        let font: ObjectIdentifier
+    }
+    private let lock = NSLock()
+    private var key: Key?
+    private var text: OverlayLayout.Text?
+
+    func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double) -> OverlayLayout.Text {
+        let k = Key(attribution: attribution, status: status, width: width, height: height, font: ObjectIdentifier(font))
+        lock.lock(); defer { lock.unlock() }
+        if let text, key == k { return text }
+        let t = OverlayLayout.text(attribution: attribution, status: status, font: font, width: width, height: height)
+        key = k; text = t
+        return t
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import MapData
+
+/// `$XDG_CONFIG_HOME/nightmap/nightmap.conf` (default `~/.config`): any long option of `view` as
+/// a `name = value` line, `#` starting a comment; a flag takes `true` or `false`. The lines become
+/// arguments that go before the command line's, so the command line overrides them.
+enum ConfigFile {
+    struct Problem: Error, CustomStringConvertible { let description: String }
+
+    /// Where the file is looked for.
+    static func path(environment env: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        XDGDirectory.config(env).appendingPathComponent("nightmap/nightmap.conf").path
+    }
+
+    /// The long options of `view` a line may name, and whether each is a flag.
+    static let viewOptions: [String: Bool] = [
+        "size": false, "style": false, "center": false, "zoom": false, "scene": false, "route": false, "radar": false,
+        "radar-bounds": false, "radar-placement": false, "light": false, "iss": false, "iss-url": false, "tle": false,
+        "tle-url": false, "time": false, "elapsed": false, "verbose": true, "no-restore": true,
+    ]
+
+    /// The file's arguments; none when it does not exist. A bad line, or a file that exists but
+    /// cannot be read, throws `nightmap.conf:LINE: ...`.
+    static func arguments(path: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let data: Data
+        do { data = try DataFile.read(path, limit: 1 << 20) } catch { throw Problem(description: error.description) }
+        guard let text = String(data: data, encoding: .utf8) else { throw Problem(description: "\(path): not UTF-8 text") }
+        return try arguments(text: text, name: URL(fileURLWithPath: path).lastPathComponent)
+    }
+
+    static func arguments(text: String, name: String = "nightmap.conf") throws -> [String] {
+        var args: [String] = []
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            func problem(_ s: String) -> Problem { Problem(description: "\(name):\(i + 1): \(s)") }
+            var line = Substring(raw)
+            // A comment starts at '#' at the beginning or after a space (URLs keep their '#').
+            if let hash = line.indices.first(where: { line[$0] == "#" && ($0 == line.startIndex || line[line.index(before: $0)].isWhitespace) }) {
+                line = line[..<hash]
+            }
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { continue }
+            guard let eq = trimmed.firstIndex(of: "=") else { throw problem("'\(trimmed)' is not a 'name = value' line") }
+            let name = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
+            let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let bare = name.hasPrefix("--") ? String(name.dropFirst(2)) : name
+            guard let isFlag = viewOptions[bare] else {
+                throw problem("unknown option '\(name)' (known: \(viewOptions.keys.sorted().joined(separator: ", ")))")
+            }
+            if isFlag {
+                switch value.lowercased() {
+                case "true", "yes", "on", "1": args.append("--\(bare)")
+                case "false", "no", "off", "0": continue
+                default: throw problem("\(bare): '\(value)' is not true or false")
+                }
+            } else {
+                guard !value.isEmpty else { throw problem("\(bare) needs a value") }
+                // Checked alone, so the error names this line.
+                do { _ = try Options.parse(["view", "--\(bare)=\(value)"]) } catch { throw problem("\(error)") }
+                args.append("--\(bare)=\(value)")
+            }
+        }
+        return args
+    }
+}
