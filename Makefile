@@ -8,12 +8,13 @@ RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product night
 # Build and run: SDL2, giflib, libpng (PNG snapshots), zlib, FreeType (labels; found by pkg-config)
 # and libcurl (the live ISS feed and the TLE refresh).
 PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4-openssl-dev
-# The end-to-end window test: a virtual X server, input injection, screenshots.
-TEST_PACKAGES := xvfb xdotool imagemagick x11-utils
+# The end-to-end window test: a virtual X server, input injection, screenshots; the install test:
+# the .desktop validator and man.
+TEST_PACKAGES := xvfb xdotool imagemagick x11-utils openbox desktop-file-utils man-db groff-base
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= Tests/RenderTests/tests
 
-.PHONY: run build test test-asan test-tsan soak unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean fuzz
+.PHONY: run build install uninstall icons test-install test test-asan test-tsan soak unit-test e2e render-tests bench bench-window bench-callgrind snapshot data radar-frames deps test-deps clean fuzz
 
 run: build
 	$(BIN) view
@@ -26,6 +27,42 @@ test: deps test-deps
 	$(SWIFT) test
 	bash Tests/e2e/window.sh $(BIN)
 	bash Tests/e2e/faults.sh $(BIN)
+	bash Tests/e2e/install.sh $(BIN)
+
+# `make install` (PREFIX, DESTDIR): the binary, its resources in share/nightmap (found from
+# bin/../share/nightmap), the desktop entry, the icon in the hicolor theme and the manual page.
+PREFIX ?= /usr/local
+DESTDIR ?=
+RESOURCE_DIRS := basemap fonts icons places radar routes style tle
+RESOURCE_FILES := $(foreach d,$(RESOURCE_DIRS),$(wildcard Resources/$(d)/*))
+ICON_SIZES := 48 128 256
+ROOT := $(DESTDIR)$(PREFIX)
+SHARE := $(ROOT)/share
+INSTALLED := $(ROOT)/bin/nightmap $(RESOURCE_FILES:Resources/%=$(SHARE)/nightmap/%) \
+	$(SHARE)/applications/nightmap.desktop $(SHARE)/icons/hicolor/scalable/apps/nightmap.svg \
+	$(foreach s,$(ICON_SIZES),$(SHARE)/icons/hicolor/$(s)x$(s)/apps/nightmap.png) $(SHARE)/man/man1/nightmap.1
+
+install: build
+	install -Dm755 $(BIN) $(ROOT)/bin/nightmap
+	for f in $(RESOURCE_FILES:Resources/%=%); do install -Dm644 Resources/$$f $(SHARE)/nightmap/$$f; done
+	install -Dm644 Resources/desktop/nightmap.desktop $(SHARE)/applications/nightmap.desktop
+	install -Dm644 Resources/desktop/nightmap.svg $(SHARE)/icons/hicolor/scalable/apps/nightmap.svg
+	for s in $(ICON_SIZES); do install -Dm644 Resources/desktop/nightmap-$$s.png $(SHARE)/icons/hicolor/$${s}x$$s/apps/nightmap.png; done
+	install -Dm644 Resources/man/nightmap.1 $(SHARE)/man/man1/nightmap.1
+
+# Removes exactly what `make install` put there, and the share/nightmap folders left empty.
+uninstall:
+	rm -f $(INSTALLED)
+	for d in $(RESOURCE_DIRS:%=$(SHARE)/nightmap/%) $(SHARE)/nightmap; do [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; done
+
+# Renders the icon's PNGs from Resources/desktop/nightmap.svg with rsvg-convert (librsvg2-bin).
+icons:
+	@bash tools/ensure-packages.sh librsvg2-bin
+	for s in $(ICON_SIZES); do rsvg-convert -w $$s -h $$s Resources/desktop/nightmap.svg -o Resources/desktop/nightmap-$$s.png; done
+
+# `make install` and `make uninstall` into temporary prefixes, and the installed program run from /.
+test-install: build test-deps
+	bash Tests/e2e/install.sh $(BIN)
 
 unit-test: deps
 	$(SWIFT) test
