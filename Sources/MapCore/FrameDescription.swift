@@ -35,9 +35,11 @@ public struct FrameDescription: Equatable, Sendable {
         public let features: [PointFeature]
         /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
         public let light: Color
+        /// Device pixels per CSS pixel (the edge arrow's size).
+        public let pixelRatio: Double
 
-        public init(icon: VectorIcon, features: [PointFeature], light: Color) {
-            self.icon = icon; self.features = features; self.light = light
+        public init(icon: VectorIcon, features: [PointFeature], light: Color, pixelRatio: Double = 1) {
+            self.icon = icon; self.features = features; self.light = light; self.pixelRatio = pixelRatio
         }
 
         public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool {

@@ -10,7 +10,7 @@ public struct MapModel: Sendable {
     public private(set) var timer: AnimationTimer
     public private(set) var scene: Scene
     /// The scenes keys 1, 2 and 3 switch to.
-    public let scenes: [Scene]
+    public private(set) var scenes: [Scene]
     public private(set) var pulse: RoutePulse?
     /// Layer ids of the route steps, in step order.
     public let routeLayerIDs: [String]
@@ -33,9 +33,9 @@ public struct MapModel: Sendable {
     /// Light the layers by the light preset (Mapbox Standard); off, colours show as written
     /// (MapLibre styles have no light).
     public var lighting = true
-    /// Device pixels per CSS pixel: style-document lengths are scaled by it, and the camera's
-    /// zoom is the style's zoom plus log2 of it.
-    public var pixelRatio = 1.0
+    /// Device pixels per CSS pixel: every length in pixels (lines, text, icons, the overlay) is
+    /// scaled by it, and the camera's zoom is the style's zoom plus log2 of it (`setPixelRatio`).
+    public private(set) var pixelRatio = 1.0
     /// Paint properties whose value is (or was) transitioning, by layer id then property name.
     private var transitions: [String: [String: TransitioningValue]] = [:]
     /// The route pulse's changes due in a frame (storage kept between frames).
@@ -150,6 +150,20 @@ public struct MapModel: Sendable {
         }
     }
 
+    /// Sets the device pixels per CSS pixel (a HiDPI window: drawable / window size): the
+    /// scenes' zooms and the camera shift by log2 of the change, so the same ground shows, in
+    /// more pixels.
+    public mutating func setPixelRatio(_ ratio: Double) {
+        guard ratio > 0, ratio.isFinite, ratio != pixelRatio else { return }
+        let factor = ratio / pixelRatio, shift = log2(factor)
+        pixelRatio = ratio
+        scenes = scenes.map { $0.scaled(by: factor) }
+        scene = scene.scaled(by: factor)
+        camera.setBounds(scene.bounds)
+        let target = camera.target
+        camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift))
+    }
+
     // MARK: Style changes
 
     /// Applies a change to the style (the style API's extension uses this).
@@ -228,8 +242,9 @@ public struct MapModel: Sendable {
         if overlayEnabled {
             // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
             let w = Double(camera.size.width), h = Double(camera.size.height)
-            let top = overlayLayout(scale: nil)?.top.map { $0 - 24 } ?? h - 46
-            boxes.append(.init(minX: 0, minY: min(h - 46, top), maxX: w, maxY: h))
+            let strip = 46 * pixelRatio
+            let top = overlayLayout(scale: nil)?.top.map { $0 - 24 * pixelRatio } ?? h - strip
+            boxes.append(.init(minX: 0, minY: min(h - strip, top), maxX: w, maxY: h))
         }
     }
 
@@ -239,7 +254,7 @@ public struct MapModel: Sendable {
               let layer = style.layers.first(where: { if case .symbol = $0.paint { return $0.source == "iss" } else { return false } }),
               case let .symbol(y) = layer.paint, let icon = style.icons[y.iconImage] else { return nil }
         let view = camera.view
-        let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize / 2
+        let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize * pixelRatio / 2
         var s = view.screen(f.position)
         s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
         // Out of the window it cannot overlap a label (and the labels need not be placed again).
@@ -430,27 +445,31 @@ public struct MapModel: Sendable {
             case var .line(l):
                 guard let g = layer.source.flatMap({ style.sources[$0] }) else { continue }
                 l.color = l.color.lit(by: light, emissive: l.emissiveStrength)
+                if pixelRatio != 1 { l.scale(by: pixelRatio) }
                 out.append(.init(id: layer.id, paint: .line(l), geometry: g))
             case let .raster(r):
                 guard let source = layer.source.flatMap({ style.images[$0] }),
                       let draw = imageDraw(source, r, light: light) else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
-            case let .labels(l):
+            case var .labels(l):
                 guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
                 if !avoidReady { labelAvoidBoxes(into: &avoid); avoidReady = true }
-                out.append(.init(id: layer.id, paint: paint, geometry: nil,
+                if pixelRatio != 1 { l.scale(by: pixelRatio) }
+                out.append(.init(id: layer.id, paint: .labels(l), geometry: nil,
                                  labels: .init(places: places, font: font, avoid: avoid,
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
                                         worldSize: camera.view.worldSize)
                 if let draw = s.drawLayer(style, e, image: { imageDraw($0, $1, light: light) }) { out.append(draw) }
-            case let .symbol(y):
+            case var .symbol(y):
                 guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,
                       let icon = style.icons[y.iconImage] else { continue }
+                y.iconSize *= pixelRatio
                 let draw = FrameDescription.SymbolDraw(icon: icon, features: features,
-                                                       light: Color.white.lit(by: light, emissive: y.emissiveStrength))
-                out.append(.init(id: layer.id, paint: paint, geometry: nil, symbols: draw))
+                                                       light: Color.white.lit(by: light, emissive: y.emissiveStrength),
+                                                       pixelRatio: pixelRatio)
+                out.append(.init(id: layer.id, paint: .symbol(y), geometry: nil, symbols: draw))
             }
         }
         return FrameDescription(view: camera.view, layers: out, overlay: overlayEnabled ? overlay() : nil)
@@ -459,7 +478,7 @@ public struct MapModel: Sendable {
     private func overlay() -> Overlay {
         let view = camera.view
         let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
-        let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits)
+        let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits, maxPixels: 110 * pixelRatio)
         return Overlay(attribution: attribution, status: status, help: showsHelp ? Overlay.helpLines : nil,
                        scale: scale, font: style.font, layout: overlayLayout(scale: scale))
     }
@@ -468,9 +487,9 @@ public struct MapModel: Sendable {
     public func overlayLayout(scale: (pixels: Double, label: String)?) -> OverlayLayout? {
         guard let font = style.font else { return nil }
         let w = Double(camera.size.width), h = Double(camera.size.height)
-        let text = overlayLayoutCache.text(attribution: attribution, status: status, font: font, width: w, height: h)
+        let text = overlayLayoutCache.text(attribution: attribution, status: status, font: font, width: w, height: h, ratio: pixelRatio)
         return OverlayLayout(text: text, scale: scale.flatMap {
-            OverlayLayout.scale(pixels: $0.pixels, label: $0.label, over: text, font: font, width: w, height: h)
+            OverlayLayout.scale(pixels: $0.pixels, label: $0.label, over: text, font: font, width: w, height: h, ratio: pixelRatio)
         })
     }
 

@@ -15,9 +15,10 @@ public struct OverlayLayout: Equatable, Sendable {
         public var box: FrameDescription.ScreenBox
     }
 
-    /// The scale bar: the bar from `x0` to `x1` at height `y`, its label, and the box of both.
+    /// The scale bar: the bar from `x0` to `x1` at height `y` (its ticks and strokes `ratio`
+    /// times their CSS size), its label, and the box of both.
     public struct ScaleBar: Equatable, Sendable {
-        public var x0: Double, x1: Double, y: Double
+        public var x0: Double, x1: Double, y: Double, ratio: Double
         public var label: Line
         public var box: FrameDescription.ScreenBox
     }
@@ -27,10 +28,15 @@ public struct OverlayLayout: Equatable, Sendable {
         /// Top to bottom.
         public var attribution: [Line]
         public var status: Line?
+        /// The type's size and halo in device pixels.
+        public var textSize: Double
+        public var haloWidth: Double
     }
 
     public var text: Text
     public var scale: ScaleBar?
+
+    public init(text: Text, scale: ScaleBar?) { self.text = text; self.scale = scale }
 
     /// The overlay's type: 11.5 px with a 1.6 px halo; margins of 6 px from the window's edges.
     public static let textSize = 11.5
@@ -43,13 +49,16 @@ public struct OverlayLayout: Equatable, Sendable {
     public static let attributionSeparator = " · "
     public static let statusSeparator = "  ·  "
 
-    /// The rows of text for a window `width` x `height`.
-    public static func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double) -> Text {
-        let (ascent, descent) = font.metrics(size: textSize)
-        let row = (ascent + descent + 2 * pad + 1).rounded(.up)
+    /// The rows of text for a window `width` x `height` device pixels, `ratio` of them to a CSS
+    /// pixel (every length above is in CSS pixels).
+    public static func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double,
+                            ratio: Double = 1) -> Text {
+        let size = textSize * ratio, margin = margin * ratio, gap = gap * ratio, pad = pad * ratio
+        let (ascent, descent) = font.metrics(size: size)
+        let row = (ascent + descent + 2 * pad + ratio).rounded(.up)
         let bottom = height - margin - descent
         let room = max(0, width - 2 * margin)
-        func measure(_ s: String) -> Double { font.width(s, size: textSize, letterSpacing: 0) }
+        func measure(_ s: String) -> Double { font.width(s, size: size, letterSpacing: 0) }
         func line(_ s: String, x: Double, baseline: Double) -> Line {
             Line(text: s, x: x, baseline: baseline,
                  box: .init(minX: x - pad, minY: baseline - ascent - pad, maxX: x + measure(s) + pad, maxY: baseline + descent + pad))
@@ -86,29 +95,31 @@ public struct OverlayLayout: Equatable, Sendable {
                 if !s.isEmpty { statusLine = line(s, x: margin, baseline: bottom - Double(attributionLines.count) * row) }
             }
         }
-        return Text(attribution: attributionLines, status: statusLine)
+        return Text(attribution: attributionLines, status: statusLine, textSize: size, haloWidth: haloWidth * ratio)
     }
 
     /// The scale bar `pixels` long with `label`, above the rows under it; nil when it does not fit.
-    public static func scale(pixels: Double, label: String, over text: Text, font: any TextFont, width: Double, height: Double) -> ScaleBar? {
-        let (ascent, descent) = font.metrics(size: textSize)
-        let x0 = 10.0, x1 = 10 + pixels
-        let labelX = x1 + 8, labelWidth = font.width(label, size: textSize, letterSpacing: 0)
-        let minX = x0 - 3, maxX = labelX + labelWidth + pad
+    public static func scale(pixels: Double, label: String, over text: Text, font: any TextFont, width: Double, height: Double,
+                             ratio: Double = 1) -> ScaleBar? {
+        let size = textSize * ratio, margin = margin * ratio, pad = pad * ratio
+        let (ascent, descent) = font.metrics(size: size)
+        let x0 = 10 * ratio, x1 = x0 + pixels
+        let labelX = x1 + 8 * ratio, labelWidth = font.width(label, size: size, letterSpacing: 0)
+        let minX = x0 - 3 * ratio, maxX = labelX + labelWidth + pad
         guard maxX <= width - margin / 2 else { return nil }
         // The bar sits asc + desc + 10 px above the baseline of the highest row it would touch.
         var baseline = height - margin - descent
         for l in text.attribution where l.box.maxX > minX && l.box.minX < maxX { baseline = min(baseline, l.baseline) }
         if let l = text.status, l.box.maxX > minX && l.box.minX < maxX { baseline = min(baseline, l.baseline) }
-        let y = baseline - ascent - descent - 10
-        let labelBaseline = y + ascent / 2 - 1
+        let y = baseline - ascent - descent - 10 * ratio
+        let labelBaseline = y + ascent / 2 - ratio
         let labelLine = Line(text: label, x: labelX, baseline: labelBaseline,
                              box: .init(minX: labelX - pad, minY: labelBaseline - ascent - pad,
                                         maxX: labelX + labelWidth + pad, maxY: labelBaseline + descent + pad))
-        let box = FrameDescription.ScreenBox(minX: minX, minY: min(y - 5 - 3, labelLine.box.minY), maxX: maxX,
-                                             maxY: max(y + 3, labelLine.box.maxY))
+        let box = FrameDescription.ScreenBox(minX: minX, minY: min(y - 8 * ratio, labelLine.box.minY), maxX: maxX,
+                                             maxY: max(y + 3 * ratio, labelLine.box.maxY))
         guard box.minY >= 0 else { return nil }
-        return ScaleBar(x0: x0, x1: x1, y: y, label: labelLine, box: box)
+        return ScaleBar(x0: x0, x1: x1, y: y, ratio: ratio, label: labelLine, box: box)
     }
 
     /// `s` cut to fit `room` with an ellipsis (empty when not even that fits).
@@ -143,18 +154,18 @@ public struct OverlayLayout: Equatable, Sendable {
 /// describes a frame without mutating itself, so the last layout is kept here).
 final class OverlayLayoutCache: @unchecked Sendable {
     private struct Key: Equatable {
-        let attribution: String, status: String?, width: Double, height: Double
+        let attribution: String, status: String?, width: Double, height: Double, ratio: Double
         let font: ObjectIdentifier
     }
     private let lock = NSLock()
     private var key: Key?
     private var text: OverlayLayout.Text?
 
-    func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double) -> OverlayLayout.Text {
-        let k = Key(attribution: attribution, status: status, width: width, height: height, font: ObjectIdentifier(font))
+    func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double, ratio: Double) -> OverlayLayout.Text {
+        let k = Key(attribution: attribution, status: status, width: width, height: height, ratio: ratio, font: ObjectIdentifier(font))
         lock.lock(); defer { lock.unlock() }
         if let text, key == k { return text }
-        let t = OverlayLayout.text(attribution: attribution, status: status, font: font, width: width, height: height)
+        let t = OverlayLayout.text(attribution: attribution, status: status, font: font, width: width, height: height, ratio: ratio)
         key = k; text = t
         return t
     }

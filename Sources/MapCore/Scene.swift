@@ -41,6 +41,16 @@ public struct Scene: Equatable, Sendable {
               fit: box, padding: 40, bounds: CameraBounds(minZoom: 2, maxZoom: 10), timerStartsPlaying: true)
     }
 
+    /// The same scene for `factor` times as many device pixels per CSS pixel: every zoom shifted
+    /// by log2(factor) (the same ground in more pixels), the fit's padding scaled.
+    public func scaled(by factor: Double) -> Scene {
+        let shift = log2(factor)
+        return Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom + shift), fit: fit,
+                     padding: padding * factor,
+                     bounds: CameraBounds(bounds: bounds.bounds, minZoom: bounds.minZoom + shift, maxZoom: bounds.maxZoom + shift),
+                     timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom.map { $0 + shift })
+    }
+
     /// The camera the scene starts with in a viewport of `size` (before clamping).
     public func startCamera(size: ViewportSize) -> CameraState {
         guard let box = fit else { return camera }

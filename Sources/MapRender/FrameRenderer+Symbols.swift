@@ -27,7 +27,7 @@ extension FrameRenderer {
                 let sy = my * p.world + p.oy
                 if sx < 0 || sx > Double(pixmap.width) || sy < 0 || sy > viewHeight {
                     drawEdgeArrow(towards: Point(sx, sy), width: Double(pixmap.width), height: viewHeight,
-                                  color: icon.shapes.first?.color ?? .white, light: draw.light, pixmap)
+                                  color: icon.shapes.first?.color ?? .white, light: draw.light, scale: draw.pixelRatio, pixmap)
                 }
             }
             for copy in first...max(first, last) {
@@ -64,23 +64,25 @@ extension FrameRenderer {
     }
 
     /// A 14-px arrow 10 px inside the window's edge, on the line from the centre to `target`.
+    /// An arrow 14 CSS pixels long (`scale` device pixels each) just inside the window's edge,
+    /// pointing from the centre towards `target`.
     func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color, light: MapCore.Color,
-                               _ pixmap: Pixmap) {
+                       scale k: Double = 1, _ pixmap: Pixmap) {
         let c = Point(width / 2, height / 2)
         let d = target - c
         let len = d.length
         guard len > 0 else { return }
         let u = d * (1 / len)
         // Scale the direction to touch the inset rectangle.
-        let inset = 14.0
+        let inset = 14 * k
         let kx = u.x == 0 ? Double.infinity : (width / 2 - inset) / abs(u.x)
         let ky = u.y == 0 ? Double.infinity : (height / 2 - inset) / abs(u.y)
         let tip = c + u * min(kx, ky, len)
         let n = Point(-u.y, u.x)
         rasterizer.moveTo(tip)
-        rasterizer.lineTo(tip - u * 14 + n * 7)
-        rasterizer.lineTo(tip - u * 10)
-        rasterizer.lineTo(tip - u * 14 - n * 7)
+        rasterizer.lineTo(tip - u * (14 * k) + n * (7 * k))
+        rasterizer.lineTo(tip - u * (10 * k))
+        rasterizer.lineTo(tip - u * (14 * k) - n * (7 * k))
         rasterizer.close()
         let lit = MapCore.Color(r: color.r * light.r, g: color.g * light.g, b: color.b * light.b, a: 0.9)
         rasterizer.fill(pixmap, color: lit.premultiplied(opacity: 1), rule: .nonZero)

@@ -8,8 +8,8 @@ extension FrameRenderer {
     /// layout puts them; the help panel (centre).
     func drawOverlay(_ o: Overlay, _ font: FontFace, _ pixmap: Pixmap, height: Int) {
         let w = Double(pixmap.width), h = Double(height)
-        var ui = LabelPaint(textSize: OverlayLayout.textSize)
-        ui.haloWidth = OverlayLayout.haloWidth
+        var ui = LabelPaint(textSize: o.layout?.text.textSize ?? OverlayLayout.textSize)
+        ui.haloWidth = o.layout?.text.haloWidth ?? OverlayLayout.haloWidth
         let (ascent, descent) = font.metrics(size: ui.textSize)
         let text = ui.textColor.premultiplied(opacity: 1)
         let halo = ui.haloColor.premultiplied(opacity: 0.9)
@@ -22,12 +22,13 @@ extension FrameRenderer {
             for line in layout.text.attribution { put(line.text, x: line.x, baseline: line.baseline) }
             if let status = layout.text.status { put(status.text, x: status.x, baseline: status.baseline) }
             if let scale = layout.scale {
-                let bar = (Point(scale.x0, scale.y - 5), Point(scale.x0, scale.y), Point(scale.x1, scale.y), Point(scale.x1, scale.y - 5))
+                let tick = 5 * scale.ratio
+                let bar = (Point(scale.x0, scale.y - tick), Point(scale.x0, scale.y), Point(scale.x1, scale.y), Point(scale.x1, scale.y - tick))
                 withUnsafeBytes(of: bar) { raw in
                     let pts = raw.bindMemory(to: Point.self)
-                    stroker.stroke(pts, closed: false, style: StrokeStyle(width: 4.5, cap: .square, join: .miter), into: &rasterizer)
+                    stroker.stroke(pts, closed: false, style: StrokeStyle(width: 4.5 * scale.ratio, cap: .square, join: .miter), into: &rasterizer)
                     rasterizer.fill(pixmap, color: halo)
-                    stroker.stroke(pts, closed: false, style: StrokeStyle(width: 1.5, cap: .square, join: .miter), into: &rasterizer)
+                    stroker.stroke(pts, closed: false, style: StrokeStyle(width: 1.5 * scale.ratio, cap: .square, join: .miter), into: &rasterizer)
                     rasterizer.fill(pixmap, color: text)
                 }
                 put(scale.label.text, x: scale.label.x, baseline: scale.label.baseline)

@@ -10,7 +10,7 @@ enum Headless {
     static func snapshot(_ o: Options) throws {
         var model = try MapSetup.model(o, report: warn)
         if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: snapshots stay offline
-        let pixmap = Pixmap(width: o.size.width, height: o.size.height)
+        let pixmap = Pixmap(width: model.camera.size.width, height: model.camera.size.height)
         FrameRenderer().render(model.frame(), into: pixmap)
         try PNGCodec.write(pixmap, to: o.output ?? "snapshot.png")
     }
@@ -90,10 +90,13 @@ enum Headless {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let object: [String: Any] = [
-            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom],
-            "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east,
-                       "north": b.bounds.north, "minZoom": b.minZoom, "maxZoom": b.maxZoom],
+            // Zooms are the style's (the camera's less log2 of the pixel ratio); the size is in
+            // device pixels, as the overlay's and the labels' boxes are.
+            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.pixelRatio)],
+            "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east, "north": b.bounds.north,
+                       "minZoom": b.minZoom - log2(model.pixelRatio), "maxZoom": b.maxZoom - log2(model.pixelRatio)],
             "size": [model.camera.size.width, model.camera.size.height],
+            "pixelRatio": model.pixelRatio,
             "timer": model.timer.stateName,
             "timerTicks": model.timer.ticks(at: o.elapsed),
             "layers": model.visibleLayerIDs,

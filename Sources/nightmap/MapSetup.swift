@@ -92,16 +92,20 @@ enum MapSetup {
             if let steps = routeSteps { scenes.append(Scene.route(fitting: RouteFile.bounds(steps))) }
             if tracker != nil { scenes.append(Scene.iss) }
         } else {
-            scenes = [StyleDocumentMap.scene(document, pixelRatio: 1)]
+            scenes = [StyleDocumentMap.scene(document)]
         }
         let scene = scenes.first { $0.name == o.scene } ?? scenes[0]
-        var model = MapModel(scene: scene, style: style, size: o.size, scenes: scenes,
+        // The viewport in device pixels: `--pixel-ratio` of them per CSS pixel of `--size`.
+        let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
+                                height: Int((Double(o.size.height) * o.pixelRatio).rounded()))
+        var model = MapModel(scene: scene, style: style, size: size, scenes: scenes,
                              routeLayerIDs: routeLayerIDs, radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
                              clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
         model.lighting = flag("nightmap:lighting") || o.lightGiven
+        model.setPixelRatio(o.pixelRatio)
         if o.center != nil || o.zoom != nil {
             let start = model.camera.state
-            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom ?? start.zoom))
+            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom))
         }
         model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
         model.advance(to: o.elapsed)

@@ -27,7 +27,7 @@ struct SavedState: Codable, Equatable {
     /// What the model shows, in a window of `window` points.
     init(model: MapModel, window: Window) {
         let c = model.camera.target
-        camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom)
+        camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom - log2(model.pixelRatio))
         scene = model.scene.name
         light = model.lightPreset.rawValue
         units = model.imperialUnits ? "imperial" : "metric"

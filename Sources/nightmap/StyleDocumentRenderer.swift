@@ -6,20 +6,19 @@ import Raster
 
 /// Maps described by a style document: the model for `--style` and for the render tests.
 enum StyleDocumentMap {
-    /// The scene a document's camera gives: its centre and zoom, the whole world as bounds.
-    static func scene(_ document: StyleDocument, pixelRatio: Double) -> Scene {
-        let zoomShift = log2(pixelRatio)
-        return Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0),
-                                                        zoom: (document.zoom ?? 0) + zoomShift),
-                     bounds: CameraBounds(minZoom: zoomShift, maxZoom: 24 + zoomShift), timerStartsPlaying: false)
+    /// The scene a document's camera gives: its centre and zoom, the whole world as bounds (for
+    /// one device pixel per CSS pixel; `MapModel.setPixelRatio` shifts it).
+    static func scene(_ document: StyleDocument) -> Scene {
+        Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0), zoom: document.zoom ?? 0),
+              bounds: CameraBounds(minZoom: 0, maxZoom: 24), timerStartsPlaying: false)
     }
 
     /// A model showing `document` (resources loaded into `style`), unlit as MapLibre draws.
     static func model(_ document: StyleDocument, style: Style, size: ViewportSize, pixelRatio: Double,
                       light: LightPreset? = nil) -> MapModel {
-        var model = MapModel(scene: scene(document, pixelRatio: pixelRatio), style: style, size: size, light: light ?? .day)
+        var model = MapModel(scene: scene(document), style: style, size: size, light: light ?? .day)
         model.lighting = light != nil
-        model.pixelRatio = pixelRatio
+        model.setPixelRatio(pixelRatio)
         model.overlayEnabled = false
         return model
     }

@@ -112,7 +112,7 @@ final class Viewer {
         SDL_GetRendererOutputSize(r, &dw, &dh)
         if dw <= 0 || dh <= 0 { dw = ww; dh = wh }
         pixelScale = ww > 0 ? Double(dw) / Double(ww) : 1
-        model.pixelRatio = pixelScale
+        model.setPixelRatio(pixelScale)
         if !fullscreen { windowedSize = ViewportSize(width: Int(ww), height: Int(wh)) }
         if let t = texture { SDL_DestroyTexture(t) }
         guard let t = SDL_CreateTexture(r, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),

@@ -146,3 +146,26 @@ import Testing
         #expect(abs(Easing.ease.value(0.5) - 0.8024033877399112) < 1e-6)
     }
 }
+
+/// The window's own keys: F11 and Ctrl+S reach the viewer; other Ctrl and Alt chords stay unbound.
+@Suite struct WindowKeyTests {
+    @Test func f11TogglesFullScreenAndCtrlSSavesTheView() {
+        var c = InputController()
+        #expect(c.handle(.keyDown(.function(11), modifiers: [], time: 0)) == [.toggleFullscreen])
+        #expect(c.handle(.keyDown(.character("s"), modifiers: .control, time: 0)) == [.saveView])
+        #expect(c.handle(.keyDown(.character("S"), modifiers: .control, time: 0)) == [.saveView])
+        // Not Ctrl+Alt+S, not Ctrl+Q, not F10; a plain s is unbound.
+        #expect(c.handle(.keyDown(.character("s"), modifiers: [.control, .alt], time: 0)) == [])
+        #expect(c.handle(.keyDown(.character("q"), modifiers: .control, time: 0)) == [])
+        #expect(c.handle(.keyDown(.function(10), modifiers: [], time: 0)) == [])
+        #expect(c.handle(.keyDown(.character("s"), modifiers: [], time: 0)) == [])
+    }
+
+    @Test func theModelLeavesTheWindowsCommandsAlone() {
+        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 640, height: 400))
+        let before = m.camera.state
+        m.apply(.toggleFullscreen, now: 0)
+        m.apply(.saveView, now: 0)
+        #expect(m.camera.state == before && !m.wantsQuit)
+    }
+}

@@ -43,13 +43,12 @@ import Testing
 
     func renderStyle(_ style: Style, size: Int, pixelRatio: Double = 1, center: LngLat, zoom: Double,
                      edit: (inout MapModel) throws -> Void = { _ in }) rethrows -> Pixmap {
-        let shift = log2(pixelRatio)
-        let scene = Scene(name: "t", camera: CameraState(center: center, zoom: zoom + shift),
-                          bounds: CameraBounds(minZoom: shift, maxZoom: 24 + shift), timerStartsPlaying: false)
+        let scene = Scene(name: "t", camera: CameraState(center: center, zoom: zoom),
+                          bounds: CameraBounds(minZoom: 0, maxZoom: 24), timerStartsPlaying: false)
         var model = MapModel(scene: scene, style: style, size: ViewportSize(width: size, height: size))
         model.lighting = false
         model.overlayEnabled = false
-        model.pixelRatio = pixelRatio
+        model.setPixelRatio(pixelRatio)
         model.advance(to: 0)
         try edit(&model)
         let pm = Pixmap(width: size, height: size)

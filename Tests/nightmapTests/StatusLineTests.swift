@@ -29,3 +29,20 @@ import Testing
         #expect(StatusLine.iss(m) == "ISS: no position (feed: HTTP 503 (Service Unavailable))")
     }
 }
+
+/// The place under the pointer, as the status line writes it.
+@Suite struct PointerCoordinatesTests {
+    @Test func hemispheresAndWrappedLongitudes() {
+        #expect(StatusLine.coordinates(LngLat(lng: -75.789, lat: 41.874)) == "41.8740° N, 75.7890° W")
+        #expect(StatusLine.coordinates(LngLat(lng: 151.2093, lat: -33.8688)) == "33.8688° S, 151.2093° E")
+        // A copy of the world east of the antimeridian.
+        #expect(StatusLine.coordinates(LngLat(lng: 284.211, lat: 41.874)) == "41.8740° N, 75.7890° W")
+    }
+
+    @Test func theCoordinatesComeAfterTheDataSourcesAndBeforeTheFrameRate() {
+        let m = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
+                         iss: IssTracker(mode: .tle, orbit: nil))
+        let s = StatusLine.compose(m, framesPerSecond: 60, pointer: LngLat(lng: 10, lat: 20), notice: "saved /tmp/x.png")
+        #expect(s == "saved /tmp/x.png  ·  ISS: no position  ·  20.0000° N, 10.0000° E  ·  60 fps  ·  h: help")
+    }
+}

@@ -77,6 +77,11 @@ public struct LabelPaint: Equatable, Sendable {
     /// Labels of this layer with rank below this are not drawn at any zoom past `maxZoom`.
     public var maxZoom: Double = 24
 
+    /// Lengths in device pixels for `ratio` of them per CSS pixel.
+    public mutating func scale(by ratio: Double) {
+        textSize *= ratio; haloWidth *= ratio; dotRadius *= ratio; letterSpacing *= ratio
+    }
+
     public init(textSize: Double = 13, dotRadius: Double = 2.5, uppercase: Bool = false, letterSpacing: Double = 0,
                 textColor: Color = Color(rgb: 0xE6ECF4), maxZoom: Double = 24) {
         self.textSize = textSize; self.dotRadius = dotRadius; self.uppercase = uppercase

@@ -19,6 +19,12 @@ public struct LinePaint: Equatable, Sendable {
     public var blur: Double = 0
     /// How much the layer ignores the light: 1 shows its colour as is, 0 lights it fully.
     public var emissiveStrength: Double = 0
+
+    /// Lengths in device pixels for `ratio` of them per CSS pixel (dashes are in widths).
+    public mutating func scale(by ratio: Double) {
+        width *= ratio; gapWidth *= ratio; blur *= ratio
+    }
+
     public init(color: Color = .black, width: Double = 1, opacity: Double = 1, cap: LineCap = .butt,
                 join: LineJoin = .miter, miterLimit: Double = 2, dasharray: [Double] = [],
                 gapWidth: Double = 0, blur: Double = 0, emissiveStrength: Double = 0) {

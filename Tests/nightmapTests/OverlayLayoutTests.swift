@@ -1,0 +1,105 @@
+import Foundation
+import MapCore
+import MapData
+import Testing
+@testable import nightmap
+
+/// The overlay never overlaps itself: at every width from 320 px the status line, the
+/// attribution and the scale bar keep apart, the attribution keeps every credit, and the status
+/// gives up its parts from the least important.
+@Suite struct OverlayLayoutTests {
+    static let font = try! FontFace(path: try! ResourceLocator.resourcesDirectory().appendingPathComponent("fonts/DejaVuSans.ttf").path)
+    static let attribution = "Natural Earth · GeoNames (CC BY 4.0) · radar frames: synthetic demo data · ISS: wheretheiss.at"
+    static let status = ["saved /home/someone/Pictures/nightmap-20261201-093000.png", "radar 3/5 paused",
+                         "ISS orbit, TLE 426 days old: approximate (feed: no answer within 2 s)",
+                         "41.8740° N, 75.7890° W", "60 fps", "h: help"].joined(separator: OverlayLayout.statusSeparator)
+
+    static func layout(width: Int, height: Int = 600, status: String? = status, ratio: Double = 1) -> OverlayLayout {
+        let text = OverlayLayout.text(attribution: attribution, status: status, font: font, width: Double(width),
+                                      height: Double(height), ratio: ratio)
+        return OverlayLayout(text: text, scale: OverlayLayout.scale(pixels: 100 * ratio, label: "200 km", over: text, font: font,
+                                                                    width: Double(width), height: Double(height), ratio: ratio))
+    }
+
+    static func boxes(_ l: OverlayLayout) -> [(String, FrameDescription.ScreenBox)] {
+        l.text.attribution.map { ("attribution '\($0.text)'", $0.box) } + [l.text.status.map { ("status", $0.box) },
+                                                                            l.scale.map { ("scale", $0.box) }].compactMap { $0 }
+    }
+
+    @Test(arguments: [320, 360, 480, 640, 800, 900, 1024, 1280, 1920])
+    func nothingOverlapsAndEverythingIsInside(width: Int) {
+        let l = Self.layout(width: width)
+        let all = Self.boxes(l)
+        for i in all.indices {
+            let b = all[i].1
+            #expect(b.minX >= 0 && b.maxX <= Double(width) && b.minY >= 0 && b.maxY <= 600, "\(all[i].0) leaves the window at \(width)")
+            for j in all.indices where j > i {
+                #expect(!b.intersects(all[j].1), "\(all[i].0) overlaps \(all[j].0) at \(width) px")
+            }
+        }
+        // Every credit is there, whole, in order.
+        #expect(l.text.attribution.map(\.text).joined(separator: OverlayLayout.attributionSeparator) == Self.attribution)
+        // The status keeps its most important part.
+        #expect(l.text.status?.text.hasPrefix("saved /home/someone/Pictures/nightmap-2026") == true)
+        #expect(l.scale != nil)
+    }
+
+    @Test func wideWindowsShowEverythingOnOneRowAndNarrowOnesStack() {
+        let wide = Self.layout(width: 1920)
+        #expect(wide.text.attribution.count == 1)
+        #expect(wide.text.status?.text == Self.status)
+        #expect(wide.text.status?.baseline == wide.text.attribution[0].baseline)
+
+        let narrow = Self.layout(width: 320)
+        #expect(narrow.text.attribution.count >= 3)
+        // The status line sits above the attribution, shortened: no pointer, fps or help there.
+        let s = narrow.text.status!
+        #expect(s.baseline < narrow.text.attribution[0].baseline)
+        #expect(!s.text.contains("fps") && !s.text.contains("h: help"))
+        // The scale bar sits above the status line.
+        #expect(narrow.scale!.box.maxY <= s.box.minY)
+    }
+
+    @Test func partsGoFromTheEndFirst() {
+        // 800 px: the attribution takes one row; the status keeps a prefix of its parts.
+        let l = Self.layout(width: 800, status: "radar 1/5 playing  ·  ISS orbit  ·  41.8740° N, 75.7890° W  ·  60 fps  ·  h: help")
+        let shown = l.text.status!.text.components(separatedBy: OverlayLayout.statusSeparator)
+        let all = ["radar 1/5 playing", "ISS orbit", "41.8740° N, 75.7890° W", "60 fps", "h: help"]
+        #expect(shown.count < all.count && shown == Array(all.prefix(shown.count)))
+    }
+
+    @Test func aPartWiderThanTheWindowIsShortenedWithAnEllipsis() {
+        let l = Self.layout(width: 320, status: String(repeating: "w", count: 200))
+        let s = l.text.status!
+        #expect(s.text.hasSuffix("…") && s.box.maxX <= 320)
+    }
+
+    @Test func aPixelRatioOf2DoublesEveryBox() {
+        let one = Self.boxes(Self.layout(width: 640, height: 400))
+        let two = Self.boxes(Self.layout(width: 1280, height: 800, ratio: 2))
+        #expect(one.count == two.count)
+        for (a, b) in zip(one, two) {
+            #expect(a.0 == b.0)
+            #expect(abs(b.1.minX - 2 * a.1.minX) <= 3 && abs(b.1.maxX - 2 * a.1.maxX) <= 3, "\(a.0): \(a.1) vs \(b.1)")
+            #expect(abs(b.1.minY - 2 * a.1.minY) <= 3 && abs(b.1.maxY - 2 * a.1.maxY) <= 3, "\(a.0): \(a.1) vs \(b.1)")
+        }
+    }
+
+    /// What `nightmap state` reports, at the widths of the issue.
+    @Test(arguments: [320, 480, 640, 800, 1024, 1920])
+    func stateReportsBoxesThatNeverIntersect(width: Int) throws {
+        let o = try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--size", "\(width)x600"])
+        var model = try MapSetup.model(o)
+        model.status = StatusLine.compose(model, framesPerSecond: 60, pointer: LngLat(lng: -75.789, lat: 41.874))
+        let json = try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(model, options: o).utf8)) as! [String: Any]
+        let overlay = try #require(json["overlay"] as? [String: Any])
+        var boxes: [(String, FrameDescription.ScreenBox)] = []
+        for key in ["status", "attribution", "scale"] {
+            let b = try #require(overlay[key] as? [Double], "\(key) missing at \(width)")
+            boxes.append((key, .init(minX: b[0], minY: b[1], maxX: b[0] + b[2], maxY: b[1] + b[3])))
+        }
+        for i in boxes.indices { for j in boxes.indices where j > i {
+            #expect(!boxes[i].1.intersects(boxes[j].1), "\(boxes[i].0) \(boxes[i].1) meets \(boxes[j].0) \(boxes[j].1) at \(width)")
+        } }
+    }
+}
