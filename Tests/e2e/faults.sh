@@ -79,4 +79,11 @@ ok "nothing partial: the earlier snapshot is intact, no temporary file left"
 # A real full device: /dev/full as the output (written directly, not replaced).
 expect_error "writing to /dev/full" "No space left on device" snap -o /dev/full
 [ -c /dev/full ] || fail "/dev/full is no longer a device"
+# 5. A bad line in nightmap.conf: exit 2 with one line naming the file's line, before any window.
+mkdir -p "$WORK/config/nightmap"
+printf '# wall display\nlight = day\nzoom = 30\n' > "$WORK/config/nightmap/nightmap.conf"
+set +e; env -u DISPLAY -u WAYLAND_DISPLAY XDG_CONFIG_HOME="$WORK/config" "$BIN" view > "$WORK/out" 2> "$WORK/err"; rc=$?; set -e
+[ "$rc" = 2 ] || fail "bad configuration line: exit $rc, expected 2 ($(cat "$WORK/err"))"
+[ "$(cat "$WORK/err")" = "nightmap: nightmap.conf:3: option --zoom: 30.0 is outside 0...24" ] || fail "bad configuration line: $(cat "$WORK/err")"
+ok "bad configuration line: $(cat "$WORK/err")"
 echo "faults: all $pass checks passed"
