@@ -35,16 +35,17 @@ extension FrameRenderer {
             }
         }
         if let help = o.help {
+            let k = ui.textSize / OverlayLayout.textSize        // device pixels per CSS pixel
             let lineHeight = (ascent + descent) * 1.5
             let widths = help.map { LabelPlacer.advance($0, font: font, paint: ui) }
-            let pw = (widths.max() ?? 0) + 32, ph = Double(help.count) * lineHeight + 28
+            let pw = (widths.max() ?? 0) + 32 * k, ph = Double(help.count) * lineHeight + 28 * k
             let left = ((w - pw) / 2).rounded(), top = ((h - ph) / 2).rounded()
             var panel = Path()
             panel.addRect(Rect(minX: left, minY: top, maxX: left + pw, maxY: top + ph))
             panel.replay(into: &rasterizer)
             rasterizer.fill(pixmap, color: RGBA8(11, 16, 22, 242).premultiplied)
             for (i, line) in help.enumerated() {
-                put(line, x: left + 16, baseline: top + 14 + ascent + Double(i) * lineHeight)
+                put(line, x: left + 16 * k, baseline: top + 14 * k + ascent + Double(i) * lineHeight)
             }
         }
     }

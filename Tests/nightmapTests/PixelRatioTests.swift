@@ -1,0 +1,58 @@
+import Foundation
+import MapCore
+import MapData
+import Raster
+import Testing
+@testable import nightmap
+
+/// `--pixel-ratio R`: the same view in R times the pixels: the same ground, lines, text and icons
+/// R times as wide, the same camera reported.
+@Suite struct PixelRatioTests {
+    static func options(_ extra: [String]) throws -> Options {
+        try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--size", "640x400"] + extra)
+    }
+
+    @Test func theSameGroundInTwiceThePixels() throws {
+        let one = try MapSetup.model(try Self.options([]))
+        let two = try MapSetup.model(try Self.options(["--pixel-ratio", "2"]))
+        #expect(two.camera.size == ViewportSize(width: 1280, height: 800) && two.pixelRatio == 2)
+        #expect(abs(two.camera.state.zoom - (one.camera.state.zoom + 1)) < 1e-12)
+        #expect(two.camera.state.center == one.camera.state.center)
+        // The scene's bounds move with it, so the zoom range a user has is the same.
+        #expect(abs(two.camera.bounds.maxZoom - (one.camera.bounds.maxZoom + 1)) < 1e-12)
+        // A point on the map lands on twice its coordinates.
+        let p = LngLat(lng: -73.9, lat: 40.7)
+        let a = one.camera.view.screen(p), b = two.camera.view.screen(p)
+        #expect(abs(b.x - 2 * a.x) < 1e-6 && abs(b.y - 2 * a.y) < 1e-6)
+        // Line widths, text and icons in device pixels.
+        let f1 = one.frame(), f2 = two.frame()
+        for (l1, l2) in zip(f1.layers, f2.layers) {
+            switch (l1.paint, l2.paint) {
+            case let (.line(x), .line(y)): #expect(y.width == 2 * x.width, "\(l1.id)")
+            case let (.labels(x), .labels(y)): #expect(y.textSize == 2 * x.textSize && y.dotRadius == 2 * x.dotRadius, "\(l1.id)")
+            case let (.symbol(x), .symbol(y)): #expect(y.iconSize == 2 * x.iconSize, "\(l1.id)")
+            default: break
+            }
+        }
+        #expect(f2.overlay?.layout?.text.textSize == 2 * (f1.overlay?.layout?.text.textSize ?? 0))
+    }
+
+    @Test func aSnapshotIsTwiceTheSizeAndStateReportsTheStylesZoom() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ratio-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var o = try Self.options(["--pixel-ratio", "2", "--zoom", "5.5"])
+        o.command = .snapshot; o.output = out
+        try Headless.snapshot(o)
+        let pm = try PNGCodec.read(path: out)
+        #expect(pm.width == 1280 && pm.height == 800)
+        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Self.options(["--pixel-ratio", "2", "--zoom", "5.5"])).utf8)) as! [String: Any]
+        let camera = json["camera"] as! [String: Double]
+        #expect(abs(camera["zoom"]! - 5.5) < 1e-9 && json["pixelRatio"] as? Double == 2)
+        #expect(json["size"] as? [Int] == [1280, 800])
+    }
+
+    @Test func ratiosOutsideOneToFourAreRefused() {
+        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "-o", "x.png", "--pixel-ratio", "0.5"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "-o", "x.png", "--pixel-ratio", "5"]) }
+    }
+}
