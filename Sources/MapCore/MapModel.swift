@@ -24,8 +24,9 @@ public struct MapModel: Sendable {
     public private(set) var imperialUnits = false
     /// The attribution line (sources of the data shown).
     public var attribution = ""
-    /// The status line the run loop composes (frame, ISS, frames per second); nil: none.
-    public var status: String?
+    /// The status line the run loop composes (frame, ISS, frames per second), in order of
+    /// importance; empty: none.
+    public var status: [StatusPart] = []
     /// Draw the overlay (attribution, status, scale, help).
     public var overlayEnabled = true
     /// The overlay's text rows, laid out again only when their strings or the size change.

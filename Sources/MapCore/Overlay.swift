@@ -3,7 +3,7 @@ import Foundation
 /// What is drawn over the map in screen space: attribution, status line, scale bar, help.
 public struct Overlay: Equatable, Sendable {
     public var attribution: String
-    public var status: String?
+    public var status: [StatusPart]
     public var help: [String]?
     /// The scale bar: its length in pixels and its label.
     public var scale: (pixels: Double, label: String)?
@@ -11,7 +11,7 @@ public struct Overlay: Equatable, Sendable {
     /// Where the attribution, status and scale bar go (nil without a font: nothing is drawn).
     public var layout: OverlayLayout?
 
-    public init(attribution: String, status: String?, help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
+    public init(attribution: String, status: [StatusPart], help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
                 layout: OverlayLayout? = nil) {
         self.attribution = attribution; self.status = status; self.help = help; self.scale = scale; self.font = font
         self.layout = layout

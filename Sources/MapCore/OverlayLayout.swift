@@ -1,11 +1,24 @@
 import Foundation
 
+/// One part of the status line, in order of importance: its text, a shorter form for narrow
+/// windows, and whether it must stay (what the map shows and where its data comes from) or may
+/// go (the pointer's coordinates, the frame rate, the help hint).
+public struct StatusPart: Equatable, Sendable {
+    public var text: String
+    public var short: String?
+    public var essential: Bool
+    public init(_ text: String, short: String? = nil, essential: Bool) {
+        self.text = text; self.short = short; self.essential = essential
+    }
+}
+
 /// Where the overlay's text goes: the attribution (bottom right, wrapped onto more lines when the
-/// window is narrow), the status line (bottom left, beside the attribution when it fits, else on
-/// a row of its own above it) and the scale bar (above whatever lies under it). Nothing overlaps
-/// at any width: status parts are dropped from the end (they come in order of importance), the
-/// last one is shortened with an ellipsis, and the attribution, which the data's licences
-/// require, is only ever wrapped (a single part wider than the window is shortened).
+/// window is narrow), the status line (bottom left, beside the attribution when its essential
+/// parts fit there, else on a row of its own above it) and the scale bar (above whatever lies
+/// under it). Nothing overlaps at any width. The status line first drops the parts that may go,
+/// from the end, then shortens the essential ones, then drops them from the end; the last one
+/// left is cut with an ellipsis. The attribution, which the data's licences require, is only
+/// ever wrapped (a single credit wider than the window is cut).
 public struct OverlayLayout: Equatable, Sendable {
     /// One line of text: its pen position and the box its text and halo cover.
     public struct Line: Equatable, Sendable {
@@ -51,7 +64,7 @@ public struct OverlayLayout: Equatable, Sendable {
 
     /// The rows of text for a window `width` x `height` device pixels, `ratio` of them to a CSS
     /// pixel (every length above is in CSS pixels).
-    public static func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double,
+    public static func text(attribution: String, status: [StatusPart], font: any TextFont, width: Double, height: Double,
                             ratio: Double = 1) -> Text {
         let size = textSize * ratio, margin = margin * ratio, gap = gap * ratio, pad = pad * ratio
         let (ascent, descent) = font.metrics(size: size)
@@ -75,23 +88,16 @@ public struct OverlayLayout: Equatable, Sendable {
         let attributionLines = lines.enumerated().map { i, s in
             line(s, x: width - margin - measure(s), baseline: bottom - Double(lines.count - 1 - i) * row)
         }
-        // The status line: beside the attribution's bottom line when its first part fits there,
-        // else on the row above the attribution.
+        // The status line: beside the attribution's bottom line when its essential parts fit
+        // there, else on the row above the attribution.
         var statusLine: Line?
-        if let status, !status.isEmpty {
-            let parts = status.components(separatedBy: statusSeparator)
+        if !status.isEmpty {
+            let forms = statusForms(status)
             let besideRoom = (attributionLines.last.map { $0.box.minX - gap } ?? width - margin) - margin
-            func fitting(_ room: Double) -> String? {
-                for k in stride(from: parts.count, to: 0, by: -1) {
-                    let s = parts[..<k].joined(separator: statusSeparator)
-                    if measure(s) <= room { return s }
-                }
-                return nil
-            }
-            if let s = fitting(besideRoom) {
-                statusLine = line(s, x: margin, baseline: bottom)
+            if let s = forms.first(where: { $0.keepsEssentials && measure($0.text) <= besideRoom }) {
+                statusLine = line(s.text, x: margin, baseline: bottom)
             } else {
-                let s = fitting(room) ?? shortened(parts[0], to: room, measure)
+                let s = forms.first(where: { measure($0.text) <= room })?.text ?? shortened(forms.last?.text ?? "", to: room, measure)
                 if !s.isEmpty { statusLine = line(s, x: margin, baseline: bottom - Double(attributionLines.count) * row) }
             }
         }
@@ -120,6 +126,28 @@ public struct OverlayLayout: Equatable, Sendable {
                                              maxY: max(y + 3 * ratio, labelLine.box.maxY))
         guard box.minY >= 0 else { return nil }
         return ScaleBar(x0: x0, x1: x1, y: y, ratio: ratio, label: labelLine, box: box)
+    }
+
+    /// The status line's forms, longest first: every part; then the parts that may go dropped
+    /// from the end; then the essential ones shortened from the end; then dropped from the end
+    /// (the first stays).
+    public static func statusForms(_ parts: [StatusPart]) -> [(text: String, keepsEssentials: Bool)] {
+        var kept = parts.map { $0.text }, keptParts = parts
+        var forms = [(kept.joined(separator: statusSeparator), true)]
+        while let i = keptParts.lastIndex(where: { !$0.essential }), keptParts.count > 1 {
+            keptParts.remove(at: i); kept.remove(at: i)
+            forms.append((kept.joined(separator: statusSeparator), true))
+        }
+        for i in keptParts.indices.reversed() {
+            guard let short = keptParts[i].short, short != kept[i] else { continue }
+            kept[i] = short
+            forms.append((kept.joined(separator: statusSeparator), true))
+        }
+        while kept.count > 1 {
+            kept.removeLast()
+            forms.append((kept.joined(separator: statusSeparator), false))
+        }
+        return forms
     }
 
     /// `s` cut to fit `room` with an ellipsis (empty when not even that fits).
@@ -154,14 +182,14 @@ public struct OverlayLayout: Equatable, Sendable {
 /// describes a frame without mutating itself, so the last layout is kept here).
 final class OverlayLayoutCache: @unchecked Sendable {
     private struct Key: Equatable {
-        let attribution: String, status: String?, width: Double, height: Double, ratio: Double
+        let attribution: String, status: [StatusPart], width: Double, height: Double, ratio: Double
         let font: ObjectIdentifier
     }
     private let lock = NSLock()
     private var key: Key?
     private var text: OverlayLayout.Text?
 
-    func text(attribution: String, status: String?, font: any TextFont, width: Double, height: Double, ratio: Double) -> OverlayLayout.Text {
+    func text(attribution: String, status: [StatusPart], font: any TextFont, width: Double, height: Double, ratio: Double) -> OverlayLayout.Text {
         let k = Key(attribution: attribution, status: status, width: width, height: height, ratio: ratio, font: ObjectIdentifier(font))
         lock.lock(); defer { lock.unlock() }
         if let text, key == k { return text }

@@ -3,18 +3,30 @@ import MapCore
 
 /// The status line shown over the map: radar frame and timer, ISS source and age, frame rate.
 enum StatusLine {
-    /// The parts in order of importance, which is also their order on screen: a narrow window
-    /// drops them from the end (`OverlayLayout`). `pointer`: the place under the pointer;
-    /// `notice`: a message that goes first (where Ctrl+S saved the view).
-    static func compose(_ model: MapModel, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: String? = nil) -> String {
-        var parts: [String] = []
-        if let notice { parts.append(notice) }
-        if let f = model.radarFrame { parts.append("radar \(f.index + 1)/\(f.count) \(f.playing ? "playing" : "paused")") }
-        if let iss = iss(model) { parts.append(iss) }
-        if let p = pointer { parts.append(coordinates(p)) }
-        if let fps { parts.append(fps > 0 ? String(format: "%.0f fps", fps) : "idle") }
-        parts.append("h: help")
-        return parts.joined(separator: OverlayLayout.statusSeparator)
+    /// The parts in order of importance, which is also their order on screen: what the map shows
+    /// and where its data comes from stay (shortened in a narrow window), the pointer's
+    /// coordinates, the frame rate and the help hint may go (`OverlayLayout`). `pointer`: the
+    /// place under the pointer; `notice`: a message that goes first (where Ctrl+S saved the view).
+    static func compose(_ model: MapModel, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: String? = nil) -> [StatusPart] {
+        var parts: [StatusPart] = []
+        if let notice {
+            let file = notice.split(separator: "/").last.map(String.init)
+            parts.append(StatusPart(notice, short: notice.hasPrefix("saved ") ? file.map { "saved \($0)" } : nil, essential: true))
+        }
+        if let f = model.radarFrame {
+            parts.append(StatusPart("radar \(f.index + 1)/\(f.count) \(f.playing ? "playing" : "paused")",
+                                    short: "radar \(f.index + 1)/\(f.count)\(f.playing ? "" : " paused")", essential: true))
+        }
+        if let full = iss(model) { parts.append(StatusPart(full, short: iss(model, short: true), essential: true)) }
+        if let p = pointer { parts.append(StatusPart(coordinates(p), essential: false)) }
+        if let fps { parts.append(StatusPart(fps > 0 ? String(format: "%.0f fps", fps) : "idle", essential: false)) }
+        parts.append(StatusPart("h: help", essential: false))
+        return parts
+    }
+
+    /// The whole line, every part at full length.
+    static func text(_ parts: [StatusPart]) -> String {
+        parts.map(\.text).joined(separator: OverlayLayout.statusSeparator)
     }
 
     /// "41.8740° N, 75.7890° W": four decimals (about 10 m), longitude wrapped into -180...180.
@@ -24,12 +36,12 @@ enum StatusLine {
     }
 
     /// Where the ISS position comes from, its age, and whether it is only approximate; nil
-    /// when the map has no ISS.
-    static func iss(_ model: MapModel) -> String? {
+    /// when the map has no ISS. `short`: without the feed's problem, and "old TLE" for the age.
+    static func iss(_ model: MapModel, short: Bool = false) -> String? {
         guard let tracker = model.iss else { return nil }
         // What is wrong with the live feed, while it is (its reason without the URL).
         var problem = ""
-        if tracker.mode != .tle, let failure = tracker.lastFailure {
+        if !short, tracker.mode != .tle, let failure = tracker.lastFailure {
             let reason = failure.reason.range(of: ": ", options: .backwards).map { String(failure.reason[$0.upperBound...]) } ?? failure.reason
             problem = " (feed: \(reason))"
         }
@@ -40,7 +52,8 @@ enum StatusLine {
         case .tle:
             guard let epoch = model.issOrbitEpoch else { return "ISS orbit" + problem }
             let days = (model.clockOrigin + model.now - epoch) / 86400
-            return (days > 3 ? String(format: "ISS orbit, TLE %.0f days old: approximate", days) : "ISS orbit") + problem
+            guard days > 3 else { return "ISS orbit" + problem }
+            return (short ? "ISS orbit, old TLE" : String(format: "ISS orbit, TLE %.0f days old: approximate", days)) + problem
         }
     }
 

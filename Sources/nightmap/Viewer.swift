@@ -212,7 +212,7 @@ final class Viewer {
     private var statusUpdated = -Double.infinity
     private func updateStatus(_ t: Double) {
         frameTimes.removeAll { $0 < t - 1 }
-        guard t - statusUpdated >= 1 || model.status == nil else { return }
+        guard t - statusUpdated >= 1 || model.status.isEmpty else { return }
         statusUpdated = t
         let fps = frameTimes.count > 1 ? Double(frameTimes.count) : 0
         if notice != nil && t >= noticeUntil { notice = nil }

@@ -10,11 +10,16 @@ import Testing
 @Suite struct OverlayLayoutTests {
     static let font = try! FontFace(path: try! ResourceLocator.resourcesDirectory().appendingPathComponent("fonts/DejaVuSans.ttf").path)
     static let attribution = "Natural Earth · GeoNames (CC BY 4.0) · radar frames: synthetic demo data · ISS: wheretheiss.at"
-    static let status = ["saved /home/someone/Pictures/nightmap-20261201-093000.png", "radar 3/5 paused",
-                         "ISS orbit, TLE 426 days old: approximate (feed: no answer within 2 s)",
-                         "41.8740° N, 75.7890° W", "60 fps", "h: help"].joined(separator: OverlayLayout.statusSeparator)
+    static let status = [StatusPart("saved /home/someone/Pictures/nightmap-20261201-093000.png", short: "saved nightmap-20261201-093000.png", essential: true),
+                         StatusPart("radar 3/5 paused", essential: true),
+                         StatusPart("ISS orbit, TLE 426 days old: approximate (feed: no answer within 2 s)", short: "ISS orbit, old TLE", essential: true),
+                         StatusPart("41.8740° N, 75.7890° W", essential: false), StatusPart("60 fps", essential: false),
+                         StatusPart("h: help", essential: false)]
+    static let statusText = status.map(\.text).joined(separator: OverlayLayout.statusSeparator)
 
-    static func layout(width: Int, height: Int = 600, status: String? = status, ratio: Double = 1) -> OverlayLayout {
+    static func parts(_ texts: String...) -> [StatusPart] { texts.map { StatusPart($0, essential: !$0.contains("fps") && !$0.contains("help") && !$0.contains("°")) } }
+
+    static func layout(width: Int, height: Int = 600, status: [StatusPart] = status, ratio: Double = 1) -> OverlayLayout {
         let text = OverlayLayout.text(attribution: attribution, status: status, font: font, width: Double(width),
                                       height: Double(height), ratio: ratio)
         return OverlayLayout(text: text, scale: OverlayLayout.scale(pixels: 100 * ratio, label: "200 km", over: text, font: font,
@@ -39,15 +44,15 @@ import Testing
         }
         // Every credit is there, whole, in order.
         #expect(l.text.attribution.map(\.text).joined(separator: OverlayLayout.attributionSeparator) == Self.attribution)
-        // The status keeps its most important part.
-        #expect(l.text.status?.text.hasPrefix("saved /home/someone/Pictures/nightmap-2026") == true)
+        // The status keeps its most important part, at least in its short form.
+        #expect(l.text.status?.text.hasPrefix("saved ") == true && l.text.status?.text.contains("nightmap-20261201-093000.png") == true)
         #expect(l.scale != nil)
     }
 
     @Test func wideWindowsShowEverythingOnOneRowAndNarrowOnesStack() {
         let wide = Self.layout(width: 1920)
         #expect(wide.text.attribution.count == 1)
-        #expect(wide.text.status?.text == Self.status)
+        #expect(wide.text.status?.text == Self.statusText)
         #expect(wide.text.status?.baseline == wide.text.attribution[0].baseline)
 
         let narrow = Self.layout(width: 320)
@@ -60,16 +65,46 @@ import Testing
         #expect(narrow.scale!.box.maxY <= s.box.minY)
     }
 
-    @Test func partsGoFromTheEndFirst() {
-        // 800 px: the attribution takes one row; the status keeps a prefix of its parts.
-        let l = Self.layout(width: 800, status: "radar 1/5 playing  ·  ISS orbit  ·  41.8740° N, 75.7890° W  ·  60 fps  ·  h: help")
-        let shown = l.text.status!.text.components(separatedBy: OverlayLayout.statusSeparator)
+    @Test func partsThatMayGoGoFirstFromTheEndThenEssentialsShorten() {
+        // 800 px: beside the one-row attribution there is room for the essentials and the
+        // pointer, not the frame rate or the help hint.
         let all = ["radar 1/5 playing", "ISS orbit", "41.8740° N, 75.7890° W", "60 fps", "h: help"]
-        #expect(shown.count < all.count && shown == Array(all.prefix(shown.count)))
+        let l = Self.layout(width: 800, status: Self.parts(all[0], all[1], all[2], all[3], all[4]))
+        let shown = l.text.status!.text.components(separatedBy: OverlayLayout.statusSeparator)
+        #expect(shown.count < all.count && shown == Array(all.prefix(shown.count)) && shown.count >= 2)
+        #expect(l.text.status!.baseline == l.text.attribution.last!.baseline)
+        // The forms, in order: all; the parts that may go dropped from the end; the essentials
+        // shortened from the end; then dropped from the end.
+        let forms = OverlayLayout.statusForms([StatusPart("A long", short: "A", essential: true), StatusPart("x", essential: false),
+                                               StatusPart("B long", short: "B", essential: true), StatusPart("y", essential: false)])
+        #expect(forms.map(\.text) == ["A long  ·  x  ·  B long  ·  y", "A long  ·  x  ·  B long", "A long  ·  B long",
+                                      "A long  ·  B", "A  ·  B", "A"])
+        #expect(forms.map(\.keepsEssentials) == [true, true, true, true, true, false])
+    }
+
+    @Test(arguments: [360, 480, 560, 640, 800])
+    func theEssentialsStayShortenedOrOnARowOfTheirOwn(width: Int) {
+        // Where the pointer, frame rate and help hint do not fit, the radar and the ISS parts
+        // still show (in full or short) on some row.
+        let l = Self.layout(width: width, status: [StatusPart("radar 3/5 playing", short: "radar 3/5", essential: true),
+                                                   StatusPart("ISS orbit, TLE 426 days old: approximate", short: "ISS orbit, old TLE", essential: true),
+                                                   StatusPart("41.8740° N, 75.7890° W", essential: false),
+                                                   StatusPart("60 fps", essential: false), StatusPart("h: help", essential: false)])
+        let s = l.text.status!.text
+        #expect(s.hasPrefix("radar 3/5") && s.contains("ISS orbit"), "\(width): '\(s)'")
+    }
+
+    @Test func aStatusWhoseEssentialsDoNotFitBesideTheAttributionGetsItsOwnRow() {
+        let l = Self.layout(width: 800, status: [StatusPart("radar 3/5 playing", essential: true),
+                                                 StatusPart("ISS orbit, TLE 426 days old: approximate", essential: true),
+                                                 StatusPart("h: help", essential: false)])
+        let s = l.text.status!
+        #expect(s.baseline < l.text.attribution.first!.baseline)
+        #expect(s.text == "radar 3/5 playing  ·  ISS orbit, TLE 426 days old: approximate  ·  h: help")   // room for all there
     }
 
     @Test func aPartWiderThanTheWindowIsShortenedWithAnEllipsis() {
-        let l = Self.layout(width: 320, status: String(repeating: "w", count: 200))
+        let l = Self.layout(width: 320, status: [StatusPart(String(repeating: "w", count: 200), essential: true)])
         let s = l.text.status!
         #expect(s.text.hasSuffix("…") && s.box.maxX <= 320)
     }

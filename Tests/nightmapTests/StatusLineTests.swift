@@ -42,7 +42,18 @@ import Testing
     @Test func theCoordinatesComeAfterTheDataSourcesAndBeforeTheFrameRate() {
         let m = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
                          iss: IssTracker(mode: .tle, orbit: nil))
-        let s = StatusLine.compose(m, framesPerSecond: 60, pointer: LngLat(lng: 10, lat: 20), notice: "saved /tmp/x.png")
-        #expect(s == "saved /tmp/x.png  ·  ISS: no position  ·  20.0000° N, 10.0000° E  ·  60 fps  ·  h: help")
+        let parts = StatusLine.compose(m, framesPerSecond: 60, pointer: LngLat(lng: 10, lat: 20), notice: "saved /tmp/x.png")
+        #expect(StatusLine.text(parts) == "saved /tmp/x.png  ·  ISS: no position  ·  20.0000° N, 10.0000° E  ·  60 fps  ·  h: help")
+        // What the map shows and where its data comes from stay; the rest may go.
+        #expect(parts.map(\.essential) == [true, true, false, false, false])
+        #expect(parts[0].short == "saved x.png")
+    }
+
+    @Test func shortFormsKeepWhatTheDataIs() {
+        var m = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
+                         iss: IssTracker(mode: .tle, orbit: nil))
+        m.receiveIss(IssFix(time: 1_796_040_000, position: LngLat(lng: 10, lat: 20), altitudeKm: 420, source: .live))
+        m.advance(to: 5)
+        #expect(StatusLine.iss(m, short: true) == "ISS live, 5 s old")
     }
 }
