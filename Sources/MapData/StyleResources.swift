@@ -128,6 +128,34 @@ public enum StyleLoader {
         }
     }
 
+    /// What a source's definition loads to.
+    public enum LoadedSource {
+        case geojson(GeoJSONData)
+        case image(ImageSource)
+        /// The embedded basemap (`nightmap://basemap`), whose geometry the caller holds.
+        case basemap
+    }
+
+    /// Loads one source: its GeoJSON file read and parsed, its image decoded. A resource that
+    /// cannot be loaded, or a vector source other than the basemap, is an error naming its URL.
+    public static func load(_ source: SourceDefinition, id: String, resolver: ResourceResolver) throws -> LoadedSource {
+        switch source {
+        case let .geojson(.inline(data)):
+            return .geojson(data)
+        case let .geojson(.url(url)):
+            let json = try JSON.parse(try resolver.data(url), name: url)
+            return .geojson(try GeoJSONData(json: json, path: url))
+        case let .image(url, corners):
+            let image = try resolver.image(url)
+            return .image(ImageSource(corners: corners, placement: .linear, frames: [image], names: [url]))
+        case let .vector(url):
+            guard url == "nightmap://basemap" else {
+                throw StyleError("sources.\(id).url: \(url): nightmap reads only its own basemap (nightmap://basemap) as a vector source")
+            }
+            return .basemap
+        }
+    }
+
     /// The style for `document`: GeoJSON files and images loaded, the sprite read for
     /// `pixelRatio`, basemap layers bound to `basemap` geometry (for `nightmap://basemap`).
     /// A resource that cannot be loaded is an error naming its URL.
@@ -139,19 +167,10 @@ public enum StyleLoader {
         var problems: [String] = []
         for (id, source) in document.sources.sorted(by: { $0.key < $1.key }) where !skipping.contains(id) {
             do {
-                switch source {
-                case let .geojson(.inline(data)):
-                    features[id] = data
-                case let .geojson(.url(url)):
-                    let json = try JSON.parse(try resolver.data(url), name: url)
-                    features[id] = try GeoJSONData(json: json, path: url)
-                case let .image(url, corners):
-                    let image = try resolver.image(url)
-                    images[id] = ImageSource(corners: corners, placement: .linear, frames: [image], names: [url])
-                case let .vector(url):
-                    guard url == "nightmap://basemap" else {
-                        throw StyleError("sources.\(id).url: \(url): nightmap reads only its own basemap (nightmap://basemap) as a vector source")
-                    }
+                switch try load(source, id: id, resolver: resolver) {
+                case let .geojson(data): features[id] = data
+                case let .image(image): images[id] = image
+                case .basemap: break
                 }
             } catch {
                 problems.append("sources.\(id): \(error)")

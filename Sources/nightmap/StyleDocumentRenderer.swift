@@ -29,18 +29,30 @@ enum StyleDocumentMap {
 /// where nothing is drawn the image stays transparent.
 func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: Int, _ pixelRatio: Double,
                          _ assets: URL) throws -> Pixmap {
+    let json: JSON
     let document: StyleDocument
-    do { document = try StyleDocument(data: data, name: styleURL.path) } catch let e as StyleDocumentError {
+    do {
+        json = try JSON.parse(data, name: styleURL.path)
+        document = try StyleDocument(json: json)
+    } catch let e as StyleDocumentError {
         throw RenderTestError(e.problems.joined(separator: "; "))
+    } catch let e as StyleError {
+        throw RenderTestError(e.description)
     }
     let resolver = ResourceResolver(styleDirectory: styleURL.deletingLastPathComponent(), assets: assets)
-    let style: Style
-    do { style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio) } catch let e as StyleDocumentError {
+    let w = Int((Double(width) * pixelRatio).rounded(.down)), h = Int((Double(height) * pixelRatio).rounded(.down))
+    let load = { (document: StyleDocument) throws -> MapModel in
+        let style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio)
+        return StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
+    }
+    var model: MapModel
+    do { model = try load(document) } catch let e as StyleDocumentError {
         throw RenderTestError(e.problems.joined(separator: "; "))
     }
-    let w = Int((Double(width) * pixelRatio).rounded(.down)), h = Int((Double(height) * pixelRatio).rounded(.down))
-    var model = StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
-    model.advance(to: 0)
+    var now = 0.0
+    model.advance(to: now)
+    let operations = RenderTestOperations(load: load, resolver: resolver, pixelRatio: pixelRatio)
+    try operations.apply(try RenderTestOperations.list(json), to: &model, document: document, now: &now)
     let pixmap = Pixmap(width: w, height: h)
     let renderer = FrameRenderer()
     renderer.clearColor = PremultipliedColor(packed: 0)

@@ -77,6 +77,34 @@ extension MapModel {
         try changeDefinition(id) { try $0.setLayout(name, json) }
     }
 
+    /// Sets a document layer's filter from its JSON (null: no filter).
+    public mutating func setFilter(layer id: String, json: JSON) throws {
+        try changeDefinition(id) { $0.filter = json == .null ? nil : try Filter(json: json, path: "layers.\(id).filter") }
+    }
+
+    /// Sets the zooms a document layer shows at, [minZoom, maxZoom).
+    public mutating func setLayerZoomRange(layer id: String, minZoom: Double, maxZoom: Double) throws {
+        guard (0...24).contains(minZoom), (0...24).contains(maxZoom), minZoom <= maxZoom else {
+            throw StyleError("layers.\(id): zoom range [\(minZoom), \(maxZoom)) is not within 0...24")
+        }
+        try changeDefinition(id) { $0.minZoom = minZoom; $0.maxZoom = maxZoom }
+    }
+
+    /// Adds an icon that symbol layers can name in `icon-image` (an existing name is an error).
+    public mutating func addImage(_ icon: SpriteIcon) throws {
+        var icons = style.sprite?.icons ?? [:]
+        guard icons[icon.name] == nil else { throw StyleError("images.\(icon.name): an image with this name exists") }
+        icons[icon.name] = icon
+        mutateStyle { $0.sprite = SpriteSheet(icons: icons) }
+    }
+
+    /// Removes an icon added by `addImage` or from the sprite.
+    public mutating func removeImage(_ name: String) throws {
+        var icons = style.sprite?.icons ?? [:]
+        guard icons.removeValue(forKey: name) != nil else { throw StyleError("images.\(name): no such image") }
+        mutateStyle { $0.sprite = SpriteSheet(icons: icons) }
+    }
+
     /// The definition of a document layer.
     public func layerDefinition(_ id: String) -> LayerDefinition? {
         guard let l = style.layers.first(where: { $0.id == id }), case let .styled(s) = l.paint else { return nil }

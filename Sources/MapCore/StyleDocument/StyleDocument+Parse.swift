@@ -221,3 +221,26 @@ extension ImageCorners {
     /// in every world copy its corners span, and a corner at 1e300 is no place.
     public static func accepts(_ p: LngLat) -> Bool { p.lng >= -540 && p.lng <= 540 && p.lat >= -90 && p.lat <= 90 }
 }
+
+extension LayerDefinition {
+    /// A layer from its JSON (the style API's `addLayer`), checked as a document's layers are:
+    /// every problem, each with its path, in one error. `sources`: the sources it may name.
+    public init(json: JSON, sources: [String: SourceDefinition]) throws {
+        var reader = StyleDocumentReader()
+        let path: String
+        if case let .object(o) = json, case let .string(id)? = o["id"] { path = "layers.\(id)" } else { path = "layer" }
+        let layer = reader.layer(json, path, sources: sources)
+        guard let layer, reader.problems.isEmpty else { throw StyleDocumentError(reader.problems) }
+        self = layer
+    }
+}
+
+extension SourceDefinition {
+    /// A source from its JSON (the style API's `addSource`), checked as a document's are.
+    public init(json: JSON, id: String) throws {
+        var reader = StyleDocumentReader()
+        let source = reader.source(json, "sources.\(id)")
+        guard let source, reader.problems.isEmpty else { throw StyleDocumentError(reader.problems) }
+        self = source
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import MapData
+import Raster
+import Testing
+@testable import nightmap
+
+/// The harness's operations, applied through the style API before the frame is read.
+@Suite struct RenderTestOperationsTests {
+    static func render(_ operations: String, layers: String = #"[{"id": "bg", "type": "background", "paint": {"background-color": "red"}}]"#,
+                       sources: String = "{}") throws -> Pixmap {
+        let style = #"{"version": 8, "metadata": {"test": {"width": 8, "height": 8, "operations": \#(operations)}}, "sources": \#(sources), "layers": \#(layers)}"#
+        let dir = FileManager.default.temporaryDirectory
+        return try renderStyleDocument(Data(style.utf8), dir.appendingPathComponent("style.json"), 8, 8, 1, dir)
+    }
+
+    static func colour(_ pm: Pixmap, _ x: Int = 4, _ y: Int = 4) -> [UInt8] {
+        let c = pm.color(atX: x, y: y)
+        return [c.r, c.g, c.b, c.a]
+    }
+
+    @Test func paintLayoutAndFilterChangesShowInTheFrame() throws {
+        #expect(Self.colour(try Self.render("[]")) == [255, 0, 0, 255])
+        #expect(Self.colour(try Self.render(#"[["setPaintProperty", "bg", "background-color", "blue"], ["wait"]]"#)) == [0, 0, 255, 255])
+        #expect(Self.colour(try Self.render(#"[["setLayoutProperty", "bg", "visibility", "none"], ["wait"]]"#)) == [0, 0, 0, 0])
+        // A layer added below another, then the other removed.
+        let added = try Self.render(#"[["addLayer", {"id": "under", "type": "background", "paint": {"background-color": "lime"}}, "bg"], ["removeLayer", "bg"], ["wait"]]"#)
+        #expect(Self.colour(added) == [0, 255, 0, 255])
+        // A source and a circle layer on it; a filter that excludes its feature.
+        let point = #"{"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}"#
+        let circle = #"{"id": "c", "type": "circle", "source": "p", "paint": {"circle-color": "white", "circle-radius": 3}}"#
+        let shown = try Self.render(#"[["addSource", "p", \#(point)], ["addLayer", \#(circle)], ["wait"]]"#)
+        #expect(Self.colour(shown) == [255, 255, 255, 255])
+        let filtered = try Self.render(#"[["addSource", "p", \#(point)], ["addLayer", \#(circle)], ["setFilter", "c", ["==", "$type", "LineString"]], ["wait"]]"#)
+        #expect(Self.colour(filtered) == [255, 0, 0, 255])
+        // setZoom past a layer's zoom range hides it.
+        let ranged = try Self.render(#"[["setLayerZoomRange", "bg", 0, 5], ["setZoom", 6], ["wait"]]"#)
+        #expect(Self.colour(ranged) == [0, 0, 0, 0])
+        // A new style replaces the old.
+        let restyled = try Self.render(#"[["setStyle", {"version": 8, "sources": {}, "layers": [{"id": "x", "type": "background", "paint": {"background-color": "blue"}}]}], ["wait"]]"#)
+        #expect(Self.colour(restyled) == [0, 0, 255, 255])
+    }
+
+    @Test(arguments: [
+        (#"[["setFeatureState", {"source": "s", "id": 1}, {"hover": true}]]"#, "operations[0] (setFeatureState): not supported"),
+        (#"[["wait"], ["setPaintProperty", "nope", "background-color", "blue"]]"#, "operations[1] (setPaintProperty): layers.nope: no such layer"),
+        (#"[["setPaintProperty", "bg", "background-color", 7]]"#, "operations[0] (setPaintProperty): layers.bg.paint.background-color"),
+        (#"[["setBearing", 30]]"#, "operations[0] (setBearing): bearing 30.0 is not supported"),
+        (#"[["setZoom"]]"#, "operations[0] (setZoom): argument 1: expected a number"),
+        (#"[7]"#, "operations[0]: expected [name, arguments...]"),
+        (#"{"a": 1}"#, "metadata.test.operations: expected an array"),
+    ])
+    func aBadOperationIsNamed(operations: String, message: String) {
+        #expect {
+            _ = try Self.render(operations)
+        } throws: { "\($0)".hasPrefix(message) }
+    }
+}
