@@ -59,6 +59,8 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("IssFeed", ["MapData"]),
         ("WorldFile", ["MapData"]),
         ("SVG", ["MapData"]),
+        ("Config", ["MapData"]),
+        ("State", ["MapData", "MapCore"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

@@ -31,33 +31,25 @@ enum ConfigFile {
 
     static func arguments(text: String, name: String = "nightmap.conf") throws -> [String] {
         var args: [String] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            func problem(_ s: String) -> Problem { Problem(description: "\(name):\(i + 1): \(s)") }
-            var line = Substring(raw)
-            // A comment starts at '#' at the beginning or after a space (URLs keep their '#').
-            if let hash = line.indices.first(where: { line[$0] == "#" && ($0 == line.startIndex || line[line.index(before: $0)].isWhitespace) }) {
-                line = line[..<hash]
-            }
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { continue }
-            guard let eq = trimmed.firstIndex(of: "=") else { throw problem("'\(trimmed)' is not a 'name = value' line") }
-            let name = trimmed[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = trimmed[trimmed.index(after: eq)...].trimmingCharacters(in: .whitespaces)
-            let bare = name.hasPrefix("--") ? String(name.dropFirst(2)) : name
+        let entries: [ConfigText.Entry]
+        do { entries = try ConfigText.entries(text, name: name) } catch let e as ConfigText.Problem { throw Problem(description: e.description) }
+        for entry in entries {
+            func problem(_ s: String) -> Problem { Problem(description: "\(name):\(entry.line): \(s)") }
+            let bare = entry.name.hasPrefix("--") ? String(entry.name.dropFirst(2)) : entry.name
             guard let isFlag = viewOptions[bare] else {
-                throw problem("unknown option '\(name)' (known: \(viewOptions.keys.sorted().joined(separator: ", ")))")
+                throw problem("unknown option '\(entry.name)' (known: \(viewOptions.keys.sorted().joined(separator: ", ")))")
             }
             if isFlag {
-                switch value.lowercased() {
+                switch entry.value.lowercased() {
                 case "true", "yes", "on", "1": args.append("--\(bare)")
                 case "false", "no", "off", "0": continue
-                default: throw problem("\(bare): '\(value)' is not true or false")
+                default: throw problem("\(bare): '\(entry.value)' is not true or false")
                 }
             } else {
-                guard !value.isEmpty else { throw problem("\(bare) needs a value") }
+                guard !entry.value.isEmpty else { throw problem("\(bare) needs a value") }
                 // Checked alone, so the error names this line.
-                do { _ = try Options.parse(["view", "--\(bare)=\(value)"]) } catch { throw problem("\(error)") }
-                args.append("--\(bare)=\(value)")
+                do { _ = try Options.parse(["view", "--\(bare)=\(entry.value)"]) } catch { throw problem("\(error)") }
+                args.append("--\(bare)=\(entry.value)")
             }
         }
         return args

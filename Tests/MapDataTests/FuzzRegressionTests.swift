@@ -21,6 +21,18 @@ import Testing
         do { try body(); return "" } catch { return "\(error)" }
     }
 
+    // MARK: nightmap.conf
+
+    /// `)` CR LF `z4` LF `z=` CR LF: Swift counts CR LF as one character, so splitting at LF alone
+    /// left the first line holding a line break (a two-line error, and CR LF files as one line).
+    @Test func configLinesEndAtCRLFToo() throws {
+        let text = String(decoding: try Self.input("config", "crlf-lines.conf"), as: UTF8.self)
+        let m = Self.message { _ = try ConfigText.entries(text, name: "nightmap.conf") }
+        #expect(m == "nightmap.conf:1: ')' is not a 'name = value' line")
+        let entries = try ConfigText.entries("light = day\r\nzoom = 4\r\n\rsize=1x1\u{2028}scene = iss", name: "n")
+        #expect(entries.map(\.line) == [1, 2, 4, 5] && entries.map(\.value) == ["day", "4", "1x1", "iss"])
+    }
+
     // MARK: PNG
 
     /// 41 bytes: IHDR, then a tEXt chunk declaring 0x20000019 bytes. libpng allocated the
