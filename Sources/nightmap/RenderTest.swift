@@ -110,9 +110,10 @@ struct RenderTestRunner {
     ///   folder (`DIR/../assets`; for a DIR inside a tests folder, beside that one).
     /// - `output`: if given, `OUTPUT/<test id>/actual.png` is written for every test that
     ///   rendered, and `diff.png` beside it for every failing one.
-    /// - A failing test also gets `actual.png` and `diff.png` (against the closest expected
-    ///   image) beside its style.json, unless that folder is not writable (for root: has no write
-    ///   permission bit at all).
+    /// - Without `output`, a failing test gets `actual.png` and `diff.png` (against the closest
+    ///   expected image) beside its style.json instead, unless that folder is not writable (for
+    ///   root: has no write permission bit at all). With it, the tests' folders stay untouched
+    ///   (the tests may be a checkout's own files).
     func run(directories: [String], assets: String?, output: String?, renderer: StyleRenderer,
              print: (String) -> Void) -> (passed: Int, failed: Int) {
         var passed = 0, failed = 0
@@ -227,9 +228,11 @@ struct RenderTestRunner {
         }
         guard result.status == .failed else { return result }
 
-        // A failure leaves the frame and the diff beside style.json, and in the output folder.
+        // A failure leaves the frame and the diff in the output folder, else beside style.json.
         let diff = best?.diff
-        if Self.isWritableDirectory(test.directory.path) {
+        if outputFolder != nil {
+            // Written below.
+        } else if Self.isWritableDirectory(test.directory.path) {
             do {
                 try PNGCodec.writeRGBA(width: w, height: h, pixels: actual, to: test.directory.appendingPathComponent("actual.png").path)
                 if let diff {
