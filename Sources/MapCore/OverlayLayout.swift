@@ -163,9 +163,9 @@ public struct OverlayLayout: Equatable, Sendable {
 
     /// The top of everything laid out (labels keep above it), or nil when nothing is.
     public var top: Double? {
-        var t = scale?.box.minY ?? text.status?.box.minY ?? text.attribution.first?.box.minY
-        if let y = text.status?.box.minY { t = min(t ?? y, y) }
-        if let y = text.attribution.first?.box.minY { t = min(t ?? y, y) }
+        var t: Double?
+        func take(_ y: Double?) { if let y { t = min(t ?? y, y) } }
+        take(scale?.box.minY); take(text.status?.box.minY); take(text.attribution.first?.box.minY)
         return t
     }
 
