@@ -120,8 +120,12 @@ public struct MapModel: Sendable {
         case .cycleLight:
             setLight(lightPreset.next, at: now)
         case .toggleEmissive:
-            guard let id = radarLayerID, case let .number(e)? = paintValue(layer: id, "raster-emissive-strength") else { return }
-            try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
+            guard let id = radarLayerID, let e = rasterPaint(layer: id)?.emissiveStrength else { return }
+            if layerDefinition(id) != nil {
+                try? setPaintProperty(layer: id, "raster-emissive-strength", json: .number(e >= 0.5 ? 0 : 1))
+            } else {
+                try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
+            }
         case .togglePulse:
             togglePulse(at: now)
         case .toggleHelp:
@@ -374,9 +378,28 @@ public struct MapModel: Sendable {
 
     /// True while a raster layer cross-fades between two frames.
     private var isFading: Bool {
-        guard let id = radarLayerID, case let .raster(p)? = style.layers.first(where: { $0.id == id })?.paint,
-              p.fadeDuration > 0, let change = timer.lastChange(at: now) else { return false }
+        guard let id = radarLayerID, let p = rasterPaint(layer: id), p.fadeDuration > 0,
+              let change = timer.lastChange(at: now) else { return false }
         return now - change.time < p.fadeDuration
+    }
+
+    /// A raster layer's paint as drawn now: a typed layer's (transitions applied), a document
+    /// layer's evaluated at the current zoom.
+    public func rasterPaint(layer id: String) -> RasterPaint? {
+        guard let layer = style.layers.first(where: { $0.id == id }) else { return nil }
+        switch layer.paint {
+        case var .raster(p):
+            if let running = transitions[id] {
+                var paint = LayerPaint.raster(p)
+                for (name, value) in running { PaintProperty.set(name, value.value(at: now), in: &paint) }
+                if case let .raster(q) = paint { p = q }
+            }
+            return p
+        case let .styled(s) where s.definition.type == .raster:
+            return s.rasterPaint(zoom: camera.state.zoom - log2(pixelRatio))
+        default:
+            return nil
+        }
     }
 
     /// When the picture next changes by itself although nothing animates: the next radar tick,

@@ -120,8 +120,7 @@ enum Headless {
         guard let id = model.radarLayerID, let layer = model.style.layers.first(where: { $0.id == id }),
               let source = layer.source.flatMap({ model.style.images[$0] }), let f = model.radarFrame else { return [:] }
         let c = source.corners
-        var emissive = 0.0
-        if case let .number(e)? = model.paintValue(layer: id, "raster-emissive-strength") { emissive = e }
+        let emissive = model.rasterPaint(layer: id)?.emissiveStrength ?? 0
         return ["frame": f.index, "frames": f.count, "playing": f.playing, "placement": source.placement.rawValue,
                 "file": source.names[f.index], "emissiveStrength": emissive,
                 "corners": [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft].map { [$0.lng, $0.lat] }]

@@ -58,10 +58,12 @@ enum MapSetup {
         for layer in style.layers {
             switch (layer.id, radarLoad, routeDef, issDef) {
             case (radarID, let (radarDef, load)?, _, _):
+                // The document's own raster layer, evaluated every frame like any other (zoom
+                // functions included); the timer steps its image source through the frames.
                 let (source, frames) = try load.wait()
                 frames.problems.forEach(report)
-                style.images[radarID] = source
-                layers.append(Layer(id: radarID, source: radarID, paint: .raster(StyledLayer(radarDef).rasterPaint(zoom: startZoom))))
+                style.images[radarDef.source ?? radarID] = source
+                layers.append(layer)
             case (routeID, _, let routeDef?, _):
                 // Labels go under the moving layers, so a still map keeps them in its cached image.
                 layers += labels; labels = []
