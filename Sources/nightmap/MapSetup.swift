@@ -4,10 +4,10 @@ import MapData
 
 /// Builds the map the options ask for from a style document: nightmap's own
 /// (`Resources/style/nightmap.json`) or `--style FILE`. Document layers draw as written; three
-/// layer ids take part in nightmap's animations and are built from the document's paint:
-/// `radar` (a raster layer: its image source's folder of frames steps with the timer), `route`
-/// (a line layer: the template of each pulsing step) and `iss` (a symbol layer: the tracked
-/// station). Metadata `nightmap:lighting` lights the map by `--light`; `nightmap:labels` adds the
+/// layer ids take part in nightmap's animations: `radar` (a raster layer drawn as written; the
+/// timer steps its image source through the frames in its file's folder), and, built from the
+/// document's paint at the start zoom, `route` (a line layer: the template of each pulsing step)
+/// and `iss` (a symbol layer: the tracked station). Metadata `nightmap:lighting` lights the map by `--light`; `nightmap:labels` adds the
 /// place labels. Then the scenes, camera overrides and the instant `--elapsed`.
 enum MapSetup {
     /// The layer ids nightmap animates.
