@@ -10,7 +10,7 @@ SWIFT=$(command -v "$SWIFT")
 top=$(mktemp -d)            # mktemp makes it mode 0700
 trap 'rm -rf "$top"' EXIT
 git clone -q "$PWD" "$top/nm"
-[ ! -e "$top/shared" ] && [ ! -e "$top/nm/../shared" ] || { echo "fresh-clone: a shared/ folder is beside the clone" >&2; exit 1; }
+[ ! -e "$top/shared" ] || { echo "fresh-clone: a shared/ folder is beside the clone" >&2; exit 1; }
 if [ "$(id -u)" = 0 ]; then
     mkdir "$top/home"
     chown -R nobody:nogroup "$top"
