@@ -5,9 +5,11 @@ import Foundation
 public enum XDGDirectory {
     static func base(_ variable: String, default relative: String, _ env: [String: String]) -> URL {
         if let v = env[variable], v.hasPrefix("/") { return URL(fileURLWithPath: v) }
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(relative)
+        return URL(fileURLWithPath: home(env)).appendingPathComponent(relative)
     }
+
+    /// `$HOME`, else the user's home from the password database.
+    static func home(_ env: [String: String]) -> String { env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() }
 
     /// `$XDG_CONFIG_HOME`, default `~/.config`.
     public static func config(_ env: [String: String] = ProcessInfo.processInfo.environment) -> URL { base("XDG_CONFIG_HOME", default: ".config", env) }
@@ -19,7 +21,7 @@ public enum XDGDirectory {
     /// The pictures folder: `XDG_PICTURES_DIR` from `$XDG_CONFIG_HOME/user-dirs.dirs` (what
     /// xdg-user-dirs writes), else `~/Pictures` when it exists, else nil.
     public static func pictures(_ env: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = Self.home(env)
         let fm = FileManager.default
         var isDir: ObjCBool = false
         if let text = try? String(contentsOf: config(env).appendingPathComponent("user-dirs.dirs"), encoding: .utf8) {

@@ -7,12 +7,9 @@ enum StatusLine {
     /// and where its data comes from stay (shortened in a narrow window), the pointer's
     /// coordinates, the frame rate and the help hint may go (`OverlayLayout`). `pointer`: the
     /// place under the pointer; `notice`: a message that goes first (where Ctrl+S saved the view).
-    static func compose(_ model: MapModel, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: String? = nil) -> [StatusPart] {
+    static func compose(_ model: MapModel, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: StatusPart? = nil) -> [StatusPart] {
         var parts: [StatusPart] = []
-        if let notice {
-            let file = notice.split(separator: "/").last.map(String.init)
-            parts.append(StatusPart(notice, short: notice.hasPrefix("saved ") ? file.map { "saved \($0)" } : nil, essential: true))
-        }
+        if let notice { parts.append(notice) }
         if let f = model.radarFrame {
             parts.append(StatusPart("radar \(f.index + 1)/\(f.count) \(f.playing ? "playing" : "paused")",
                                     short: "radar \(f.index + 1)/\(f.count)\(f.playing ? "" : " paused")", essential: true))

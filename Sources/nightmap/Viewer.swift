@@ -36,7 +36,7 @@ final class Viewer {
     /// The pointer over the map, in drawable pixels (nil when it is outside the window).
     private var pointer: (x: Double, y: Double)?
     /// A message the status line shows first until `noticeUntil` (where Ctrl+S saved the view).
-    private var notice: String?
+    private var notice: StatusPart?
     private var noticeUntil = 0.0
 
     init(options: Options, model: MapModel, fullscreen: Bool = false) {
@@ -239,10 +239,10 @@ final class Viewer {
         let path = folder.appendingPathComponent("nightmap-\(f.string(from: Date())).png").path
         do {
             try PNGCodec.write(pixmap, to: path)
-            notice = "saved \(path)"
+            notice = StatusPart("saved \(path)", short: "saved \(URL(fileURLWithPath: path).lastPathComponent)", essential: true)
             if options.verbose { log("saved the view to \(path)") }
         } catch {
-            notice = "cannot save: \(error)"
+            notice = StatusPart("cannot save: \(error)", essential: true)
             FileHandle.standardError.write(Data("nightmap: \(error)\n".utf8))
         }
         noticeUntil = now() + 6

@@ -42,7 +42,7 @@ import Testing
     @Test func theCoordinatesComeAfterTheDataSourcesAndBeforeTheFrameRate() {
         let m = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
                          iss: IssTracker(mode: .tle, orbit: nil))
-        let parts = StatusLine.compose(m, framesPerSecond: 60, pointer: LngLat(lng: 10, lat: 20), notice: "saved /tmp/x.png")
+        let parts = StatusLine.compose(m, framesPerSecond: 60, pointer: LngLat(lng: 10, lat: 20), notice: StatusPart("saved /tmp/x.png", short: "saved x.png", essential: true))
         #expect(StatusLine.text(parts) == "saved /tmp/x.png  ·  ISS: no position  ·  20.0000° N, 10.0000° E  ·  60 fps  ·  h: help")
         // What the map shows and where its data comes from stay; the rest may go.
         #expect(parts.map(\.essential) == [true, true, false, false, false])
