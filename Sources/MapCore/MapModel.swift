@@ -13,7 +13,7 @@ public struct MapModel: Sendable {
     public private(set) var scenes: [Scene]
     public private(set) var pulse: RoutePulse?
     /// Layer ids of the route steps, in step order.
-    public let routeLayerIDs: [String]
+    public private(set) var routeLayerIDs: [String]
     /// The instant the model was last advanced to.
     public private(set) var now: Double
     /// Set by a quit command.
@@ -62,7 +62,7 @@ public struct MapModel: Sendable {
     private var trackComputedAt = -Double.infinity
 
     public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0,
-                scenes: [Scene] = [], routeLayerIDs: [String] = [], radarLayerID: String? = nil,
+                scenes: [Scene] = [], radarLayerID: String? = nil,
                 light: LightPreset = .night, clockOrigin: Double = 0, iss: IssTracker? = nil) {
         self.radarLayerID = radarLayerID
         self.clockOrigin = clockOrigin
@@ -77,8 +77,14 @@ public struct MapModel: Sendable {
         now = start
         camera = Camera(state: scene.startCamera(size: size), bounds: scene.bounds, size: size)
         timer = AnimationTimer(interval: 1, playing: scene.timerStartsPlaying, start: start)
-        self.routeLayerIDs = routeLayerIDs
-        pulse = routeLayerIDs.isEmpty ? nil : RoutePulse(stepCount: routeLayerIDs.count, start: start)
+        routeLayerIDs = []
+    }
+
+    /// Pulses the line layers `ids` (the route's steps, in order) from instant `start`: the
+    /// snippet's schedule of `line-opacity` changes, each through `setPaintProperty`.
+    public mutating func pulse(layers ids: [String], start: Double) {
+        routeLayerIDs = ids
+        pulse = ids.isEmpty ? nil : RoutePulse(stepCount: ids.count, start: start)
     }
 
     /// Jumps the camera (clamped like every gesture).
@@ -122,7 +128,7 @@ public struct MapModel: Sendable {
         case .toggleEmissive:
             guard let id = radarLayerID, let e = rasterPaint(layer: id)?.emissiveStrength else { return }
             if layerDefinition(id) != nil {
-                try? setPaintProperty(layer: id, "raster-emissive-strength", json: .number(e >= 0.5 ? 0 : 1))
+                try? setPaintProperty(layer: id, "raster-emissive-strength", json: .number(e >= 0.5 ? 0 : 1), at: now)
             } else {
                 try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
             }
@@ -291,6 +297,14 @@ public struct MapModel: Sendable {
     public func paintValue(layer id: String, _ name: String) -> PaintValue? {
         if let t = transitions[id]?[name] { return t.value(at: now) }
         guard let layer = style.layers.first(where: { $0.id == id }) else { return nil }
+        if case let .styled(s) = layer.paint {
+            switch s.paintValue(name, zoom: camera.state.zoom - log2(pixelRatio), now: now) {
+            case let .number(v): return .number(v)
+            case let .color(c): return .color(c)
+            case let .array(a): return a.allSatisfy { $0.asNumber != nil } ? .numbers(a.compactMap(\.asNumber)) : nil
+            default: return nil
+            }
+        }
         return PaintProperty.get(name, of: layer.paint)
     }
 
@@ -351,13 +365,11 @@ public struct MapModel: Sendable {
         }
     }
 
+    /// A step's `line-opacity` set at `time`; `immediately`: set so that it has reached `v` by the
+    /// model's instant (a cycle skipped whole: every step was back at 0 by then).
     private mutating func setStepOpacity(_ id: String, _ v: Double, at time: Double, immediately: Bool) {
-        if immediately {
-            transitions[id]?["line-opacity"] = nil
-            if let i = style.layerIndex(id) { PaintProperty.set("line-opacity", .number(v), in: &style.layers[i].paint) }
-        } else {
-            try? setPaintProperty(layer: id, "line-opacity", .number(v), at: time)
-        }
+        let when = immediately ? min(time, now) - 3600 : time
+        try? setPaintProperty(layer: id, "line-opacity", json: .number(v), at: when)
     }
 
     /// Starts the pulse from a new cycle, or stops it and fades every step out.
@@ -374,6 +386,7 @@ public struct MapModel: Sendable {
     public var isAnimating: Bool {
         camera.isAnimating || (pulse?.isRunning ?? false) || radiance.isRunning(at: now) || isFading
             || transitions.values.contains { $0.values.contains { $0.isRunning(at: now) } }
+            || style.layers.contains { if case let .styled(s) = $0.paint { return s.isTransitioning(at: now) } else { return false } }
     }
 
     /// True while a raster layer cross-fades between two frames.
@@ -396,7 +409,7 @@ public struct MapModel: Sendable {
             }
             return p
         case let .styled(s) where s.definition.type == .raster:
-            return s.rasterPaint(zoom: camera.state.zoom - log2(pixelRatio))
+            return s.rasterPaint(zoom: camera.state.zoom - log2(pixelRatio), now: now)
         default:
             return nil
         }
@@ -484,7 +497,7 @@ public struct MapModel: Sendable {
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
-                                        worldSize: camera.view.worldSize)
+                                        worldSize: camera.view.worldSize, now: now)
                 if let draw = s.drawLayer(style, e, image: { imageDraw($0, $1, light: light) }) { out.append(draw) }
             case var .symbol(y):
                 guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,

@@ -97,25 +97,32 @@ public enum RouteFile {
     }
 }
 
-/// The pulsing route's style: one white, 8 px, round-capped line layer per step, starting
-/// transparent, with a 0.3 s opacity transition (the Mapbox snippet).
+/// The pulsing route's steps as the Mapbox snippet adds them: for each step a GeoJSON source and
+/// a copy of the style's route line layer (transparent until pulsed, with its opacity transition).
 public enum RouteLayers {
     public static func layerID(_ step: Int) -> String { "route-step-\(step)" }
 
-    /// The example's step paint: white, 8 px, round caps and joins, transparent until pulsed.
-    public static let examplePaint = LinePaint(color: .white, width: 8, opacity: 0, cap: .round, join: .round, emissiveStrength: 1)
+    /// One step's lines as a GeoJSON source's data (one MultiLineString feature).
+    public static func geoJSON(_ step: [[LngLat]]) -> GeoJSONData {
+        let parts = step.map { $0.map(WebMercator.project) }
+        return GeoJSONData(features: [GeoFeature(geometry: FeatureGeometry(kind: .lines, parts: parts),
+                                                 evaluation: EvaluationFeature(geometryType: "MultiLineString"))])
+    }
 
-    /// One layer per step, each with `paint` (the style's route layer) and its opacity transition.
-    public static func make(_ steps: RouteFile.Steps, paint: LinePaint = examplePaint,
-                            opacityTransition: TransitionOptions = TransitionOptions(duration: 0.3, delay: 0))
-        -> (sources: [String: GeometrySet], layers: [Layer]) {
-        var sources: [String: GeometrySet] = [:]
-        var layers: [Layer] = []
+    /// Adds every step through the style API: its source, and `template` (the style's route
+    /// layer) as layer `route-step-i` on it, below the layer `below` (on top when nil). Returns
+    /// the layer ids in step order.
+    public static func add(_ steps: RouteFile.Steps, template: LayerDefinition, below: String?, to model: inout MapModel) throws -> [String] {
+        var ids: [String] = []
         for (i, step) in steps.enumerated() {
             let id = layerID(i)
-            sources[id] = GeometrySet.lines(name: id, step)
-            layers.append(Layer(id: id, source: id, paint: .line(paint), transitions: ["line-opacity": opacityTransition]))
+            try model.addSource(id, geojson: geoJSON(step))
+            var layer = template
+            layer.id = id
+            layer.source = id
+            try model.addLayer(layer, below: below)
+            ids.append(id)
         }
-        return (sources, layers)
+        return ids
     }
 }

@@ -45,7 +45,6 @@ enum MapSetup {
 
         // The animated layers, each where the document puts it.
         var layers: [Layer] = []
-        var routeLayerIDs: [String] = []
         var routeSteps: RouteFile.Steps?
         var tracker: IssTracker?
         var labels: [Layer] = []
@@ -66,15 +65,10 @@ enum MapSetup {
                 layers.append(layer)
             case (routeID, _, let routeDef?, _):
                 // Labels go under the moving layers, so a still map keeps them in its cached image.
+                // (The steps are added in its place once the model is made, and it is removed.)
                 layers += labels; labels = []
-                let steps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef, document, resolver))
-                let template = StyledLayer(routeDef).linePaint(zoom: startZoom)
-                let route = RouteLayers.make(steps, paint: template,
-                                             opacityTransition: routeDef.transitions["line-opacity"] ?? document.transition)
-                style.sources.merge(route.sources) { a, _ in a }
-                layers += route.layers
-                routeLayerIDs = route.layers.map(\.id)
-                routeSteps = steps
+                routeSteps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef, document, resolver))
+                layers.append(layer)
             case (issID, _, _, let issDef?):
                 layers += labels; labels = []
                 let iss = try IssLayers.make(resources: resources, paint: StyledLayer(issDef).symbolPaint(zoom: startZoom))
@@ -101,8 +95,14 @@ enum MapSetup {
         let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
                                 height: Int((Double(o.size.height) * o.pixelRatio).rounded()))
         var model = MapModel(scene: scene, style: style, size: size, scenes: scenes,
-                             routeLayerIDs: routeLayerIDs, radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
+                             radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
                              clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
+        if let steps = routeSteps, let routeDef {
+            // The route pulse (the Mapbox snippet): a source and a copy of the route layer per step.
+            let ids = try RouteLayers.add(steps, template: routeDef, below: routeID, to: &model)
+            try model.removeLayer(routeID)
+            model.pulse(layers: ids, start: 0)
+        }
         model.lighting = flag("nightmap:lighting") || o.lightGiven
         model.setPixelRatio(o.pixelRatio)
         if o.center != nil || o.zoom != nil {

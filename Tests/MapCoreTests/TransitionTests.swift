@@ -17,11 +17,24 @@ func referenceEase(_ x: Double) -> Double {
     return bez((lo + hi) / 2, 0.1, 1)
 }
 
+/// Paint transitions of document layers, at exact instants (SEMANTICS, "Style transitions").
 @Suite struct TransitionTests {
-    func model(transition: TransitionOptions = .default, layerTransition: TransitionOptions? = nil) -> MapModel {
-        var layer = Layer(id: "l", source: nil, paint: .line(LinePaint(color: .white, width: 2, opacity: 0)))
-        if let t = layerTransition { layer.transitions["line-opacity"] = t }
-        let style = Style(layers: [Layer(id: "bg", paint: .background(color: .black, opacity: 1)), layer], transition: transition)
+    /// A background and a line layer `l` (white, opacity 0) over an inline GeoJSON line.
+    func model(transition: String = "", layerTransition: String? = nil, extraPaint: String = "") throws -> MapModel {
+        let own = layerTransition.map { #", "line-opacity-transition": \#($0)"# } ?? ""
+        let text = """
+        { "version": 8, \(transition.isEmpty ? "" : #""transition": \#(transition),"#)
+          "sources": { "s": { "type": "geojson", "data": { "type": "Feature", "properties": { "w": 3 },
+              "geometry": { "type": "LineString", "coordinates": [[-10, 0], [10, 0]] } } } },
+          "layers": [
+            { "id": "bg", "type": "background", "paint": { "background-color": "black" } },
+            { "id": "l", "type": "line", "source": "s",
+              "paint": { "line-color": "white", "line-width": 2, "line-opacity": 0\(own)\(extraPaint) } } ] }
+        """
+        let document = try StyleDocument(data: Data(text.utf8), name: "test.json")
+        var features: [String: GeoJSONData] = [:]
+        for (id, source) in document.sources { if case let .geojson(.inline(d)) = source { features[id] = d } }
+        let style = Style(document: document, features: features, images: [:])
         return MapModel(scene: .radar, style: style, size: ViewportSize(width: 100, height: 100))
     }
 
@@ -30,12 +43,20 @@ func referenceEase(_ x: Double) -> Double {
         return v
     }
 
+    /// The line's paint as the frame draws it (per feature).
+    func drawn(_ m: MapModel) -> LinePaint? {
+        guard let layer = m.frame().layers.first(where: { $0.id == "l" }), let item = layer.features?.items.first,
+              case let .line(p) = item.paint else { return nil }
+        return p
+    }
+
     @Test func defaultTransitionAtExactInstants() throws {
-        var m = model()
-        try m.setPaintProperty(layer: "l", "line-opacity", .number(1), at: 10)
+        var m = try model()
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(1), at: 10)
         for (t, x) in [(10.0, 0.0), (10.075, 0.25), (10.15, 0.5), (10.225, 0.75)] {
             m.advance(to: t)
             #expect(abs(opacity(m) - referenceEase(x)) < 1e-9, "at \(t)")
+            #expect(abs((drawn(m)?.opacity ?? .nan) - referenceEase(x)) < 1e-9, "drawn at \(t)")
         }
         m.advance(to: 10.3)
         #expect(opacity(m) == 1)
@@ -50,12 +71,12 @@ func referenceEase(_ x: Double) -> Double {
     }
 
     @Test func retargetMidWayStartsFromTheShownValue() throws {
-        var m = model()
-        try m.setPaintProperty(layer: "l", "line-opacity", .number(1), at: 0)
+        var m = try model()
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(1), at: 0)
         m.advance(to: 0.15)
         let shown = opacity(m)
         #expect(abs(shown - referenceEase(0.5)) < 1e-9)
-        try m.setPaintProperty(layer: "l", "line-opacity", .number(0.2), at: 0.15)
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(0.2), at: 0.15)
         #expect(abs(opacity(m) - shown) < 1e-12, "no jump at the retarget")
         // The prior keeps moving toward 1 while the new transition pulls to 0.2 (MapLibre).
         m.advance(to: 0.225)
@@ -66,8 +87,8 @@ func referenceEase(_ x: Double) -> Double {
     }
 
     @Test func delayHoldsThePriorValue() throws {
-        var m = model(layerTransition: TransitionOptions(duration: 0.5, delay: 0.2))
-        try m.setPaintProperty(layer: "l", "line-opacity", .number(0.8), at: 1)
+        var m = try model(layerTransition: #"{ "duration": 500, "delay": 200 }"#)
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(0.8), at: 1)
         m.advance(to: 1.1)
         #expect(opacity(m) == 0)
         // Fully transparent, yet still animating: the loop must keep drawing.
@@ -80,16 +101,25 @@ func referenceEase(_ x: Double) -> Double {
         #expect(opacity(m) == 0.8 && !m.isAnimating)
     }
 
+    @Test func theTransitionPropertyCanBeSetThroughTheAPI() throws {
+        var m = try model()
+        try m.setPaintProperty(layer: "l", "line-opacity-transition", json: try JSON.parse(Data(#"{ "duration": 1000 }"#.utf8), name: "t"))
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(1), at: 0)
+        m.advance(to: 0.5)
+        #expect(abs(opacity(m) - referenceEase(0.5)) < 1e-9)
+        #expect(throws: (any Error).self) { try m.setPaintProperty(layer: "l", "line-opacity-transition", json: .number(3)) }
+    }
+
     @Test func zeroDurationIsImmediate() throws {
-        var m = model(transition: TransitionOptions(duration: 0, delay: 0))
-        try m.setPaintProperty(layer: "l", "line-opacity", .number(0.6), at: 3)
+        var m = try model(transition: #"{ "duration": 0, "delay": 0 }"#)
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(0.6), at: 3)
         #expect(opacity(m) == 0.6)
         #expect(!m.isAnimating)
     }
 
     @Test func coloursInterpolateInStraightRGBA() throws {
-        var m = model()
-        try m.setPaintProperty(layer: "l", "line-color", .color(Color(r: 1, g: 0, b: 0, a: 0)), at: 0)
+        var m = try model()
+        try m.setPaintProperty(layer: "l", "line-color", json: .string("rgba(255, 0, 0, 0)"), at: 0)
         m.advance(to: 0.15)
         guard case let .color(c)? = m.paintValue(layer: "l", "line-color") else { Issue.record("no colour"); return }
         let k = referenceEase(0.5)
@@ -98,25 +128,68 @@ func referenceEase(_ x: Double) -> Double {
         #expect(abs(c.r - 1) < 1e-9 && abs(c.g - (1 - k)) < 1e-9 && abs(c.b - (1 - k)) < 1e-9)
     }
 
+    @Test func aZoomFunctionKeepsFollowingTheZoomWhileItTransitions() throws {
+        var m = try model()
+        let json = try JSON.parse(Data(#"["interpolate", ["linear"], ["zoom"], 0, 0, 10, 1]"#.utf8), name: "t")
+        try m.setPaintProperty(layer: "l", "line-opacity", json: json, at: 0)
+        m.jump(to: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 4))
+        m.advance(to: 0.15)
+        #expect(abs(opacity(m) - 0.4 * referenceEase(0.5)) < 1e-9)
+        m.jump(to: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 5.5))     // (the scene's bounds: zoom 4...5.99)
+        #expect(abs(opacity(m) - 0.55 * referenceEase(0.5)) < 1e-9)
+        m.advance(to: 1)
+        #expect(abs(opacity(m) - 0.55) < 1e-12)
+    }
+
+    @Test func aDataDrivenValueShowsAtOnce() throws {
+        var m = try model()
+        let json = try JSON.parse(Data(#"["get", "w"]"#.utf8), name: "t")
+        try m.setPaintProperty(layer: "l", "line-width", json: json, at: 0)
+        m.advance(to: 0.1)
+        #expect(drawn(m)?.width == 3)
+        #expect(!m.isAnimating)
+    }
+
+    @Test func otherChangesKeepARunningTransition() throws {
+        var m = try model()
+        try m.setPaintProperty(layer: "l", "line-opacity", json: .number(1), at: 0)
+        try m.setLayoutProperty(layer: "l", "line-cap", json: .string("round"))
+        try m.setFilter(layer: "l", json: .array([.string("has"), .string("w")]))
+        m.advance(to: 0.15)
+        #expect(abs(opacity(m) - referenceEase(0.5)) < 1e-9)
+        #expect(drawn(m)?.cap == .round)
+    }
+
+    @Test func propertiesTheSpecificationDoesNotTransitionChangeAtOnce() throws {
+        var m = try model()
+        try m.setPaintProperty(layer: "l", "line-translate-anchor", json: .string("viewport"), at: 0)
+        #expect(!m.isAnimating)
+    }
+
     @Test func arraysInterpolateElementwise() {
         let v = PaintValue.interpolate(.numbers([2, 4]), .numbers([4, 0]), 0.25)
         #expect(v == .numbers([2.5, 3]))
         #expect(PaintValue.interpolate(.numbers([1]), .numbers([1, 2]), 0.1) == .numbers([1, 2]))
     }
 
-    @Test func badChangesAreRefusedWithTheirPath() {
-        var m = model()
-        #expect(throws: StyleError("layers.nope: no such layer")) { try m.setPaintProperty(layer: "nope", "line-opacity", .number(1), at: 0) }
+    @Test func badChangesAreRefusedWithTheirPath() throws {
+        var m = try model()
+        #expect(throws: StyleError("layers.nope: no such layer")) { try m.setPaintProperty(layer: "nope", "line-opacity", json: .number(1), at: 0) }
         #expect(throws: StyleError("layers.l.paint.fill-color: unknown property for a line layer")) {
-            try m.setPaintProperty(layer: "l", "fill-color", .color(.white), at: 0)
+            try m.setPaintProperty(layer: "l", "fill-color", json: .string("white"), at: 0)
         }
-        #expect(throws: StyleError("layers.l.paint.line-width: expected number, found color rgba(255.0, 255.0, 255.0, 1.0)")) {
-            try m.setPaintProperty(layer: "l", "line-width", .color(.white), at: 0)
+        for (name, value) in [("line-width", JSON.string("white")), ("line-opacity", .number(1.5)), ("line-blur", .bool(true))] {
+            do {
+                try m.setPaintProperty(layer: "l", name, json: value, at: 0)
+                Issue.record("\(name) = \(value) was accepted")
+            } catch {
+                let text = "\(error)"
+                #expect(text.hasPrefix("layers.l.paint.\(name): ") && !text.contains("\n"), "\(text)")
+            }
         }
-        #expect(throws: StyleError("layers.l.paint.line-opacity: 1.5 is outside 0.0...1.0")) { try m.setPaintProperty(layer: "l", "line-opacity", .number(1.5), at: 0) }
-        #expect(throws: (any Error).self) { try m.setPaintProperty(layer: "l", "line-blur", .number(.nan), at: 0) }
         // Nothing changed.
         #expect(opacity(m) == 0)
+        #expect(!m.isAnimating)
     }
 }
 
@@ -131,15 +204,23 @@ func referenceEase(_ x: Double) -> Double {
         return 0
     }
 
+    /// `steps` document line layers s0, s1, ... (white, 8 px, round caps, transparent, 0.3 s
+    /// opacity transition) pulsed from instant 0.
     static func model(steps: Int = 10) -> MapModel {
-        var layers = [Layer(id: "bg", paint: .background(color: .black, opacity: 1))]
-        var ids: [String] = []
+        var layers = [#"{ "id": "bg", "type": "background", "paint": { "background-color": "black" } }"#]
         for i in 0..<steps {
-            ids.append("s\(i)")
-            layers.append(Layer(id: "s\(i)", paint: .line(LinePaint(color: .white, width: 8, opacity: 0, cap: .round)),
-                                transitions: ["line-opacity": TransitionOptions(duration: 0.3)]))
+            layers.append(#"{ "id": "s\#(i)", "type": "line", "source": "s", "layout": { "line-cap": "round" }, "#
+                          + #""paint": { "line-color": "white", "line-width": 8, "line-opacity": 0, "line-opacity-transition": { "duration": 300 } } }"#)
         }
-        return MapModel(scene: .radar, style: Style(layers: layers), size: ViewportSize(width: 64, height: 64), routeLayerIDs: ids)
+        let text = #"{ "version": 8, "sources": { "s": { "type": "geojson", "data": { "type": "LineString", "coordinates": [[0, 0], [1, 1]] } } }, "layers": ["#
+            + layers.joined(separator: ", ") + "] }"
+        let document = try! StyleDocument(data: Data(text.utf8), name: "pulse.json")
+        var features: [String: GeoJSONData] = [:]
+        if case let .geojson(.inline(d))? = document.sources["s"] { features["s"] = d }
+        var m = MapModel(scene: .radar, style: Style(document: document, features: features, images: [:]),
+                         size: ViewportSize(width: 64, height: 64))
+        m.pulse(layers: (0..<steps).map { "s\($0)" }, start: 0)
+        return m
     }
 
     static func opacity(_ m: MapModel, _ i: Int) -> Double {

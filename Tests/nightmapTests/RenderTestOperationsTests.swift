@@ -20,7 +20,10 @@ import Testing
 
     @Test func paintLayoutAndFilterChangesShowInTheFrame() throws {
         #expect(Self.colour(try Self.render("[]")) == [255, 0, 0, 255])
-        #expect(Self.colour(try Self.render(#"[["setPaintProperty", "bg", "background-color", "blue"], ["wait"]]"#)) == [0, 0, 255, 255])
+        // A paint change transitions over the style's 300 ms: `wait` alone lets no time pass.
+        #expect(Self.colour(try Self.render(#"[["setPaintProperty", "bg", "background-color", "blue"], ["wait"]]"#)) == [255, 0, 0, 255])
+        #expect(Self.colour(try Self.render(#"[["setPaintProperty", "bg", "background-color", "blue"], ["wait", 150]]"#)) == [50, 0, 205, 255])
+        #expect(Self.colour(try Self.render(#"[["setPaintProperty", "bg", "background-color", "blue"], ["wait", 300]]"#)) == [0, 0, 255, 255])
         #expect(Self.colour(try Self.render(#"[["setLayoutProperty", "bg", "visibility", "none"], ["wait"]]"#)) == [0, 0, 0, 0])
         // A layer added below another, then the other removed.
         let added = try Self.render(#"[["addLayer", {"id": "under", "type": "background", "paint": {"background-color": "lime"}}, "bg"], ["removeLayer", "bg"], ["wait"]]"#)

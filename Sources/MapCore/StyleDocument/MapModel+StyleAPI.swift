@@ -67,9 +67,15 @@ extension MapModel {
         mutateStyle { _ = $0.layers.remove(at: i) }
     }
 
-    /// Sets a document layer's paint property from its JSON value (null resets it to the default).
-    public mutating func setPaintProperty(layer id: String, _ name: String, json: JSON) throws {
-        try changeDefinition(id) { try $0.setPaint(name, json) }
+    /// Sets a document layer's paint property from its JSON value (null resets it to the
+    /// default) at instant `time` (default: the instant the model was advanced to). It animates
+    /// from the value shown then, by the layer's `<name>-transition` or the style's
+    /// `transition`; `<name>-transition` itself can be set too.
+    public mutating func setPaintProperty(layer id: String, _ name: String, json: JSON, at time: Double? = nil) throws {
+        let i = try styledIndex(id)
+        guard case let .styled(s) = style.layers[i].paint else { return }
+        let changed = try s.settingPaint(name, json, now: time ?? now, styleTransition: style.transition)
+        mutateStyle { $0.layers[i] = Layer(changed) }
     }
 
     /// Sets a document layer's layout property from its JSON value (`visibility` included).
@@ -111,13 +117,18 @@ extension MapModel {
         return s.definition
     }
 
-    private mutating func changeDefinition(_ id: String, _ change: (inout LayerDefinition) throws -> Void) throws {
+    private func styledIndex(_ id: String) throws -> Int {
         guard let i = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
-        guard case let .styled(s) = style.layers[i].paint else {
+        guard case .styled = style.layers[i].paint else {
             throw StyleError("layers.\(id): not a style-document layer (use setPaintProperty with a PaintValue)")
         }
-        var d = s.definition
-        try change(&d)
-        mutateStyle { $0.layers[i] = Layer(d) }
+        return i
+    }
+
+    private mutating func changeDefinition(_ id: String, _ change: (inout LayerDefinition) throws -> Void) throws {
+        let i = try styledIndex(id)
+        guard case let .styled(s) = style.layers[i].paint else { return }
+        let changed = try s.with(change)
+        mutateStyle { $0.layers[i] = Layer(changed) }
     }
 }

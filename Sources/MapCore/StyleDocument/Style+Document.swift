@@ -1,8 +1,11 @@
 extension Layer {
     /// The map-style layer for a document layer.
-    public init(_ definition: LayerDefinition) {
-        self.init(id: definition.id, source: definition.source, minZoom: definition.minZoom, maxZoom: definition.maxZoom,
-                  visible: definition.visible, paint: .styled(StyledLayer(definition)))
+    public init(_ definition: LayerDefinition) { self.init(StyledLayer(definition)) }
+
+    /// The map-style layer for a document layer and its running transitions.
+    public init(_ layer: StyledLayer) {
+        let d = layer.definition
+        self.init(id: d.id, source: d.source, minZoom: d.minZoom, maxZoom: d.maxZoom, visible: d.visible, paint: .styled(layer))
     }
 }
 

@@ -244,3 +244,13 @@ extension SourceDefinition {
         self = source
     }
 }
+
+extension TransitionOptions {
+    /// A `transition` object (`duration` and `delay` in milliseconds), checked as a document's are.
+    public init(json: JSON, path: String) throws {
+        var reader = StyleDocumentReader()
+        let options = reader.transition(json, path)
+        guard let options, reader.problems.isEmpty else { throw StyleDocumentError(reader.problems) }
+        self = options
+    }
+}

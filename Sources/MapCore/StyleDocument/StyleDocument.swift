@@ -87,7 +87,14 @@ public struct LayerDefinition: Sendable {
     public func isShown(atZoom zoom: Double) -> Bool { visible && zoom >= minZoom && zoom < maxZoom }
 
     /// Sets a paint property from its JSON value (checked like the document's own).
+    /// `<name>-transition` sets the property's own transition (null: the style's again).
     public mutating func setPaint(_ name: String, _ json: JSON) throws {
+        if name.hasSuffix("-transition"), StyleProperties.paint(type.rawValue)[String(name.dropLast(11))] != nil {
+            let base = String(name.dropLast(11))
+            guard json != .null else { transitions[base] = nil; return }
+            transitions[base] = try TransitionOptions(json: json, path: "layers.\(id).paint.\(name)")
+            return
+        }
         guard let spec = StyleProperties.paint(type.rawValue)[name] else {
             throw StyleError("layers.\(id).paint.\(name): unknown property for a \(type.rawValue) layer")
         }

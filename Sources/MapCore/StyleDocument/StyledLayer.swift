@@ -1,20 +1,28 @@
 import Foundation
 
-/// A style-document layer inside the map's style: its definition (immutable; a property change
-/// makes a new `StyledLayer`), evaluated for each frame by `drawLayer`.
+/// A style-document layer inside the map's style: its definition and the paint properties on
+/// their way to a new value (both immutable; a change makes a new `StyledLayer`), evaluated for
+/// each frame by `drawLayer`.
 public final class StyledLayer: Sendable {
     public let definition: LayerDefinition
+    /// Paint properties changed with a transition, by name (a finished one may stay until the
+    /// property changes again: it evaluates to its value).
+    public let transitions: [String: PaintTransition]
+    /// When the last of `transitions` ends (-infinity: none).
+    public let transitionsEnd: Double
     private let paintSpecs: [String: PropertySpec]
     private let layoutSpecs: [String: PropertySpec]
 
     /// The line dash array when it depends on nothing (made once, not per frame), else nil.
     private let constantDashes: [Double]?
 
-    public init(_ definition: LayerDefinition) {
+    public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
         self.definition = definition
+        self.transitions = transitions
+        transitionsEnd = transitions.values.lazy.map(\.end).max() ?? -.infinity
         paintSpecs = StyleProperties.paint(definition.type.rawValue)
         layoutSpecs = StyleProperties.layout(definition.type.rawValue)
-        if definition.type == .line {
+        if definition.type == .line && transitions["line-dasharray"] == nil {
             let given = definition.paint["line-dasharray"]
             let value = given == nil ? paintSpecs["line-dasharray"]?.defaultValue : given?.constant
             constantDashes = value.map { ($0.asNumbers ?? []).map { $0.isNaN ? 0 : max($0, 0) } }
@@ -23,11 +31,47 @@ public final class StyledLayer: Sendable {
         }
     }
 
-    /// A paint property's value for `context`, or the specification default when unset.
+    /// True while a paint property is on its way to a new value at `now`.
+    public func isTransitioning(at now: Double) -> Bool { now < transitionsEnd }
+
+    /// The layer with paint property `name` set to `json` at instant `now`, animated from the
+    /// value shown then by the property's own `<name>-transition` or else `styleTransition`
+    /// (properties the specification does not transition change at once).
+    public func settingPaint(_ name: String, _ json: JSON, now: Double, styleTransition: TransitionOptions) throws -> StyledLayer {
+        var d = definition
+        try d.setPaint(name, json)
+        var running = transitions
+        if let spec = paintSpecs[name], spec.transition, !(d.paint[name]?.isFeatureDependent ?? false) {
+            let prior = running[name] ?? PaintTransition(constant: definition.paint[name])
+            let t = prior.retargeted(to: d.paint[name], options: d.transitions[name] ?? styleTransition, now: now)
+            running[name] = t.prior == nil ? nil : t
+        } else {
+            running[name] = nil     // (a value read from the feature shows at once, as in MapLibre Native)
+        }
+        return StyledLayer(d, transitions: running)
+    }
+
+    /// The layer with another definition (layout, filter, zoom range), its transitions kept.
+    public func with(_ change: (inout LayerDefinition) throws -> Void) rethrows -> StyledLayer {
+        var d = definition
+        try change(&d)
+        return StyledLayer(d, transitions: transitions)
+    }
+
+    /// A paint property's value for `context` (at `context.time` while it transitions), or the
+    /// specification default when unset.
     @inline(__always)
     func paint(_ name: String, _ context: EvaluationContext) -> StyleValue {
+        if !transitions.isEmpty, let t = transitions[name] {
+            return t.evaluate(context, fallback: paintSpecs[name]?.defaultValue ?? .null)
+        }
         if let v = definition.paint[name] { return v.evaluate(context) }
         return paintSpecs[name]?.defaultValue ?? .null
+    }
+
+    /// A paint property's value at `zoom` and instant `now`, for a feature without properties.
+    public func paintValue(_ name: String, zoom: Double, now: Double) -> StyleValue {
+        paint(name, EvaluationContext(zoom: zoom, time: now))
     }
 
     /// A layout property's value for `context`, or the specification default when unset.
@@ -55,7 +99,7 @@ public final class StyledLayer: Sendable {
     }
 
     /// True when a paint property is set (rather than left to its default).
-    func isSet(_ name: String) -> Bool { definition.paint[name] != nil }
+    func isSet(_ name: String) -> Bool { definition.paint[name] != nil || transitions[name] != nil }
 }
 
 /// What evaluating a document layer needs from the map: the instant's zoom, the screen's pixel
@@ -68,8 +112,10 @@ public struct StyleEvaluation: Sendable {
     public let light: Color
     /// The world's width in device pixels (collision boxes of icons are laid out in it).
     public let worldSize: Double
-    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double) {
-        self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize
+    /// The instant (seconds on the map's clock) transitions are evaluated at.
+    public let now: Double
+    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0) {
+        self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize; self.now = now
     }
 
     /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style
@@ -105,14 +151,14 @@ extension StyledLayer {
     public func drawLayer(_ style: Style, _ e: StyleEvaluation,
                           image: (ImageSource, RasterPaint) -> FrameDescription.ImageDraw?) -> FrameDescription.DrawLayer? {
         let d = definition
-        let zc = EvaluationContext(zoom: e.zoom)
+        let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         switch d.type {
         case .background:
             let color = color("background-color", zc).lit(by: e.light, emissive: number("background-emissive-strength", zc))
             return .init(id: d.id, paint: .background(color: color, opacity: number("background-opacity", zc)), geometry: nil)
         case .raster:
             guard let source = d.source.flatMap({ style.images[$0] }) else { return nil }
-            let p = rasterPaint(zoom: e.zoom)
+            let p = rasterPaint(zoom: e.zoom, now: e.now)
             guard let draw = image(source, p) else { return nil }
             return .init(id: d.id, paint: .raster(p), geometry: nil, image: draw)
         case .fill, .line:
@@ -135,7 +181,7 @@ extension StyledLayer {
     private func featureLayer(_ style: Style, _ e: StyleEvaluation) -> FrameDescription.DrawLayer? {
         let d = definition
         guard let data = d.source.flatMap({ style.features[$0] }) else { return nil }
-        let zc = EvaluationContext(zoom: e.zoom)
+        let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         var items: [FeatureDraw.Item] = []
         var placed = CollisionGrid()
         // Icons along lines: at most this many in a layer (each part has at most 10 000 anchors,
@@ -148,7 +194,7 @@ extension StyledLayer {
             translate = (e.length(t.0 * e.pixelRatio), e.length(t.1 * e.pixelRatio))
         }
         for feature in data.features {
-            let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation)
+            let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
             if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
             guard !g.isEmpty else { continue }     // (an empty MultiPoint, Polygon, ...: nothing to draw or place)
@@ -263,9 +309,9 @@ extension StyledLayer {
         return .init(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
     }
 
-    /// The raster paint at `zoom` (raster properties cannot read features).
-    public func rasterPaint(zoom: Double) -> RasterPaint {
-        let zc = EvaluationContext(zoom: zoom)
+    /// The raster paint at `zoom` and instant `now` (raster properties cannot read features).
+    public func rasterPaint(zoom: Double, now: Double = 0) -> RasterPaint {
+        let zc = EvaluationContext(zoom: zoom, time: now)
         var p = RasterPaint()
         p.opacity = number("raster-opacity", zc)
         p.fadeDuration = number("raster-fade-duration", zc) / 1000

@@ -17,14 +17,17 @@ public struct EvaluationFeature: Sendable {
 }
 
 /// What an expression may read while it is evaluated: the zoom and, for data-driven
-/// expressions, a feature.
+/// expressions, a feature; and the instant a property is evaluated at (seconds on the map's
+/// clock), which only transitions between values read.
 public struct EvaluationContext: Sendable {
     public var zoom: Double
     public var feature: EvaluationFeature?
+    public var time: Double
 
-    public init(zoom: Double, feature: EvaluationFeature? = nil) {
+    public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom
         self.feature = feature
+        self.time = time
     }
 }
 
