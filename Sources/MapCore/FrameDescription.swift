@@ -29,24 +29,6 @@ public struct FrameDescription: Equatable, Sendable {
         }
     }
 
-    /// What a symbol layer shows: an icon at each point.
-    public struct SymbolDraw: Equatable, Sendable {
-        public let icon: VectorIcon
-        public let features: [PointFeature]
-        /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
-        public let light: Color
-        /// Device pixels per CSS pixel (the edge arrow's size).
-        public let pixelRatio: Double
-
-        public init(icon: VectorIcon, features: [PointFeature], light: Color, pixelRatio: Double = 1) {
-            self.icon = icon; self.features = features; self.light = light; self.pixelRatio = pixelRatio
-        }
-
-        public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool {
-            a.icon === b.icon && a.features == b.features && a.light == b.light
-        }
-    }
-
     /// What a label layer places: its places, screen boxes to keep clear (the ISS icon), the light.
     public struct LabelDraw: Equatable, Sendable {
         public let places: PlaceSet
@@ -78,29 +60,41 @@ public struct FrameDescription: Equatable, Sendable {
         public let paint: LayerPaint
         public let geometry: GeometrySet?
         public let image: ImageDraw?
-        public let symbols: SymbolDraw?
-        public let labels: LabelDraw?
+                public let labels: LabelDraw?
         /// A style-document layer's features, each with its evaluated paint.
         public let features: FeatureDraw?
 
-        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil, symbols: SymbolDraw? = nil,
+        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil,
                     labels: LabelDraw? = nil, features: FeatureDraw? = nil) {
-            self.id = id; self.paint = paint; self.geometry = geometry; self.image = image; self.symbols = symbols
+            self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
             self.labels = labels; self.features = features
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
-            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image && a.symbols == b.symbols
+            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image
                 && a.labels == b.labels && a.features == b.features
         }
     }
 
+    /// An arrow just inside the window's edge pointing towards a place while it is out of sight
+    /// (its world copy nearest the window's centre is outside the window).
+    public struct OffscreenMarker: Equatable, Sendable {
+        public var target: LngLat
+        /// Already lit.
+        public var color: Color
+        /// Device pixels per CSS pixel (the arrow is 14 CSS pixels long).
+        public var scale: Double
+        public init(target: LngLat, color: Color, scale: Double = 1) { self.target = target; self.color = color; self.scale = scale }
+    }
+
     public let view: ViewTransform
     public let layers: [DrawLayer]
+    /// Drawn over the layers, under the overlay.
+    public let markers: [OffscreenMarker]
     /// Screen-space text and marks over the map (nil: none).
     public let overlay: Overlay?
 
-    public init(view: ViewTransform, layers: [DrawLayer], overlay: Overlay? = nil) {
-        self.view = view; self.layers = layers; self.overlay = overlay
+    public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
+        self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
     }
 }

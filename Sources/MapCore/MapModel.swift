@@ -50,12 +50,12 @@ public struct MapModel: Sendable {
     public let clockOrigin: Double
     /// The ISS: its position source and where it is (nil when the map has no ISS layers).
     public private(set) var iss: IssTracker?
-    /// Three one-point arrays taken in turn for the ISS's position: the frame being drawn and
-    /// the one handed back for recycling share the last two, so the third is changed in place
-    /// and a frame's new position allocates nothing. (Any array still shared is copied on
-    /// change, as always; this only spares the allocation.)
-    private var issPoints: [[PointFeature]] = []
-    private var issTurn = 0
+    /// The GeoJSON source the ISS's position goes into (a Point with its `bearing`), the
+    /// symbol layer that draws it, and where it was last put there.
+    public static let issSourceID = "iss", issLayerID = "iss"
+    private var issShown: (position: LngLat, bearing: Double)?
+    /// The arrow pointing to the ISS while it is out of sight (one element, changed in place).
+    private var markers: [FrameDescription.OffscreenMarker] = []
     /// Follow mode: the camera eases to the ISS once a second.
     public private(set) var followsIss = false
     private var lastFollow = 0.0
@@ -212,15 +212,20 @@ public struct MapModel: Sendable {
         guard let tracker = iss else { return }
         let utc = clockOrigin + now
         if let p = tracker.position(at: utc) {
-            let feature = PointFeature(position: p.fix.position, bearing: p.bearing)
-            if issPoints.count < 3 {
-                issPoints.append([feature])
-                issTurn = issPoints.count - 1
-            } else {
-                issTurn = issTurn == 2 ? 0 : issTurn + 1
-                issPoints[issTurn][0] = feature
+            // A new source only when the icon has moved a quarter of a pixel or turned half a
+            // degree: frames in between draw the same and allocate nothing.
+            let world = camera.view.worldSize
+            let moved = issShown.map { old in
+                let a = WebMercator.project(old.position), b = WebMercator.project(p.fix.position)
+                var dx = abs(a.x - b.x)
+                dx = min(dx, 1 - dx)
+                return (dx * dx + (a.y - b.y) * (a.y - b.y)).squareRoot() * world >= 0.25 || abs(old.bearing - p.bearing) >= 0.5
+            } ?? true
+            if moved, style.features[Self.issSourceID] != nil {
+                issShown = (p.fix.position, p.bearing)
+                style.features[Self.issSourceID] = GeoJSONData.point(p.fix.position, properties: ["bearing": .number(p.bearing)])
             }
-            style.points["iss"] = issPoints[issTurn]
+            updateIssMarker(p.fix.position)
         }
         // Follow mode: once a second, a 1 s ease to where the ISS is then (as the example's timer
         // does). Each ease starts at its own whole second, so a snapshot at any instant shows what
@@ -240,8 +245,12 @@ public struct MapModel: Sendable {
         // The ground track: the last 45 minutes and the next 90, redrawn once a minute.
         if tracker.orbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt) {
             trackComputedAt = now
-            style.sources["iss-track-past"] = GeometrySet.lines(name: "iss-track-past", tracker.groundTrack(from: utc - 45 * 60, to: utc))
-            style.sources["iss-track-future"] = GeometrySet.lines(name: "iss-track-future", tracker.groundTrack(from: utc, to: utc + 90 * 60))
+            if style.features["iss-track-past"] != nil {
+                style.features["iss-track-past"] = GeoJSONData.lines(tracker.groundTrack(from: utc - 45 * 60, to: utc))
+            }
+            if style.features["iss-track-future"] != nil {
+                style.features["iss-track-future"] = GeoJSONData.lines(tracker.groundTrack(from: utc, to: utc + 90 * 60))
+            }
         }
     }
 
@@ -259,14 +268,30 @@ public struct MapModel: Sendable {
         }
     }
 
+    /// The ISS symbol layer's vector icon and its scale (device pixels per icon unit) now.
+    private func issIcon() -> (icon: VectorIcon, scale: Double, emissive: Double)? {
+        guard let layer = style.layers.first(where: { $0.id == Self.issLayerID }), case let .styled(s) = layer.paint,
+              s.definition.type == .symbol else { return nil }
+        let c = EvaluationContext(zoom: camera.state.zoom - log2(pixelRatio), time: now)
+        guard let name = s.layout("icon-image", c).asString, let icon = style.icons[name] else { return nil }
+        return (icon, (s.layout("icon-size", c).asNumber ?? 1) * pixelRatio, s.paint("icon-emissive-strength", c).asNumber ?? 0)
+    }
+
+    /// The arrow at the window's edge towards the ISS: the colour of its icon's first shape, lit.
+    private mutating func updateIssMarker(_ position: LngLat) {
+        guard let (icon, _, emissive) = issIcon(), let first = icon.shapes.first?.color else { markers.removeAll(); return }
+        let light = Color.white.lit(by: groundRadiance, emissive: emissive)
+        let marker = FrameDescription.OffscreenMarker(target: position, color: Color(r: first.r * light.r, g: first.g * light.g,
+                                                                                     b: first.b * light.b, a: 0.9), scale: pixelRatio)
+        if markers.isEmpty { markers.append(marker) } else if markers[0] != marker { markers[0] = marker }
+    }
+
     /// The ISS icon's box on screen (labels keep clear of it), with every world copy in view.
     private func issBox() -> FrameDescription.ScreenBox? {
-        guard let f = style.points["iss"]?.first,
-              let layer = style.layers.first(where: { if case .symbol = $0.paint { return $0.source == "iss" } else { return false } }),
-              case let .symbol(y) = layer.paint, let icon = style.icons[y.iconImage] else { return nil }
+        guard let f = style.features[Self.issSourceID]?.features.first, !f.geometry.isEmpty, let (icon, scale, _) = issIcon() else { return nil }
         let view = camera.view
-        let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize * pixelRatio / 2
-        var s = view.screen(f.position)
+        let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * scale / 2
+        var s = view.screen(MercatorPoint(x: f.geometry.coordinates[0], y: f.geometry.coordinates[1]))
         s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
         // Out of the window it cannot overlap a label (and the labels need not be placed again).
         guard s.x + r > 0, s.x - r < Double(view.size.width), s.y + r > 0, s.y - r < Double(view.size.height) else { return nil }
@@ -277,11 +302,6 @@ public struct MapModel: Sendable {
     public mutating func setVisibility(layer id: String, _ visible: Bool) {
         guard let i = style.layerIndex(id) else { return }
         style.layers[i].visible = visible
-    }
-
-    /// Replaces the features of a point source in place (`updateGeoJSONSource`).
-    public mutating func updatePointSource(_ id: String, _ features: [PointFeature]) {
-        style.points[id] = features
     }
 
     /// Sets a layer's own transition for one property (`<name>-transition`).
@@ -499,17 +519,9 @@ public struct MapModel: Sendable {
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
                                         worldSize: camera.view.worldSize, now: now)
                 if let draw = s.drawLayer(style, e, image: { imageDraw($0, $1, light: light) }) { out.append(draw) }
-            case var .symbol(y):
-                guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,
-                      let icon = style.icons[y.iconImage] else { continue }
-                y.iconSize *= pixelRatio
-                let draw = FrameDescription.SymbolDraw(icon: icon, features: features,
-                                                       light: Color.white.lit(by: light, emissive: y.emissiveStrength),
-                                                       pixelRatio: pixelRatio)
-                out.append(.init(id: layer.id, paint: .symbol(y), geometry: nil, symbols: draw))
             }
         }
-        return FrameDescription(view: camera.view, layers: out, overlay: overlayEnabled ? overlay() : nil)
+        return FrameDescription(view: camera.view, layers: out, markers: markers, overlay: overlayEnabled ? overlay() : nil)
     }
 
     private func overlay() -> Overlay {

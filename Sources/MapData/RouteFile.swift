@@ -103,11 +103,7 @@ public enum RouteLayers {
     public static func layerID(_ step: Int) -> String { "route-step-\(step)" }
 
     /// One step's lines as a GeoJSON source's data (one MultiLineString feature).
-    public static func geoJSON(_ step: [[LngLat]]) -> GeoJSONData {
-        let parts = step.map { $0.map(WebMercator.project) }
-        return GeoJSONData(features: [GeoFeature(geometry: FeatureGeometry(kind: .lines, parts: parts),
-                                                 evaluation: EvaluationFeature(geometryType: "MultiLineString"))])
-    }
+    public static func geoJSON(_ step: [[LngLat]]) -> GeoJSONData { GeoJSONData.lines(step) }
 
     /// Adds every step through the style API: its source, and `template` (the style's route
     /// layer) as layer `route-step-i` on it, below the layer `below` (on top when nil). Returns

@@ -50,6 +50,12 @@ extension FrameRenderer {
                         drawCircle(paint, at: Point(g.coordinates[2 * i] * sx + ox, g.coordinates[2 * i + 1] * sy + oy), pixmap)
                     }
                 }
+            case let .vectorIcon(paint):
+                forEachCopy(g, p, margin: paint.reach + 2, draw.translate) { sx, ox, sy, oy in
+                    for i in 0..<(g.coordinates.count / 2) {
+                        drawVectorIcon(paint, at: Point(g.coordinates[2 * i] * sx + ox, g.coordinates[2 * i + 1] * sy + oy), pixmap)
+                    }
+                }
             case let .icon(paint):
                 let w = Double(paint.icon.image.width) * paint.scale, h = Double(paint.icon.image.height) * paint.scale
                 forEachCopy(g, p, margin: (w * w + h * h).squareRoot() + abs(paint.offset.x) + abs(paint.offset.y) + 2, draw.translate) { sx, ox, sy, oy in

@@ -2,71 +2,58 @@ import MapCore
 import MapData
 import Raster
 
-/// Symbol layers: vector icons at points, and the edge marker for icons out of sight.
+/// Vector icons (style images drawn from paths), and the arrow at the window's edge that points
+/// to a place out of sight.
 extension FrameRenderer {
-    /// Each feature's icon: its shapes filled (non-zero) after scaling by `icon-size`, rotating by
-    /// `icon-rotate` (plus the feature's bearing when asked) about the anchor, and moving the
-    /// anchor onto the point; in every world copy the viewport shows.
-    func drawSymbols(_ draw: FrameDescription.SymbolDraw, _ paint: SymbolPaint, _ p: Placement, _ pixmap: Pixmap) {
-        let icon = draw.icon
-        let size = paint.iconSize
-        let a = paint.iconAnchor.fraction
-        let reach = (icon.width * icon.width + icon.height * icon.height).squareRoot() * size
-        let viewHeight = Double(p.viewHeight)
-        for feature in draw.features {
-            let mx = WebMercator.x(lng: feature.position.lng), my = WebMercator.y(lat: feature.position.lat)
-            let rotation = (paint.iconRotate + (paint.rotateWithBearing ? feature.bearing : 0)) * Double.pi / 180
-            let first = Int((p.visible.minX - mx - reach / p.world).rounded(.down))
-            let last = Int((p.visible.maxX - mx + reach / p.world).rounded(.up))
-            if paint.edgeMarker {
-                // The copy nearest the view centre; when it is out of the window, an arrow at the edge.
-                let cx = Double(pixmap.width) / 2
-                var sx = mx * p.world + p.ox
-                let shift = ((cx - sx) / p.world).rounded()
-                sx += shift * p.world
-                let sy = my * p.world + p.oy
-                if sx < 0 || sx > Double(pixmap.width) || sy < 0 || sy > viewHeight {
-                    drawEdgeArrow(towards: Point(sx, sy), width: Double(pixmap.width), height: viewHeight,
-                                  color: icon.shapes.first?.color ?? .white, light: draw.light, scale: draw.pixelRatio, pixmap)
+    /// A vector icon at `point`: its shapes filled (non-zero) after scaling, moving its anchor
+    /// to the point, shifting by the offset and turning by `rotate` about the point.
+    func drawVectorIcon(_ paint: VectorIconPaint, at point: Point, _ pixmap: Pixmap) {
+        let icon = paint.icon
+        let reach = paint.reach
+        guard paint.opacity > 0, point.x > -reach, point.x < Double(pixmap.width) + reach,
+              point.y > Double(rows.lowerBound) - reach, point.y < Double(rows.upperBound) + reach else { return }
+        let a = paint.anchor.fraction
+        var t = Transform.translation(point.x, point.y).concatenating(.rotation(paint.rotate * Double.pi / 180))
+        if paint.offset.x != 0 || paint.offset.y != 0 { t = t.concatenating(.translation(paint.offset.x, paint.offset.y)) }
+        t = t.concatenating(.scale(paint.scale, paint.scale)).concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
+        // The icon's outline is rebuilt in a path kept between frames.
+        var path = Path()
+        swap(&path, &symbolPath)
+        defer { swap(&path, &symbolPath) }
+        for shape in icon.shapes {
+            path.removeAll()
+            for c in shape.commands {
+                switch c {
+                case let .move(x, y): path.moveTo(t.apply(Point(x, y)))
+                case let .line(x, y): path.lineTo(t.apply(Point(x, y)))
+                case let .cubic(x1, y1, x2, y2, x, y):
+                    path.cubicTo(t.apply(Point(x1, y1)), t.apply(Point(x2, y2)), t.apply(Point(x, y)))
+                case let .quad(x1, y1, x, y): path.quadTo(t.apply(Point(x1, y1)), t.apply(Point(x, y)))
+                case .close: path.close()
                 }
             }
-            for copy in first...max(first, last) {
-                let sx = (mx + Double(copy)) * p.world + p.ox, sy = my * p.world + p.oy
-                guard sx > -reach, sx < Double(pixmap.width) + reach,
-                      sy > Double(rows.lowerBound) - reach, sy < Double(rows.upperBound) + reach else { continue }
-                let t = Transform.translation(sx, sy)
-                    .concatenating(.rotation(rotation))
-                    .concatenating(.scale(size, size))
-                    .concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
-                // The icon's outline is rebuilt in a path kept between frames.
-                var path = Path()
-                swap(&path, &symbolPath)
-                defer { swap(&path, &symbolPath) }
-                for shape in icon.shapes {
-                    path.removeAll()
-                    for c in shape.commands {
-                        switch c {
-                        case let .move(x, y): path.moveTo(t.apply(Point(x, y)))
-                        case let .line(x, y): path.lineTo(t.apply(Point(x, y)))
-                        case let .cubic(x1, y1, x2, y2, x, y):
-                            path.cubicTo(t.apply(Point(x1, y1)), t.apply(Point(x2, y2)), t.apply(Point(x, y)))
-                        case let .quad(x1, y1, x, y): path.quadTo(t.apply(Point(x1, y1)), t.apply(Point(x, y)))
-                        case .close: path.close()
-                        }
-                    }
-                    path.replay(into: &rasterizer)
-                    let c = shape.color
-                    let lit = MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a)
-                    rasterizer.fill(pixmap, color: lit.premultiplied(opacity: paint.iconOpacity), rule: .nonZero)
-                }
-            }
+            path.replay(into: &rasterizer)
+            let c = shape.color, light = paint.light
+            let lit = MapCore.Color(r: c.r * light.r, g: c.g * light.g, b: c.b * light.b, a: c.a)
+            rasterizer.fill(pixmap, color: lit.premultiplied(opacity: paint.opacity), rule: .nonZero)
         }
     }
 
-    /// A 14-px arrow 10 px inside the window's edge, on the line from the centre to `target`.
+    /// The arrow of each off-screen marker whose place (the world copy nearest the window's
+    /// centre) is out of the window.
+    func drawOffscreenMarkers(_ markers: [FrameDescription.OffscreenMarker], _ view: ViewTransform, _ pixmap: Pixmap) {
+        let width = Double(view.size.width), height = Double(view.size.height)
+        for m in markers {
+            var s = view.screen(m.target)
+            s.x -= ((s.x - width / 2) / view.worldSize).rounded() * view.worldSize
+            guard s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
+            drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap)
+        }
+    }
+
     /// An arrow 14 CSS pixels long (`scale` device pixels each) just inside the window's edge,
     /// pointing from the centre towards `target`.
-    func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color, light: MapCore.Color,
+    func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color,
                        scale k: Double = 1, _ pixmap: Pixmap) {
         let c = Point(width / 2, height / 2)
         let d = target - c
@@ -84,7 +71,6 @@ extension FrameRenderer {
         rasterizer.lineTo(tip - u * (10 * k))
         rasterizer.lineTo(tip - u * (14 * k) - n * (7 * k))
         rasterizer.close()
-        let lit = MapCore.Color(r: color.r * light.r, g: color.g * light.g, b: color.b * light.b, a: 0.9)
-        rasterizer.fill(pixmap, color: lit.premultiplied(opacity: 1), rule: .nonZero)
+        rasterizer.fill(pixmap, color: color.premultiplied(opacity: 1), rule: .nonZero)
     }
 }

@@ -137,6 +137,7 @@ public final class FrameRenderer {
         if stable < cachedLayers.count || cachedView != frame.view {
             cachedLayers = []
         }
+        if !frame.markers.isEmpty { drawOffscreenMarkers(frame.markers, frame.view, pixmap) }
         if let overlay = frame.overlay, let font = overlay.font as? FontFace {
             drawOverlay(overlay, font, pixmap, height: frame.view.size.height)
         }
@@ -170,9 +171,6 @@ public final class FrameRenderer {
         case let .raster(paint):
             guard let draw = layer.image, paint.opacity > 0 else { return }
             drawRaster(draw, paint, placement, pixmap)
-        case let .symbol(paint):
-            guard let draw = layer.symbols, paint.iconOpacity > 0, paint.iconSize > 0 else { return }
-            drawSymbols(draw, paint, placement, pixmap)
         case let .labels(paint):
             guard let draw = layer.labels, let font = draw.font as? FontFace else { return }
             drawLabels(index, draw, paint, font, frame, pixmap)

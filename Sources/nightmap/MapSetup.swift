@@ -3,12 +3,13 @@ import MapCore
 import MapData
 
 /// Builds the map the options ask for from a style document: nightmap's own
-/// (`Resources/style/nightmap.json`) or `--style FILE`. Document layers draw as written; three
-/// layer ids take part in nightmap's animations: `radar` (a raster layer drawn as written; the
-/// timer steps its image source through the frames in its file's folder), and, built from the
-/// document's paint at the start zoom, `route` (a line layer: the template of each pulsing step)
-/// and `iss` (a symbol layer: the tracked station). Metadata `nightmap:lighting` lights the map by `--light`; `nightmap:labels` adds the
-/// place labels. Then the scenes, camera overrides and the instant `--elapsed`.
+/// (`Resources/style/nightmap.json`) or `--style FILE`. Every layer is the document's, drawn as
+/// written; some ids take part in nightmap's animations: `radar` (a raster layer; the timer steps
+/// its image source through the frames in its file's folder), `route` (a line layer: each pulsing
+/// step is a copy of it on a source of its own) and `iss` (a symbol layer on the `iss` source,
+/// which gets the tracked position; sources `iss-track-past` and `iss-track-future` get its
+/// ground track). Metadata `nightmap:lighting` lights the map by `--light`; `nightmap:labels`
+/// adds the place labels. Then the scenes, camera overrides and the instant `--elapsed`.
 enum MapSetup {
     /// The layer ids nightmap animates.
     static let radarID = "radar", routeID = "route", issID = "iss"
@@ -39,9 +40,8 @@ enum MapSetup {
         } : nil
         let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
         let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
-        let animated = Set([radarDef, routeDef, issDef].compactMap { $0?.source })
+        let animated = Set([radarDef, routeDef].compactMap { $0?.source })
         var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated)
-        let startZoom = o.zoom ?? document.zoom ?? 5
 
         // The animated layers, each where the document puts it.
         var layers: [Layer] = []
@@ -69,12 +69,15 @@ enum MapSetup {
                 layers += labels; labels = []
                 routeSteps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef, document, resolver))
                 layers.append(layer)
-            case (issID, _, _, let issDef?):
+            case (issID, _, _, _?), ("iss-track-past", _, _, _?):
+                // The ISS source gets the tracked position, the track sources its ground track;
+                // the rocket is a vector image (`Resources/icons/rocket.svg`).
                 layers += labels; labels = []
-                let iss = try IssLayers.make(resources: resources, paint: StyledLayer(issDef).symbolPaint(zoom: startZoom))
-                style.icons.merge(iss.icons) { a, _ in a }
-                layers += iss.layers
-                tracker = try issTracker(o, resources, report)
+                layers.append(layer)
+                if tracker == nil {
+                    style.icons["rocket"] = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
+                    tracker = try issTracker(o, resources, report)
+                }
             default:
                 layers.append(layer)
             }

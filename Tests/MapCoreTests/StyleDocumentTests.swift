@@ -83,7 +83,9 @@ import Testing
             return p.width
         }
         #expect(width() == 3)
-        try m.setPaintProperty(layer: "l", "line-width", json: .number(5))
+        try m.setPaintProperty(layer: "l", "line-width", json: .number(5), at: 0)
+        #expect(width() == 3)                       // (the style's 300 ms transition starts)
+        m.advance(to: 0.3)
         #expect(width() == 5)
         #expect(throws: StyleError.self) { try m.setPaintProperty(layer: "l", "line-width", json: .string("x")) }
         try m.setLayoutProperty(layer: "l", "visibility", json: .string("none"))

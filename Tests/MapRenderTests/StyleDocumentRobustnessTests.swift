@@ -466,23 +466,46 @@ import Testing
         #expect(start.duration(to: .now) < Self.budget)
     }
 
-    /// The paint nightmap's animated layers take from a document (`route`, `iss`) stays finite.
-    @Test func typedTemplatesStayFinite() throws {
+    /// Absurd paint on the layers nightmap animates (`route`, `iss`, its vector rocket) stays
+    /// finite and bounded in the frame, at every zoom.
+    @Test func theDemoLayersStayFinite() throws {
         let text = #"""
-        {"version": 8, "transition": {"duration": 1e308, "delay": 1e308}, "sources": {"g": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}},
+        {"version": 8, "transition": {"duration": 1e308, "delay": 1e308}, "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}},
+                                                                                   "p": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}},
          "layers": [{"id": "route", "type": "line", "source": "g", "layout": {"line-miter-limit": ["/", 1, 0]},
                      "paint": {"line-width": ["/", 1, 0], "line-gap-width": 1e308, "line-blur": 1e308, "line-dasharray": [1e308, 1e-300],
                                "line-opacity-transition": {"duration": 1e308}}},
-                    {"id": "iss", "type": "symbol", "source": "g", "layout": {"icon-image": "rocket", "icon-size": ["/", 1, 0], "icon-rotate": 1e308}}]}
+                    {"id": "iss", "type": "symbol", "source": "p", "layout": {"icon-image": "rocket", "icon-size": ["/", 1, 0], "icon-rotate": 1e308,
+                     "icon-offset": [1e308, -1e308]}}]}
         """#
         let doc = try StyleDocument(data: Data(text.utf8), name: "t.json")
+        var features: [String: GeoJSONData] = [:]
+        for (id, source) in doc.sources { if case let .geojson(.inline(d)) = source { features[id] = d } }
+        var style = Style(document: doc, features: features, images: [:])
+        style.icons["rocket"] = VectorIcon(name: "rocket", width: 24, height: 24,
+                                           shapes: [.init(color: .white, commands: [.move(0, 0), .line(24, 0), .line(24, 24), .close])])
         for zoom in [0.0, 5, 24] {
-            let line = StyledLayer(doc.layers[0]).linePaint(zoom: zoom)
-            for v in [line.width, line.gapWidth, line.blur, line.miterLimit] + line.dasharray { #expect(v.isFinite) }
-            // The typed line path strokes everything within reach x miter limit: kept small.
-            #expect((line.gapWidth / 2 + line.width) * max(1, line.miterLimit) <= 1.5 * 1024)
-            let icon = StyledLayer(doc.layers[1]).symbolPaint(zoom: zoom)
-            #expect(icon.iconSize.isFinite && icon.iconSize <= 1000 && icon.iconRotate.isFinite)
+            let camera = CameraState(center: LngLat(lng: 0, lat: 0), zoom: zoom)
+            var model = MapModel(scene: Scene(name: "t", camera: camera, bounds: CameraBounds(), timerStartsPlaying: false),
+                                 style: style, size: ViewportSize(width: 64, height: 64))
+            try model.setPaintProperty(layer: "route", "line-opacity", json: .number(0.5), at: 0)
+            model.advance(to: 1)
+            let frame = model.frame()
+            var kinds = Set<String>()
+            for item in frame.layers.flatMap({ $0.features?.items ?? [] }) {
+                switch item.paint {
+                case let .line(line):
+                    kinds.insert("line")
+                    for v in [line.width, line.gapWidth, line.blur, line.miterLimit, line.opacity] + line.dasharray { #expect(v.isFinite) }
+                case let .vectorIcon(icon):
+                    kinds.insert("icon")
+                    #expect(icon.scale.isFinite && icon.scale * 24 <= 4 * frame.view.worldSize + 1e-6 && icon.rotate.isFinite)
+                    #expect(icon.offset.x.isFinite && icon.offset.y.isFinite && icon.reach.isFinite)
+                default: break
+                }
+            }
+            #expect(kinds == ["line", "icon"], "zoom \(zoom)")
+            FrameRenderer().render(frame, into: Pixmap(width: 64, height: 64))
         }
     }
 

@@ -78,7 +78,7 @@ import Testing
         #expect(ids.suffix(3) == ["iss-track-past", "iss-track-future", "iss"])
         #expect(m.lighting)
         // (The last step has not been pulsed yet at instant 0.)
-        guard case let .line(step)? = m.style.layers.first(where: { $0.id == "route-step-13" })?.paint else {
+        guard case let .line(step)? = m.frame().layers.first(where: { $0.id == "route-step-13" })?.features?.items.first?.paint else {
             Issue.record("no route step"); return
         }
         #expect(step.width == 8 && step.cap == .round && step.color == .white && step.opacity == 0)

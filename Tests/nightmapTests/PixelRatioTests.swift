@@ -28,12 +28,21 @@ import Testing
         let f1 = one.frame(), f2 = two.frame()
         for (l1, l2) in zip(f1.layers, f2.layers) {
             switch (l1.paint, l2.paint) {
-            case let (.line(x), .line(y)): #expect(y.width == 2 * x.width, "\(l1.id)")
+            case let (.line(x), .line(y)) where l1.features == nil: #expect(y.width == 2 * x.width, "\(l1.id)")
             case let (.labels(x), .labels(y)): #expect(y.textSize == 2 * x.textSize && y.dotRadius == 2 * x.dotRadius, "\(l1.id)")
-            case let (.symbol(x), .symbol(y)): #expect(y.iconSize == 2 * x.iconSize, "\(l1.id)")
             default: break
             }
+            // Document layers' features: the route's steps, the ISS track and its rocket.
+            for (i1, i2) in zip(l1.features?.items ?? [], l2.features?.items ?? []) {
+                switch (i1.paint, i2.paint) {
+                case let (.line(x), .line(y)): #expect(y.width == 2 * x.width, "\(l1.id)")
+                case let (.vectorIcon(x), .vectorIcon(y)): #expect(y.scale == 2 * x.scale, "\(l1.id)")
+                default: break
+                }
+            }
         }
+        #expect(f1.layers.contains { $0.features?.items.contains { if case .vectorIcon = $0.paint { true } else { false } } ?? false },
+                "the rocket is drawn")
         #expect(f2.overlay?.layout?.text.textSize == 2 * (f1.overlay?.layout?.text.textSize ?? 0))
     }
 

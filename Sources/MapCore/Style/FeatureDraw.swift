@@ -64,6 +64,34 @@ public struct IconPaint: Equatable, Sendable {
     }
 }
 
+/// Paint and layout of one vector icon (a style image drawn from paths), evaluated for one
+/// feature; lengths in device pixels.
+public struct VectorIconPaint: Equatable, Sendable {
+    public var icon: VectorIcon
+    /// Device pixels per unit of the icon's box (`icon-size` times the pixel ratio).
+    public var scale: Double
+    /// Degrees clockwise.
+    public var rotate: Double = 0
+    public var anchor: IconAnchor = .center
+    /// Device pixels, turned with the icon (x right, y down).
+    public var offset: (x: Double, y: Double) = (0, 0)
+    public var opacity: Double = 1
+    /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
+    public var light: Color = .white
+
+    public init(icon: VectorIcon, scale: Double) { self.icon = icon; self.scale = scale }
+
+    /// The icon's reach from its point, in device pixels, at any rotation.
+    public var reach: Double {
+        (icon.width * icon.width + icon.height * icon.height).squareRoot() * scale + abs(offset.x) + abs(offset.y)
+    }
+
+    public static func == (a: VectorIconPaint, b: VectorIconPaint) -> Bool {
+        a.icon === b.icon && a.scale == b.scale && a.rotate == b.rotate && a.anchor == b.anchor && a.offset.x == b.offset.x
+            && a.offset.y == b.offset.y && a.opacity == b.opacity && a.light == b.light
+    }
+}
+
 /// A style-document layer's features, each with its own evaluated paint, in draw order: the
 /// frame description of a data-driven layer. Screen lengths are device pixels.
 public struct FeatureDraw: Equatable, Sendable {
@@ -72,6 +100,7 @@ public struct FeatureDraw: Equatable, Sendable {
         case line(LinePaint)
         case circle(CirclePaint)
         case icon(IconPaint)
+        case vectorIcon(VectorIconPaint)
     }
 
     public struct Item: Equatable, Sendable {

@@ -81,7 +81,6 @@ public enum LayerPaint: Equatable, Sendable {
     case fill(FillPaint)
     case line(LinePaint)
     case raster(RasterPaint)
-    case symbol(SymbolPaint)
     case labels(LabelPaint)
     /// A style-document layer, evaluated per frame (and per feature) from its definition.
     case styled(StyledLayer)
@@ -92,7 +91,6 @@ public enum LayerPaint: Equatable, Sendable {
         case let (.fill(x), .fill(y)): return x == y
         case let (.line(x), .line(y)): return x == y
         case let (.raster(x), .raster(y)): return x == y
-        case let (.symbol(x), .symbol(y)): return x == y
         case let (.labels(x), .labels(y)): return x == y
         case let (.styled(x), .styled(y)): return x === y
         default: return false
@@ -105,7 +103,6 @@ public enum LayerPaint: Equatable, Sendable {
         case .fill: return "fill"
         case .line: return "line"
         case .raster: return "raster"
-        case .symbol: return "symbol"
         case .labels: return "labels"
         case let .styled(s): return s.definition.type.rawValue
         }
@@ -140,9 +137,8 @@ public struct Style: Sendable {
     public var sources: [String: GeometrySet]
     /// Image sources by id (raster layers name them as their source).
     public var images: [String: ImageSource]
-    /// Point sources by id (symbol layers), updated in place.
-    public var points: [String: [PointFeature]] = [:]
-    /// Icons by name (`icon-image`).
+    /// Vector images by name (`icon-image` of symbol layers finds them when the sprite has no
+    /// image of that name).
     public var icons: [String: VectorIcon] = [:]
     /// Labelled places by source id (label layers).
     public var places: [String: PlaceSet] = [:]

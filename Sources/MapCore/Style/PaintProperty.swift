@@ -42,8 +42,6 @@ public enum PaintProperty {
         case let (.raster(r), "raster-saturation"): return .number(r.saturation)
         case let (.raster(r), "raster-hue-rotate"): return .number(r.hueRotate)
         case let (.raster(r), "raster-emissive-strength"): return .number(r.emissiveStrength)
-        case let (.symbol(y), "icon-opacity"): return .number(y.iconOpacity)
-        case let (.symbol(y), "icon-emissive-strength"): return .number(y.emissiveStrength)
         default: return nil
         }
     }
@@ -89,13 +87,6 @@ public enum PaintProperty {
             default: return
             }
             paint = .raster(p)
-        case (.symbol(var y), .number(let v)):
-            switch name {
-            case "icon-opacity": y.iconOpacity = clamp(v, r)
-            case "icon-emissive-strength": y.emissiveStrength = clamp(v, r)
-            default: return
-            }
-            paint = .symbol(y)
         default:
             break
         }

@@ -46,34 +46,3 @@ public enum IconAnchor: String, Sendable, Equatable, CaseIterable {
         }
     }
 }
-
-/// Paint and layout of a symbol (icon) layer, with the specification's defaults.
-public struct SymbolPaint: Equatable, Sendable {
-    /// The icon's name in the style's icons (`icon-image`).
-    public var iconImage: String = ""
-    public var iconSize: Double = 1
-    /// Degrees clockwise (map-aligned: 0 points north).
-    public var iconRotate: Double = 0
-    public var iconAnchor: IconAnchor = .center
-    public var iconOpacity: Double = 1
-    public var emissiveStrength: Double = 0
-    /// Adds each feature's `bearing` to `iconRotate` (as `icon-rotate: ["get", "bearing"]` would).
-    public var rotateWithBearing: Bool = false
-    /// Draws a small arrow at the window's edge, pointing to a feature that is out of sight.
-    public var edgeMarker: Bool = false
-
-    public init(iconImage: String, iconSize: Double = 1, iconRotate: Double = 0, iconAnchor: IconAnchor = .center,
-                iconOpacity: Double = 1, emissiveStrength: Double = 0, rotateWithBearing: Bool = false, edgeMarker: Bool = false) {
-        self.iconImage = iconImage; self.iconSize = iconSize; self.iconRotate = iconRotate; self.iconAnchor = iconAnchor
-        self.iconOpacity = iconOpacity; self.emissiveStrength = emissiveStrength; self.rotateWithBearing = rotateWithBearing
-        self.edgeMarker = edgeMarker
-    }
-}
-
-/// A GeoJSON-like point source updated in place (`updateGeoJSONSource` with a Point feature).
-public struct PointFeature: Equatable, Sendable {
-    public var position: LngLat
-    /// Degrees clockwise from north, used when the layer rotates icons by the feature's bearing.
-    public var bearing: Double
-    public init(position: LngLat, bearing: Double = 0) { self.position = position; self.bearing = bearing }
-}

@@ -50,6 +50,22 @@ public final class GeoJSONData: Sendable {
     public let features: [GeoFeature]
     public init(features: [GeoFeature]) { self.features = features }
 
+    /// One Point feature with `properties` (what an app hands `updateGeoJSONSource` for a
+    /// moving object).
+    public static func point(_ p: LngLat, properties: [String: StyleValue] = [:]) -> GeoJSONData {
+        GeoJSONData(features: [GeoFeature(geometry: FeatureGeometry(kind: .points, parts: [[WebMercator.project(p)]]),
+                                          evaluation: EvaluationFeature(properties: properties, geometryType: "Point"))])
+    }
+
+    /// One MultiLineString feature of `lines` (polylines of fewer than two positions left out);
+    /// no feature when none is left.
+    public static func lines(_ lines: [[LngLat]], properties: [String: StyleValue] = [:]) -> GeoJSONData {
+        let parts = lines.filter { $0.count >= 2 }.map { $0.map(WebMercator.project) }
+        guard !parts.isEmpty else { return GeoJSONData(features: []) }
+        return GeoJSONData(features: [GeoFeature(geometry: FeatureGeometry(kind: .lines, parts: parts),
+                                                 evaluation: EvaluationFeature(properties: properties, geometryType: "MultiLineString"))])
+    }
+
     /// Reads GeoJSON from parsed JSON; `path` names the place in messages (`sources.route.data`).
     public convenience init(json: JSON, path: String) throws {
         var out: [GeoFeature] = []

@@ -226,7 +226,12 @@ extension StyledLayer {
                 p.strokeOpacity = number("circle-stroke-opacity", c)
                 items.append(.init(paint: .circle(p), geometry: g))
             case .symbol:
-                guard let sprite = style.sprite, let icon = sprite.icons[string("icon-image", c)] else { continue }
+                let name = string("icon-image", c)
+                if style.sprite?.icons[name] == nil, let vector = style.icons[name] {
+                    placeVectorIcon(vector, g, c, e, &placed, &lineAnchorsLeft, into: &items)
+                    continue
+                }
+                guard let sprite = style.sprite, let icon = sprite.icons[name] else { continue }
                 var size = number("icon-size", c, layout: true)
                 var p = IconPaint(icon: icon, scale: size * e.pixelRatio / icon.pixelRatio)
                 guard p.scale > 0 else { continue }
@@ -270,6 +275,35 @@ extension StyledLayer {
         let kind: LayerPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
         let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
         return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
+    }
+
+    /// A vector icon (an image added as paths) at each of the feature's symbol anchors that is
+    /// not hidden by an icon placed before it.
+    private func placeVectorIcon(_ icon: VectorIcon, _ g: FeatureGeometry, _ c: EvaluationContext, _ e: StyleEvaluation,
+                                 _ placed: inout CollisionGrid, _ lineAnchorsLeft: inout Int, into items: inout [FeatureDraw.Item]) {
+        let size = number("icon-size", c, layout: true)
+        var p = VectorIconPaint(icon: icon, scale: size * e.pixelRatio)
+        guard p.scale > 0 else { return }
+        let side = max(icon.width, icon.height, 1e-9)
+        if !(p.scale * side <= e.lengthLimit) { p.scale = e.lengthLimit / side }
+        p.rotate = degrees(number("icon-rotate", c, layout: true))
+        p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
+        let off = pair("icon-offset", c, layout: true)
+        p.offset = (e.length(off.0 * p.scale), e.length(off.1 * p.scale))
+        p.opacity = number("icon-opacity", c)
+        p.light = Color.white.lit(by: e.light, emissive: number("icon-emissive-strength", c))
+        let allow = layout("icon-allow-overlap", c) == .bool(true)
+        let ignore = layout("icon-ignore-placement", c) == .bool(true)
+        for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width, limit: &lineAnchorsLeft) {
+            var q = p
+            q.rotate = degrees(q.rotate + angle)
+            let w = icon.width * q.scale, h = icon.height * q.scale, f = q.anchor.fraction
+            let x = anchor.coordinates[0] * e.worldSize + q.offset.x, y = anchor.coordinates[1] * e.worldSize + q.offset.y
+            let box = FrameDescription.ScreenBox(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
+            if !allow && placed.collides(box) { continue }
+            if !ignore { placed.insert(box) }
+            items.append(.init(paint: .vectorIcon(q), geometry: anchor))
+        }
     }
 
     /// Where a feature's symbols go, with the extra rotation (degrees) of each: its points for
@@ -327,34 +361,12 @@ extension StyledLayer {
         return p
     }
 
-    /// The line paint at `zoom` for a feature without properties, colour unlit (the model
-    /// lights it by the emissive strength kept in the paint): the template of typed layers.
-    public func linePaint(zoom: Double) -> LinePaint {
-        let c = EvaluationContext(zoom: zoom)
-        var p = linePaint(c, StyleEvaluation(zoom: zoom, pixelRatio: 1, light: .white, worldSize: 512 * exp2(zoom)), typed: true)
-        p.color = color("line-color", c)
-        p.emissiveStrength = number("line-emissive-strength", c)
-        return p
-    }
-
-    /// An icon layer's paint at `zoom` as a typed symbol paint (icon name, size, rotation,
-    /// anchor, opacity, emissive strength).
-    public func symbolPaint(zoom: Double) -> SymbolPaint {
-        let c = EvaluationContext(zoom: zoom)
-        // (Bounded as icons of document layers are: 1000 times the icon at most.)
-        return SymbolPaint(iconImage: string("icon-image", c), iconSize: min(number("icon-size", c, layout: true), 1000),
-                           iconRotate: degrees(number("icon-rotate", c, layout: true)),
-                           iconAnchor: IconAnchor(rawValue: string("icon-anchor", c)) ?? .center,
-                           iconOpacity: number("icon-opacity", c), emissiveStrength: number("icon-emissive-strength", c))
-    }
-
     func fillPaint(_ c: EvaluationContext, _ e: StyleEvaluation) -> FillPaint {
         FillPaint(color: color("fill-color", c).lit(by: e.light, emissive: number("fill-emissive-strength", c)),
                   opacity: number("fill-opacity", c), emissiveStrength: 1)
     }
 
-    /// `typed`: for the renderer's line path of geometry sets (basemap layers, the template of
-    /// typed layers), which strokes every segment within reach x miter limit of the view, in
+    /// `typed`: for the renderer's line path of geometry sets (basemap layers), which strokes every segment within reach x miter limit of the view, in
     /// every world copy that reach spans, each across as many rows as the line is wide: there
     /// widths (and gaps and blurs) are at most one world width and 1024 device pixels, and the
     /// miter limit keeps the reach x miter limit within that (or the line's own reach).
