@@ -25,22 +25,26 @@ let package = Package(
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
         .target(name: "MapCore"),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "Orbit", "CPNG", "CGif", "CFreeType", "CCurl"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CGif", "CFreeType", "CCurl"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
+        // nightmap's demos over the engine: the radar player, the ISS tracker, the route pulse,
+        // scenes, key bindings and help text; the only module that names them.
+        .target(name: "NightmapApp", dependencies: ["MapCore", "MapData", "Orbit", "Raster"]),
         .executableTarget(
             name: "nightmap",
-            dependencies: ["MapCore", "MapRender", "MapData", "Raster", "CSDL2", "CAllocCount"],
+            dependencies: ["NightmapApp", "MapCore", "MapRender", "MapData", "Raster", "CSDL2", "CAllocCount"],
             resources: []
         ),
         .target(name: "TestSupport", dependencies: ["Raster", "MapData"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
-        .testTarget(name: "MapCoreTests", dependencies: ["MapCore"]),
+        .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "TestSupport"]),
+        .testTarget(name: "NightmapAppTests", dependencies: ["NightmapApp", "MapCore", "MapData", "TestSupport"]),
         .testTarget(name: "OrbitTests", dependencies: ["Orbit"]),
-        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "Raster"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "NightmapApp", "Raster"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "NightmapApp", "Raster", "TestSupport"],
                     exclude: ["References"]),
-        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "MapCore", "MapData", "MapRender", "Raster", "CSDL2", "TestSupport"],
+        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "NightmapApp", "MapCore", "MapData", "MapRender", "Raster", "CSDL2", "TestSupport"],
                     exclude: ["Fixtures", "References"]),
     ]
 )
@@ -55,12 +59,12 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("PNG", ["MapData"]),
         ("Style", ["MapCore"]),
         ("GeoJSON", ["MapCore", "MapData"]),
-        ("TLE", ["Orbit", "MapData"]),
-        ("IssFeed", ["MapData"]),
+        ("TLE", ["Orbit", "MapData", "NightmapApp"]),
+        ("IssFeed", ["MapData", "NightmapApp"]),
         ("WorldFile", ["MapData"]),
         ("SVG", ["MapData"]),
         ("Config", ["MapData"]),
-        ("State", ["MapData", "MapCore"]),
+        ("State", ["MapData", "MapCore", "NightmapApp"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

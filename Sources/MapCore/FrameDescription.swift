@@ -29,7 +29,7 @@ public struct FrameDescription: Equatable, Sendable {
         }
     }
 
-    /// What a label layer places: its places, screen boxes to keep clear (the ISS icon), the light.
+    /// What a label layer places: its places, screen boxes to keep clear (an app's obstacles, the overlay), the light.
     public struct LabelDraw: Equatable, Sendable {
         public let places: PlaceSet
         public let font: any TextFont

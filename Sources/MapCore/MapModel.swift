@@ -1,91 +1,75 @@
 import Foundation
 
-/// The map's state: style, camera, timer, transitions, light, the route pulse, the ISS and the
-/// overlay's settings. Commands and time change it; `frame()` describes what to draw at the
-/// instant the model was advanced to. It never reads a clock: every instant is passed in
-/// (seconds since the map started).
+import Foundation
+
+/// The map engine's state: the style (the one map model: document layers and their sources),
+/// the camera, the light, paint transitions and the overlay's text. An app drives it through
+/// its public API (the style API, the camera, `advance(to:)`); `frame()` describes what to draw
+/// at the instant the model was advanced to. It never reads a clock: every instant is passed in
+/// (seconds on the map's clock), and it knows nothing of what the app shows with it.
 public struct MapModel: Sendable {
     public private(set) var style: Style
     public private(set) var camera: Camera
-    public private(set) var timer: AnimationTimer
-    public private(set) var scene: Scene
-    /// The scenes keys 1, 2 and 3 switch to.
-    public private(set) var scenes: [Scene]
-    public private(set) var pulse: RoutePulse?
-    /// Layer ids of the route steps, in step order.
-    public private(set) var routeLayerIDs: [String]
     /// The instant the model was last advanced to.
     public private(set) var now: Double
-    /// Set by a quit command.
-    public private(set) var wantsQuit = false
-    /// The help panel is shown.
-    public private(set) var showsHelp = false
-    /// The scale bar is in miles and feet.
-    public private(set) var imperialUnits = false
     /// The attribution line (sources of the data shown).
     public var attribution = ""
-    /// The status line the run loop composes (frame, ISS, frames per second), in order of
-    /// importance; empty: none.
+    /// The status line the app composes, in order of importance; empty: none.
     public var status: [StatusPart] = []
+    /// The help panel's lines; nil: no panel.
+    public var helpLines: [String]?
+    /// The scale bar is in miles and feet.
+    public var imperialUnits = false
     /// Draw the overlay (attribution, status, scale, help).
     public var overlayEnabled = true
     /// The overlay's text rows, laid out again only when their strings or the size change.
     private let overlayLayoutCache = OverlayLayoutCache()
-    /// Light the layers by the light preset (Mapbox Standard); off, colours show as written
-    /// (MapLibre styles have no light).
-    public var lighting = true
+    /// Light the layers by the light preset (Mapbox Standard); off (the default), colours show
+    /// as written, as MapLibre draws (its styles have no light).
+    public var lighting = false
     /// Device pixels per CSS pixel: every length in pixels (lines, text, icons, the overlay) is
     /// scaled by it, and the camera's zoom is the style's zoom plus log2 of it (`setPixelRatio`).
     public private(set) var pixelRatio = 1.0
-    /// Paint properties whose value is (or was) transitioning, by layer id then property name.
+    /// Paint properties of typed layers whose value is (or was) transitioning, by layer id then
+    /// property name.
     private var transitions: [String: [String: TransitioningValue]] = [:]
-    /// The route pulse's changes due in a frame (storage kept between frames).
-    private var pulseChanges: [RoutePulse.Change] = []
     /// The light preset, and the ground radiance easing between presets.
     public private(set) var lightPreset: LightPreset
     private var radiance: TransitioningValue
-    /// The raster layer the timer steps through (the radar), if any.
-    public let radarLayerID: String?
-    /// Unix time (UTC seconds) at model instant 0: `--time`, or the launch time.
-    public let clockOrigin: Double
-    /// The ISS: its position source and where it is (nil when the map has no ISS layers).
-    public private(set) var iss: IssTracker?
-    /// The GeoJSON source the ISS's position goes into (a Point with its `bearing`), the
-    /// symbol layer that draws it, and where it was last put there.
-    public static let issSourceID = "iss", issLayerID = "iss"
-    private var issShown: (position: LngLat, bearing: Double)?
-    /// The arrow pointing to the ISS while it is out of sight (one element, changed in place).
-    private var markers: [FrameDescription.OffscreenMarker] = []
-    /// Follow mode: the camera eases to the ISS once a second.
-    public private(set) var followsIss = false
-    private var lastFollow = 0.0
-    private var trackComputedAt = -Double.infinity
+    /// Arrows at the window's edge towards places out of sight (an app's tracked object).
+    public var offscreenMarkers: [FrameDescription.OffscreenMarker] = []
+    /// Places label layers keep clear of, besides the overlay (an app's moving icon).
+    public var labelObstacles: [LabelObstacle] = []
 
-    public init(scene: Scene, style: Style, size: ViewportSize, start: Double = 0,
-                scenes: [Scene] = [], radarLayerID: String? = nil,
-                light: LightPreset = .night, clockOrigin: Double = 0, iss: IssTracker? = nil) {
-        self.radarLayerID = radarLayerID
-        self.clockOrigin = clockOrigin
-        self.iss = iss
-        followsIss = scene.followsIss
-        lastFollow = start
+    /// A disc of `radius` device pixels around a place (in the world copy nearest the window's
+    /// centre) that labels keep clear of.
+    public struct LabelObstacle: Equatable, Sendable {
+        public var center: MercatorPoint
+        public var radius: Double
+        public init(center: MercatorPoint, radius: Double) { self.center = center; self.radius = radius }
+    }
+    /// The frame each image source shows, and the one it replaced (cross-fades), by source id.
+    private var imageFrames: [String: ImageFrame] = [:]
+
+    /// What an image source shows: frame `index`, since `changed`, after `previous`.
+    struct ImageFrame: Sendable {
+        var index: Int
+        var previous: Int?
+        var changed: Double
+    }
+
+    /// A map of `style` in a viewport of `size` device pixels, the camera at `camera` within
+    /// `bounds`, at instant `start`, lit by `light`.
+    public init(style: Style, size: ViewportSize, camera: CameraState = CameraState(center: LngLat(lng: 0, lat: 0), zoom: 0),
+                bounds: CameraBounds = CameraBounds(), start: Double = 0, light: LightPreset = .night) {
         lightPreset = light
-        radiance = TransitioningValue(constant: .color(light.groundRadiance(zoom: scene.camera.zoom)))
-        self.scene = scene
-        self.scenes = scenes.isEmpty ? [scene] : scenes
+        radiance = TransitioningValue(constant: .color(light.groundRadiance(zoom: camera.zoom)))
         self.style = style
         now = start
-        camera = Camera(state: scene.startCamera(size: size), bounds: scene.bounds, size: size)
-        timer = AnimationTimer(interval: 1, playing: scene.timerStartsPlaying, start: start)
-        routeLayerIDs = []
+        self.camera = Camera(state: camera, bounds: bounds, size: size)
     }
 
-    /// Pulses the line layers `ids` (the route's steps, in order) from instant `start`: the
-    /// snippet's schedule of `line-opacity` changes, each through `setPaintProperty`.
-    public mutating func pulse(layers ids: [String], start: Double) {
-        routeLayerIDs = ids
-        pulse = ids.isEmpty ? nil : RoutePulse(stepCount: ids.count, start: start)
-    }
+    // MARK: Camera
 
     /// Jumps the camera (clamped like every gesture).
     public mutating func jump(to state: CameraState) { camera.jump(to: state) }
@@ -93,85 +77,55 @@ public struct MapModel: Sendable {
     /// Replaces the camera bounds (the camera is clamped into them at once).
     public mutating func setCameraBounds(_ bounds: CameraBounds) { camera.setBounds(bounds) }
 
-    // MARK: Commands
-
-    /// Applies one command at instant `now`.
-    public mutating func apply(_ command: MapCommand, now: Double) {
-        let ease = InputController.easeDuration
-        switch command {
-        case let .pan(dx, dy):
-            camera.pan(dx: dx, dy: dy)
-            followsIss = false                        // dragging the map ends follow mode
-        case let .glide(dx, dy, duration):
-            camera.ease(to: camera.shifted(camera.state, dx: dx, dy: dy), duration: duration,
-                        curve: .cubicBezier(0, 0, 0.3, 1), now: now)
-        case let .panEased(dx, dy):
-            camera.advance(to: now)
-            let base = camera.target
-            camera.ease(to: camera.shifted(base, dx: dx, dy: dy), duration: ease, curve: .quadraticOut, now: now)
-        case let .zoom(delta, x, y, duration):
-            camera.advance(to: now)
-            // Successive steps accumulate on the running target, so fast wheel turns are not lost.
-            let base = camera.animation?.anchor != nil ? camera.target.zoom : camera.state.zoom
-            camera.ease(zoom: base + delta, around: (x, y), duration: duration, curve: .easeOut, now: now)
-        case let .zoomCentered(delta):
-            camera.advance(to: now)
-            let t = camera.target
-            camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta), duration: ease,
-                        curve: .quadraticOut, now: now)
-        case .toggleTimer:
-            timer.toggle(at: now)
-        case let .stepFrame(delta):
-            timer.step(delta, at: now)
-        case .cycleLight:
-            setLight(lightPreset.next, at: now)
-        case .toggleEmissive:
-            guard let id = radarLayerID, let e = rasterPaint(layer: id)?.emissiveStrength else { return }
-            if layerDefinition(id) != nil {
-                try? setPaintProperty(layer: id, "raster-emissive-strength", json: .number(e >= 0.5 ? 0 : 1), at: now)
-            } else {
-                try? setPaintProperty(layer: id, "raster-emissive-strength", .number(e >= 0.5 ? 0 : 1), at: now)
-            }
-        case .togglePulse:
-            togglePulse(at: now)
-        case .toggleHelp:
-            showsHelp.toggle()
-        case .toggleUnits:
-            imperialUnits.toggle()
-        case .toggleFollow:
-            guard iss != nil else { return }
-            followsIss.toggle()
-            lastFollow = now - 1            // the first ease starts at once
-        case let .switchScene(name):
-            guard let s = scenes.first(where: { $0.name == name }) else { return }
-            scene = s
-            camera.advance(to: now)
-            camera.setBounds(s.bounds)
-            camera.ease(to: s.startCamera(size: camera.size), duration: 1, curve: .easeOut, now: now)
-            followsIss = s.followsIss && iss != nil
-            lastFollow = now
-        case .resetCamera:
-            camera.ease(to: scene.startCamera(size: camera.size), duration: ease, curve: .quadraticOut, now: now)
-        case let .resize(w, h):
-            camera.resize(ViewportSize(width: w, height: h))
-        case .quit:
-            wantsQuit = true
-        case .toggleFullscreen, .saveView:
-            break                           // the window's (the viewer acts on them)
-        }
+    /// Eases the camera to `state` over `duration` seconds from instant `now`.
+    public mutating func ease(to state: CameraState, duration: Double, curve: Easing = .easeOut, now: Double) {
+        camera.advance(to: now)
+        camera.ease(to: state, duration: duration, curve: curve, now: now)
     }
 
+    /// Moves the content by a screen offset at once (dragging).
+    public mutating func pan(dx: Double, dy: Double) { camera.pan(dx: dx, dy: dy) }
+
+    /// Moves the content by a screen offset over `duration`, decelerating (a flung map's glide).
+    public mutating func glide(dx: Double, dy: Double, duration: Double, now: Double) {
+        camera.ease(to: camera.shifted(camera.state, dx: dx, dy: dy), duration: duration, curve: .cubicBezier(0, 0, 0.3, 1), now: now)
+    }
+
+    /// Moves the content by a screen offset from where the running ease ends, eased.
+    public mutating func panEased(dx: Double, dy: Double, duration: Double, now: Double) {
+        camera.advance(to: now)
+        let base = camera.target
+        camera.ease(to: camera.shifted(base, dx: dx, dy: dy), duration: duration, curve: .quadraticOut, now: now)
+    }
+
+    /// Zooms by `delta` keeping the point under (x, y) fixed, eased over `duration`; successive
+    /// steps accumulate on the running target, so fast wheel turns are not lost.
+    public mutating func zoom(by delta: Double, around point: (x: Double, y: Double), duration: Double, now: Double) {
+        camera.advance(to: now)
+        let base = camera.animation?.anchor != nil ? camera.target.zoom : camera.state.zoom
+        camera.ease(zoom: base + delta, around: point, duration: duration, curve: .easeOut, now: now)
+    }
+
+    /// Zooms by `delta` around the viewport's centre, from where the running ease ends.
+    public mutating func zoomCentered(by delta: Double, duration: Double, now: Double) {
+        camera.advance(to: now)
+        let t = camera.target
+        camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta), duration: duration, curve: .quadraticOut, now: now)
+    }
+
+    /// The viewport's new size in device pixels (the camera is clamped again).
+    public mutating func resize(width: Int, height: Int) { camera.resize(ViewportSize(width: width, height: height)) }
+
     /// Sets the device pixels per CSS pixel (a HiDPI window: drawable / window size): the
-    /// scenes' zooms and the camera shift by log2 of the change, so the same ground shows, in
-    /// more pixels.
+    /// camera and its bounds shift by log2 of the change, so the same ground shows, in more
+    /// pixels. (An app scales its own start cameras and bounds likewise.)
     public mutating func setPixelRatio(_ ratio: Double) {
         guard ratio > 0, ratio.isFinite, ratio != pixelRatio else { return }
         let factor = ratio / pixelRatio, shift = log2(factor)
         pixelRatio = ratio
-        scenes = scenes.map { $0.scaled(by: factor) }
-        scene = scene.scaled(by: factor)
-        camera.setBounds(scene.bounds)
+        let b = camera.bounds
         let target = camera.target
+        camera.setBounds(CameraBounds(bounds: b.bounds, minZoom: b.minZoom + shift, maxZoom: b.maxZoom + shift))
         camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift))
     }
 
@@ -194,109 +148,40 @@ public struct MapModel: Sendable {
         PaintProperty.set(name, value, in: &style.layers[index].paint)
     }
 
-    // MARK: The ISS
-
-    /// A fix from the live feed (delivered by the run loop from the feed's inbox).
-    public mutating func receiveIss(_ fix: IssFix) { iss?.receive(fix) }
-
-    /// A failed request of the live feed, with a one-line reason.
-    public mutating func issFeedFailed(at time: Double, reason: String) { iss?.failed(at: time, reason: reason) }
-
-    /// The orbit's element set epoch (Unix seconds), when the ISS has one.
-    public var issOrbitEpoch: Double? { iss?.orbitEpoch }
-
-    /// The ISS as shown now: position, heading, source and data age.
-    public var issNow: (fix: IssFix, bearing: Double, ageSeconds: Double)? { iss?.position(at: clockOrigin + now) }
-
-    private mutating func advanceIss() {
-        guard let tracker = iss else { return }
-        let utc = clockOrigin + now
-        if let p = tracker.position(at: utc) {
-            // A new source only when the icon has moved a quarter of a pixel or turned half a
-            // degree: frames in between draw the same and allocate nothing.
-            let world = camera.view.worldSize
-            let moved = issShown.map { old in
-                let a = WebMercator.project(old.position), b = WebMercator.project(p.fix.position)
-                var dx = abs(a.x - b.x)
-                dx = min(dx, 1 - dx)
-                return (dx * dx + (a.y - b.y) * (a.y - b.y)).squareRoot() * world >= 0.25 || abs(old.bearing - p.bearing) >= 0.5
-            } ?? true
-            if moved, style.features[Self.issSourceID] != nil {
-                issShown = (p.fix.position, p.bearing)
-                style.features[Self.issSourceID] = GeoJSONData.point(p.fix.position, properties: ["bearing": .number(p.bearing)])
-            }
-            updateIssMarker(p.fix.position)
-        }
-        // Follow mode: once a second, a 1 s ease to where the ISS is then (as the example's timer
-        // does). Each ease starts at its own whole second, so a snapshot at any instant shows what
-        // the window shows; only the last few matter, as each ease starts from the previous one.
-        if followsIss {
-            // `lastFollow` is the last ease (or when follow mode began): eases fall 1 s apart after it.
-            if now - lastFollow > 6 { lastFollow += ((now - lastFollow) - 5).rounded(.down) }
-            while lastFollow + 1 <= now {
-                let t = lastFollow + 1
-                lastFollow = t
-                guard let q = tracker.position(at: clockOrigin + t) else { break }
-                let zoom = scene.followZoom ?? camera.target.zoom
-                camera.ease(to: CameraState(center: q.fix.position, zoom: zoom), duration: 1, curve: .easeOut, now: t)
-            }
-            camera.advance(to: now)
-        }
-        // The ground track: the last 45 minutes and the next 90, redrawn once a minute.
-        if tracker.orbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt) {
-            trackComputedAt = now
-            if style.features["iss-track-past"] != nil {
-                style.features["iss-track-past"] = GeoJSONData.lines(tracker.groundTrack(from: utc - 45 * 60, to: utc))
-            }
-            if style.features["iss-track-future"] != nil {
-                style.features["iss-track-future"] = GeoJSONData.lines(tracker.groundTrack(from: utc, to: utc + 90 * 60))
-            }
-        }
-    }
-
-    /// What labels keep clear of: the ISS icon, and the overlay's strip along the bottom (status,
-    /// scale bar, attribution). One array a frame, shared by its label layers.
+    /// What labels keep clear of: the app's obstacles, and the overlay's strip along the bottom
+    /// (status, scale bar, attribution). One array a frame, shared by its label layers.
     private func labelAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
-        boxes.reserveCapacity(2)
-        if let iss = issBox() { boxes.append(iss) }
+        let view = camera.view
+        let w = Double(view.size.width), h = Double(view.size.height)
+        for o in labelObstacles {
+            var s = view.screen(o.center)
+            s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
+            // Out of the window it cannot overlap a label (and the labels need not be placed again).
+            let r = o.radius
+            guard s.x + r > 0, s.x - r < w, s.y + r > 0, s.y - r < h else { continue }
+            boxes.append(.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r))
+        }
         if overlayEnabled {
             // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
-            let w = Double(camera.size.width), h = Double(camera.size.height)
             let strip = 46 * pixelRatio
             let top = overlayLayout(scale: nil)?.top.map { $0 - 24 * pixelRatio } ?? h - strip
             boxes.append(.init(minX: 0, minY: min(h - strip, top), maxX: w, maxY: h))
         }
     }
 
-    /// The ISS symbol layer's vector icon and its scale (device pixels per icon unit) now.
-    private func issIcon() -> (icon: VectorIcon, scale: Double, emissive: Double)? {
-        guard let layer = style.layers.first(where: { $0.id == Self.issLayerID }), case let .styled(s) = layer.paint,
+    /// A symbol layer's vector icon, its scale (device pixels per icon unit) and its emissive
+    /// strength now, for a feature without properties (nil: not a symbol layer with a vector image).
+    public func vectorIcon(layer id: String) -> (icon: VectorIcon, scale: Double, emissive: Double)? {
+        guard let layer = style.layers.first(where: { $0.id == id }), case let .styled(s) = layer.paint,
               s.definition.type == .symbol else { return nil }
         let c = EvaluationContext(zoom: camera.state.zoom - log2(pixelRatio), time: now)
         guard let name = s.layout("icon-image", c).asString, let icon = style.icons[name] else { return nil }
         return (icon, (s.layout("icon-size", c).asNumber ?? 1) * pixelRatio, s.paint("icon-emissive-strength", c).asNumber ?? 0)
     }
 
-    /// The arrow at the window's edge towards the ISS: the colour of its icon's first shape, lit.
-    private mutating func updateIssMarker(_ position: LngLat) {
-        guard let (icon, _, emissive) = issIcon(), let first = icon.shapes.first?.color else { markers.removeAll(); return }
-        let light = Color.white.lit(by: groundRadiance, emissive: emissive)
-        let marker = FrameDescription.OffscreenMarker(target: position, color: Color(r: first.r * light.r, g: first.g * light.g,
-                                                                                     b: first.b * light.b, a: 0.9), scale: pixelRatio)
-        if markers.isEmpty { markers.append(marker) } else if markers[0] != marker { markers[0] = marker }
-    }
-
-    /// The ISS icon's box on screen (labels keep clear of it), with every world copy in view.
-    private func issBox() -> FrameDescription.ScreenBox? {
-        guard let f = style.features[Self.issSourceID]?.features.first, !f.geometry.isEmpty, let (icon, scale, _) = issIcon() else { return nil }
-        let view = camera.view
-        let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * scale / 2
-        var s = view.screen(MercatorPoint(x: f.geometry.coordinates[0], y: f.geometry.coordinates[1]))
-        s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
-        // Out of the window it cannot overlap a label (and the labels need not be placed again).
-        guard s.x + r > 0, s.x - r < Double(view.size.width), s.y + r > 0, s.y - r < Double(view.size.height) else { return nil }
-        return .init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)
-    }
+    /// Adds a vector image that symbol layers can name in `icon-image` (the sprite's images
+    /// come first); an existing name is replaced.
+    public mutating func addImage(_ icon: VectorIcon) { style.icons[icon.name] = icon }
 
     /// Shows or hides a layer (`layout.visibility`).
     public mutating func setVisibility(layer id: String, _ visible: Bool) {
@@ -342,38 +227,29 @@ public struct MapModel: Sendable {
         return .white
     }
 
-    // MARK: Radar frames
+    // MARK: Image sources
 
-    /// The radar frame the timer points at now, the number of frames, and whether it plays.
-    public var radarFrame: (index: Int, count: Int, playing: Bool)? {
-        guard let id = radarLayerID, let layer = style.layers.first(where: { $0.id == id }),
-              let source = layer.source.flatMap({ style.images[$0] }), !source.frames.isEmpty else { return nil }
-        let n = source.frames.count
-        return (((timer.ticks(at: now) % n) + n) % n, n, timer.isPlaying)
+    /// Shows frame `index` of image source `id` from instant `time` (a frame sequence's player
+    /// calls this at each of its steps); with a positive `raster-fade-duration` its raster layers
+    /// cross-fade from the frame shown before. An unknown source is an error.
+    public mutating func setImageFrame(source id: String, index: Int, at time: Double) throws {
+        guard style.images[id] != nil else { throw StyleError("sources.\(id): no image source with this id") }
+        let current = imageFrames[id]?.index ?? 0
+        guard current != index else { return }
+        imageFrames[id] = ImageFrame(index: index, previous: current, changed: time)
     }
+
+    /// The frame an image source shows (0 until one is set).
+    public func imageFrame(source id: String) -> Int { imageFrames[id]?.index ?? 0 }
 
     // MARK: Time
 
-    /// Moves every animation to `now`: camera eases, the route pulse's scheduled changes (each
-    /// applied at its own instant, so frame timing never shifts them), transitions.
+    /// Moves every animation to `now`: camera eases, transitions.
     public mutating func advance(to now: Double) {
         camera.advance(to: now)
-        if var p = pulse {
-            var changes = pulseChanges
-            pulseChanges = []
-            let resetAll = p.advance(to: now, into: &changes)
-            pulse = p
-            if resetAll { for id in routeLayerIDs { setStepOpacity(id, 0, at: now, immediately: true) } }
-            for c in changes where c.step < routeLayerIDs.count {
-                setStepOpacity(routeLayerIDs[c.step], c.opacity, at: c.time, immediately: false)
-            }
-            pulseChanges = changes
-        }
         self.now = max(self.now, now)
-        advanceIss()
-        // Drop transitions that have ended: their layers hold the targets already. (Only when
-        // one has, and in place: a layer keeps its emptied dictionary for its next transition,
-        // so the route's steps make no dictionaries.)
+        // Drop typed transitions that have ended: their layers hold the targets already. (Only
+        // when one has, and in place: a layer keeps its emptied dictionary for its next one.)
         if transitions.values.contains(where: { $0.values.contains { !$0.isRunning(at: self.now) } }) {
             var i = transitions.startIndex
             while i != transitions.endIndex {
@@ -385,35 +261,22 @@ public struct MapModel: Sendable {
         }
     }
 
-    /// A step's `line-opacity` set at `time`; `immediately`: set so that it has reached `v` by the
-    /// model's instant (a cycle skipped whole: every step was back at 0 by then).
-    private mutating func setStepOpacity(_ id: String, _ v: Double, at time: Double, immediately: Bool) {
-        let when = immediately ? min(time, now) - 3600 : time
-        try? setPaintProperty(layer: id, "line-opacity", json: .number(v), at: when)
-    }
-
-    /// Starts the pulse from a new cycle, or stops it and fades every step out.
-    public mutating func togglePulse(at now: Double) {
-        guard var p = pulse else { return }
-        p.toggle(at: now)
-        pulse = p
-        if !p.isRunning { for id in routeLayerIDs { setStepOpacity(id, 0, at: now, immediately: false) } }
-        advance(to: now)
-    }
-
     /// True while something changes from instant to instant: the loop keeps drawing, even when
     /// a transitioning layer is fully transparent at this moment.
     public var isAnimating: Bool {
-        camera.isAnimating || (pulse?.isRunning ?? false) || radiance.isRunning(at: now) || isFading
+        camera.isAnimating || radiance.isRunning(at: now) || isFading
             || transitions.values.contains { $0.values.contains { $0.isRunning(at: now) } }
             || style.layers.contains { if case let .styled(s) = $0.paint { return s.isTransitioning(at: now) } else { return false } }
     }
 
-    /// True while a raster layer cross-fades between two frames.
+    /// True while a raster layer cross-fades between two frames of its image source.
     private var isFading: Bool {
-        guard let id = radarLayerID, let p = rasterPaint(layer: id), p.fadeDuration > 0,
-              let change = timer.lastChange(at: now) else { return false }
-        return now - change.time < p.fadeDuration
+        for layer in style.layers {
+            guard let id = layer.source, let f = imageFrames[id], f.previous != f.index, let p = rasterPaint(layer: layer.id),
+                  p.fadeDuration > 0 else { continue }
+            if now - f.changed < p.fadeDuration { return true }
+        }
+        return false
     }
 
     /// A raster layer's paint as drawn now: a typed layer's (transitions applied), a document
@@ -433,25 +296,6 @@ public struct MapModel: Sendable {
         default:
             return nil
         }
-    }
-
-    /// When the picture next changes by itself although nothing animates: the next radar tick,
-    /// or the moment the ISS has moved a quarter of a pixel (it moves continuously, slowly on
-    /// screen: about 3 px/s at zoom 5), whichever is first.
-    public var nextScheduledChange: Double? {
-        var next = radarLayerID == nil ? nil : timer.nextTick(after: now)
-        if let p = issNow {
-            let view = camera.view
-            let metresPerPixel = 40_075_016.686 * cos(p.fix.position.lat * Double.pi / 180) / view.worldSize
-            let pixelsPerSecond = 7_660 / max(metresPerPixel, 1e-6)
-            var step = min(1, max(1.0 / 60, 0.25 / pixelsPerSecond))
-            // Out of sight only the edge marker moves, and slowly: once a second is plenty.
-            var s = view.screen(p.fix.position)
-            s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
-            if s.x < -60 || s.x > Double(view.size.width) + 60 || s.y < -60 || s.y > Double(view.size.height) + 60 { step = 1 }
-            next = min(next ?? .infinity, now + step)
-        }
-        return next
     }
 
     // MARK: Frames
@@ -506,7 +350,7 @@ public struct MapModel: Sendable {
                 out.append(.init(id: layer.id, paint: .line(l), geometry: g))
             case let .raster(r):
                 guard let source = layer.source.flatMap({ style.images[$0] }),
-                      let draw = imageDraw(source, r, light: light) else { continue }
+                      let draw = imageDraw(source, id: layer.source, r, light: light) else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
             case var .labels(l):
                 guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
@@ -518,17 +362,17 @@ public struct MapModel: Sendable {
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
                                         worldSize: camera.view.worldSize, now: now)
-                if let draw = s.drawLayer(style, e, image: { imageDraw($0, $1, light: light) }) { out.append(draw) }
+                if let draw = s.drawLayer(style, e, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) { out.append(draw) }
             }
         }
-        return FrameDescription(view: camera.view, layers: out, markers: markers, overlay: overlayEnabled ? overlay() : nil)
+        return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlayEnabled ? overlay() : nil)
     }
 
     private func overlay() -> Overlay {
         let view = camera.view
         let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
         let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits, maxPixels: 110 * pixelRatio)
-        return Overlay(attribution: attribution, status: status, help: showsHelp ? Overlay.helpLines : nil,
+        return Overlay(attribution: attribution, status: status, help: helpLines,
                        scale: scale, font: style.font, layout: overlayLayout(scale: scale))
     }
 
@@ -542,17 +386,17 @@ public struct MapModel: Sendable {
         })
     }
 
-    /// The frame the timer points at (or the last good one before it) and, during a cross-fade,
-    /// the one it replaces.
-    private func imageDraw(_ source: ImageSource, _ paint: RasterPaint, light: Color) -> FrameDescription.ImageDraw? {
-        let ticks = timer.ticks(at: now)
-        guard let image = source.image(at: ticks) else { return nil }
+    /// The frame the image source shows (or the last good one before it) and, during a
+    /// cross-fade, the one it replaces.
+    private func imageDraw(_ source: ImageSource, id: String?, _ paint: RasterPaint, light: Color) -> FrameDescription.ImageDraw? {
+        let shown = id.flatMap { imageFrames[$0] }
+        guard let image = source.image(at: shown?.index ?? 0) else { return nil }
         var previous: (any RasterImage)? = nil
         var fade = 1.0
-        if paint.fadeDuration > 0, let change = timer.lastChange(at: now), now - change.time < paint.fadeDuration,
-           let before = source.image(at: change.from), before !== image {
+        if paint.fadeDuration > 0, let f = shown, let from = f.previous, now - f.changed < paint.fadeDuration,
+           let before = source.image(at: from), before !== image {
             previous = before
-            fade = max(0, (now - change.time) / paint.fadeDuration)
+            fade = max(0, (now - f.changed) / paint.fadeDuration)
         }
         let multiplier = Color.white.lit(by: light, emissive: paint.emissiveStrength)
         return .init(image: image, previous: previous, fade: fade, corners: source.corners,

@@ -22,16 +22,6 @@ public struct Overlay: Equatable, Sendable {
             && a.scale?.label == b.scale?.label && a.font === b.font && a.layout == b.layout
     }
 
-    /// Every key binding, for the help panel.
-    public static let helpLines = [
-        "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
-        "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
-        "click, space: play / pause the radar    , .: previous / next frame (paused)",
-        "l: light preset    e: radar emissive strength 1 / 0",
-        "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",
-        "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
-    ]
-
     /// A scale bar at most `maxPixels` long for `metresPerPixel`: 1, 2 or 5 times a power of ten
     /// in metres or kilometres (feet or miles when `imperial`).
     public static func scaleBar(metresPerPixel: Double, imperial: Bool, maxPixels: Double = 110) -> (pixels: Double, label: String)? {

@@ -8,22 +8,22 @@ import Foundation
 /// its transfer completes on that queue reaches a `fatalError` ("Trying to access a behaviour
 /// for a task that in not in the registry"), and stopping an oversized or overdue transfer needs
 /// exactly such a cancel. Here the transfer stops from inside its own callbacks, on one thread.)
-enum HTTPGet {
-    struct Response: Sendable {
+public enum HTTPGet {
+    public struct Response: Sendable {
         /// The final answer's status code (after redirects).
-        var status: Int
-        var body: Data
+        public var status: Int
+        public var body: Data
     }
 
     /// Why a request failed, without the URL (callers name it).
-    struct Failure: Error, Sendable {
-        let reason: String
+    public struct Failure: Error, Sendable {
+        public let reason: String
     }
 
     /// Fetches `url`: at most `timeout` seconds in all, `maxBytes` of body (an answer announcing
     /// more is refused at its headers), `maxRedirects` redirects, HTTP and HTTPS only.
     /// A status other than 2xx ends the request at its headers, as `HTTP 503 (Service Unavailable)`.
-    static func run(_ url: URL, timeout: Double, maxBytes: Int, maxRedirects: Int, accept: String) -> Result<Response, Failure> {
+    public static func run(_ url: URL, timeout: Double, maxBytes: Int, maxRedirects: Int, accept: String) -> Result<Response, Failure> {
         _ = globalInit
         guard let curl = curl_easy_init() else { return .failure(Failure(reason: "cannot start a request (libcurl)")) }
         defer { curl_easy_cleanup(curl) }

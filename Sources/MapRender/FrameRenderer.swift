@@ -20,7 +20,7 @@ public final class FrameRenderer {
     var rowMaps: [ImageRowMap] = []
     var columnSamples: [AxisSamples] = []
     var rowSamples: [AxisSamples] = []
-    /// Where each source column of the radar image starts and ends on screen (see `RunSkippingImageBlitter`).
+    /// Where each source column of a raster image starts and ends on screen (see `RunSkippingImageBlitter`).
     var columnReach: [Int32] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
@@ -86,8 +86,8 @@ public final class FrameRenderer {
     /// Renders `frame` into `pixmap` (whose size should match the frame's viewport).
     ///
     /// Layers at the bottom that did not change since the previous frame (same camera, same
-    /// evaluated paint) are kept as a cached image: when only the layers above them change (a
-    /// pulsing route over a still map), the frame is that image plus the changed layers.
+    /// evaluated paint) are kept as a cached image: when only the layers above them change (lines
+    /// pulsing over a still map), the frame is that image plus the changed layers.
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         render(frame, into: pixmap, rows: 0..<pixmap.height)
     }

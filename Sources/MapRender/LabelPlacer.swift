@@ -74,7 +74,7 @@ public final class LabelPlacement: @unchecked Sendable {
 
 /// Greedy label placement by rank: each place tries a few positions around its dot (right,
 /// left, above, below; countries centred) and takes the first that stays in the window and
-/// clear of labels already placed and of the boxes to avoid (the ISS icon). The result depends
+/// clear of labels already placed and of the boxes to avoid (an app's obstacles, the overlay). The result depends
 /// only on the camera, the viewport and the places, so the same view always gives the same
 /// labels, and panning only adds or drops labels at the window's edges.
 public enum LabelPlacer {

@@ -1,6 +1,7 @@
 import CAllocCount
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -24,7 +25,7 @@ enum Headless {
     }
 
     /// Where the overlay's parts are: [x, y, width, height] each, or null when not shown.
-    static func overlayJSON(_ model: MapModel) -> [String: Any] {
+    static func overlayJSON(_ model: MapApp) -> [String: Any] {
         let layout = model.frame().overlay?.layout
         func box(_ b: FrameDescription.ScreenBox?) -> Any {
             guard let b else { return NSNull() }
@@ -36,7 +37,7 @@ enum Headless {
     }
 
     /// With a live or auto source, one request (within the feed's time limit) before drawing.
-    static func fetchIssOnce(_ model: inout MapModel, _ o: Options) {
+    static func fetchIssOnce(_ model: inout MapApp, _ o: Options) {
         guard o.issMode != .tle, model.iss != nil else { return }
         let client = IssFeedClient(url: o.issURL ?? IssFeedClient.defaultURL)
         switch client.fetchNow() {
@@ -49,7 +50,7 @@ enum Headless {
     }
 
     /// The labels placed at this camera: text and screen box [x, y, width, height].
-    static func labelsJSON(_ model: MapModel) -> [[String: Any]] {
+    static func labelsJSON(_ model: MapApp) -> [[String: Any]] {
         placedLabels(model).map { l in
             ["text": l.text, "kind": l.kind.rawValue,
              "box": [l.box.minX, l.box.minY, l.box.maxX - l.box.minX, l.box.maxY - l.box.minY].map { ($0 * 10).rounded() / 10 }]
@@ -57,13 +58,13 @@ enum Headless {
     }
 
     /// Every label layer's placement for the model's frame, in draw order.
-    static func placedLabels(_ model: MapModel) -> [PlacedLabel] {
+    static func placedLabels(_ model: MapApp) -> [PlacedLabel] {
         let frame = model.frame()
         let placed = LabelPlacer.placeAll(frame)
         return frame.layers.flatMap { placed[$0.id] ?? [] }
     }
 
-    static func issJSON(_ model: MapModel) -> [String: Any] {
+    static func issJSON(_ model: MapApp) -> [String: Any] {
         guard let tracker = model.iss else { return [:] }
         var out: [String: Any] = ["mode": tracker.mode.rawValue]
         if let p = model.issNow {
@@ -83,7 +84,7 @@ enum Headless {
     }
 
     /// What the map shows, as one JSON object.
-    static func stateJSON(_ model: MapModel, options o: Options) -> String {
+    static func stateJSON(_ model: MapApp, options o: Options) -> String {
         let cam = model.camera.state
         let b = model.camera.bounds
         let instant = (o.time ?? Date().timeIntervalSince1970) + o.elapsed
@@ -92,14 +93,14 @@ enum Headless {
         let object: [String: Any] = [
             // Zooms are the style's (the camera's less log2 of the pixel ratio); the size is in
             // device pixels, as the overlay's and the labels' boxes are.
-            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.pixelRatio)],
+            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.model.pixelRatio)],
             "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east, "north": b.bounds.north,
-                       "minZoom": b.minZoom - log2(model.pixelRatio), "maxZoom": b.maxZoom - log2(model.pixelRatio)],
+                       "minZoom": b.minZoom - log2(model.model.pixelRatio), "maxZoom": b.maxZoom - log2(model.model.pixelRatio)],
             "size": [model.camera.size.width, model.camera.size.height],
-            "pixelRatio": model.pixelRatio,
+            "pixelRatio": model.model.pixelRatio,
             "timer": model.timer.stateName,
             "timerTicks": model.timer.ticks(at: o.elapsed),
-            "layers": model.visibleLayerIDs,
+            "layers": model.model.visibleLayerIDs,
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),
@@ -116,11 +117,11 @@ enum Headless {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func radarJSON(_ model: MapModel) -> [String: Any] {
+    static func radarJSON(_ model: MapApp) -> [String: Any] {
         guard let id = model.radarLayerID, let layer = model.style.layers.first(where: { $0.id == id }),
               let source = layer.source.flatMap({ model.style.images[$0] }), let f = model.radarFrame else { return [:] }
         let c = source.corners
-        let emissive = model.rasterPaint(layer: id)?.emissiveStrength ?? 0
+        let emissive = model.model.rasterPaint(layer: id)?.emissiveStrength ?? 0
         return ["frame": f.index, "frames": f.count, "playing": f.playing, "placement": source.placement.rawValue,
                 "file": source.names[f.index], "emissiveStrength": emissive,
                 "corners": [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft].map { [$0.lng, $0.lat] }]
@@ -193,12 +194,12 @@ enum Headless {
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
             for layer in model.style.layers where { if case .labels = layer.paint { return true } else { return false } }() {
-                model.setVisibility(layer: layer.id, scenario.text)
+                model.model.setVisibility(layer: layer.id, scenario.text)
             }
-            model.overlayEnabled = scenario.text
+            model.model.overlayEnabled = scenario.text
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
-            model.setCameraBounds(scenario.bounds ?? homeBounds)
+            model.model.setCameraBounds(scenario.bounds ?? homeBounds)
             if pixmap.width != size.width || pixmap.height != size.height { pixmap = Pixmap(width: size.width, height: size.height) }
             var times: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)

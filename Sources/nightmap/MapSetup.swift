@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 
 /// Builds the map the options ask for from a style document: nightmap's own
@@ -16,7 +17,7 @@ enum MapSetup {
 
     /// Builds the model. Problems with individual radar frames are passed to `report` (one line
     /// each); a problem that leaves nothing to show throws (a style document's problems all at once).
-    static func model(_ o: Options, report: (String) -> Void = { _ in }) throws -> MapModel {
+    static func model(_ o: Options, report: (String) -> Void = { _ in }) throws -> MapApp {
         let resources = try ResourceLocator.resourcesDirectory()
         let stylePath = o.style ?? resources.appendingPathComponent("style/nightmap.json").path
         let document = try StyleLoader.readDocument(path: stylePath)
@@ -97,22 +98,22 @@ enum MapSetup {
         // The viewport in device pixels: `--pixel-ratio` of them per CSS pixel of `--size`.
         let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
                                 height: Int((Double(o.size.height) * o.pixelRatio).rounded()))
-        var model = MapModel(scene: scene, style: style, size: size, scenes: scenes,
-                             radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
-                             clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
+        var model = MapApp(style: style, size: size, scene: scene, scenes: scenes,
+                           radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
+                           clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
         if let steps = routeSteps, let routeDef {
             // The route pulse (the Mapbox snippet): a source and a copy of the route layer per step.
-            let ids = try RouteLayers.add(steps, template: routeDef, below: routeID, to: &model)
-            try model.removeLayer(routeID)
+            let ids = try RouteLayers.add(steps, template: routeDef, below: routeID, to: &model.model)
+            try model.model.removeLayer(routeID)
             model.pulse(layers: ids, start: 0)
         }
-        model.lighting = flag("nightmap:lighting") || o.lightGiven
+        model.model.lighting = flag("nightmap:lighting") || o.lightGiven
         model.setPixelRatio(o.pixelRatio)
         if o.center != nil || o.zoom != nil {
             let start = model.camera.state
             model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom))
         }
-        model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
+        model.model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
         model.advance(to: o.elapsed)
         model.status = StatusLine.compose(model, framesPerSecond: nil)
         return model

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 
 /// The parsed command line.
 struct Options: Equatable {

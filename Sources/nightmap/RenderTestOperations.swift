@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 
 /// The render-test harness's `metadata.test.operations`, applied in order through the style API

@@ -1,5 +1,6 @@
 import CSDL2
 import MapCore
+import NightmapApp
 
 /// Translates SDL events into the map's `InputEvent`s. `scale` converts window coordinates to
 /// drawable pixels (HiDPI); `time` is the run loop's clock in seconds.

@@ -1,4 +1,5 @@
 import MapCore
+import NightmapApp
 import MapData
 
 extension SavedState {

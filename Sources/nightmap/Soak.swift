@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -111,7 +112,7 @@ enum Soak {
     }
 
     /// A new camera move: an eased pan, a zoom about a random point, or a glide.
-    static func wander(_ model: inout MapModel, _ rng: inout SplitMix64, _ size: ViewportSize, now: Double) {
+    static func wander(_ model: inout MapApp, _ rng: inout SplitMix64, _ size: ViewportSize, now: Double) {
         func unit() -> Double { Double(rng.next() % 10_000) / 10_000 }
         let w = Double(size.width), h = Double(size.height)
         switch rng.next() % 3 {

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 
 /// The status line shown over the map: radar frame and timer, ISS source and age, frame rate.
 enum StatusLine {
@@ -7,7 +8,7 @@ enum StatusLine {
     /// and where its data comes from stay (shortened in a narrow window), the pointer's
     /// coordinates, the frame rate and the help hint may go (`OverlayLayout`). `pointer`: the
     /// place under the pointer; `notice`: a message that goes first (where Ctrl+S saved the view).
-    static func compose(_ model: MapModel, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: StatusPart? = nil) -> [StatusPart] {
+    static func compose(_ model: MapApp, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: StatusPart? = nil) -> [StatusPart] {
         var parts: [StatusPart] = []
         if let notice { parts.append(notice) }
         if let f = model.radarFrame {
@@ -34,7 +35,7 @@ enum StatusLine {
 
     /// Where the ISS position comes from, its age, and whether it is only approximate; nil
     /// when the map has no ISS. `short`: without the feed's problem, and "old TLE" for the age.
-    static func iss(_ model: MapModel, short: Bool = false) -> String? {
+    static func iss(_ model: MapApp, short: Bool = false) -> String? {
         guard let tracker = model.iss else { return nil }
         // What is wrong with the live feed, while it is (its reason without the URL).
         var problem = ""

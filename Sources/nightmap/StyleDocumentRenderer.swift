@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -16,7 +17,8 @@ enum StyleDocumentMap {
     /// A model showing `document` (resources loaded into `style`), unlit as MapLibre draws.
     static func model(_ document: StyleDocument, style: Style, size: ViewportSize, pixelRatio: Double,
                       light: LightPreset? = nil) -> MapModel {
-        var model = MapModel(scene: scene(document), style: style, size: size, light: light ?? .day)
+        let s = scene(document)
+        var model = MapModel(style: style, size: size, camera: s.startCamera(size: size), bounds: s.bounds, light: light ?? .day)
         model.lighting = light != nil
         model.setPixelRatio(pixelRatio)
         model.overlayEnabled = false

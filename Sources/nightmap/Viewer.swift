@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -12,7 +13,7 @@ final class Viewer {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     private let options: Options
-    private var model: MapModel
+    private var model: MapApp
     private var input = InputController()
     private let renderer = ParallelRenderer()
     private var window: OpaquePointer?
@@ -39,7 +40,7 @@ final class Viewer {
     private var notice: StatusPart?
     private var noticeUntil = 0.0
 
-    init(options: Options, model: MapModel, fullscreen: Bool = false) {
+    init(options: Options, model: MapApp, fullscreen: Bool = false) {
         self.options = options
         self.model = model
         self.fullscreen = fullscreen

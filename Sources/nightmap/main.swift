@@ -1,6 +1,7 @@
 import CAllocCount
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 
 /// nightmap's entry point: parse the command line, then view, snapshot, state, bench or render-test.

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import Testing
 
 @Suite struct CameraTests {
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func weatherSceneStartsAtTheExampleCamera() {
-        let cam = Camera(state: Scene.radar.camera, bounds: Scene.radar.bounds, size: size)
+        let cam = Camera(state: weatherCamera, bounds: weatherBounds, size: size)
         #expect(abs(cam.state.center.lat - 41.874) < 1e-9)
         #expect(abs(cam.state.center.lng - -75.789) < 1e-9)
         #expect(cam.state.zoom == 5)
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func zoomIsClampedToTheBounds() {
-        var cam = Camera(state: Scene.radar.camera, bounds: Scene.radar.bounds, size: size)
+        var cam = Camera(state: weatherCamera, bounds: weatherBounds, size: size)
         cam.jump(to: CameraState(center: cam.state.center, zoom: 9))
         #expect(cam.state.zoom == 5.99)
         cam.jump(to: CameraState(center: cam.state.center, zoom: 1))
@@ -42,44 +43,8 @@ import Testing
         #expect(abs(cam.state.zoom - needed) < 1e-9)
     }
 
-    /// Thousands of random gestures never leave the bounds: zoom in range, latitude inside the
-    /// world, viewport edges inside the square world vertically.
-    @Test func randomGesturesNeverLeaveTheBounds() {
-        var rng = SystemRandomNumberGenerator()
-        var model = MapModel(scene: .radar, style: Style(), size: size)
-        var input = InputController()
-        var now = 0.0
-        for step in 0..<20_000 {
-            now += Double.random(in: 0...0.05, using: &rng)
-            let x = Double.random(in: -50...1330, using: &rng), y = Double.random(in: -50...850, using: &rng)
-            let event: InputEvent
-            switch Int.random(in: 0..<9, using: &rng) {
-            case 0: event = .pointerDown(x: x, y: y, modifiers: Bool.random(using: &rng) ? [.shift] : [], time: now)
-            case 1, 2: event = .pointerMove(x: x, y: y, time: now)
-            case 3: event = .pointerUp(x: x, y: y, time: now)
-            case 4: event = .wheel(ticks: Double.random(in: -6...6, using: &rng), x: x, y: y, time: now)
-            case 5: event = .keyDown([Key.character("+"), .character("-"), .left, .right, .up, .down, .character("0")]
-                                        .randomElement(using: &rng)!, modifiers: [], time: now)
-            case 6: event = .resized(width: Int.random(in: 1...3000, using: &rng), height: Int.random(in: 1...3000, using: &rng), time: now)
-            case 7: event = .pointerMove(x: x * 1000, y: -y * 1000, time: now)   // violent drags
-            default: event = .keyDown(.up, modifiers: [], time: now)
-            }
-            for c in input.handle(event) { model.apply(c, now: now) }
-            model.advance(to: now)
-            let c = model.camera.state
-            let s = model.camera.size
-            #expect(c.zoom >= 4 - 1e-9 && c.zoom <= 5.99 + 1e-9, "step \(step): zoom \(c.zoom)")
-            #expect(abs(c.center.lat) <= WebMercator.maxLatitude && abs(c.center.lng) <= 180, "step \(step): \(c.center)")
-            let w = viewportInWorld(c, s)
-            if Double(s.height) < w.world {
-                #expect(w.top >= -1e-6 && w.bottom <= w.world + 1e-6, "step \(step): viewport \(w) outside the world")
-            }
-            if c.zoom < 4 - 1e-9 || c.zoom > 5.99 + 1e-9 { return }
-        }
-    }
-
     @Test func easeEndsExactlyAtTheTargetAfterItsDuration() {
-        var cam = Camera(state: Scene.radar.camera, bounds: Scene.radar.bounds, size: size)
+        var cam = Camera(state: weatherCamera, bounds: weatherBounds, size: size)
         cam.ease(to: CameraState(center: LngLat(lng: -74, lat: 41), zoom: 5.5), duration: 0.3, now: 10)
         cam.advance(to: 10.15)
         #expect(cam.isAnimating)
@@ -92,7 +57,7 @@ import Testing
     }
 
     @Test func zoomAroundKeepsThePointUnderTheCursor() {
-        var cam = Camera(state: Scene.radar.camera, bounds: Scene.radar.bounds, size: size)
+        var cam = Camera(state: weatherCamera, bounds: weatherBounds, size: size)
         let before = cam.view.lngLat(x: 300, y: 250)
         cam.ease(zoom: 5.8, around: (300, 250), duration: 0.3, now: 0)
         for t in [0.05, 0.1, 0.2, 0.3] {
@@ -104,7 +69,7 @@ import Testing
     }
 
     @Test func aNewEaseStartsFromTheCurrentCamera() {
-        var cam = Camera(state: Scene.radar.camera, bounds: Scene.radar.bounds, size: size)
+        var cam = Camera(state: weatherCamera, bounds: weatherBounds, size: size)
         cam.ease(to: CameraState(center: cam.state.center, zoom: 5.9), duration: 0.3, now: 0)
         cam.advance(to: 0.1)
         let mid = cam.state.zoom
@@ -114,7 +79,7 @@ import Testing
     }
 
     @Test func resizeReclampsAWideWindow() {
-        var cam = Camera(state: CameraState(center: LngLat(lng: 0, lat: 84), zoom: 4), bounds: Scene.radar.bounds, size: size)
+        var cam = Camera(state: CameraState(center: LngLat(lng: 0, lat: 84), zoom: 4), bounds: weatherBounds, size: size)
         cam.resize(ViewportSize(width: 3000, height: 3000))
         let v = cam.view
         #expect(v.centerPixel.y - 1500 >= -1e-6)

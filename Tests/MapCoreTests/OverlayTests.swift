@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import Testing
 
 @Suite struct OverlayTests {
@@ -20,30 +21,11 @@ import Testing
     }
 
     @Test func theScaleIsRightForTheLatitudeAtTheCentre() {
-        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        var m = MapModel(style: Style(), size: ViewportSize(width: 1280, height: 800), camera: weatherCamera, bounds: weatherBounds)
         m.jump(to: CameraState(center: LngLat(lng: -75, lat: 60), zoom: 5))
         let bar = m.frame().overlay?.scale
         // At 60 N a pixel at zoom 5 is 40075016.686 * 0.5 / 16384 = 1223 m: 110 px = 134 km: 100 km.
         #expect(bar?.label == "100 km")
         #expect(abs((bar?.pixels ?? 0) - 100_000 / (40_075_016.686 * 0.5 / 16384)) < 1e-6)
-    }
-
-    @Test func hShowsAndHidesTheHelpAndUSwitchesUnits() {
-        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
-        var c = InputController()
-        #expect(m.frame().overlay?.help == nil)
-        for cmd in c.handle(.keyDown(.character("h"), modifiers: [], time: 0)) { m.apply(cmd, now: 0) }
-        #expect(m.frame().overlay?.help == Overlay.helpLines)
-        for cmd in c.handle(.keyDown(.character("?"), modifiers: [.shift], time: 0)) { m.apply(cmd, now: 0) }
-        #expect(m.frame().overlay?.help == nil)
-        for cmd in c.handle(.keyDown(.character("u"), modifiers: [], time: 0)) { m.apply(cmd, now: 0) }
-        #expect(m.frame().overlay?.scale?.label.hasSuffix("mi") == true)
-    }
-
-    @Test func helpListsEveryKey() {
-        let text = Overlay.helpLines.joined(separator: " ")
-        for key in ["+", "-", "arrows", "0", "space", ",", ".", "l:", "e:", "p:", "f:", "1 radar", "2 ISS", "3 route", "u:", "h,", "q"] {
-            #expect(text.contains(key), "help does not mention \(key)")
-        }
     }
 }

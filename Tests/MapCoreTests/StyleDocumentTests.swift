@@ -76,7 +76,7 @@ import Testing
         let doc = try parse(#"{"version": 8, "sources": {"g": \#(geojson)}, "layers": [{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 3}}]}"#)
         guard case let .geojson(.inline(data))? = doc.sources["g"] else { Issue.record("no source"); return }
         let style = Style(document: doc, features: ["g": data], images: [:])
-        var m = MapModel(scene: .radar, style: style, size: ViewportSize(width: 64, height: 64))
+        var m = MapModel(style: style, size: ViewportSize(width: 64, height: 64), camera: weatherCamera, bounds: weatherBounds)
         m.lighting = false
         func width() -> Double? {
             guard case let .line(p)? = m.frame().layers.first?.features?.items.first?.paint else { return nil }

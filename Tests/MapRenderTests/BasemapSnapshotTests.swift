@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -14,7 +15,7 @@ import TestSupport
 
     func render(_ camera: CameraState, scene: Scene = .radar, size: ViewportSize = ViewportSize(width: 1280, height: 800))
         -> (Pixmap, ViewTransform) {
-        var model = MapModel(scene: scene, style: Self.style, size: size)
+        var model = MapModel(style: Self.style, size: size, camera: scene.startCamera(size: size), bounds: scene.bounds)
         model.jump(to: camera)
         let pm = Pixmap(width: size.width, height: size.height)
         FrameRenderer().render(model.frame(), into: pm)
@@ -43,7 +44,7 @@ import TestSupport
         for (lng, lat, zoom) in cameras {
             var images: [[UInt32]] = []
             for style in styles {
-                var model = MapModel(scene: .radar, style: style, size: size)
+                var model = MapModel(style: style, size: size, camera: Scene.radar.startCamera(size: size), bounds: Scene.radar.bounds)
                 model.setCameraBounds(CameraBounds(minZoom: 0, maxZoom: 8))
                 model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom))
                 let frame = model.frame()
@@ -146,7 +147,7 @@ import TestSupport
     ])
     func landAndWater(zoom: Double, center: LngLat, land: LngLat, water: LngLat) throws {
         let style = BasemapSnapshotTests.style
-        var model = MapModel(scene: Self.world, style: style, size: ViewportSize(width: 800, height: 500))
+        var model = MapModel(style: style, size: ViewportSize(width: 800, height: 500), camera: Self.world.startCamera(size: ViewportSize(width: 800, height: 500)), bounds: Self.world.bounds)
         model.jump(to: CameraState(center: center, zoom: zoom))
         let pm = Pixmap(width: 800, height: 500)
         FrameRenderer().render(model.frame(), into: pm)
@@ -176,7 +177,7 @@ import TestSupport
 
     @Test(arguments: [2, 3, 7])
     func bandsMatchOneThread(threads: Int) {
-        var model = MapModel(scene: .radar, style: Self.labelled, size: ViewportSize(width: 640, height: 401))
+        var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
         let a = Pixmap(width: 640, height: 401), b = Pixmap(width: 640, height: 401)
         FrameRenderer().render(model.frame(), into: a)
@@ -225,7 +226,7 @@ import TestSupport
     /// While the labels are being placed for a frame (announced by `willPlace`), a band that
     /// reaches a label layer waits for them instead of reading the last frame's.
     @Test func bandsWaitForTheLabelsBeingPlaced() throws {
-        var model = MapModel(scene: .radar, style: Self.labelled, size: ViewportSize(width: 640, height: 401))
+        var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
         let frame = model.frame()
         // The label layer with the most labels (the cities).

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -25,19 +26,28 @@ import TestSupport
     }
 
     func model(_ frames: [Pixmap?], placement: ImagePlacement = .lonlat, paint: RasterPaint = RasterPaint(fadeDuration: 0, emissiveStrength: 1),
-               light: LightPreset = .night, camera: CameraState? = nil) -> MapModel {
+               light: LightPreset = .night, camera: CameraState? = nil) -> MapApp {
         let source = ImageSource(corners: ImageCorners(Self.box), placement: placement, frames: frames.map { $0 },
                                  names: frames.indices.map { "f\($0)" })
+        // A document's raster layer with `paint` written out as its JSON.
+        let p = paint
+        let json = #"{"id": "radar", "type": "raster", "source": "radar", "paint": {"raster-opacity": \#(p.opacity), "#
+            + #""raster-fade-duration": \#(p.fadeDuration * 1000), "raster-resampling": "\#(p.resampling.rawValue)", "#
+            + #""raster-brightness-min": \#(p.brightnessMin), "raster-brightness-max": \#(p.brightnessMax), "#
+            + #""raster-contrast": \#(p.contrast), "raster-saturation": \#(p.saturation), "raster-hue-rotate": \#(p.hueRotate), "#
+            + #""raster-emissive-strength": \#(p.emissiveStrength)}}"#
+        let radar = try! LayerDefinition(json: try! JSON.parse(Data(json.utf8), name: "radar"),
+                                         sources: ["radar": .image(url: "radar.gif", corners: ImageCorners(Self.box))])
         let style = Style(images: ["radar": source], layers: [
             Layer(id: "bg", paint: .background(color: .black, opacity: 1)),
-            Layer(id: "radar", source: "radar", paint: .raster(paint)),
+            Layer(radar),
         ])
-        var m = MapModel(scene: .radar, style: style, size: Self.size, radarLayerID: "radar", light: light)
+        var m = MapApp(style: style, size: Self.size, scene: .radar, radarLayerID: "radar", light: light)
         m.jump(to: camera ?? CameraState(center: LngLat(lng: -75.97, lat: 42.3), zoom: 5.5))
         return m
     }
 
-    func render(_ m: MapModel) -> Pixmap {
+    func render(_ m: MapApp) -> Pixmap {
         let pm = Pixmap(width: Self.size.width, height: Self.size.height)
         FrameRenderer().render(m.frame(), into: pm)
         return pm
@@ -184,23 +194,23 @@ import TestSupport
 
     @Test func lightPresetEasesOver300ms() {
         var m = model([Self.solid(RGBA8(255, 255, 255))])
-        let night = m.groundRadiance
+        let night = m.model.groundRadiance
         m.apply(.cycleLight, now: 0)           // night -> dawn
         #expect(m.lightPreset == .dawn)
-        #expect(m.groundRadiance == night)
+        #expect(m.model.groundRadiance == night)
         m.advance(to: 0.15)
-        #expect(m.isAnimating && m.groundRadiance != night)
+        #expect(m.isAnimating && m.model.groundRadiance != night)
         m.advance(to: 0.3)
-        #expect(m.groundRadiance == LightPreset.dawn.groundRadiance(zoom: m.camera.state.zoom))
+        #expect(m.model.groundRadiance == LightPreset.dawn.groundRadiance(zoom: m.camera.state.zoom))
     }
 
     @Test func eTogglesTheRadarEmissiveStrength() {
         var m = model([Self.solid(RGBA8(255, 255, 255))])
         m.apply(.toggleEmissive, now: 0)
         m.advance(to: 0.3)
-        #expect(m.paintValue(layer: "radar", "raster-emissive-strength") == .number(0))
+        #expect(m.model.paintValue(layer: "radar", "raster-emissive-strength") == .number(0))
         m.apply(.toggleEmissive, now: 1)
         m.advance(to: 1.3)
-        #expect(m.paintValue(layer: "radar", "raster-emissive-strength") == .number(1))
+        #expect(m.model.paintValue(layer: "radar", "raster-emissive-strength") == .number(1))
     }
 }

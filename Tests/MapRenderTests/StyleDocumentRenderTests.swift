@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -15,7 +16,7 @@ import Testing
         let style = Style(document: doc, features: features, images: [:], sprite: sprite)
         let scene = Scene(name: "t", camera: CameraState(center: doc.center ?? LngLat(lng: 0, lat: 0), zoom: doc.zoom ?? 0),
                           bounds: CameraBounds(), timerStartsPlaying: false)
-        var model = MapModel(scene: scene, style: style, size: ViewportSize(width: size, height: size))
+        var model = MapModel(style: style, size: ViewportSize(width: size, height: size), camera: scene.startCamera(size: ViewportSize(width: size, height: size)), bounds: scene.bounds)
         model.lighting = false
         model.overlayEnabled = false
         let pm = Pixmap(width: size, height: size)

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -45,7 +46,7 @@ import Testing
                      edit: (inout MapModel) throws -> Void = { _ in }) rethrows -> Pixmap {
         let scene = Scene(name: "t", camera: CameraState(center: center, zoom: zoom),
                           bounds: CameraBounds(minZoom: 0, maxZoom: 24), timerStartsPlaying: false)
-        var model = MapModel(scene: scene, style: style, size: ViewportSize(width: size, height: size))
+        var model = MapModel(style: style, size: ViewportSize(width: size, height: size), camera: scene.startCamera(size: ViewportSize(width: size, height: size)), bounds: scene.bounds)
         model.lighting = false
         model.overlayEnabled = false
         model.setPixelRatio(pixelRatio)
@@ -486,8 +487,7 @@ import Testing
                                            shapes: [.init(color: .white, commands: [.move(0, 0), .line(24, 0), .line(24, 24), .close])])
         for zoom in [0.0, 5, 24] {
             let camera = CameraState(center: LngLat(lng: 0, lat: 0), zoom: zoom)
-            var model = MapModel(scene: Scene(name: "t", camera: camera, bounds: CameraBounds(), timerStartsPlaying: false),
-                                 style: style, size: ViewportSize(width: 64, height: 64))
+            var model = MapModel(style: style, size: ViewportSize(width: 64, height: 64), camera: camera)
             try model.setPaintProperty(layer: "route", "line-opacity", json: .number(0.5), at: 0)
             model.advance(to: 1)
             let frame = model.frame()

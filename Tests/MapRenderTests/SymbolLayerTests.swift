@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -27,7 +28,7 @@ import Testing
         var style = Style(document: document, features: ["iss": GeoJSONData(features: [])], images: [:])
         style.icons["rocket"] = Self.icon
         let world = Scene(name: "w", camera: camera, bounds: CameraBounds(), timerStartsPlaying: false)
-        var m = MapModel(scene: world, style: style, size: ViewportSize(width: 200, height: 200))
+        var m = MapModel(style: style, size: ViewportSize(width: 200, height: 200), camera: world.startCamera(size: ViewportSize(width: 200, height: 200)), bounds: world.bounds)
         try m.updateGeoJSONSource("iss", GeoJSONData.point(position, properties: ["bearing": .number(bearing)]))
         m.jump(to: camera)
         let pm = Pixmap(width: 200, height: 200)

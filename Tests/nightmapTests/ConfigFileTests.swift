@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import Testing
 @testable import nightmap
 

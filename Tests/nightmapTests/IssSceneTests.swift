@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import Raster
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import MapCore
 import MapData
 @testable import MapRender
@@ -10,7 +11,7 @@ import TestSupport
 /// Place labels: the expected cities at the default camera, text in the pixels, no overlaps
 /// anywhere, the same placement for the same camera, clear of the ISS icon.
 @Suite struct LabelTests {
-    static func model(_ extra: [String] = []) throws -> MapModel {
+    static func model(_ extra: [String] = []) throws -> MapApp {
         try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
     }
 
@@ -240,9 +241,9 @@ import TestSupport
         #expect(bright(pm, 1000..<1275, 780..<798) > 100, "no attribution text")
         #expect(bright(pm, 5..<300, 780..<798) > 100, "no status text")
         let model = try MapSetup.model(try Options.parse(["state", "--iss", "tle"]))
-        #expect(model.attribution.contains("GeoNames") && model.attribution.contains("synthetic demo data"))
+        #expect(model.model.attribution.contains("GeoNames") && model.model.attribution.contains("synthetic demo data"))
         let own = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--radar", URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().appendingPathComponent("../MapDataTests/Fixtures/gif/ok_01_single_global.gif").path]))
-        #expect(!own.attribution.contains("synthetic"))
+        #expect(!own.model.attribution.contains("synthetic"))
     }
 }

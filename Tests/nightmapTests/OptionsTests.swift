@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import MapCore
 import MapData
 import Raster
@@ -76,7 +77,7 @@ import Testing
         #expect(Array(ids.prefix(7)) == ["background", "land", "lakes", "radar", "coastline", "state-borders", "country-borders"])
         #expect(ids.contains("city-labels") && ids.firstIndex(of: "city-labels")! < ids.firstIndex(of: "route-step-0")!)
         #expect(ids.suffix(3) == ["iss-track-past", "iss-track-future", "iss"])
-        #expect(m.lighting)
+        #expect(m.model.lighting)
         // (The last step has not been pulsed yet at instant 0.)
         guard case let .line(step)? = m.frame().layers.first(where: { $0.id == "route-step-13" })?.features?.items.first?.paint else {
             Issue.record("no route step"); return
@@ -94,7 +95,7 @@ import Testing
         let m = try MapSetup.model(try Options.parse(["state", "--style", path, "--size", "100x100"]))
         #expect(m.style.layers.map(\.id) == ["bg", "c"])
         #expect(m.camera.state.center == LngLat(lng: 10, lat: 20) && m.camera.state.zoom == 3)
-        #expect(!m.lighting && m.iss == nil && m.radarLayerID == nil)
+        #expect(!m.model.lighting && m.iss == nil && m.radarLayerID == nil)
         let out = NSTemporaryDirectory() + "nightmap-style-\(UUID().uuidString).png"
         defer { try? FileManager.default.removeItem(atPath: out) }
         try Headless.snapshot(try Options.parse(["snapshot", "--style", path, "--size", "100x100", "-o", out]))

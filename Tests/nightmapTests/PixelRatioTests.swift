@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import MapCore
 import MapData
 import Raster
@@ -15,7 +16,7 @@ import Testing
     @Test func theSameGroundInTwiceThePixels() throws {
         let one = try MapSetup.model(try Self.options([]))
         let two = try MapSetup.model(try Self.options(["--pixel-ratio", "2"]))
-        #expect(two.camera.size == ViewportSize(width: 1280, height: 800) && two.pixelRatio == 2)
+        #expect(two.camera.size == ViewportSize(width: 1280, height: 800) && two.model.pixelRatio == 2)
         #expect(abs(two.camera.state.zoom - (one.camera.state.zoom + 1)) < 1e-12)
         #expect(two.camera.state.center == one.camera.state.center)
         // The scene's bounds move with it, so the zoom range a user has is the same.

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import Raster
 import Testing
@@ -10,7 +11,7 @@ import Testing
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/route10.geojson").path
 
     /// Renders through the snapshot command into a PNG and reads it back.
-    func snapshot(elapsed: Double) throws -> (Pixmap, MapModel) {
+    func snapshot(elapsed: Double) throws -> (Pixmap, MapApp) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pulse-\(elapsed)-\(UUID().uuidString).png").path
         // The radar is moved out of the way: only the route changes between instants.
         let o = try Options.parse(["snapshot", "-o", out, "--scene", "route", "--route", Self.fixture,
@@ -21,7 +22,7 @@ import Testing
     }
 
     /// The middle vertex of each step, on screen.
-    func probes(_ model: MapModel) throws -> [(Int, Int)] {
+    func probes(_ model: MapApp) throws -> [(Int, Int)] {
         let steps = try RouteFile.read(path: Self.fixture)
         return steps.map { step in
             let p = model.camera.view.screen(step[0][1])

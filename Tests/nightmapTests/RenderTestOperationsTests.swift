@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import MapData
 import Raster
 import Testing

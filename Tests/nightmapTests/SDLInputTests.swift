@@ -1,5 +1,6 @@
 import CSDL2
 import MapCore
+import NightmapApp
 import Testing
 @testable import nightmap
 

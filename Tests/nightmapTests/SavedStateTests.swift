@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import NightmapApp
 import MapData
 import Testing
 @testable import nightmap
@@ -42,7 +43,7 @@ import Testing
         // The toggles go into a fresh model.
         var fresh = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"]))
         back.restoreToggles(&fresh, now: 0)
-        #expect(fresh.imperialUnits && fresh.showsHelp)
+        #expect(fresh.model.imperialUnits && fresh.showsHelp)
     }
 
     @Test func noFileIsNoState() throws {

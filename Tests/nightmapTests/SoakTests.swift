@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import MapCore
 import MapData
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import Testing
 
 /// Issue 9: no `try!`, force unwrap or `fatalError` on any path that outside data can reach. The

@@ -1,14 +1,14 @@
 import Foundation
 import MapCore
+import NightmapApp
 import Testing
 @testable import nightmap
 
 /// The status line says where the ISS position comes from and, while the live feed fails, what
 /// is wrong with it (without the URL, which the log line has).
 @Suite struct StatusLineTests {
-    func model(_ mode: IssMode) -> MapModel {
-        MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
-                 iss: IssTracker(mode: mode, orbit: nil))
+    func model(_ mode: IssMode) -> MapApp {
+        MapApp(style: Style(), size: ViewportSize(width: 640, height: 400), scene: .iss, clockOrigin: 1_796_040_000, iss: IssTracker(mode: mode, orbit: nil))
     }
 
     @Test func aFailingFeedIsNamedUntilItAnswersAgain() {
@@ -40,8 +40,7 @@ import Testing
     }
 
     @Test func theCoordinatesComeAfterTheDataSourcesAndBeforeTheFrameRate() {
-        let m = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
-                         iss: IssTracker(mode: .tle, orbit: nil))
+        let m = MapApp(style: Style(), size: ViewportSize(width: 640, height: 400), scene: .iss, clockOrigin: 1_796_040_000, iss: IssTracker(mode: .tle, orbit: nil))
         let parts = StatusLine.compose(m, framesPerSecond: 60, pointer: LngLat(lng: 10, lat: 20), notice: StatusPart("saved /tmp/x.png", short: "saved x.png", essential: true))
         #expect(StatusLine.text(parts) == "saved /tmp/x.png  ·  ISS: no position  ·  20.0000° N, 10.0000° E  ·  60 fps  ·  h: help")
         // What the map shows and where its data comes from stay; the rest may go.
@@ -50,8 +49,7 @@ import Testing
     }
 
     @Test func shortFormsKeepWhatTheDataIs() {
-        var m = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: 1_796_040_000,
-                         iss: IssTracker(mode: .tle, orbit: nil))
+        var m = MapApp(style: Style(), size: ViewportSize(width: 640, height: 400), scene: .iss, clockOrigin: 1_796_040_000, iss: IssTracker(mode: .tle, orbit: nil))
         m.receiveIss(IssFix(time: 1_796_040_000, position: LngLat(lng: 10, lat: 20), altitudeKm: 420, source: .live))
         m.advance(to: 5)
         #expect(StatusLine.iss(m, short: true) == "ISS live, 5 s old")

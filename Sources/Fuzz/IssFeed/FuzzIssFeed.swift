@@ -2,6 +2,7 @@
 import CFuzzer
 import Foundation
 import MapData
+import NightmapApp
 
 /// One answer of the live ISS feed (wheretheiss.at style JSON).
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -2,6 +2,7 @@
 import CFuzzer
 import Foundation
 import MapData
+import NightmapApp
 
 /// state.json bytes: the checked state (every value in range), or a one-line error naming it;
 /// a state read back is written and read again unchanged.

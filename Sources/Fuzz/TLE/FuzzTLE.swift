@@ -2,6 +2,7 @@
 import CFuzzer
 import Foundation
 import MapData
+import NightmapApp
 import Orbit
 
 /// TLE text: every element set in the file (checksums on and off), then the ISS orbit made from

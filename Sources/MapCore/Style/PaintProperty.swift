@@ -94,8 +94,8 @@ public enum PaintProperty {
 
     /// Checks that `value` suits property `name` of `layer`.
     public static func validate(_ name: String, _ value: PaintValue, layer: Layer) throws {
-        // (Spelled out only for an error: a valid change, such as each step of the route's
-        // pulse, makes no string.)
+        // (Spelled out only for an error: a valid change, such as one of an animation's
+        // many, makes no string.)
         var path: String { "layers.\(layer.id).paint.\(name)" }
         guard let current = get(name, of: layer.paint) else {
             throw StyleError("\(path): unknown property for a \(layer.paint.typeName) layer")

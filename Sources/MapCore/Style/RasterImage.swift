@@ -9,7 +9,7 @@ public protocol RasterImage: AnyObject, Sendable {
 public enum ImagePlacement: String, Sendable, Equatable, CaseIterable {
     /// Linear in Web Mercator between the corners, as the reference engines draw image sources.
     case linear
-    /// Each image row at its true latitude (a latitude/longitude grid, as radar composites are).
+    /// Each image row at its true latitude (a latitude/longitude grid, as weather composites are).
     case lonlat
 }
 

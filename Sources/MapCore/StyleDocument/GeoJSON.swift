@@ -66,7 +66,7 @@ public final class GeoJSONData: Sendable {
                                                  evaluation: EvaluationFeature(properties: properties, geometryType: "MultiLineString"))])
     }
 
-    /// Reads GeoJSON from parsed JSON; `path` names the place in messages (`sources.route.data`).
+    /// Reads GeoJSON from parsed JSON; `path` names the place in messages (`sources.points.data`).
     public convenience init(json: JSON, path: String) throws {
         var out: [GeoFeature] = []
         try GeoJSONReader.read(json, path: path, properties: [:], id: nil, depth: 0, into: &out)

@@ -1,3 +1,4 @@
+import MapCore
 /// A key, independent of any windowing library.
 public enum Key: Equatable, Sendable {
     case character(Character)

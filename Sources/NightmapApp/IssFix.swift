@@ -1,4 +1,5 @@
 import Foundation
+import MapCore
 
 /// Where the ISS position comes from (`--iss`).
 public enum IssMode: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import NightmapApp
 import MapCore
 import MapData
 import Testing
@@ -139,12 +140,11 @@ import Testing
         let server = try LocalHTTPServer(.json(Self.answer(time: t0)))
         defer { server.stop() }
         let poller = IssFeedPoller(client: IssFeedClient(url: server.url, timeout: Self.timeout), interval: 0.1)
-        var model = MapModel(scene: .iss, style: Style(), size: ViewportSize(width: 640, height: 400), clockOrigin: now,
-                             iss: IssTracker(mode: .live, orbit: nil))
+        var model = MapApp(style: Style(), size: ViewportSize(width: 640, height: 400), scene: .iss, clockOrigin: now, iss: IssTracker(mode: .live, orbit: nil))
         var frames: [Double] = []
         let start = Date()
         /// Runs frames until `done` holds or `limit` seconds pass; whether `done` held.
-        func run(for limit: Double, until done: (MapModel) -> Bool, each: (MapModel) -> Void = { _ in }) -> Bool {
+        func run(for limit: Double, until done: (MapApp) -> Bool, each: (MapApp) -> Void = { _ in }) -> Bool {
             let end = Date(timeIntervalSinceNow: limit)
             while Date() < end {
                 let f0 = Date()

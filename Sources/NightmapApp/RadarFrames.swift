@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 import Raster
 
 /// Loads radar frames: a directory of GIFs (and PNGs), sorted by name, or one (animated) GIF or

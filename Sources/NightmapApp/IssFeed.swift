@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 
 /// The live ISS position from a wheretheiss.at-style endpoint: one GET at a time, off the render
 /// thread, with a time limit and a size limit; answers are validated before they count.

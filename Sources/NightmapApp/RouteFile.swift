@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 
 /// Reads a route as GeoJSON: a LineString (one step), a MultiLineString (a step per part), a
 /// Feature, or a FeatureCollection (a step per feature). Errors are one line naming the file.

@@ -1,3 +1,4 @@
+import MapCore
 /// Turns input events into map commands: click versus drag, double-click, wheel and keys.
 ///
 /// Conventions follow MapLibre GL JS: a press that moves 3 px or more is a drag and never a

@@ -1,4 +1,5 @@
 import Foundation
+import MapCore
 
 /// A named starting point: camera (or a box to fit), camera bounds and timer (`--scene`).
 public struct Scene: Equatable, Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import MapCore
+import MapData
 
 /// Refreshing the ISS element set from a CelesTrak-style URL (`FORMAT=TLE`), cached in the
 /// user's cache directory, so a later start without a network still has the newest one.

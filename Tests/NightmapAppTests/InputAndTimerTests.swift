@@ -1,4 +1,5 @@
 import MapCore
+import NightmapApp
 import Testing
 
 @Suite struct InputControllerTests {
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func keyboardMovesAreEasedOver300ms() {
-        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        var m = MapApp(style: Style(), size: ViewportSize(width: 1280, height: 800), scene: .radar)
         m.apply(.zoomCentered(delta: -1), now: 1)
         m.advance(to: 1.15)
         // t(2 - t) at t = 0.5 is 0.75.
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func resetReturnsToTheSceneCamera() {
-        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        var m = MapApp(style: Style(), size: ViewportSize(width: 1280, height: 800), scene: .radar)
         m.apply(.pan(dx: 300, dy: -200), now: 0)
         m.apply(.resetCamera, now: 1)
         m.advance(to: 1.3)
@@ -128,7 +129,7 @@ import Testing
     }
 
     @Test func clickTogglesTheMapTimer() {
-        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 1280, height: 800))
+        var m = MapApp(style: Style(), size: ViewportSize(width: 1280, height: 800), scene: .radar)
         #expect(m.timer.isPlaying)
         m.apply(.toggleTimer, now: 0.5)
         #expect(!m.timer.isPlaying)
@@ -162,7 +163,7 @@ import Testing
     }
 
     @Test func theModelLeavesTheWindowsCommandsAlone() {
-        var m = MapModel(scene: .radar, style: Style(), size: ViewportSize(width: 640, height: 400))
+        var m = MapApp(style: Style(), size: ViewportSize(width: 640, height: 400), scene: .radar)
         let before = m.camera.state
         m.apply(.toggleFullscreen, now: 0)
         m.apply(.saveView, now: 0)

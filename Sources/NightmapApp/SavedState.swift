@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 
 /// What the window restores at its next start: camera, scene, light preset, units, overlay
 /// toggles and window size, in `$XDG_STATE_HOME/nightmap/state.json` (default `~/.local/state`),
@@ -35,12 +36,12 @@ public struct SavedState: Codable, Equatable, Sendable {
     }
 
     /// What the model shows (its camera as the style's zoom), in a window of `window` points.
-    public init(model: MapModel, window: Window) {
+    public init(model: MapApp, window: Window) {
         let c = model.camera.target
-        camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom - log2(model.pixelRatio))
+        camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom - log2(model.model.pixelRatio))
         scene = model.scene.name
         light = model.lightPreset.rawValue
-        units = model.imperialUnits ? "imperial" : "metric"
+        units = model.model.imperialUnits ? "imperial" : "metric"
         overlays = Overlays(help: model.showsHelp)
         self.window = window
     }
@@ -84,8 +85,8 @@ public struct SavedState: Codable, Equatable, Sendable {
     }
 
     /// The toggles kept in the model: units and the help panel.
-    public func restoreToggles(_ model: inout MapModel, now: Double) {
-        if (units == "imperial") != model.imperialUnits { model.apply(.toggleUnits, now: now) }
+    public func restoreToggles(_ model: inout MapApp, now: Double) {
+        if (units == "imperial") != model.model.imperialUnits { model.apply(.toggleUnits, now: now) }
         if overlays.help != model.showsHelp { model.apply(.toggleHelp, now: now) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 import Orbit
 
 /// The ISS orbit from a TLE file, propagated with SGP4 (the `Orbit` module): sub-satellite point

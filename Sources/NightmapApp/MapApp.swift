@@ -1,0 +1,178 @@
+import Foundation
+import MapCore
+
+/// nightmap's demos over the map engine: the scenes, the radar player (its 1-second timer steps
+/// the radar's image source through its frames), the route pulse (the snippet's schedule of
+/// `setPaintProperty` calls on the route's step layers), the ISS tracker (its GeoJSON source,
+/// ground track and follow camera) and the help panel. Commands and time change it; it changes
+/// the map only through the engine's public API, and never reads a clock.
+public struct MapApp: Sendable {
+    /// The map engine the demos drive.
+    public var model: MapModel
+    public private(set) var scene: Scene
+    /// The scenes keys 1, 2 and 3 switch to.
+    public private(set) var scenes: [Scene]
+    /// The radar loop's timer.
+    public private(set) var timer: AnimationTimer
+    /// The raster layer the timer steps through (the radar), if any.
+    public let radarLayerID: String?
+    public internal(set) var pulse: RoutePulse?
+    /// Layer ids of the route steps, in step order.
+    public internal(set) var routeLayerIDs: [String] = []
+    /// The route pulse's changes due in a frame (storage kept between frames).
+    var pulseChanges: [RoutePulse.Change] = []
+    /// Unix time (UTC seconds) at map instant 0: `--time`, or the launch time.
+    public let clockOrigin: Double
+    /// The ISS: its position source and where it is (nil when the map has no ISS).
+    public internal(set) var iss: IssTracker?
+    /// Follow mode: the camera eases to the ISS once a second.
+    public private(set) var followsIss = false
+    var lastFollow = 0.0
+    var trackComputedAt = -Double.infinity
+    /// Where the ISS was last put into its source.
+    var issShown: (position: LngLat, bearing: Double)?
+    public private(set) var showsHelp = false
+    /// Set by a quit command.
+    public private(set) var wantsQuit = false
+
+    /// The source the ISS's position goes into (a Point with its `bearing`), the symbol layer
+    /// that draws it, and the sources of its ground track.
+    public static let issSourceID = "iss", issLayerID = "iss"
+    public static let trackPastID = "iss-track-past", trackFutureID = "iss-track-future"
+
+    /// The demos over a map of `style` in a viewport of `size` device pixels, opening on `scene`.
+    public init(style: Style, size: ViewportSize, scene: Scene, scenes: [Scene] = [], start: Double = 0,
+                radarLayerID: String? = nil, light: LightPreset = .night, clockOrigin: Double = 0, iss: IssTracker? = nil) {
+        model = MapModel(style: style, size: size, camera: scene.startCamera(size: size), bounds: scene.bounds, start: start, light: light)
+        model.lighting = true               // (nightmap's maps are lit by the light preset)
+        self.scene = scene
+        self.scenes = scenes.isEmpty ? [scene] : scenes
+        self.radarLayerID = radarLayerID
+        self.clockOrigin = clockOrigin
+        self.iss = iss
+        followsIss = scene.followsIss
+        lastFollow = start
+        timer = AnimationTimer(interval: 1, playing: scene.timerStartsPlaying, start: start)
+    }
+
+    // The engine's state the run loop and the headless commands read.
+    public var camera: Camera { model.camera }
+    public var now: Double { model.now }
+    public var style: Style { model.style }
+    public var lightPreset: LightPreset { model.lightPreset }
+    public var status: [StatusPart] {
+        get { model.status }
+        set { model.status = newValue }
+    }
+
+    public func frame() -> FrameDescription { model.frame() }
+    public func frame(recycling spare: inout FrameDescription?) -> FrameDescription { model.frame(recycling: &spare) }
+
+    /// Jumps the camera (clamped like every gesture).
+    public mutating func jump(to state: CameraState) { model.jump(to: state) }
+
+    // MARK: Commands
+
+    /// Applies one command at instant `now`.
+    public mutating func apply(_ command: MapCommand, now: Double) {
+        let ease = InputController.easeDuration
+        switch command {
+        case let .pan(dx, dy):
+            model.pan(dx: dx, dy: dy)
+            followsIss = false                        // dragging the map ends follow mode
+        case let .glide(dx, dy, duration):
+            model.glide(dx: dx, dy: dy, duration: duration, now: now)
+        case let .panEased(dx, dy):
+            model.panEased(dx: dx, dy: dy, duration: ease, now: now)
+        case let .zoom(delta, x, y, duration):
+            model.zoom(by: delta, around: (x, y), duration: duration, now: now)
+        case let .zoomCentered(delta):
+            model.zoomCentered(by: delta, duration: ease, now: now)
+        case .toggleTimer:
+            timer.toggle(at: now)
+            showRadarFrame()
+        case let .stepFrame(delta):
+            timer.step(delta, at: now)
+            showRadarFrame()
+        case .cycleLight:
+            model.setLight(model.lightPreset.next, at: now)
+        case .toggleEmissive:
+            guard let id = radarLayerID, let e = model.rasterPaint(layer: id)?.emissiveStrength else { return }
+            try? model.setPaintProperty(layer: id, "raster-emissive-strength", json: .number(e >= 0.5 ? 0 : 1), at: now)
+        case .togglePulse:
+            togglePulse(at: now)
+        case .toggleHelp:
+            showsHelp.toggle()
+            model.helpLines = showsHelp ? HelpText.lines : nil
+        case .toggleUnits:
+            model.imperialUnits.toggle()
+        case .toggleFollow:
+            guard iss != nil else { return }
+            followsIss.toggle()
+            lastFollow = now - 1            // the first ease starts at once
+        case let .switchScene(name):
+            guard let s = scenes.first(where: { $0.name == name }) else { return }
+            scene = s
+            model.advance(to: now)
+            model.setCameraBounds(s.bounds)
+            model.ease(to: s.startCamera(size: model.camera.size), duration: 1, curve: .easeOut, now: now)
+            followsIss = s.followsIss && iss != nil
+            lastFollow = now
+        case .resetCamera:
+            model.ease(to: scene.startCamera(size: model.camera.size), duration: ease, curve: .quadraticOut, now: now)
+        case let .resize(w, h):
+            model.resize(width: w, height: h)
+        case .quit:
+            wantsQuit = true
+        case .toggleFullscreen, .saveView:
+            break                           // the window's (the viewer acts on them)
+        }
+    }
+
+    /// Sets the device pixels per CSS pixel (a HiDPI window: drawable / window size): the
+    /// scenes' zooms and the camera shift by log2 of the change, so the same ground shows, in
+    /// more pixels.
+    public mutating func setPixelRatio(_ ratio: Double) {
+        guard ratio > 0, ratio.isFinite, ratio != model.pixelRatio else { return }
+        let factor = ratio / model.pixelRatio
+        scenes = scenes.map { $0.scaled(by: factor) }
+        scene = scene.scaled(by: factor)
+        model.setPixelRatio(ratio)
+    }
+
+    // MARK: Time
+
+    /// Moves every demo and the map to `now`: the route pulse's scheduled changes (each applied
+    /// at its own instant, so frame timing never shifts them), the radar's frame, the ISS and
+    /// the follow camera, then the engine's eases and transitions.
+    public mutating func advance(to now: Double) {
+        model.advance(to: now)
+        advancePulse(to: now)
+        showRadarFrame()
+        advanceIss()
+    }
+
+    /// True while something changes from instant to instant: the loop keeps drawing.
+    public var isAnimating: Bool { model.isAnimating || (pulse?.isRunning ?? false) }
+
+    /// When the picture next changes by itself although nothing animates: the next radar tick,
+    /// or the moment the ISS has moved a quarter of a pixel, whichever is first.
+    public var nextScheduledChange: Double? {
+        let now = model.now
+        var next = radarLayerID == nil ? nil : timer.nextTick(after: now)
+        if let step = issUpdateInterval { next = min(next ?? .infinity, now + step) }
+        return next
+    }
+}
+
+/// Every key binding, for the help panel.
+public enum HelpText {
+    public static let lines = [
+        "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
+        "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
+        "click, space: play / pause the radar    , .: previous / next frame (paused)",
+        "l: light preset    e: radar emissive strength 1 / 0",
+        "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",
+        "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
+    ]
+}
