@@ -24,6 +24,8 @@ public struct MapModel: Sendable {
     public var overlayEnabled = true
     /// The overlay's text rows, laid out again only when their strings or the size change.
     private let overlayLayoutCache = OverlayLayoutCache()
+    /// Document layers drawn feature by feature, kept between frames that do not change them.
+    private let featureDrawCache = FeatureDrawCache()
     /// Light the layers by the light preset (Mapbox Standard); off (the default), colours show
     /// as written, as MapLibre draws (its styles have no light).
     public var lighting = false
@@ -362,7 +364,9 @@ public struct MapModel: Sendable {
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
                                         worldSize: camera.view.worldSize, now: now)
-                if let draw = s.drawLayer(style, e, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) { out.append(draw) }
+                if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {
+                    out.append(draw)
+                }
             }
         }
         return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlayEnabled ? overlay() : nil)

@@ -23,16 +23,17 @@ extension MapApp {
         let now = model.now, utc = clockOrigin + now
         if let p = tracker.position(at: utc) {
             // A new source only when the icon has moved a quarter of a pixel or turned half a
-            // degree: frames in between draw the same and allocate nothing.
+            // degree (out of sight: once a second), so frames in between allocate nothing.
             let world = model.camera.view.worldSize
             let moved = issShown.map { old in
+                if issUpdateInterval == 1 && now - old.time < 1 && now >= old.time { return false }
                 let a = WebMercator.project(old.position), b = WebMercator.project(p.fix.position)
                 var dx = abs(a.x - b.x)
                 dx = min(dx, 1 - dx)
                 return (dx * dx + (a.y - b.y) * (a.y - b.y)).squareRoot() * world >= 0.25 || abs(old.bearing - p.bearing) >= 0.5
             } ?? true
             if moved, model.style.features[Self.issSourceID] != nil {
-                issShown = (p.fix.position, p.bearing)
+                issShown = (p.fix.position, p.bearing, now)
                 try? model.updateGeoJSONSource(Self.issSourceID, GeoJSONData.point(p.fix.position, properties: ["bearing": .number(p.bearing)]))
             }
             markIss(at: p.fix.position)

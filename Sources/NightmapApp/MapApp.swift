@@ -30,7 +30,7 @@ public struct MapApp: Sendable {
     var lastFollow = 0.0
     var trackComputedAt = -Double.infinity
     /// Where the ISS was last put into its source.
-    var issShown: (position: LngLat, bearing: Double)?
+    var issShown: (position: LngLat, bearing: Double, time: Double)?
     public private(set) var showsHelp = false
     /// Set by a quit command.
     public private(set) var wantsQuit = false

@@ -7,11 +7,41 @@ import Raster
 import Testing
 import TestSupport
 
-/// Snapshots of the real embedded basemap: pixels at known places.
+/// Snapshots of the real embedded basemap, as nightmap's own map draws it: the basemap layers of
+/// `Resources/style/nightmap.json` (its background and the layers on the embedded geometry),
+/// pixels at known places in the colours that document gives.
 @Suite struct BasemapSnapshotTests {
-    static let style: Style = {
-        do { return try Basemap.load(resources: try ResourceLocator.resourcesDirectory()) } catch { fatalError("\(error)") }
+    static let document: StyleDocument = {
+        do {
+            let path = try ResourceLocator.resourcesDirectory().appendingPathComponent("style/nightmap.json").path
+            var d = try StyleLoader.readDocument(path: path)
+            d.layers = d.layers.filter { $0.type == .background || $0.source == "basemap" }
+            return d
+        } catch { fatalError("\(error)") }
     }()
+
+    static let style: Style = {
+        do {
+            let resources = try ResourceLocator.resourcesDirectory()
+            let resolver = ResourceResolver(styleDirectory: resources.appendingPathComponent("style"), assets: nil)
+            return try StyleLoader.style(for: document, resolver: resolver, basemap: try Basemap.geometry(resources: resources),
+                                         skipping: Set(document.sources.keys).subtracting(["basemap"]))
+        } catch { fatalError("\(error)") }
+    }()
+
+    /// The document's colour of a layer (`fill-color`, `background-color`).
+    static func colour(_ id: String) -> Color {
+        guard let layer = document.layers.first(where: { $0.id == id }),
+              let c = (layer.paint["fill-color"] ?? layer.paint["background-color"])?.constant?.asColor else { fatalError("no colour for \(id)") }
+        return c
+    }
+
+    /// The basemap's colours as nightmap.json writes them.
+    enum Palette {
+        static let ocean = BasemapSnapshotTests.colour("background")
+        static let land = BasemapSnapshotTests.colour("land")
+        static let lake = BasemapSnapshotTests.colour("lakes")
+    }
 
     func render(_ camera: CameraState, scene: Scene = .radar, size: ViewportSize = ViewportSize(width: 1280, height: 800))
         -> (Pixmap, ViewTransform) {
@@ -76,7 +106,7 @@ import TestSupport
 
     @Test func defaultViewShowsWaterLandAndBorders() throws {
         let (pm, v) = render(Scene.radar.camera)
-        let land = rgba(Basemap.Palette.land), lake = rgba(Basemap.Palette.lake), ocean = rgba(Basemap.Palette.ocean)
+        let land = rgba(Palette.land), lake = rgba(Palette.lake), ocean = rgba(Palette.ocean)
         // The Great Lakes read as water at zoom 5.
         #expect(color(pm, v, lng: -81.2, lat: 42.2) == lake, "Lake Erie")
         #expect(color(pm, v, lng: -77.9, lat: 43.6) == lake, "Lake Ontario")
@@ -106,9 +136,9 @@ import TestSupport
         for z in [4.0, 4.5, 5.0, 5.99] {
             let (pm, v) = render(CameraState(center: LngLat(lng: -79, lat: 44), zoom: z), size: ViewportSize(width: 640, height: 400))
             // Georgian Bay and Lake Ontario's south side: away from the borders that cross the lakes.
-            #expect(color(pm, v, lng: -80.6, lat: 45.0) == rgba(Basemap.Palette.lake), "Georgian Bay at zoom \(z)")
-            #expect(color(pm, v, lng: -77.5, lat: 43.5) == rgba(Basemap.Palette.lake), "Lake Ontario at zoom \(z)")
-            #expect(color(pm, v, lng: -78.0, lat: 42.8) == rgba(Basemap.Palette.land), "western New York at zoom \(z)")
+            #expect(color(pm, v, lng: -80.6, lat: 45.0) == rgba(Palette.lake), "Georgian Bay at zoom \(z)")
+            #expect(color(pm, v, lng: -77.5, lat: 43.5) == rgba(Palette.lake), "Lake Ontario at zoom \(z)")
+            #expect(color(pm, v, lng: -78.0, lat: 42.8) == rgba(Palette.land), "western New York at zoom \(z)")
         }
     }
 
@@ -116,13 +146,13 @@ import TestSupport
         let world = Scene(name: "test-world", camera: CameraState(center: LngLat(lng: 180, lat: 66), zoom: 4),
                           bounds: CameraBounds(), timerStartsPlaying: false)
         let (pm, v) = render(world.camera, scene: world, size: ViewportSize(width: 512, height: 512))
-        let land = rgba(Basemap.Palette.land)
+        let land = rgba(Palette.land)
         // The camera wraps to -180. Chukotka shows on both sides of the antimeridian: east of it
         // from the world itself, west of it (Anadyr, 177 E = -183) from the copy to the left.
         #expect(v.camera.center.lng == -180)
         #expect(color(pm, v, lng: -175, lat: 66.5) == land)
         #expect(color(pm, v, lng: 177 - 360, lat: 65.5) == land)
-        #expect(color(pm, v, lng: -174, lat: 62.5) == rgba(Basemap.Palette.ocean), "Bering Sea")
+        #expect(color(pm, v, lng: -174, lat: 62.5) == rgba(Palette.ocean), "Bering Sea")
     }
 
     @Test func sameCameraSamePixels() {
@@ -156,7 +186,7 @@ import TestSupport
             let s = v.screen(p)
             return pm.color(atX: Int(s.x), y: Int(s.y))
         }
-        let l = Basemap.Palette.land.bytes, o = Basemap.Palette.ocean.bytes, k = Basemap.Palette.lake.bytes
+        let l = BasemapSnapshotTests.Palette.land.bytes, o = BasemapSnapshotTests.Palette.ocean.bytes, k = BasemapSnapshotTests.Palette.lake.bytes
         #expect(at(land) == RGBA8(l.r, l.g, l.b), "zoom \(zoom): \(land) should be land")
         let w = at(water)
         #expect(w == RGBA8(o.r, o.g, o.b) || w == RGBA8(k.r, k.g, k.b), "zoom \(zoom): \(water) should be water, got \(w)")

@@ -139,7 +139,9 @@ public struct Style: Sendable {
     public var images: [String: ImageSource]
     /// Vector images by name (`icon-image` of symbol layers finds them when the sprite has no
     /// image of that name).
-    public var icons: [String: VectorIcon] = [:]
+    public var icons: [String: VectorIcon] = [:] { didSet { imagesVersion &+= 1 } }
+    /// Counts changes of `icons` (what was drawn with them is drawn again).
+    public private(set) var imagesVersion = 0
     /// Labelled places by source id (label layers).
     public var places: [String: PlaceSet] = [:]
     /// The font label layers set their text in.

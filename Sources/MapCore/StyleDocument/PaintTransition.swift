@@ -34,6 +34,9 @@ public final class PaintTransition: Sendable {
         return PaintTransition(value: value, prior: from, begin: begin, end: begin + options.duration)
     }
 
+    /// Whether a value of the chain changes with the zoom.
+    public var isZoomDependent: Bool { (value?.isZoomDependent ?? false) || (prior?.isZoomDependent ?? false) }
+
     /// True until this transition (and every prior one it starts from) has ended.
     public func isRunning(at now: Double) -> Bool { prior != nil && now < end }
 

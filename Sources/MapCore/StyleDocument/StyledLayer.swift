@@ -15,6 +15,12 @@ public final class StyledLayer: Sendable {
 
     /// The line dash array when it depends on nothing (made once, not per frame), else nil.
     private let constantDashes: [Double]?
+    /// Whether what the layer draws can change with the zoom: a zoom-dependent property or
+    /// filter, dashes (laid out per tile zoom), symbols (placed in world pixels), or a zoom
+    /// function in a transition.
+    let dependsOnZoom: Bool
+    /// `<type>-translate` (made once: interpolating it every frame would allocate).
+    private let translateName: String
 
     public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
         self.definition = definition
@@ -22,6 +28,10 @@ public final class StyledLayer: Sendable {
         transitionsEnd = transitions.values.lazy.map(\.end).max() ?? -.infinity
         paintSpecs = StyleProperties.paint(definition.type.rawValue)
         layoutSpecs = StyleProperties.layout(definition.type.rawValue)
+        translateName = "\(definition.type.rawValue)-translate"
+        let values = Array(definition.paint.values) + Array(definition.layout.values)
+        dependsOnZoom = definition.type == .symbol || transitions.values.contains { $0.isZoomDependent } || definition.filter != nil
+            || values.contains { $0.isZoomDependent } || definition.paint["line-dasharray"] != nil
         if definition.type == .line && transitions["line-dasharray"] == nil {
             let given = definition.paint["line-dasharray"]
             let value = given == nil ? paintSpecs["line-dasharray"]?.defaultValue : given?.constant
@@ -93,9 +103,11 @@ public final class StyledLayer: Sendable {
         (layout ? self.layout(name, c) : paint(name, c)).asString ?? ""
     }
 
+    /// A two-number property (`*-translate`, `icon-offset`), read without making an array.
     func pair(_ name: String, _ c: EvaluationContext, layout: Bool = false) -> (Double, Double) {
-        let a = (layout ? self.layout(name, c) : paint(name, c)).asNumbers ?? []
-        return a.count == 2 ? (a[0], a[1]) : (0, 0)
+        let v = layout ? self.layout(name, c) : paint(name, c)
+        guard case let .array(a) = v, a.count == 2, let x = a[0].asNumber, let y = a[1].asNumber else { return (0, 0) }
+        return (x, y)
     }
 
     /// True when a paint property is set (rather than left to its default).
@@ -150,6 +162,12 @@ extension StyledLayer {
     /// zoom and each feature (filtered), lengths scaled to device pixels, colours lit.
     public func drawLayer(_ style: Style, _ e: StyleEvaluation,
                           image: (ImageSource, RasterPaint) -> FrameDescription.ImageDraw?) -> FrameDescription.DrawLayer? {
+        drawLayer(style, e, cache: nil, image: image)
+    }
+
+    /// The same, with layers drawn feature by feature kept in `cache` while their inputs stay.
+    func drawLayer(_ style: Style, _ e: StyleEvaluation, cache: FeatureDrawCache?,
+                   image: (ImageSource, RasterPaint) -> FrameDescription.ImageDraw?) -> FrameDescription.DrawLayer? {
         let d = definition
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         switch d.type {
@@ -172,9 +190,9 @@ extension StyledLayer {
                 }
                 return .init(id: d.id, paint: paint, geometry: g)
             }
-            return featureLayer(style, e)
+            return cache.map { $0.draw(self, style, e) { featureLayer(style, e) } } ?? featureLayer(style, e)
         case .circle, .symbol:
-            return featureLayer(style, e)
+            return cache.map { $0.draw(self, style, e) { featureLayer(style, e) } } ?? featureLayer(style, e)
         }
     }
 
@@ -187,7 +205,7 @@ extension StyledLayer {
         // Icons along lines: at most this many in a layer (each part has at most 10 000 anchors,
         // but a layer may have any number of long lines).
         var lineAnchorsLeft = 100_000
-        let translateName = "\(d.type.rawValue)-translate"
+        let translateName = self.translateName
         var translate = (x: 0.0, y: 0.0)
         if paintSpecs[translateName] != nil {
             let t = pair(translateName, zc)
