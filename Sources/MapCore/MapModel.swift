@@ -333,6 +333,8 @@ public struct MapModel: Sendable {
         var avoidReady = false
         let light = groundRadiance
         let styleZoom = zoom - log2(pixelRatio)
+        let v = camera.view.visibleMercator
+        let visible = MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY)
         for layer in style.layers where layer.isShown(atZoom: styleZoom) {
             var paint = layer.paint
             if let running = transitions[layer.id] {
@@ -363,7 +365,7 @@ public struct MapModel: Sendable {
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
-                                        worldSize: camera.view.worldSize, now: now)
+                                        worldSize: camera.view.worldSize, now: now, visible: visible)
                 if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {
                     out.append(draw)
                 }

@@ -14,28 +14,42 @@ final class FeatureDrawCache: @unchecked Sendable {
         let zoom: Double, pixelRatio: Double, light: Color
         /// The instant, for a layer in a transition (else -infinity).
         let time: Double
+        /// The features evaluated are those around this box (nil: all).
+        let region: MercatorBox?
         let draw: FrameDescription.DrawLayer?
     }
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
 
-    /// The layer's draw for `e`: the kept one when its inputs are the same, else `make()`'s.
+    /// Whether features evaluated around `region` serve a frame showing `visible`: all were
+    /// (no region), or the view grown by a quarter on each side is still inside it.
+    private static func covers(_ region: MercatorBox?, _ visible: MercatorBox?) -> Bool {
+        guard let region else { return true }
+        guard let visible else { return false }
+        return region.contains(visible.grown(by: 0.25))
+    }
+
+    /// The layer's draw for `e`: the kept one when its inputs are the same (and, for a source
+    /// with an index, the view still well inside the region it was made for), else `make`'s for
+    /// the region of three views by three around the visible one.
     func draw(_ layer: StyledLayer, _ style: Style, _ e: StyleEvaluation,
-              make: () -> FrameDescription.DrawLayer?) -> FrameDescription.DrawLayer? {
+              make: (MercatorBox?) -> FrameDescription.DrawLayer?) -> FrameDescription.DrawLayer? {
         let time = layer.isTransitioning(at: e.now) ? e.now : -.infinity
         let id = layer.definition.id
         let data = layer.definition.source.flatMap { style.features[$0] }
         lock.lock()
         if let k = entries[id], k.layer === layer, k.data === data, k.sprite === style.sprite, k.images == style.imagesVersion,
-           k.zoom == e.zoom || !layer.dependsOnZoom, k.pixelRatio == e.pixelRatio, k.light == e.light, k.time == time {
+           k.zoom == e.zoom || !layer.dependsOnZoom, k.pixelRatio == e.pixelRatio, k.light == e.light, k.time == time,
+           Self.covers(k.region, e.visible) {
             lock.unlock()
             return k.draw
         }
         lock.unlock()
-        let draw = make()
+        let region = data?.index == nil ? nil : e.visible.map { $0.grown(by: 1) }
+        let draw = make(region)
         lock.lock()
         entries[id] = Entry(layer: layer, data: data, sprite: style.sprite, images: style.imagesVersion, zoom: e.zoom,
-                            pixelRatio: e.pixelRatio, light: e.light, time: time, draw: draw)
+                            pixelRatio: e.pixelRatio, light: e.light, time: time, region: region, draw: draw)
         lock.unlock()
         return draw
     }

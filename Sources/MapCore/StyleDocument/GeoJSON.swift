@@ -48,7 +48,9 @@ public struct GeoFeature: Sendable {
 /// The features of a GeoJSON document (RFC 7946: a FeatureCollection, a Feature or a bare geometry).
 public final class GeoJSONData: Sendable {
     public let features: [GeoFeature]
-    public init(features: [GeoFeature]) { self.features = features }
+    /// Where the features are (nil for a source too small to need it).
+    public let index: FeatureIndex?
+    public init(features: [GeoFeature]) { self.features = features; index = FeatureIndex(features) }
 
     /// One Point feature with `properties` (what an app hands `updateGeoJSONSource` for a
     /// moving object).

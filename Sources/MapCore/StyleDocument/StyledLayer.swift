@@ -126,8 +126,12 @@ public struct StyleEvaluation: Sendable {
     public let worldSize: Double
     /// The instant (seconds on the map's clock) transitions are evaluated at.
     public let now: Double
-    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0) {
+    /// What the window shows (nil: everything may be needed); layers drawn feature by feature
+    /// evaluate only the features around it.
+    public let visible: MercatorBox?
+    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0, visible: MercatorBox? = nil) {
         self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize; self.now = now
+        self.visible = visible
     }
 
     /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style
@@ -190,15 +194,25 @@ extension StyledLayer {
                 }
                 return .init(id: d.id, paint: paint, geometry: g)
             }
-            return cache.map { $0.draw(self, style, e) { featureLayer(style, e) } } ?? featureLayer(style, e)
+            return cache.map { $0.draw(self, style, e) { featureLayer(style, e, region: $0) } } ?? featureLayer(style, e, region: nil)
         case .circle, .symbol:
-            return cache.map { $0.draw(self, style, e) { featureLayer(style, e) } } ?? featureLayer(style, e)
+            return cache.map { $0.draw(self, style, e) { featureLayer(style, e, region: $0) } } ?? featureLayer(style, e, region: nil)
         }
     }
 
-    private func featureLayer(_ style: Style, _ e: StyleEvaluation) -> FrameDescription.DrawLayer? {
+    /// `region`: evaluate only the features whose boxes touch it (nil: all).
+    private func featureLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
         let d = definition
         guard let data = d.source.flatMap({ style.features[$0] }) else { return nil }
+        var candidates: [Int32] = []
+        let indexed: Bool
+        if let region, let index = data.index {
+            var seen: [Bool] = []
+            index.query(minX: region.minX, minY: region.minY, maxX: region.maxX, maxY: region.maxY, into: &candidates, seen: &seen)
+            indexed = true
+        } else {
+            indexed = false
+        }
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         var items: [FeatureDraw.Item] = []
         var placed = CollisionGrid()
@@ -211,7 +225,9 @@ extension StyledLayer {
             let t = pair(translateName, zc)
             translate = (e.length(t.0 * e.pixelRatio), e.length(t.1 * e.pixelRatio))
         }
-        for feature in data.features {
+        let count = indexed ? candidates.count : data.features.count
+        for k in 0..<count {
+            let feature = data.features[indexed ? Int(candidates[k]) : k]
             let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
             if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
