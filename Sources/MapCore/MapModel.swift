@@ -111,7 +111,7 @@ public struct MapModel: Sendable {
         case let .zoomCentered(delta):
             camera.advance(to: now)
             let t = camera.target
-            camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta), duration: ease,
+            camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta, bearing: t.bearing), duration: ease,
                         curve: .quadraticOut, now: now)
         case .toggleTimer:
             timer.toggle(at: now)
@@ -146,6 +146,8 @@ public struct MapModel: Sendable {
             lastFollow = now
         case .resetCamera:
             camera.ease(to: scene.startCamera(size: camera.size), duration: ease, curve: .quadraticOut, now: now)
+        case .rotate, .rotateEased, .rotateDrag, .resetNorth:
+            camera.rotate(command, now: now)
         case let .resize(w, h):
             camera.resize(ViewportSize(width: w, height: h))
         case .quit:
@@ -166,7 +168,7 @@ public struct MapModel: Sendable {
         scene = scene.scaled(by: factor)
         camera.setBounds(scene.bounds)
         let target = camera.target
-        camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift))
+        camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift, bearing: target.bearing))
     }
 
     // MARK: Style changes
@@ -227,7 +229,7 @@ public struct MapModel: Sendable {
                 lastFollow = t
                 guard let q = tracker.position(at: clockOrigin + t) else { break }
                 let zoom = scene.followZoom ?? camera.target.zoom
-                camera.ease(to: CameraState(center: q.fix.position, zoom: zoom), duration: 1, curve: .easeOut, now: t)
+                camera.ease(to: CameraState(center: q.fix.position, zoom: zoom, bearing: camera.target.bearing), duration: 1, curve: .easeOut, now: t)
             }
             camera.advance(to: now)
         }
@@ -260,8 +262,7 @@ public struct MapModel: Sendable {
               case let .symbol(y) = layer.paint, let icon = style.icons[y.iconImage] else { return nil }
         let view = camera.view
         let r = (icon.width * icon.width + icon.height * icon.height).squareRoot() * y.iconSize * pixelRatio / 2
-        var s = view.screen(f.position)
-        s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
+        let s = view.nearestScreen(f.position)
         // Out of the window it cannot overlap a label (and the labels need not be placed again).
         guard s.x + r > 0, s.x - r < Double(view.size.width), s.y + r > 0, s.y - r < Double(view.size.height) else { return nil }
         return .init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r)
@@ -413,8 +414,7 @@ public struct MapModel: Sendable {
             let pixelsPerSecond = 7_660 / max(metresPerPixel, 1e-6)
             var step = min(1, max(1.0 / 60, 0.25 / pixelsPerSecond))
             // Out of sight only the edge marker moves, and slowly: once a second is plenty.
-            var s = view.screen(p.fix.position)
-            s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
+            let s = view.nearestScreen(p.fix.position)
             if s.x < -60 || s.x > Double(view.size.width) + 60 || s.y < -60 || s.y > Double(view.size.height) + 60 { step = 1 }
             next = min(next ?? .infinity, now + step)
         }
@@ -504,7 +504,8 @@ public struct MapModel: Sendable {
         let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
         let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits, maxPixels: 110 * pixelRatio)
         return Overlay(attribution: attribution, status: status, help: showsHelp ? Overlay.helpLines : nil,
-                       scale: scale, font: style.font, layout: overlayLayout(scale: scale))
+                       scale: scale, font: style.font, layout: overlayLayout(scale: scale),
+                       compass: compassArea.map { ($0, camera.state.bearing) })
     }
 
     /// Where the overlay's parts go at this window size (nil without a font).

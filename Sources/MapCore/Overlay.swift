@@ -10,22 +10,32 @@ public struct Overlay: Equatable, Sendable {
     public var font: (any TextFont)?
     /// Where the attribution, status and scale bar go (nil without a font: nothing is drawn).
     public var layout: OverlayLayout?
+    /// The compass, shown while the map is not north-up: where it is and the bearing it shows.
+    public var compass: (area: CompassArea, bearing: Double)?
 
     public init(attribution: String, status: [StatusPart], help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
-                layout: OverlayLayout? = nil) {
+                layout: OverlayLayout? = nil, compass: (area: CompassArea, bearing: Double)? = nil) {
         self.attribution = attribution; self.status = status; self.help = help; self.scale = scale; self.font = font
-        self.layout = layout
+        self.layout = layout; self.compass = compass
     }
 
     public static func == (a: Overlay, b: Overlay) -> Bool {
         a.attribution == b.attribution && a.status == b.status && a.help == b.help && a.scale?.pixels == b.scale?.pixels
             && a.scale?.label == b.scale?.label && a.font === b.font && a.layout == b.layout
+            && a.compass?.area == b.compass?.area && a.compass?.bearing == b.compass?.bearing
+    }
+
+    /// The compass's disc: top right, 12 CSS pixels from the edges, 15 in radius.
+    public static func compassArea(width: Double, pixelRatio: Double) -> CompassArea {
+        let r = 15 * pixelRatio, inset = 12 * pixelRatio
+        return CompassArea(x: width - inset - r, y: inset + r, radius: r)
     }
 
     /// Every key binding, for the help panel.
     public static let helpLines = [
         "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
         "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
+        "right-drag, Ctrl+drag: rotate    Shift+Left / Right: rotate 15°    n, Alt+Up, compass: north up",
         "click, space: play / pause the radar    , .: previous / next frame (paused)",
         "l: light preset    e: radar emissive strength 1 / 0",
         "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",

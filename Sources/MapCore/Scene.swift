@@ -45,7 +45,7 @@ public struct Scene: Equatable, Sendable {
     /// by log2(factor) (the same ground in more pixels), the fit's padding scaled.
     public func scaled(by factor: Double) -> Scene {
         let shift = log2(factor)
-        return Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom + shift), fit: fit,
+        return Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom + shift, bearing: camera.bearing), fit: fit,
                      padding: padding * factor,
                      bounds: CameraBounds(bounds: bounds.bounds, minZoom: bounds.minZoom + shift, maxZoom: bounds.maxZoom + shift),
                      timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom.map { $0 + shift })
@@ -60,6 +60,6 @@ public struct Scene: Equatable, Sendable {
         let dx = max((x1 - x0) * WebMercator.tileSize, 1e-9), dy = max((y1 - y0) * WebMercator.tileSize, 1e-9)
         let zoom = log2(min(w / dx, h / dy))
         let center = WebMercator.unproject(MercatorPoint(x: (x0 + x1) / 2, y: (y0 + y1) / 2))
-        return CameraState(center: center, zoom: zoom.isFinite ? zoom : camera.zoom)
+        return CameraState(center: center, zoom: zoom.isFinite ? zoom : camera.zoom, bearing: camera.bearing)
     }
 }

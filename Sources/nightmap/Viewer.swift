@@ -185,6 +185,7 @@ final class Viewer {
         }
         // Pointer timing (double-clicks, inertia) uses when SDL saw the event, not when it is handled.
         guard let ev = SDLInput.translate(e, time: Double(e.common.timestamp) / 1000, scale: pixelScale) else { return }
+        input.compass = model.compassArea
         for c in input.handle(ev) {
             switch c {
             case .resize: continue              // handled through resizeBuffers
