@@ -5,8 +5,9 @@ import Raster
 /// Symbol layers: vector icons at points, and the edge marker for icons out of sight.
 extension FrameRenderer {
     /// Each feature's icon: its shapes filled (non-zero) after scaling by `icon-size`, rotating by
-    /// `icon-rotate` (plus the feature's bearing when asked) about the anchor, and moving the
-    /// anchor onto the point; in every world copy the viewport shows.
+    /// `icon-rotate` (plus the feature's bearing when asked, a compass heading: minus the map's
+    /// bearing on screen) about the anchor, and moving the anchor onto the point; in every world
+    /// copy the viewport shows.
     func drawSymbols(_ draw: FrameDescription.SymbolDraw, _ paint: SymbolPaint, _ p: Placement, _ pixmap: Pixmap) {
         let icon = draw.icon
         let size = paint.iconSize
@@ -15,7 +16,7 @@ extension FrameRenderer {
         let viewHeight = Double(p.viewHeight)
         for feature in draw.features {
             let mx = WebMercator.x(lng: feature.position.lng), my = WebMercator.y(lat: feature.position.lat)
-            let rotation = (paint.iconRotate + (paint.rotateWithBearing ? feature.bearing : 0)) * Double.pi / 180
+            let rotation = (paint.iconRotate + (paint.rotateWithBearing ? feature.bearing - p.bearing : 0)) * Double.pi / 180
             let first = Int((p.visible.minX - mx - reach / p.world).rounded(.down))
             let last = Int((p.visible.maxX - mx + reach / p.world).rounded(.up))
             if paint.edgeMarker {
@@ -24,14 +25,16 @@ extension FrameRenderer {
                 var sx = mx * p.world + p.ox
                 let shift = ((cx - sx) / p.world).rounded()
                 sx += shift * p.world
-                let sy = my * p.world + p.oy
+                var sy = my * p.world + p.oy
+                if p.turn != nil { let q = p.turned(sx, sy); sx = q.x; sy = q.y }
                 if sx < 0 || sx > Double(pixmap.width) || sy < 0 || sy > viewHeight {
                     drawEdgeArrow(towards: Point(sx, sy), width: Double(pixmap.width), height: viewHeight,
                                   color: icon.shapes.first?.color ?? .white, light: draw.light, scale: draw.pixelRatio, pixmap)
                 }
             }
             for copy in first...max(first, last) {
-                let sx = (mx + Double(copy)) * p.world + p.ox, sy = my * p.world + p.oy
+                var sx = (mx + Double(copy)) * p.world + p.ox, sy = my * p.world + p.oy
+                if p.turn != nil { let q = p.turned(sx, sy); sx = q.x; sy = q.y }
                 guard sx > -reach, sx < Double(pixmap.width) + reach,
                       sy > Double(rows.lowerBound) - reach, sy < Double(rows.upperBound) + reach else { continue }
                 let t = Transform.translation(sx, sy)

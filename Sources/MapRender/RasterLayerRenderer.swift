@@ -82,3 +82,28 @@ struct ImageQuadMapper {
         Point(WebMercator.x(lng: p.lng) * world + ox, WebMercator.y(lat: p.lat) * world + oy)
     }
 }
+
+/// An image source's quad at a bearing: each screen pixel goes back through the view's inverse
+/// (screen to Mercator), into the placement's space (longitude and latitude for `lonlat`, so every
+/// image row stays at its true latitude) and through the triangle's affine map to (s, t).
+struct RotatedImageCoordinates: ImageCoordinates {
+    let quad: ImageQuadMapper
+    /// Screen to normalised Mercator, for one world copy.
+    let inverse: Transform
+
+    init?(_ quad: ImageQuadMapper, screen map: RotatedMap) {
+        guard let inverse = map.t.inverted() else { return nil }
+        self.quad = quad; self.inverse = inverse
+    }
+
+    @inline(__always)
+    func st(x: Int, y: Int) -> (s: Float, t: Float) {
+        let m = inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+        let X = quad.placement == .linear ? m.x : m.x * 360 - 180
+        let Y = quad.placement == .linear ? m.y : WebMercator.lat(y: m.y)
+        // Triangle one lies on the top-left corner's side of the diagonal.
+        let side = (quad.bl.0 - quad.tr.0) * (Y - quad.tr.1) - (quad.bl.1 - quad.tr.1) * (X - quad.tr.0)
+        let a = (side > 0) == (quad.tlSide > 0) ? quad.first : quad.second
+        return (Float(a.a * X + a.b * Y + a.c), Float(a.d * X + a.e * Y + a.f))
+    }
+}

@@ -49,6 +49,9 @@ public struct IconPaint: Equatable, Sendable {
     public var haloColor: Color = Color(r: 0, g: 0, b: 0, a: 0)
     public var haloWidth: Double = 0
     public var haloBlur: Double = 0
+    /// `icon-rotation-alignment` is `map` (or `auto` along lines): the icon turns with the map at
+    /// a bearing; otherwise it stays upright on screen.
+    public var rotatesWithMap: Bool = false
     /// Bilinear sampling (scaled or rotated icons); exact pixels otherwise.
     public var smooth: Bool = false
     /// `icon-size` and the screen's pixel ratio (SDF edges are sharpened by both).
@@ -60,7 +63,7 @@ public struct IconPaint: Equatable, Sendable {
     public static func == (a: IconPaint, b: IconPaint) -> Bool {
         a.icon === b.icon && a.scale == b.scale && a.rotate == b.rotate && a.anchor == b.anchor
             && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.opacity == b.opacity && a.color == b.color
-            && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur && a.smooth == b.smooth && a.size == b.size && a.pixelRatio == b.pixelRatio
+            && a.rotatesWithMap == b.rotatesWithMap && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur && a.smooth == b.smooth && a.size == b.size && a.pixelRatio == b.pixelRatio
     }
 }
 

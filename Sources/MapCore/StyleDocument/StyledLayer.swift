@@ -193,6 +193,8 @@ extension StyledLayer {
                 }
                 p.rotate = degrees(number("icon-rotate", c, layout: true))
                 p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
+                let alignment = string("icon-rotation-alignment", c)
+                p.rotatesWithMap = alignment == "map" || (alignment == "auto" && string("symbol-placement", c) != "point")
                 let off = pair("icon-offset", c, layout: true)
                 p.size = size
                 p.pixelRatio = e.pixelRatio
