@@ -92,7 +92,7 @@ enum Headless {
         let object: [String: Any] = [
             // Zooms are the style's (the camera's less log2 of the pixel ratio); the size is in
             // device pixels, as the overlay's and the labels' boxes are.
-            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.pixelRatio)],
+            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.pixelRatio), "bearing": cam.bearing],
             "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east, "north": b.bounds.north,
                        "minZoom": b.minZoom - log2(model.pixelRatio), "maxZoom": b.maxZoom - log2(model.pixelRatio)],
             "size": [model.camera.size.width, model.camera.size.height],

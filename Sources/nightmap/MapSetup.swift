@@ -105,9 +105,10 @@ enum MapSetup {
                              clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
         model.lighting = flag("nightmap:lighting") || o.lightGiven
         model.setPixelRatio(o.pixelRatio)
-        if o.center != nil || o.zoom != nil {
+        if o.center != nil || o.zoom != nil || o.bearing != nil || document.bearing != 0 {
             let start = model.camera.state
-            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom))
+            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom,
+                                       bearing: o.bearing ?? document.bearing))
         }
         model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
         model.advance(to: o.elapsed)
