@@ -35,7 +35,7 @@ public struct Overlay: Equatable, Sendable {
     public static let helpLines = [
         "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
         "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
-        "right-drag, Ctrl+drag: rotate    Shift+Left / Right: rotate 15°    n, Alt+Up, compass: north up",
+        "right-drag, Ctrl+drag: rotate    Shift+Left/Right: turn 15°    n, Alt+Up: north up",
         "click, space: play / pause the radar    , .: previous / next frame (paused)",
         "l: light preset    e: radar emissive strength 1 / 0",
         "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",

@@ -35,7 +35,7 @@ extension FrameRenderer {
                 put(scale.label.text, x: scale.label.x, baseline: scale.label.baseline)
             }
         }
-        if let compass = o.compass { drawCompass(compass.area, bearing: compass.bearing, halo: halo, text: text, pixmap) }
+        if let compass = o.compass { drawCompass(compass.area, bearing: compass.bearing, text: text, pixmap) }
         if let help = o.help {
             let k = ui.textSize / OverlayLayout.textSize        // device pixels per CSS pixel
             let lineHeight = (ascent + descent) * 1.5
@@ -167,7 +167,7 @@ extension FrameRenderer {
     }
 
     /// The compass: a disc with a needle whose red half points north on screen.
-    func drawCompass(_ area: CompassArea, bearing: Double, halo: PremultipliedColor, text: PremultipliedColor, _ pixmap: Pixmap) {
+    func drawCompass(_ area: CompassArea, bearing: Double, text: PremultipliedColor, _ pixmap: Pixmap) {
         let c = Point(area.x, area.y), r = area.radius
         var disc = Path()                   // (the symbols' path, kept between frames)
         swap(&disc, &symbolPath)
@@ -175,7 +175,7 @@ extension FrameRenderer {
         disc.removeAll()
         disc.addCircle(center: c, radius: r)
         disc.replay(into: &rasterizer)
-        rasterizer.fill(pixmap, color: halo)
+        rasterizer.fill(pixmap, color: RGBA8(44, 54, 68, 235).premultiplied)     // lighter than the night map
         // North on screen: the map is turned counter-clockwise by the bearing.
         let a = bearing * Double.pi / 180
         let north = Point(-sin(a), -cos(a)), side = Point(cos(a), -sin(a))
