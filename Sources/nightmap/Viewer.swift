@@ -315,7 +315,8 @@ final class Viewer {
         let c = model.camera.state
         if c != lastLoggedCamera {
             lastLoggedCamera = c
-            log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom))
+            log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom)
+                + (c.bearing == 0 ? "" : String(format: " bearing=%.1f", c.bearing)))
         }
     }
 
