@@ -241,11 +241,12 @@ public struct MapModel: Sendable {
         }
     }
 
-    /// What labels keep clear of: the ISS icon, and the overlay's strip along the bottom (status,
-    /// scale bar, attribution). One array a frame, shared by its label layers.
+    /// What labels keep clear of: the ISS icon, the compass and the overlay's strip along the
+    /// bottom (status, scale bar, attribution). One array a frame, shared by its label layers.
     private func labelAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
-        boxes.reserveCapacity(2)
+        boxes.reserveCapacity(3)
         if let iss = issBox() { boxes.append(iss) }
+        if overlayEnabled, let c = compassArea { boxes.append(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius)) }
         if overlayEnabled {
             // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
             let w = Double(camera.size.width), h = Double(camera.size.height)
@@ -484,7 +485,7 @@ public struct MapModel: Sendable {
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
-                                        worldSize: camera.view.worldSize)
+                                        worldSize: camera.view.worldSize, bearing: camera.state.bearing)
                 if let draw = s.drawLayer(style, e, image: { imageDraw($0, $1, light: light) }) { out.append(draw) }
             case var .symbol(y):
                 guard let features = layer.source.flatMap({ style.points[$0] }), !features.isEmpty,

@@ -30,9 +30,14 @@ enum Headless {
             guard let b else { return NSNull() }
             return [b.minX, b.minY, b.maxX - b.minX, b.maxY - b.minY].map { ($0 * 10).rounded() / 10 }
         }
-        return ["status": box(layout?.text.status?.box), "attribution": box(layout?.attributionBox),
-                "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
-                "attributionLines": layout?.text.attribution.map(\.text) ?? []]
+        var out: [String: Any] = ["status": box(layout?.text.status?.box), "attribution": box(layout?.attributionBox),
+                                  "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
+                                  "attributionLines": layout?.text.attribution.map(\.text) ?? []]
+        // The compass, while the map is not north up.
+        if let c = model.compassArea {
+            out["compass"] = box(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
+        }
+        return out
     }
 
     /// With a live or auto source, one request (within the feed's time limit) before drawing.

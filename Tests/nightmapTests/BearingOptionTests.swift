@@ -28,6 +28,13 @@ import Testing
         #expect(camera["bearing"] as? Double == 160)
         let north = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state"] + Self.fixed)).utf8)) as! [String: Any]
         #expect((north["camera"] as! [String: Any])["bearing"] as? Double == 0)
+        // The compass is reported while it shows, and no label overlaps it.
+        #expect((north["overlay"] as! [String: Any])["compass"] == nil)
+        let compass = try #require((json["overlay"] as! [String: Any])["compass"] as? [Double])
+        #expect(compass == [1238, 12, 30, 30])
+        let model = try MapSetup.model(try Options.parse(["state", "--bearing", "-200"] + Self.fixed))
+        let box = FrameDescription.ScreenBox(minX: 1238, minY: 12, maxX: 1268, maxY: 42)
+        #expect(!Headless.placedLabels(model).contains { $0.box.intersects(box) })
     }
 
     @Test func theSavedStateRemembersTheBearing() throws {

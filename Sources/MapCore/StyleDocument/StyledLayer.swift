@@ -68,8 +68,10 @@ public struct StyleEvaluation: Sendable {
     public let light: Color
     /// The world's width in device pixels (collision boxes of icons are laid out in it).
     public let worldSize: Double
-    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double) {
-        self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize
+    /// The camera's bearing: icon collision boxes stand upright on screen.
+    public let bearing: Double
+    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, bearing: Double = 0) {
+        self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize; self.bearing = bearing
     }
 
     /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style
@@ -213,7 +215,7 @@ extension StyledLayer {
                     var q = p
                     q.rotate = degrees(q.rotate + angle)
                     if angle != 0 { q.smooth = true }
-                    let box = iconBox(q, at: anchor, worldSize: e.worldSize)
+                    let box = iconBox(q, at: anchor, worldSize: e.worldSize, bearing: e.bearing)
                     if !allow && placed.collides(box) { continue }
                     if !ignore { placed.insert(box) }
                     items.append(.init(paint: .icon(q), geometry: anchor))
@@ -257,11 +259,17 @@ extension StyledLayer {
     }
 
     /// The icon's box in world pixels (the screen shifted by the camera: collisions between
-    /// icons do not depend on where the camera is).
-    private func iconBox(_ p: IconPaint, at g: FeatureGeometry, worldSize: Double) -> FrameDescription.ScreenBox {
+    /// icons do not depend on where the camera is, only on its bearing).
+    private func iconBox(_ p: IconPaint, at g: FeatureGeometry, worldSize: Double, bearing: Double) -> FrameDescription.ScreenBox {
         let w = Double(p.icon.image.width) * p.scale, h = Double(p.icon.image.height) * p.scale
         let f = p.anchor.fraction
-        let x = g.coordinates[0] * worldSize + p.offset.x, y = g.coordinates[1] * worldSize + p.offset.y
+        var x = g.coordinates[0] * worldSize, y = g.coordinates[1] * worldSize
+        if bearing != 0 {
+            // World pixels turned as the screen shows them (about the origin: only differences count).
+            let b = bearing * Double.pi / 180
+            (x, y) = (x * cos(b) + y * sin(b), -x * sin(b) + y * cos(b))
+        }
+        x += p.offset.x; y += p.offset.y
         return .init(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
     }
 
