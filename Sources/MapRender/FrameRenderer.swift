@@ -22,6 +22,8 @@ public final class FrameRenderer {
     var rowSamples: [AxisSamples] = []
     /// Where each source column of the radar image starts and ends on screen (see `RunSkippingImageBlitter`).
     var columnReach: [Int32] = []
+    /// Latitudes by Mercator y for the radar at a bearing (see `ImageQuadMapper.warp`).
+    var latitudes: [Double] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
     let mask = CoverageMask(width: 1, height: 1)

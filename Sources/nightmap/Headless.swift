@@ -219,7 +219,9 @@ enum Headless {
                 let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
                 if traced { nightmap_trace_allocations(1) }
                 let a0 = nightmap_allocations()
-                model.jump(to: scenario.camera(k, o.frames, home, model.camera.bounds))
+                var camera = scenario.camera(k, o.frames, home, model.camera.bounds)
+                camera.bearing = home.bearing           // (`--bearing`: the scenario turned)
+                model.jump(to: camera)
                 if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
                 let frame = model.frame(recycling: &spare)
                 let a1 = nightmap_allocations()
