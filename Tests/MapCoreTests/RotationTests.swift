@@ -146,6 +146,20 @@ import Testing
         #expect(abs(s.x - 450) < 1e-6 && abs(s.y - 120) < 1e-6)
     }
 
+    /// Zooming around the pointer at a bearing keeps the map point under it, through the ease.
+    @Test func zoomAroundThePointerAtABearing() {
+        var cam = Camera(state: CameraState(center: LngLat(lng: -75, lat: 40), zoom: 5, bearing: -140),
+                         bounds: CameraBounds(minZoom: 0, maxZoom: 8), size: size)
+        let under = cam.view.mercator(x: 1000, y: 150)
+        cam.ease(zoom: 6.5, around: (1000, 150), duration: 0.2, now: 0)
+        for t in [0.05, 0.1, 0.3] {
+            cam.advance(to: t)
+            let s = cam.view.screen(under)
+            #expect(abs(s.x - 1000) < 1e-6 && abs(s.y - 150) < 1e-6 && cam.state.bearing == -140, "at \(t): \(s)")
+        }
+        #expect(cam.state.zoom == 6.5)
+    }
+
     @Test func keysRotateAndResetNorth() {
         var input = InputController()
         #expect(input.handle(.keyDown(.left, modifiers: [.shift], time: 0)) == [.rotateEased(degrees: -15)])

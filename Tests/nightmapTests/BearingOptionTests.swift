@@ -65,6 +65,17 @@ import Testing
         #expect(try MapSetup.model(try Options.parse(["state", "--style", path, "--bearing", "-10"])).camera.state.bearing == -10)
     }
 
+    /// At bearing 90 (east up) a circle translated 10 px east with `circle-translate-anchor: map`
+    /// moves up the screen; anchored to the viewport it moves right.
+    @Test(arguments: [("map", (16, 6)), ("viewport", (26, 16))])
+    func translateAnchorsAtABearing(anchor: String, at: (Int, Int)) throws {
+        let style = #"{"version": 8, "center": [0, 0], "zoom": 2, "bearing": 90, "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}}, "layers": [{"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 3, "circle-color": "white", "circle-translate": [10, 0], "circle-translate-anchor": "\#(anchor)"}}]}"#
+        let dir = FileManager.default.temporaryDirectory
+        let pm = try renderStyleDocument(Data(style.utf8), dir.appendingPathComponent("style.json"), 32, 32, 1, dir)
+        #expect(pm.color(atX: at.0, y: at.1).a == 255, "\(anchor): no circle at \(at)")
+        #expect(pm.color(atX: 16, y: 16).a == 0)
+    }
+
     /// `nightmap snapshot --bearing 30`: Lake Michigan's centre is water where the rotated
     /// projection puts it (and not where it would be north up), New York City's dot is there too.
     @Test func aSnapshotAtBearing30PutsPlacesWhereTheRotationSays() throws {

@@ -85,7 +85,8 @@ public struct FeatureDraw: Equatable, Sendable {
     }
 
     public let items: [Item]
-    /// The layer's `*-translate`, in device pixels (with `*-translate-anchor` map; north up it is the same).
+    /// The layer's `*-translate`, in device pixels along the map's axes (a `viewport` anchor's
+    /// offset already turned back by the bearing).
     public let translate: (x: Double, y: Double)
     /// The zoom of the tiles the reference engines would cut this data into (the integer zoom,
     /// at most the source's maximum): dash patterns restart where a line enters each tile (with

@@ -148,6 +148,12 @@ extension StyledLayer {
         if paintSpecs[translateName] != nil {
             let t = pair(translateName, zc)
             translate = (e.length(t.0 * e.pixelRatio), e.length(t.1 * e.pixelRatio))
+            // Anchored to the viewport: at a bearing, the screen offset turned back onto the
+            // map's axes (the renderer applies it before the view's rotation).
+            if e.bearing != 0, string("\(translateName)-anchor", zc, layout: false) == "viewport" {
+                let b = e.bearing * Double.pi / 180
+                translate = (translate.x * cos(b) - translate.y * sin(b), translate.x * sin(b) + translate.y * cos(b))
+            }
         }
         for feature in data.features {
             let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation)
