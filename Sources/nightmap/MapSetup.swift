@@ -96,7 +96,8 @@ enum MapSetup {
         } else {
             scenes = [StyleDocumentMap.scene(document)]
         }
-        let scene = scenes.first { $0.name == o.scene } ?? scenes[0]
+        var scene = scenes.first { $0.name == o.scene } ?? scenes[0]
+        if let b = o.bearing { scene = scene.turned(to: b) }       // (a fit scene fits the turned view)
         // The viewport in device pixels: `--pixel-ratio` of them per CSS pixel of `--size`.
         let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
                                 height: Int((Double(o.size.height) * o.pixelRatio).rounded()))

@@ -56,6 +56,22 @@ import Testing
         #expect { _ = try SavedState.decode(Data(bad.utf8), name: "s") } throws: { "\($0)" == "s: camera bearing 999.0 is out of range" }
     }
 
+    /// `--scene route --bearing 60` fits the route's box in the turned view.
+    @Test func theRouteSceneFitsTheTurnedView() throws {
+        let model = try MapSetup.model(try Options.parse(["state", "--scene", "route", "--bearing", "60", "--size", "640x400"] + Self.fixed))
+        #expect(model.camera.state.bearing == 60)
+        let box = try #require(model.scene.fit)
+        let v = model.camera.view
+        var xs: [Double] = [], ys: [Double] = []
+        for (lng, lat) in [(box.west, box.north), (box.east, box.north), (box.east, box.south), (box.west, box.south)] {
+            let s = v.screen(LngLat(lng: lng, lat: lat))
+            xs.append(s.x); ys.append(s.y)
+            #expect(s.x >= 39 && s.x <= 601 && s.y >= 39 && s.y <= 361, "corner (\(lng), \(lat)) at \(s)")
+        }
+        // It fits tightly along one axis.
+        #expect(xs.min()! < 41 || ys.min()! < 41)
+    }
+
     @Test func aStyleDocumentsBearingIsHonoured() throws {
         let path = NSTemporaryDirectory() + "nightmap-bearing-\(UUID().uuidString).json"
         try ##"{"version": 8, "center": [10, 20], "zoom": 3, "bearing": 30, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#123456"}}]}"##
