@@ -146,8 +146,14 @@ public struct MapModel: Sendable {
             lastFollow = now
         case .resetCamera:
             camera.ease(to: scene.startCamera(size: camera.size), duration: ease, curve: .quadraticOut, now: now)
-        case .rotate, .rotateEased, .rotateDrag, .resetNorth:
-            camera.rotate(command, now: now)
+        case let .rotate(degrees):
+            camera.turn(by: degrees)
+        case let .rotateDrag(x0, y0, x1, y1):
+            camera.turn(from: (x0, y0), to: (x1, y1))
+        case let .rotateEased(degrees):
+            camera.ease(turningBy: degrees, now: now)
+        case .resetNorth:
+            camera.easeToNorth(now: now)
         case let .resize(w, h):
             camera.resize(ViewportSize(width: w, height: h))
         case .quit:

@@ -67,3 +67,12 @@ public struct Overlay: Equatable, Sendable {
         return (best * unit.metres / metresPerPixel, "\(value) \(unit.name)")
     }
 }
+
+/// A disc on screen that takes clicks (the compass).
+public struct CompassArea: Equatable, Sendable {
+    public var x: Double, y: Double, radius: Double
+    public init(x: Double, y: Double, radius: Double) { self.x = x; self.y = y; self.radius = radius }
+    public func contains(x px: Double, y py: Double) -> Bool {
+        (px - x) * (px - x) + (py - y) * (py - y) <= radius * radius
+    }
+}
