@@ -160,6 +160,23 @@ import Testing
         #expect(cam.state.zoom == 6.5)
     }
 
+    /// Every other camera change keeps the bearing: keyboard zoom and pans, wheel zoom, a flung
+    /// drag's glide, a resize, the pixel ratio.
+    @Test func otherCameraChangesKeepTheBearing() {
+        var model = MapModel(scene: .radar, style: Style(), size: size)
+        model.apply(.rotate(degrees: 40), now: 0)
+        var now = 0.0
+        for c in [MapCommand.zoomCentered(delta: -1), .panEased(dx: 100, dy: 0), .zoom(delta: 0.5, aroundX: 100, aroundY: 700, duration: 0.2),
+                  .glide(dx: 300, dy: -200, duration: 0.5), .pan(dx: -30, dy: 12), .resize(width: 900, height: 700)] {
+            model.apply(c, now: now)
+            now += 1
+            model.advance(to: now)
+            #expect(abs(model.camera.state.bearing - 40) < 1e-9, "after \(c): \(model.camera.state.bearing)")
+        }
+        model.setPixelRatio(2)
+        #expect(abs(model.camera.state.bearing - 40) < 1e-9)
+    }
+
     @Test func keysRotateAndResetNorth() {
         var input = InputController()
         #expect(input.handle(.keyDown(.left, modifiers: [.shift], time: 0)) == [.rotateEased(degrees: -15)])

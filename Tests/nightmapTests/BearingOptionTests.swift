@@ -56,6 +56,14 @@ import Testing
         #expect { _ = try SavedState.decode(Data(bad.utf8), name: "s") } throws: { "\($0)" == "s: camera bearing 999.0 is out of range" }
     }
 
+    /// Following the ISS keeps the bearing (the follow eases move the centre and zoom only).
+    @Test func followingTheIssKeepsTheBearing() throws {
+        var model = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--bearing", "30"] + Self.fixed))
+        #expect(model.followsIss && model.camera.state.bearing == 30)
+        model.advance(to: 3.5)
+        #expect(abs(model.camera.state.bearing - 30) < 1e-9 && model.camera.state.zoom > 2)
+    }
+
     /// `--scene route --bearing 60` fits the route's box in the turned view.
     @Test func theRouteSceneFitsTheTurnedView() throws {
         let model = try MapSetup.model(try Options.parse(["state", "--scene", "route", "--bearing", "60", "--size", "640x400"] + Self.fixed))
