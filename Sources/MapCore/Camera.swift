@@ -63,7 +63,7 @@ public struct Camera: Sendable {
     public func shifted(_ s: CameraState, dx: Double, dy: Double) -> CameraState {
         let v = ViewTransform(camera: s, size: size)
         let c = v.lngLat(x: Double(size.width) / 2 - dx, y: Double(size.height) / 2 - dy)
-        return CameraState(center: c, zoom: s.zoom)
+        return CameraState(center: c, zoom: s.zoom, bearing: s.bearing)
     }
 
     /// Eases to `camera` over `duration` seconds starting at `now`; a new ease replaces a running
@@ -81,17 +81,20 @@ public struct Camera: Sendable {
         advance(to: now)
         let z = min(max(zoom, bounds.minZoom), bounds.maxZoom)
         let m = view.mercator(x: p.x, y: p.y)
-        let to = bounds.clamp(Self.camera(zoom: z, keeping: m, at: p, size: size), size: size)
+        let to = bounds.clamp(Self.camera(zoom: z, keeping: m, at: p, size: size, bearing: state.bearing), size: size)
         guard duration > 0 else { jump(to: to); return }
         animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: (p, m))
     }
 
-    /// The camera at `zoom` that shows Mercator point `m` at screen point `p`.
-    static func camera(zoom: Double, keeping m: MercatorPoint, at p: (x: Double, y: Double), size: ViewportSize) -> CameraState {
+    /// The camera at `zoom` and `bearing` that shows Mercator point `m` at screen point `p`.
+    static func camera(zoom: Double, keeping m: MercatorPoint, at p: (x: Double, y: Double), size: ViewportSize,
+                       bearing: Double = 0) -> CameraState {
         let world = WebMercator.worldSize(zoom: zoom)
-        let cx = m.x * world - (p.x - Double(size.width) / 2)
-        let cy = m.y * world - (p.y - Double(size.height) / 2)
-        return CameraState(center: WebMercator.unproject(MercatorPoint(x: cx / world, y: cy / world)), zoom: zoom)
+        let v = ViewTransform(camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: zoom, bearing: bearing), size: size)
+        let d = v.unrotated(p.x - Double(size.width) / 2, p.y - Double(size.height) / 2)
+        let cx = m.x * world - d.x
+        let cy = m.y * world - d.y
+        return CameraState(center: WebMercator.unproject(MercatorPoint(x: cx / world, y: cy / world)), zoom: zoom, bearing: bearing)
     }
 
     /// Moves a running animation to instant `now`; ends it when its time is up.
@@ -105,15 +108,17 @@ public struct Camera: Sendable {
         }
         let k = a.curve.value(max(0, t))
         let zoom = a.from.zoom + (a.to.zoom - a.from.zoom) * k
+        // The bearing the short way round (170 to -170 passes through 180).
+        let bearing = a.from.bearing + CameraState.normalized(a.to.bearing - a.from.bearing) * k
         let next: CameraState
         if let anchor = a.anchor {
-            next = Self.camera(zoom: zoom, keeping: anchor.mercator, at: anchor.screen, size: size)
+            next = Self.camera(zoom: zoom, keeping: anchor.mercator, at: anchor.screen, size: size, bearing: bearing)
         } else {
             let m0 = WebMercator.project(a.from.center), m1 = WebMercator.project(a.to.center)
             var dx = m1.x - m0.x
             if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 }   // the short way round
             let m = MercatorPoint(x: m0.x + dx * k, y: m0.y + (m1.y - m0.y) * k)
-            next = CameraState(center: WebMercator.unproject(m), zoom: zoom)
+            next = CameraState(center: WebMercator.unproject(m), zoom: zoom, bearing: bearing)
         }
         state = bounds.clamp(next, size: size)
     }

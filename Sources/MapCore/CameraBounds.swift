@@ -17,14 +17,18 @@ public struct CameraBounds: Equatable, Sendable {
     /// The zoom is clamped to [minZoom, maxZoom]; then, if the box is smaller than the viewport at
     /// that zoom, the zoom rises until it fits; then the centre moves so that the viewport's edges
     /// stay inside the box. A box spanning all longitudes wraps horizontally instead, and only
-    /// latitude is constrained (so the top and bottom of the world are never passed).
+    /// latitude is constrained (so the top and bottom of the world are never passed). At a
+    /// bearing the viewport's four rotated corners stay inside: the box in world axes that holds
+    /// them does.
     public func clamp(_ camera: CameraState, size: ViewportSize) -> CameraState {
         var zoom = camera.zoom.isFinite ? camera.zoom : minZoom
         zoom = min(max(zoom, minZoom), maxZoom)
         let wraps = bounds.spansAllLongitudes
         let x0 = WebMercator.x(lng: bounds.west), x1 = WebMercator.x(lng: bounds.east)
         let y0 = WebMercator.y(lat: bounds.north), y1 = WebMercator.y(lat: bounds.south)
-        let w = Double(size.width), h = Double(size.height)
+        let bearing = camera.bearing
+        let half = ViewTransform.rotatedHalfExtents(width: Double(size.width), height: Double(size.height), bearing: bearing)
+        let w = 2 * half.x, h = 2 * half.y
         // Zoom in until the box covers the viewport.
         let dx = wraps ? Double.infinity : (x1 - x0) * WebMercator.tileSize
         let dy = (y1 - y0) * WebMercator.tileSize
@@ -46,7 +50,7 @@ public struct CameraBounds: Equatable, Sendable {
             let cx = Self.keepInside(cx0, half: w / 2, lo: x0 * world, hi: x1 * world)
             if cx != cx0 { lng = WebMercator.lng(x: cx / world) }
         }
-        return CameraState(center: LngLat(lng: lng, lat: outLat), zoom: zoom)
+        return CameraState(center: LngLat(lng: lng, lat: outLat), zoom: zoom, bearing: bearing)
     }
 
     /// Moves `c` so that [c - half, c + half] lies in [lo, hi] (centred when it cannot).

@@ -85,6 +85,18 @@ public struct MapModel: Sendable {
         camera.ease(to: state, duration: duration, curve: curve, now: now)
     }
 
+    /// Turns the map by `degrees` at once (a rotating drag).
+    public mutating func turn(by degrees: Double) { camera.turn(by: degrees) }
+
+    /// Turns the map by the angle the pointer swept about the viewport's centre, at once.
+    public mutating func turn(from a: (x: Double, y: Double), to b: (x: Double, y: Double)) { camera.turn(from: a, to: b) }
+
+    /// Turns the map by `degrees`, eased over 300 ms from where the running ease ends.
+    public mutating func ease(turningBy degrees: Double, now: Double) { camera.ease(turningBy: degrees, now: now) }
+
+    /// Eases back to north up over 300 ms.
+    public mutating func easeToNorth(now: Double) { camera.easeToNorth(now: now) }
+
     /// Moves the content by a screen offset at once (dragging).
     public mutating func pan(dx: Double, dy: Double) { camera.pan(dx: dx, dy: dy) }
 
@@ -112,7 +124,7 @@ public struct MapModel: Sendable {
     public mutating func zoomCentered(by delta: Double, duration: Double, now: Double) {
         camera.advance(to: now)
         let t = camera.target
-        camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta), duration: duration, curve: .quadraticOut, now: now)
+        camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta, bearing: t.bearing), duration: duration, curve: .quadraticOut, now: now)
     }
 
     /// The viewport's new size in device pixels (the camera is clamped again).
@@ -128,7 +140,7 @@ public struct MapModel: Sendable {
         let b = camera.bounds
         let target = camera.target
         camera.setBounds(CameraBounds(bounds: b.bounds, minZoom: b.minZoom + shift, maxZoom: b.maxZoom + shift))
-        camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift))
+        camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift, bearing: target.bearing))
     }
 
     // MARK: Style changes
@@ -156,12 +168,14 @@ public struct MapModel: Sendable {
         let view = camera.view
         let w = Double(view.size.width), h = Double(view.size.height)
         for o in labelObstacles {
-            var s = view.screen(o.center)
-            s.x -= ((s.x - w / 2) / view.worldSize).rounded() * view.worldSize
+            let s = view.nearestScreen(o.center)
             // Out of the window it cannot overlap a label (and the labels need not be placed again).
             let r = o.radius
             guard s.x + r > 0, s.x - r < w, s.y + r > 0, s.y - r < h else { continue }
             boxes.append(.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r))
+        }
+        if overlayEnabled, let c = compassArea {
+            boxes.append(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
         }
         if overlayEnabled {
             // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
@@ -365,7 +379,8 @@ public struct MapModel: Sendable {
                                                light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
-                                        worldSize: camera.view.worldSize, now: now, visible: visible)
+                                        worldSize: camera.view.worldSize, now: now, visible: visible,
+                                        bearing: camera.state.bearing)
                 if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {
                     out.append(draw)
                 }
@@ -379,7 +394,8 @@ public struct MapModel: Sendable {
         let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
         let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits, maxPixels: 110 * pixelRatio)
         return Overlay(attribution: attribution, status: status, help: helpLines,
-                       scale: scale, font: style.font, layout: overlayLayout(scale: scale))
+                       scale: scale, font: style.font, layout: overlayLayout(scale: scale),
+                       compass: compassArea.map { ($0, camera.state.bearing) })
     }
 
     /// Where the overlay's parts go at this window size (nil without a font).

@@ -10,16 +10,25 @@ public struct Overlay: Equatable, Sendable {
     public var font: (any TextFont)?
     /// Where the attribution, status and scale bar go (nil without a font: nothing is drawn).
     public var layout: OverlayLayout?
+    /// The compass, shown while the map is not north-up: where it is and the bearing it shows.
+    public var compass: (area: CompassArea, bearing: Double)?
 
     public init(attribution: String, status: [StatusPart], help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
-                layout: OverlayLayout? = nil) {
+                layout: OverlayLayout? = nil, compass: (area: CompassArea, bearing: Double)? = nil) {
         self.attribution = attribution; self.status = status; self.help = help; self.scale = scale; self.font = font
-        self.layout = layout
+        self.layout = layout; self.compass = compass
     }
 
     public static func == (a: Overlay, b: Overlay) -> Bool {
         a.attribution == b.attribution && a.status == b.status && a.help == b.help && a.scale?.pixels == b.scale?.pixels
             && a.scale?.label == b.scale?.label && a.font === b.font && a.layout == b.layout
+            && a.compass?.area == b.compass?.area && a.compass?.bearing == b.compass?.bearing
+    }
+
+    /// The compass's disc: top right, 12 CSS pixels from the edges, 15 in radius.
+    public static func compassArea(width: Double, pixelRatio: Double) -> CompassArea {
+        let r = 15 * pixelRatio, inset = 12 * pixelRatio
+        return CompassArea(x: width - inset - r, y: inset + r, radius: r)
     }
 
     /// A scale bar at most `maxPixels` long for `metresPerPixel`: 1, 2 or 5 times a power of ten
@@ -45,5 +54,14 @@ public struct Overlay: Equatable, Sendable {
         guard best > 0 else { return nil }
         let value = best >= 1 && best < 1e15 ? String(Int(best.rounded())) : String(format: "%g", best)
         return (best * unit.metres / metresPerPixel, "\(value) \(unit.name)")
+    }
+}
+
+/// A disc on screen that takes clicks (the compass).
+public struct CompassArea: Equatable, Sendable {
+    public var x: Double, y: Double, radius: Double
+    public init(x: Double, y: Double, radius: Double) { self.x = x; self.y = y; self.radius = radius }
+    public func contains(x px: Double, y py: Double) -> Bool {
+        (px - x) * (px - x) + (py - y) * (py - y) <= radius * radius
     }
 }

@@ -6,14 +6,18 @@ import Raster
 /// (overlapping features of a layer blend over each other, as the reference engines draw them).
 extension FrameRenderer {
     func drawFeatures(_ draw: FeatureDraw, _ p: Placement, _ pixmap: Pixmap) {
+        if p.turn == nil { drawFeatures(draw, p, pixmap, AxisMap.self) } else { drawFeatures(draw, p, pixmap, RotatedMap.self) }
+    }
+
+    private func drawFeatures<M: ScreenMap>(_ draw: FeatureDraw, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
         for item in draw.items {
             let g = item.geometry
             guard !g.isEmpty else { continue }
             switch item.paint {
             case let .fill(paint, outline, antialias):
                 guard paint.opacity > 0 else { continue }
-                forEachCopy(g, p, margin: 2, draw.translate) { sx, ox, sy, oy in
-                    addRings(g, sx, ox, sy, oy)
+                forEachCopy(g, p, margin: 2, draw.translate) { (map: M) in
+                    addRings(g, map)
                     let color = paint.color.premultiplied(opacity: paint.opacity)
                     if antialias {
                         rasterizer.fill(pixmap, color: color, rule: .nonZero)
@@ -25,7 +29,7 @@ extension FrameRenderer {
                     // reference draws it as a GPU hairline, not as a line layer, and area
                     // coverage comes closer to that than the line shader's distance ramp.)
                     if antialias, let outline {
-                        collectParts(g, sx, ox, sy, oy, closeRings: true)
+                        collectParts(g, map, closeRings: true)
                         var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
                         line.emissiveStrength = 1
                         paintRuns(line, pixmap, exactArea: true)
@@ -35,32 +39,37 @@ extension FrameRenderer {
                 guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
                 let reach = paint.gapWidth / 2 + paint.width
                 let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
-                forEachCopy(g, p, margin: margin, draw.translate) { sx, ox, sy, oy in
-                    if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty {
-                        drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, sx, ox, sy, oy, pixmap)
+                forEachCopy(g, p, margin: margin, draw.translate) { (map: M) in
+                    // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)
+                    if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, let a = map.axis {
+                        drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, pixmap)
                     } else {
-                        collectParts(g, sx, ox, sy, oy, closeRings: g.kind == .polygons)
+                        collectParts(g, map, closeRings: g.kind == .polygons)
                         paintRuns(paint, pixmap)
                     }
                 }
             case let .circle(paint):
                 let reach = paint.radius + paint.strokeWidth + 1
-                forEachCopy(g, p, margin: reach, draw.translate) { sx, ox, sy, oy in
+                forEachCopy(g, p, margin: reach, draw.translate) { (map: M) in
                     for i in 0..<(g.coordinates.count / 2) {
-                        drawCircle(paint, at: Point(g.coordinates[2 * i] * sx + ox, g.coordinates[2 * i + 1] * sy + oy), pixmap)
+                        drawCircle(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
                     }
                 }
-            case let .vectorIcon(paint):
-                forEachCopy(g, p, margin: paint.reach + 2, draw.translate) { sx, ox, sy, oy in
+            case var .vectorIcon(paint):
+                // `icon-rotation-alignment: map`: the icon turns with the map.
+                if paint.rotatesWithMap && p.bearing != 0 { paint.rotate -= p.bearing }
+                forEachCopy(g, p, margin: paint.reach + 2, draw.translate) { (map: M) in
                     for i in 0..<(g.coordinates.count / 2) {
-                        drawVectorIcon(paint, at: Point(g.coordinates[2 * i] * sx + ox, g.coordinates[2 * i + 1] * sy + oy), pixmap)
+                        drawVectorIcon(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
                     }
                 }
-            case let .icon(paint):
+            case var .icon(paint):
                 let w = Double(paint.icon.image.width) * paint.scale, h = Double(paint.icon.image.height) * paint.scale
-                forEachCopy(g, p, margin: (w * w + h * h).squareRoot() + abs(paint.offset.x) + abs(paint.offset.y) + 2, draw.translate) { sx, ox, sy, oy in
+                // `icon-rotation-alignment: map`: the icon turns with the map.
+                if paint.rotatesWithMap && p.bearing != 0 { paint.rotate -= p.bearing; paint.smooth = true }
+                forEachCopy(g, p, margin: (w * w + h * h).squareRoot() + abs(paint.offset.x) + abs(paint.offset.y) + 2, draw.translate) { (map: M) in
                     for i in 0..<(g.coordinates.count / 2) {
-                        drawIcon(paint, at: Point(g.coordinates[2 * i] * sx + ox, g.coordinates[2 * i + 1] * sy + oy), pixmap)
+                        drawIcon(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
                     }
                 }
             }
@@ -75,8 +84,8 @@ extension FrameRenderer {
     /// show), and only copies within 2 worlds of that reach are drawn: geometry within
     /// longitudes -540...540 is drawn in every copy it shows in, geometry far outside the world
     /// (longitudes of 1e300) in none or a few, never in millions.
-    private func forEachCopy(_ g: FeatureGeometry, _ p: Placement, margin: Double, _ t: (x: Double, y: Double),
-                             _ body: (Double, Double, Double, Double) -> Void) {
+    private func forEachCopy<M: ScreenMap>(_ g: FeatureGeometry, _ p: Placement, margin: Double, _ t: (x: Double, y: Double),
+                                           _ body: (M) -> Void) {
         var m = (margin + abs(t.x) + abs(t.y)) / p.world
         if !(m <= 4) { m = 4 }                  // (NaN too)
         guard g.maxY + m >= p.visible.minY, g.minY - m <= p.visible.maxY else { return }
@@ -84,7 +93,7 @@ extension FrameRenderer {
         let last = min((p.visible.maxX + m - g.minX).rounded(.down), (p.visible.maxX + m).rounded(.up) + 2)
         guard first <= last, first > -1e9, last < 1e9 else { return }
         for copy in Int(first)...Int(last) {
-            body(p.world, p.ox + Double(copy) * p.world + t.x, p.world, p.oy + t.y)
+            body(M(p, copy: Double(copy), translate: t))
         }
     }
 
@@ -98,14 +107,14 @@ extension FrameRenderer {
     }
 
     /// Every ring of a polygon feature as edges in the rasterizer.
-    private func addRings(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double) {
+    private func addRings<M: ScreenMap>(_ g: FeatureGeometry, _ map: M) {
         let c = g.coordinates
         for part in 0..<g.partCount {
             let r = g.part(part)
             guard r.count >= 3 else { continue }
-            var prev = Point(c[2 * (r.upperBound - 1)] * sx + ox, c[2 * (r.upperBound - 1) + 1] * sy + oy)
+            var prev = map.point(c[2 * (r.upperBound - 1)], c[2 * (r.upperBound - 1) + 1])
             for i in r {
-                let cur = Point(c[2 * i] * sx + ox, c[2 * i + 1] * sy + oy)
+                let cur = map.point(c[2 * i], c[2 * i + 1])
                 rasterizer.addEdge(prev, cur)
                 prev = cur
             }
@@ -114,7 +123,7 @@ extension FrameRenderer {
 
     /// Every part of a feature as a run for the stroker (rings as closed runs, so their first
     /// vertex is joined like the others).
-    private func collectParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, closeRings: Bool) {
+    private func collectParts<M: ScreenMap>(_ g: FeatureGeometry, _ map: M, closeRings: Bool) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
@@ -125,7 +134,7 @@ extension FrameRenderer {
             guard r.count >= 2 else { continue }
             let start = runPoints.count
             for i in r {
-                let q = Point(c[2 * i] * sx + ox, c[2 * i + 1] * sy + oy)
+                let q = map.point(c[2 * i], c[2 * i + 1])
                 if runPoints.count > start, runPoints[runPoints.count - 1] == q { continue }
                 runPoints.append(q)
             }

@@ -16,6 +16,7 @@ extension FrameRenderer {
     /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
     /// edges), colour from the image.
     func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ pixmap: Pixmap) {
+        if placement.turn != nil { drawRotatedRaster(draw, paint, placement, pixmap); return }
         let p = draw.pixelAligned ? placement.pixelAligned(width: pixmap.width) : placement
         guard let image = draw.image as? Pixmap,
               let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
@@ -79,6 +80,42 @@ extension FrameRenderer {
                                                opacity: paint.opacity, light: light, adjustment: adjustment)
                     rasterizer.fill(pixmap, image: blitter)
                 }
+            }
+        }
+    }
+
+    /// The quad at a bearing, in each world copy the viewport shows: outlined through the view's
+    /// rotation, every covered pixel sampled through its inverse (`ImageQuadMapper.warp`).
+    private func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
+        guard let image = draw.image as? Pixmap,
+              let quad = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
+        else { return }
+        let c = draw.corners
+        let minX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        let maxX = WebMercator.x(lng: max(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        // The quad's Mercator rows in view (the latitude table's range).
+        let rowsShown = (max(WebMercator.y(lat: max(c.topLeft.lat, c.topRight.lat, c.bottomRight.lat, c.bottomLeft.lat)), p.visible.minY),
+                         min(WebMercator.y(lat: min(c.topLeft.lat, c.topRight.lat, c.bottomRight.lat, c.bottomLeft.lat)), p.visible.maxY))
+        let needed = ImageQuadMapper.tableCount(rowsShown, world: p.world)
+        if latitudes.count < needed { latitudes = [Double](repeating: 0, count: needed) }
+        let adjustment = paint.hasNoAdjustments ? nil : ColorAdjustment(
+            brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
+            saturation: paint.saturation, hueRotate: paint.hueRotate)
+        let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
+        for copy in Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up)) {
+            let map = RotatedMap(p, copy: Double(copy), translate: (0, 0))
+            func corner(_ q: LngLat) -> Point { map.point(WebMercator.x(lng: q.lng), WebMercator.y(lat: q.lat)) }
+            let pts = (corner(c.topLeft), corner(c.topRight), corner(c.bottomRight), corner(c.bottomLeft))
+            let top = min(pts.0.y, pts.1.y, pts.2.y, pts.3.y), bottom = max(pts.0.y, pts.1.y, pts.2.y, pts.3.y)
+            let left = min(pts.0.x, pts.1.x, pts.2.x, pts.3.x), right = max(pts.0.x, pts.1.x, pts.2.x, pts.3.x)
+            guard bottom >= Double(rows.lowerBound), top <= Double(rows.upperBound), right >= 0, left <= Double(pixmap.width) else { continue }
+            latitudes.withUnsafeMutableBufferPointer { table in
+                guard let warp = quad.warp(map, rows: rowsShown, world: p.world, latitudes: table) else { return }
+                rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
+                let blitter = MappedImageBlitter(destination: pixmap, image: image, previous: draw.previous as? Pixmap, fade: draw.fade,
+                                                 warp: warp, sampling: sampling, opacity: paint.opacity,
+                                                 light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)
+                rasterizer.fill(pixmap, mappedImage: blitter)
             }
         }
     }

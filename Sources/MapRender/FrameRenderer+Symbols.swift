@@ -44,8 +44,7 @@ extension FrameRenderer {
     func drawOffscreenMarkers(_ markers: [FrameDescription.OffscreenMarker], _ view: ViewTransform, _ pixmap: Pixmap) {
         let width = Double(view.size.width), height = Double(view.size.height)
         for m in markers {
-            var s = view.screen(m.target)
-            s.x -= ((s.x - width / 2) / view.worldSize).rounded() * view.worldSize
+            let s = view.nearestScreen(m.target)
             guard s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
             drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import MapCore
 import MapData
 import Raster
@@ -34,6 +35,7 @@ extension FrameRenderer {
                 put(scale.label.text, x: scale.label.x, baseline: scale.label.baseline)
             }
         }
+        if let compass = o.compass { drawCompass(compass.area, bearing: compass.bearing, text: text, pixmap) }
         if let help = o.help {
             let k = ui.textSize / OverlayLayout.textSize        // device pixels per CSS pixel
             let lineHeight = (ascent + descent) * 1.5
@@ -162,5 +164,27 @@ extension FrameRenderer {
             maskCache[key] = nil
             maskBytes -= entry.bytes
         }
+    }
+
+    /// The compass: a disc with a needle whose red half points north on screen.
+    func drawCompass(_ area: CompassArea, bearing: Double, text: PremultipliedColor, _ pixmap: Pixmap) {
+        let c = Point(area.x, area.y), r = area.radius
+        var disc = Path()                   // (the symbols' path, kept between frames)
+        swap(&disc, &symbolPath)
+        defer { swap(&disc, &symbolPath) }
+        disc.removeAll()
+        disc.addCircle(center: c, radius: r)
+        disc.replay(into: &rasterizer)
+        rasterizer.fill(pixmap, color: RGBA8(44, 54, 68, 235).premultiplied)     // lighter than the night map
+        // North on screen: the map is turned counter-clockwise by the bearing.
+        let a = bearing * Double.pi / 180
+        let north = Point(-sin(a), -cos(a)), side = Point(cos(a), -sin(a))
+        let w = 0.22 * r
+        func half(_ end: Point, _ color: PremultipliedColor) {
+            rasterizer.moveTo(end); rasterizer.lineTo(c + side * w); rasterizer.lineTo(c - side * w); rasterizer.close()
+            rasterizer.fill(pixmap, color: color)
+        }
+        half(c + north * (0.75 * r), RGBA8(230, 70, 60, 255).premultiplied)
+        half(c - north * (0.75 * r), text)
     }
 }

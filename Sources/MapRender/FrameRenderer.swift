@@ -22,6 +22,8 @@ public final class FrameRenderer {
     var rowSamples: [AxisSamples] = []
     /// Where each source column of a raster image starts and ends on screen (see `RunSkippingImageBlitter`).
     var columnReach: [Int32] = []
+    /// Latitudes by Mercator y for the radar at a bearing (see `ImageQuadMapper.warp`).
+    var latitudes: [Double] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
     let mask = CoverageMask(width: 1, height: 1)
@@ -200,11 +202,21 @@ public final class FrameRenderer {
             if let background { pixmap.clear(background, rows: rows) }
             return
         }
+        if p.turn == nil { addFillEdges(g, level, p, pixmap, AxisMap.self) } else { addFillEdges(g, level, p, pixmap, RotatedMap.self) }
+        if let background {
+            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), over: background, rule: .nonZero)
+        } else {
+            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+        }
+    }
+
+    /// The visible edges of a polygon layer's rings into the rasterizer, mapped by `M`.
+    private func addFillEdges<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
         let top = Double(rows.lowerBound), bottom = Double(rows.upperBound), right = Double(pixmap.width)
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
-                p.forEachVisibleChunk(g, level, margin: 1) { chunk, sx, ox, sy, oy in
-                    @inline(__always) func point(_ i: Int) -> Point { Point(Double(pts[2 * i]) * sx + ox, Double(pts[2 * i + 1]) * sy + oy) }
+                p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
+                    @inline(__always) func point(_ i: Int) -> Point { map.point(Double(pts[2 * i]), Double(pts[2 * i + 1])) }
                     for part in chunk.parts {
                         let start = g.partOffsets[part], n = g.partLengths[part]
                         guard n >= 3 else { continue }
@@ -213,12 +225,12 @@ public final class FrameRenderer {
                         // a block wholly left of them become edges along x = 0, whose sum is
                         // the one edge from the block's first point to its last. (Projection
                         // keeps the order of coordinates, so the projected box holds every
-                        // projected point.)
+                        // projected point; at a bearing the box holds the rotated one's corners.)
                         var first = 0
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
-                            let (minX, minY, maxX, maxY) = Placement.box(boxes, b, sx, ox, sy, oy)
+                            let (minX, minY, maxX, maxY) = map.box(boxes, b)
                             if maxY <= top || minY >= bottom || minX >= right { continue }
                             if maxX <= 0 {
                                 rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
@@ -234,11 +246,6 @@ public final class FrameRenderer {
                     }
                 }
             }
-        }
-        if let background {
-            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), over: background, rule: .nonZero)
-        } else {
-            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
         }
     }
 
@@ -315,6 +322,15 @@ public final class FrameRenderer {
     /// there into runs, whose ends (and caps) are out of sight.
     private func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, width: Int,
                              dashed: Bool) {
+        if p.turn == nil {
+            collectRuns(g, level, p, margin: margin, width: width, dashed: dashed, AxisMap.self)
+        } else {
+            collectRuns(g, level, p, margin: margin, width: width, dashed: dashed, RotatedMap.self)
+        }
+    }
+
+    private func collectRuns<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, width: Int,
+                                           dashed: Bool, _: M.Type) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
@@ -338,8 +354,8 @@ public final class FrameRenderer {
         }
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
-                p.forEachVisibleChunk(g, level, margin: margin) { chunk, sx, ox, sy, oy in
-                    @inline(__always) func point(_ i: Int) -> Point { Point(Double(pts[2 * i]) * sx + ox, Double(pts[2 * i + 1]) * sy + oy) }
+                p.forEachVisibleChunk(g, level, margin: margin, M.self) { chunk, map in
+                    @inline(__always) func point(_ i: Int) -> Point { map.point(Double(pts[2 * i]), Double(pts[2 * i + 1])) }
                     for part in chunk.parts {
                         let start = g.partOffsets[part], n = g.partLengths[part]
                         guard n >= 2 else { continue }
@@ -354,7 +370,7 @@ public final class FrameRenderer {
                             // segments would end the run. (Not for dashes, whose pattern goes
                             // on by the length of every segment.)
                             if !dashed {
-                                let (minX, minY, maxX, maxY) = Placement.box(boxes, b, sx, ox, sy, oy)
+                                let (minX, minY, maxX, maxY) = map.box(boxes, b)
                                 if maxX < minXView || minX > maxXView || maxY < minYView || minY > maxYView {
                                     endRun()
                                     prev = point(start + last); prevCode = outcode(prev)
@@ -410,70 +426,6 @@ public final class FrameRenderer {
                 }
             }
             start = end
-        }
-    }
-}
-
-/// Where normalised Mercator coordinates land on screen, including horizontal world copies.
-struct Placement {
-    let zoom: Double
-    let world: Double
-    var ox: Double, oy: Double
-    let visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)
-    /// The whole view's height (a band renderer draws only some of its rows).
-    let viewHeight: Int
-
-    /// For the rows `rows` of the view.
-    init(view: ViewTransform, width: Int, rows: Range<Int>) {
-        zoom = view.camera.zoom
-        world = view.worldSize
-        ox = Double(width) / 2 - view.centerPixel.x
-        oy = Double(view.size.height) / 2 - view.centerPixel.y
-        visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
-        viewHeight = view.size.height
-    }
-
-    /// This placement with the view's centre on a whole pixel (a half pixel for an odd size), as
-    /// the reference engines place raster layers when the camera is still: image texels then
-    /// land on the same pixels wherever the centre falls between them.
-    func pixelAligned(width: Int) -> Placement {
-        func aligned(_ o: Double, _ size: Int) -> Double {
-            let c = Double(size) / 2 - o                 // the centre in world pixels
-            var d = c - c.rounded() + Double(size % 2) / 2
-            if d > 0.5 { d -= 1 }
-            return Double(size) / 2 - c + d
-        }
-        var q = self
-        q.ox = aligned(ox, width)
-        q.oy = aligned(oy, viewHeight)
-        return q
-    }
-
-    /// Block b of `boxes` (a `GeometrySet`'s block boxes) on screen, mapped as a chunk's points
-    /// are: minX, minY, maxX, maxY.
-    @inline(__always)
-    static func box(_ boxes: UnsafeBufferPointer<Float>, _ b: Int, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double)
-        -> (Double, Double, Double, Double) {
-        (Double(boxes[4 * b]) * sx + ox, Double(boxes[4 * b + 1]) * sy + oy,
-         Double(boxes[4 * b + 2]) * sx + ox, Double(boxes[4 * b + 3]) * sy + oy)
-    }
-
-    /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`
-    /// pixels), once per world copy it shows in, with the scale and offset mapping its points.
-    func forEachVisibleChunk(_ g: GeometrySet, _ level: GeometrySet.Level, margin: Double,
-                             _ body: (GeometrySet.Chunk, Double, Double, Double, Double) -> Void) {
-        let m = margin / world
-        let minX = visible.minX - m, maxX = visible.maxX + m
-        let minY = visible.minY - m, maxY = visible.maxY + m
-        let firstCopy = Int((minX).rounded(.down)), lastCopy = Int((maxX).rounded(.down))
-        for copy in firstCopy...max(firstCopy, lastCopy) {
-            let shift = Double(copy)
-            for ci in level.chunks {
-                let c = g.chunks[ci]
-                if Double(c.maxX) + shift < minX || Double(c.minX) + shift > maxX
-                    || Double(c.maxY) < minY || Double(c.minY) > maxY { continue }
-                body(c, world, ox + shift * world, world, oy)
-            }
         }
     }
 }

@@ -114,7 +114,8 @@ public enum LabelPlacer {
         // The places whose longitude can be on screen (50 px past each side, as below), a band
         // more each side for rounding, as bits in rank order; all of them when the window spans
         // the world.
-        let reach = (w / 2 + 50) / view.worldSize
+        // (At a bearing the window's corners reach half its diagonal from the centre.)
+        let reach = ((view.isNorthUp ? w : (w * w + h * h).squareRoot()) / 2 + 50) / view.worldSize
         let bands = PlaceSet.bands
         let centre = view.centerPixel.x / view.worldSize
         let first = Int(((centre - reach) * Double(bands)).rounded(.down)) - 1
@@ -144,8 +145,12 @@ public enum LabelPlacer {
             bits &= bits &- 1
             var s = view.screen(places[index].mercator)
             // The world copy nearest the window's centre (rounding only when it is not this one).
-            let off = s.x - w / 2
-            if abs(off) >= view.worldSize / 2 { s.x -= (off / view.worldSize).rounded() * view.worldSize }
+            if view.isNorthUp {
+                let off = s.x - w / 2
+                if abs(off) >= view.worldSize / 2 { s.x -= (off / view.worldSize).rounded() * view.worldSize }
+            } else {
+                s = view.nearestScreen(places[index].mercator)
+            }
             guard s.x > -50, s.x < w + 50, s.y > -50, s.y < h + 50 else { continue }
             let dotBox: FrameDescription.ScreenBox? = paint.dotRadius > 0
                 ? .init(minX: s.x - paint.dotRadius - 1, minY: s.y - paint.dotRadius - 1, maxX: s.x + paint.dotRadius + 1, maxY: s.y + paint.dotRadius + 1)

@@ -82,3 +82,36 @@ struct ImageQuadMapper {
         Point(WebMercator.x(lng: p.lng) * world + ox, WebMercator.y(lat: p.lat) * world + oy)
     }
 }
+
+extension ImageQuadMapper {
+    /// The quad at a bearing as an `ImageWarp`: screen pixels back through the inverse of `map`
+    /// (one world copy's view), into the placement's space (longitude and Web Mercator y, then
+    /// latitude from `latitudes` for `lonlat`, so every image row stays at its true latitude),
+    /// then through the triangle's affine map.
+    ///
+    /// For `lonlat`, `latitudes` (at least `Self.tableCount(rows)` long, outliving the warp's use)
+    /// is filled with the latitudes of Mercator y across `rows`, a quarter pixel apart.
+    func warp(_ map: RotatedMap, rows: (Double, Double), world: Double, latitudes: UnsafeMutableBufferPointer<Double>) -> ImageWarp? {
+        guard var inverse = map.t.inverted() else { return nil }
+        func plane(_ m: Affine) -> ImageWarp.Plane { .init(a: m.a, b: m.b, c: m.c, d: m.d, e: m.e, f: m.f) }
+        let trP = Point(tr.0, tr.1), blP = Point(bl.0, bl.1)
+        guard placement == .lonlat else {
+            return ImageWarp(inverse: inverse, first: plane(first), second: plane(second), tr: trP, bl: blP, firstSide: tlSide)
+        }
+        // x: longitude at once (affine in Mercator x); y: Mercator y, to latitude by the table.
+        inverse = Transform(a: inverse.a * 360, b: inverse.b, c: inverse.c * 360, d: inverse.d, tx: inverse.tx * 360 - 180, ty: inverse.ty)
+        let count = Self.tableCount(rows, world: world)
+        guard count >= 2, latitudes.count >= count else { return nil }
+        let step = Double(count - 2) / (rows.1 - rows.0)
+        for k in 0..<count { latitudes[k] = WebMercator.lat(y: rows.0 + Double(k) / step) }
+        return ImageWarp(inverse: inverse, first: plane(first), second: plane(second), tr: trP, bl: blP, firstSide: tlSide,
+                         table: UnsafePointer(latitudes.baseAddress), tableCount: count, tableY0: rows.0, tableStep: step)
+    }
+
+    /// Latitudes a quarter pixel apart over Mercator rows `rows` (at most 65,536; 0 when empty).
+    static func tableCount(_ rows: (Double, Double), world: Double) -> Int {
+        guard rows.0 < rows.1, world > 0 else { return 0 }
+        let n = ((rows.1 - rows.0) * world * 4).rounded(.up)
+        return n.isFinite ? Int(min(n, 65_534)) + 2 : 0
+    }
+}

@@ -49,7 +49,8 @@ extension MapApp {
                 lastFollow = t
                 guard let q = tracker.position(at: clockOrigin + t) else { break }
                 let zoom = scene.followZoom ?? model.camera.target.zoom
-                model.ease(to: CameraState(center: q.fix.position, zoom: zoom), duration: 1, curve: .easeOut, now: t)
+                model.ease(to: CameraState(center: q.fix.position, zoom: zoom, bearing: model.camera.target.bearing), duration: 1,
+                           curve: .easeOut, now: t)
             }
             model.advance(to: now)
         }
@@ -87,8 +88,7 @@ extension MapApp {
         let view = model.camera.view
         let metresPerPixel = 40_075_016.686 * cos(p.fix.position.lat * Double.pi / 180) / view.worldSize
         let pixelsPerSecond = 7_660 / max(metresPerPixel, 1e-6)
-        var s = view.screen(p.fix.position)
-        s.x -= ((s.x - Double(view.size.width) / 2) / view.worldSize).rounded() * view.worldSize
+        let s = view.nearestScreen(p.fix.position)
         if s.x < -60 || s.x > Double(view.size.width) + 60 || s.y < -60 || s.y > Double(view.size.height) + 60 { return 1 }
         return min(1, max(1.0 / 60, 0.25 / pixelsPerSecond))
     }

@@ -120,6 +120,14 @@ public struct MapApp: Sendable {
             lastFollow = now
         case .resetCamera:
             model.ease(to: scene.startCamera(size: model.camera.size), duration: ease, curve: .quadraticOut, now: now)
+        case let .rotate(degrees):
+            model.turn(by: degrees)
+        case let .rotateDrag(x0, y0, x1, y1):
+            model.turn(from: (x0, y0), to: (x1, y1))
+        case let .rotateEased(degrees):
+            model.ease(turningBy: degrees, now: now)
+        case .resetNorth:
+            model.easeToNorth(now: now)
         case let .resize(w, h):
             model.resize(width: w, height: h)
         case .quit:
@@ -170,6 +178,7 @@ public enum HelpText {
     public static let lines = [
         "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
         "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
+        "right-drag, Ctrl+drag: rotate    Shift+Left/Right: turn 15°    n, Alt+Up: north up",
         "click, space: play / pause the radar    , .: previous / next frame (paused)",
         "l: light preset    e: radar emissive strength 1 / 0",
         "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",

@@ -8,7 +8,11 @@ import MapData
 public struct SavedState: Codable, Equatable, Sendable {
     public struct Camera: Codable, Equatable, Sendable {
         public var lat: Double, lon: Double, zoom: Double
-        public init(lat: Double, lon: Double, zoom: Double) { self.lat = lat; self.lon = lon; self.zoom = zoom }
+        /// Degrees (absent in files written before the map could rotate: north up).
+        public var bearing: Double?
+        public init(lat: Double, lon: Double, zoom: Double, bearing: Double? = nil) {
+            self.lat = lat; self.lon = lon; self.zoom = zoom; self.bearing = bearing
+        }
     }
     public struct Window: Codable, Equatable, Sendable {
         public var width: Int, height: Int, fullscreen: Bool
@@ -38,7 +42,8 @@ public struct SavedState: Codable, Equatable, Sendable {
     /// What the model shows (its camera as the style's zoom), in a window of `window` points.
     public init(model: MapApp, window: Window) {
         let c = model.camera.target
-        camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom - log2(model.model.pixelRatio))
+        camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom - log2(model.model.pixelRatio),
+                        bearing: c.bearing == 0 ? nil : c.bearing)
         scene = model.scene.name
         light = model.lightPreset.rawValue
         units = model.model.imperialUnits ? "imperial" : "metric"
@@ -64,6 +69,9 @@ public struct SavedState: Codable, Equatable, Sendable {
         guard s.version == 1 else { throw Problem(description: "\(name): version \(s.version) is not 1") }
         guard (-90...90).contains(s.camera.lat), (-180...180).contains(s.camera.lon), (0...24).contains(s.camera.zoom) else {
             throw Problem(description: "\(name): camera \(s.camera.lat), \(s.camera.lon), zoom \(s.camera.zoom) is out of range")
+        }
+        if let b = s.camera.bearing, !(-360...360).contains(b) {
+            throw Problem(description: "\(name): camera bearing \(b) is out of range")
         }
         guard Scene.names.contains(s.scene), LightPreset(rawValue: s.light) != nil, ["metric", "imperial"].contains(s.units) else {
             throw Problem(description: "\(name): unknown scene '\(s.scene)', light '\(s.light)' or units '\(s.units)'")

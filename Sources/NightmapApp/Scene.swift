@@ -46,10 +46,16 @@ public struct Scene: Equatable, Sendable {
     /// by log2(factor) (the same ground in more pixels), the fit's padding scaled.
     public func scaled(by factor: Double) -> Scene {
         let shift = log2(factor)
-        return Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom + shift), fit: fit,
+        return Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom + shift, bearing: camera.bearing), fit: fit,
                      padding: padding * factor,
                      bounds: CameraBounds(bounds: bounds.bounds, minZoom: bounds.minZoom + shift, maxZoom: bounds.maxZoom + shift),
                      timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom.map { $0 + shift })
+    }
+
+    /// The same scene starting at `bearing` (a fit then fits the turned view).
+    public func turned(to bearing: Double) -> Scene {
+        Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom, bearing: bearing), fit: fit, padding: padding,
+              bounds: bounds, timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom)
     }
 
     /// The camera the scene starts with in a viewport of `size` (before clamping).
@@ -58,9 +64,14 @@ public struct Scene: Equatable, Sendable {
         let x0 = WebMercator.x(lng: box.west), x1 = WebMercator.x(lng: box.east)
         let y0 = WebMercator.y(lat: box.north), y1 = WebMercator.y(lat: box.south)
         let w = max(1, Double(size.width) - 2 * padding), h = max(1, Double(size.height) - 2 * padding)
-        let dx = max((x1 - x0) * WebMercator.tileSize, 1e-9), dy = max((y1 - y0) * WebMercator.tileSize, 1e-9)
+        var dx = max((x1 - x0) * WebMercator.tileSize, 1e-9), dy = max((y1 - y0) * WebMercator.tileSize, 1e-9)
+        if camera.bearing != 0 {
+            // The turned box's extent on screen.
+            let e = ViewTransform.rotatedHalfExtents(width: dx, height: dy, bearing: camera.bearing)
+            (dx, dy) = (2 * e.x, 2 * e.y)
+        }
         let zoom = log2(min(w / dx, h / dy))
         let center = WebMercator.unproject(MercatorPoint(x: (x0 + x1) / 2, y: (y0 + y1) / 2))
-        return CameraState(center: center, zoom: zoom.isFinite ? zoom : camera.zoom)
+        return CameraState(center: center, zoom: zoom.isFinite ? zoom : camera.zoom, bearing: camera.bearing)
     }
 }

@@ -48,6 +48,13 @@ public struct Transform: Equatable, Sendable {
                   c: a * o.c + c * o.d, d: b * o.c + d * o.d,
                   tx: a * o.tx + c * o.ty + tx, ty: b * o.tx + d * o.ty + ty)
     }
+    /// The inverse map; nil when this one is singular.
+    public func inverted() -> Transform? {
+        let det = a * d - b * c
+        guard det != 0, det.isFinite else { return nil }
+        return Transform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                         tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+    }
     @inlinable public func apply(_ p: Point) -> Point {
         Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty)
     }

@@ -122,7 +122,11 @@ public struct ImageBlitter: SpanBlitter {
     }
 
     @inline(__always)
-    func sample(_ src: Source, _ s: Float, _ t: Float) -> UInt32 {
+    func sample(_ src: Source, _ s: Float, _ t: Float) -> UInt32 { Self.sample(src, s, t, sampling) }
+
+    /// The image's colour at normalised coordinates (s, t).
+    @inline(__always)
+    static func sample(_ src: Source, _ s: Float, _ t: Float, _ sampling: ImageSampling) -> UInt32 {
         switch sampling {
         case .nearest:
             let x = min(max(Int(s * src.fw), 0), src.width - 1)

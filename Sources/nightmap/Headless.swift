@@ -31,9 +31,14 @@ enum Headless {
             guard let b else { return NSNull() }
             return [b.minX, b.minY, b.maxX - b.minX, b.maxY - b.minY].map { ($0 * 10).rounded() / 10 }
         }
-        return ["status": box(layout?.text.status?.box), "attribution": box(layout?.attributionBox),
-                "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
-                "attributionLines": layout?.text.attribution.map(\.text) ?? []]
+        var out: [String: Any] = ["status": box(layout?.text.status?.box), "attribution": box(layout?.attributionBox),
+                                  "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
+                                  "attributionLines": layout?.text.attribution.map(\.text) ?? []]
+        // The compass, while the map is not north up.
+        if let c = model.model.compassArea {
+            out["compass"] = box(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
+        }
+        return out
     }
 
     /// With a live or auto source, one request (within the feed's time limit) before drawing.
@@ -93,7 +98,7 @@ enum Headless {
         let object: [String: Any] = [
             // Zooms are the style's (the camera's less log2 of the pixel ratio); the size is in
             // device pixels, as the overlay's and the labels' boxes are.
-            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.model.pixelRatio)],
+            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.model.pixelRatio), "bearing": cam.bearing],
             "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east, "north": b.bounds.north,
                        "minZoom": b.minZoom - log2(model.model.pixelRatio), "maxZoom": b.maxZoom - log2(model.model.pixelRatio)],
             "size": [model.camera.size.width, model.camera.size.height],
@@ -215,7 +220,9 @@ enum Headless {
                 let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
                 if traced { nightmap_trace_allocations(1) }
                 let a0 = nightmap_allocations()
-                model.jump(to: scenario.camera(k, o.frames, home, model.camera.bounds))
+                var camera = scenario.camera(k, o.frames, home, model.camera.bounds)
+                camera.bearing = home.bearing           // (`--bearing`: the scenario turned)
+                model.jump(to: camera)
                 if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
                 let frame = model.frame(recycling: &spare)
                 let a1 = nightmap_allocations()

@@ -94,7 +94,8 @@ enum MapSetup {
         } else {
             scenes = [StyleDocumentMap.scene(document)]
         }
-        let scene = scenes.first { $0.name == o.scene } ?? scenes[0]
+        var scene = scenes.first { $0.name == o.scene } ?? scenes[0]
+        if let b = o.bearing { scene = scene.turned(to: b) }       // (a fit scene fits the turned view)
         // The viewport in device pixels: `--pixel-ratio` of them per CSS pixel of `--size`.
         let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
                                 height: Int((Double(o.size.height) * o.pixelRatio).rounded()))
@@ -109,9 +110,10 @@ enum MapSetup {
         }
         model.model.lighting = flag("nightmap:lighting") || o.lightGiven
         model.setPixelRatio(o.pixelRatio)
-        if o.center != nil || o.zoom != nil {
+        if o.center != nil || o.zoom != nil || o.bearing != nil || document.bearing != 0 {
             let start = model.camera.state
-            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom))
+            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom,
+                                       bearing: o.bearing ?? document.bearing))
         }
         model.model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
         model.advance(to: o.elapsed)

@@ -10,6 +10,8 @@ struct Options: Equatable {
     var size = ViewportSize(width: 1280, height: 800)
     var center: LngLat?
     var zoom: Double?
+    /// `--bearing`: degrees clockwise from north of the direction up on screen.
+    var bearing: Double?
     var scene = "radar"
     var route: String?
     var radar: String?
@@ -60,6 +62,7 @@ struct Options: Equatable {
                          (Resources/style/nightmap.json); its layers "radar", "route" and "iss" animate
       --center LAT,LON   camera centre (clamped to the scene's camera bounds)
       --zoom Z           camera zoom (clamped likewise)
+      --bearing DEG      camera bearing, -360...360 (the compass direction up on screen; default 0)
       --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
       --route FILE       the pulsing route: GeoJSON LineString, MultiLineString or FeatureCollection
       --radar PATH       radar frames: a directory of GIFs (sorted by name) or one (animated) GIF
@@ -143,6 +146,10 @@ struct Options: Equatable {
                 let z = try number(try value())
                 guard (0...24).contains(z) else { throw UsageError(description: "option --zoom: \(z) is outside 0...24") }
                 o.zoom = z
+            case "--bearing":
+                let b = try number(try value())
+                guard (-360...360).contains(b) else { throw UsageError(description: "option --bearing: \(b) is outside -360...360") }
+                o.bearing = b
             case "--scene":
                 let v = try value()
                 guard Scene.names.contains(v) else {

@@ -7,7 +7,7 @@ import MapData
 /// after the style loads, as MapLibre's harness applies them: `wait` (with milliseconds: that much
 /// time passes), `sleep`, `idle`, `setPaintProperty`, `setLayoutProperty`, `setFilter`,
 /// `addLayer`, `removeLayer`, `addSource`, `removeSource`, `addImage` (a PNG under the assets
-/// folder), `removeImage`, `setZoom`, `setCenter`, `setBearing` (0 only), `setLayerZoomRange`
+/// folder), `removeImage`, `setZoom`, `setCenter`, `setBearing`, `setLayerZoomRange`
 /// and `setStyle`. Anything else, or an operation the engine refuses, is a one-line error naming
 /// the operation.
 struct RenderTestOperations {
@@ -106,15 +106,16 @@ struct RenderTestOperations {
             try model.removeImage(try string(0))
         case "setZoom":
             let c = model.camera.state
-            model.jump(to: CameraState(center: c.center, zoom: try number(0) + log2(pixelRatio)))
+            model.jump(to: CameraState(center: c.center, zoom: try number(0) + log2(pixelRatio), bearing: c.bearing))
         case "setCenter":
             guard case let .array(p) = try value(0), p.count == 2, case let .number(lng) = p[0], case let .number(lat) = p[1] else {
                 throw RenderTestError("argument 1: expected [longitude, latitude]")
             }
-            model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: model.camera.state.zoom))
+            model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: model.camera.state.zoom, bearing: model.camera.state.bearing))
         case "setBearing":
-            let b = try number(0)
-            guard b.truncatingRemainder(dividingBy: 360) == 0 else { throw RenderTestError("bearing \(b) is not supported (nightmap draws north up)") }
+            var c = model.camera.state
+            c.bearing = try number(0)
+            model.jump(to: c)
         case "setLayerZoomRange":
             try model.setLayerZoomRange(layer: try string(0), minZoom: try number(1), maxZoom: try number(2))
         case "setStyle":

@@ -9,10 +9,11 @@ enum SDLInput {
         switch SDL_EventType(rawValue: e.type) {
         case SDL_QUIT:
             return .quit
-        case SDL_MOUSEBUTTONDOWN where e.button.button == UInt8(SDL_BUTTON_LEFT):
+        case SDL_MOUSEBUTTONDOWN where e.button.button == UInt8(SDL_BUTTON_LEFT) || e.button.button == UInt8(SDL_BUTTON_RIGHT):
             return .pointerDown(x: Double(e.button.x) * scale, y: Double(e.button.y) * scale,
-                                modifiers: modifiers(SDL_GetModState()), time: time)
-        case SDL_MOUSEBUTTONUP where e.button.button == UInt8(SDL_BUTTON_LEFT):
+                                modifiers: modifiers(SDL_GetModState()),
+                                button: e.button.button == UInt8(SDL_BUTTON_RIGHT) ? .secondary : .primary, time: time)
+        case SDL_MOUSEBUTTONUP where e.button.button == UInt8(SDL_BUTTON_LEFT) || e.button.button == UInt8(SDL_BUTTON_RIGHT):
             return .pointerUp(x: Double(e.button.x) * scale, y: Double(e.button.y) * scale, time: time)
         case SDL_MOUSEMOTION:
             return .pointerMove(x: Double(e.motion.x) * scale, y: Double(e.motion.y) * scale, time: time)

@@ -10,7 +10,8 @@ enum StyleDocumentMap {
     /// The scene a document's camera gives: its centre and zoom, the whole world as bounds (for
     /// one device pixel per CSS pixel; `MapModel.setPixelRatio` shifts it).
     static func scene(_ document: StyleDocument) -> Scene {
-        Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0), zoom: document.zoom ?? 0),
+        Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0), zoom: document.zoom ?? 0,
+                                                 bearing: document.bearing),
               bounds: CameraBounds(minZoom: 0, maxZoom: 24), timerStartsPlaying: false)
     }
 

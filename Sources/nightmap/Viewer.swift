@@ -186,6 +186,7 @@ final class Viewer {
         }
         // Pointer timing (double-clicks, inertia) uses when SDL saw the event, not when it is handled.
         guard let ev = SDLInput.translate(e, time: Double(e.common.timestamp) / 1000, scale: pixelScale) else { return }
+        input.compass = model.model.compassArea
         for c in input.handle(ev) {
             switch c {
             case .resize: continue              // handled through resizeBuffers
@@ -315,7 +316,8 @@ final class Viewer {
         let c = model.camera.state
         if c != lastLoggedCamera {
             lastLoggedCamera = c
-            log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom))
+            log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom)
+                + (c.bearing == 0 ? "" : String(format: " bearing=%.1f", c.bearing)))
         }
     }
 

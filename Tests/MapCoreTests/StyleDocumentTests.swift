@@ -67,8 +67,8 @@ import Testing
     }
 
     @Test func rejectsBearingAndBadGeoJSON() {
-        let p = problems(#"{"version": 8, "bearing": 30, "sources": {"g": {"type": "geojson", "data": {"type": "Point", "coordinates": [1]}}}, "layers": []}"#)
-        #expect(p.contains { $0.hasPrefix("bearing: 30") })
+        let p = problems(#"{"version": 8, "bearing": "x", "sources": {"g": {"type": "geojson", "data": {"type": "Point", "coordinates": [1]}}}, "layers": []}"#)
+        #expect(p.contains { $0.hasPrefix("bearing: expected number") })
         #expect(p.contains { $0.hasPrefix("sources.g.data.coordinates: expected a [longitude, latitude] position") })
     }
 

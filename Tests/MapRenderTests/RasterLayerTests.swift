@@ -53,12 +53,15 @@ import TestSupport
         return pm
     }
 
-    @Test(arguments: ImagePlacement.allCases)
-    func placementPutsEachRowWhereItBelongs(_ placement: ImagePlacement) {
+    /// North up and at bearings (where each pixel is sampled through the inverse view: with
+    /// `lonlat` an image row is a latitude row, which a turned screen row crosses).
+    @Test(arguments: ImagePlacement.allCases, [0.0, 30, -120])
+    func placementPutsEachRowWhereItBelongs(_ placement: ImagePlacement, bearing: Double) {
         let h = 200
         var paint = RasterPaint(fadeDuration: 0, emissiveStrength: 1)
         paint.resampling = .nearest
-        let m = model([Self.gradient(256, h)], placement: placement, paint: paint)
+        let m = model([Self.gradient(256, h)], placement: placement, paint: paint,
+                      camera: CameraState(center: LngLat(lng: -75.97, lat: 42.3), zoom: 5.5, bearing: bearing))
         let pm = render(m)
         let v = m.camera.view
         let (n, s) = (Self.box.north, Self.box.south)
@@ -73,13 +76,15 @@ import TestSupport
                 t = (WebMercator.y(lat: lat) - WebMercator.y(lat: n)) / (WebMercator.y(lat: s) - WebMercator.y(lat: n))
             }
             let want = Int(t * Double(h))
-            #expect(abs(got - want) <= 1, "\(placement) at \(lat): row \(got), expected \(want)")
+            #expect(abs(got - want) <= 1, "\(placement) at \(lat), bearing \(bearing): row \(got), expected \(want)")
         }
         // Columns are linear in longitude in both modes.
-        let p = v.screen(LngLat(lng: -76.0, lat: 42))
-        let column = Int(pm.color(atX: Int(p.x), y: Int(p.y)).r)
-        let wantColumn = Int((-76.0 - Self.box.west) / (Self.box.east - Self.box.west) * 256)
-        #expect(abs(column - wantColumn) <= 1)
+        for lng in [-77.5, -76.0, -74.5] {
+            let p = v.screen(LngLat(lng: lng, lat: 42))
+            let column = Int(pm.color(atX: Int(p.x), y: Int(p.y)).r)
+            let wantColumn = Int((lng - Self.box.west) / (Self.box.east - Self.box.west) * 256)
+            #expect(abs(column - wantColumn) <= 1, "\(placement) at \(lng), bearing \(bearing): column \(column), expected \(wantColumn)")
+        }
     }
 
     @Test func theTwoPlacementsDifferInTheMiddleRows() {

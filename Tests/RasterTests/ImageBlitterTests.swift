@@ -107,4 +107,58 @@ import Testing
         }
         #expect(differing == 0)
     }
+
+    /// The warped blitter (images at a bearing) draws what the row-mapped one draws for the same
+    /// mapping, clear samples skipped or not: a turned quad, s and t affine in screen x and y
+    /// (computed in double rather than float precision: a bilinear weight may differ by 1/256).
+    @Test(arguments: [ImageSampling.bilinear, .nearest])
+    func warpedMatchesRowMapped(_ sampling: ImageSampling) {
+        // A sparse image, the same every run: 25 scattered pixels on a transparent ground.
+        let image = Pixmap(width: 41, height: 29)
+        for k in 0..<25 {
+            let x = (k * 17 + 3) % 41, y = (k * 11 + 5) % 29
+            image[x, y] = RGBA8(UInt8(k * 37 % 256), 80, 200, UInt8(40 + k * 8)).premultiplied.packed
+        }
+        let w = 120, h = 90
+        // (s, t) = A (x, y) + c: a quarter turn and a bit, scaled.
+        let a = 0.006, b = 0.007, c = -0.2, d = -0.009, e = 0.008, f = 0.5
+        let plane = ImageWarp.Plane(a: a, b: b, c: c, d: d, e: e, f: f)
+        let warp = ImageWarp(inverse: .identity, first: plane, second: plane, tr: Point(0, 0), bl: Point(1, 1), firstSide: 1)
+        let rowMaps = (0..<h).map { y -> ImageRowMap in
+            let yc = Double(y) + 0.5
+            return ImageRowMap(s0: Float(b * yc + c), ds: Float(a), t0: Float(e * yc + f), dt: Float(d),
+                               s1: Float(b * yc + c), ds1: Float(a), t1: Float(e * yc + f), dt1: Float(d), split: .infinity)
+        }
+        func draw(warped: Bool) -> Pixmap {
+            let pm = Pixmap(width: w, height: h)
+            pm.clear(RGBA8(20, 30, 40).premultiplied)
+            var r = Rasterizer(width: w, height: h)
+            defer { r.deallocate() }
+            var path = Path()
+            path.addRect(Rect(minX: 3.3, minY: 2.5, maxX: 117.2, maxY: 88.6))
+            path.replay(into: &r)
+            if warped {
+                r.fill(pm, mappedImage: MappedImageBlitter(destination: pm, image: image, previous: nil, fade: 1, warp: warp,
+                                                           sampling: sampling, opacity: 0.8, light: (1, 0.9, 0.5), adjustment: nil))
+            } else {
+                rowMaps.withUnsafeBufferPointer { rows in
+                    r.fill(pm, image: ImageBlitter(destination: pm, image: image, previous: nil, fade: 1, rows: rows.baseAddress!,
+                                                   firstRow: 0, sampling: sampling, opacity: 0.8, light: (1, 0.9, 0.5), adjustment: nil))
+                }
+            }
+            return pm
+        }
+        let one = draw(warped: true), other = draw(warped: false)
+        var differing = 0, worst = 0, drawn = 0
+        for i in 0..<(w * h) {
+            if one.pixels[i] != RGBA8(20, 30, 40).premultiplied.packed { drawn += 1 }
+            guard one.pixels[i] != other.pixels[i] else { continue }
+            differing += 1
+            for shift in stride(from: 0, to: 32, by: 8) {
+                worst = max(worst, abs(Int(one.pixels[i] >> UInt32(shift) & 255) - Int(other.pixels[i] >> UInt32(shift) & 255)))
+            }
+        }
+        #expect(drawn > 100, "the image hardly shows (\(drawn) pixels)")
+        #expect(differing <= 4 && worst <= 2, "\(differing) pixels differ, by up to \(worst)")
+    }
 }

@@ -198,6 +198,17 @@ sleep 0.5
 [ "$c0" = "$c1" ] && [ "$(centre)" = "$c0" ] || fail "the centre moved with full screen: $c0 -> $c1 -> $(centre)"
 ok "F11: full screen 1280x800 and back to 900x600, centre $c0 kept"
 
+# 12b. A right-drag a quarter turn clockwise around the centre turns the map (bearing -90),
+# Shift+Right turns it 15 degrees back, n eases back to north.
+xdotool mousemove --window "$WID" 650 300 mousedown 3 mousemove --window "$WID" 600 420 \
+  mousemove --window "$WID" 520 490 mousemove --window "$WID" 450 500 mouseup 3
+wait_for "bearing -90 after the right-drag" sh -c "tail -1 '$LOG' | grep -q 'bearing=-90.0'"
+xdotool key --window "$WID" shift+Right
+wait_for "bearing -75 after Shift+Right" sh -c "tail -1 '$LOG' | grep -q 'bearing=-75.0'"
+xdotool key --window "$WID" n
+wait_for "north up after n" sh -c "tail -1 '$LOG' | grep -q 'camera lat=' && ! tail -1 '$LOG' | grep -q bearing"
+ok "right-drag: bearing -90; Shift+Right: -75; n: north up again"
+
 # 13. Ctrl+S writes the view into the pictures folder and the log says where.
 xdotool key --window "$WID" ctrl+s
 wait_for "the view saved" grep -q "saved the view to $HOME/Pictures/nightmap-" "$LOG"

@@ -49,6 +49,9 @@ public struct IconPaint: Equatable, Sendable {
     public var haloColor: Color = Color(r: 0, g: 0, b: 0, a: 0)
     public var haloWidth: Double = 0
     public var haloBlur: Double = 0
+    /// `icon-rotation-alignment` is `map` (or `auto` along lines): the icon turns with the map at
+    /// a bearing; otherwise it stays upright on screen.
+    public var rotatesWithMap: Bool = false
     /// Bilinear sampling (scaled or rotated icons); exact pixels otherwise.
     public var smooth: Bool = false
     /// `icon-size` and the screen's pixel ratio (SDF edges are sharpened by both).
@@ -60,7 +63,7 @@ public struct IconPaint: Equatable, Sendable {
     public static func == (a: IconPaint, b: IconPaint) -> Bool {
         a.icon === b.icon && a.scale == b.scale && a.rotate == b.rotate && a.anchor == b.anchor
             && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.opacity == b.opacity && a.color == b.color
-            && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur && a.smooth == b.smooth && a.size == b.size && a.pixelRatio == b.pixelRatio
+            && a.rotatesWithMap == b.rotatesWithMap && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur && a.smooth == b.smooth && a.size == b.size && a.pixelRatio == b.pixelRatio
     }
 }
 
@@ -78,6 +81,8 @@ public struct VectorIconPaint: Equatable, Sendable {
     public var opacity: Double = 1
     /// Per-channel factor from the light: mix(radiance, 1, emissive strength).
     public var light: Color = .white
+    /// `icon-rotation-alignment` map: the icon turns with the map (its rotation is from north).
+    public var rotatesWithMap = false
 
     public init(icon: VectorIcon, scale: Double) { self.icon = icon; self.scale = scale }
 
@@ -88,7 +93,7 @@ public struct VectorIconPaint: Equatable, Sendable {
 
     public static func == (a: VectorIconPaint, b: VectorIconPaint) -> Bool {
         a.icon === b.icon && a.scale == b.scale && a.rotate == b.rotate && a.anchor == b.anchor && a.offset.x == b.offset.x
-            && a.offset.y == b.offset.y && a.opacity == b.opacity && a.light == b.light
+            && a.offset.y == b.offset.y && a.opacity == b.opacity && a.light == b.light && a.rotatesWithMap == b.rotatesWithMap
     }
 }
 
@@ -111,7 +116,8 @@ public struct FeatureDraw: Equatable, Sendable {
     }
 
     public let items: [Item]
-    /// The layer's `*-translate`, in device pixels (with `*-translate-anchor` map; north up it is the same).
+    /// The layer's `*-translate`, in device pixels along the map's axes (a `viewport` anchor's
+    /// offset already turned back by the bearing).
     public let translate: (x: Double, y: Double)
     /// The zoom of the tiles the reference engines would cut this data into (the integer zoom,
     /// at most the source's maximum): dash patterns restart where a line enters each tile (with

@@ -52,9 +52,7 @@ struct StyleDocumentReader {
             }
         }
         doc.zoom = number(root["zoom"], "zoom", range: 0...24)
-        if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity), b.truncatingRemainder(dividingBy: 360) != 0 {
-            problems.append("bearing: \(b) is not supported (nightmap draws north up; use 0)")
-        }
+        if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity) { doc.bearing = CameraState.normalized(b) }
         if let p = number(root["pitch"], "pitch", range: 0...85), p != 0 {
             problems.append("pitch: \(p) is not supported (nightmap draws a flat map; use 0)")
         }

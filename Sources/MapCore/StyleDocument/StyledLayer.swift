@@ -129,9 +129,12 @@ public struct StyleEvaluation: Sendable {
     /// What the window shows (nil: everything may be needed); layers drawn feature by feature
     /// evaluate only the features around it.
     public let visible: MercatorBox?
-    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0, visible: MercatorBox? = nil) {
+    /// The camera's bearing: icon collision boxes stand upright on screen.
+    public let bearing: Double
+    public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0, visible: MercatorBox? = nil,
+                bearing: Double = 0) {
         self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize; self.now = now
-        self.visible = visible
+        self.visible = visible; self.bearing = bearing
     }
 
     /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style
@@ -224,6 +227,12 @@ extension StyledLayer {
         if paintSpecs[translateName] != nil {
             let t = pair(translateName, zc)
             translate = (e.length(t.0 * e.pixelRatio), e.length(t.1 * e.pixelRatio))
+            // Anchored to the viewport: at a bearing, the screen offset turned back onto the
+            // map's axes (the renderer applies it before the view's rotation).
+            if e.bearing != 0, string("\(translateName)-anchor", zc, layout: false) == "viewport" {
+                let b = e.bearing * Double.pi / 180
+                translate = (translate.x * cos(b) - translate.y * sin(b), translate.x * sin(b) + translate.y * cos(b))
+            }
         }
         let count = indexed ? candidates.count : data.features.count
         for k in 0..<count {
@@ -278,6 +287,8 @@ extension StyledLayer {
                 }
                 p.rotate = degrees(number("icon-rotate", c, layout: true))
                 p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
+                let alignment = string("icon-rotation-alignment", c)
+                p.rotatesWithMap = alignment == "map" || (alignment == "auto" && string("symbol-placement", c) != "point")
                 let off = pair("icon-offset", c, layout: true)
                 p.size = size
                 p.pixelRatio = e.pixelRatio
@@ -296,7 +307,7 @@ extension StyledLayer {
                     var q = p
                     q.rotate = degrees(q.rotate + angle)
                     if angle != 0 { q.smooth = true }
-                    let box = iconBox(q, at: anchor, worldSize: e.worldSize)
+                    let box = iconBox(q, at: anchor, worldSize: e.worldSize, bearing: e.bearing)
                     if !allow && placed.collides(box) { continue }
                     if !ignore { placed.insert(box) }
                     items.append(.init(paint: .icon(q), geometry: anchor))
@@ -322,6 +333,8 @@ extension StyledLayer {
         if !(p.scale * side <= e.lengthLimit) { p.scale = e.lengthLimit / side }
         p.rotate = degrees(number("icon-rotate", c, layout: true))
         p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
+        let alignment = string("icon-rotation-alignment", c)
+        p.rotatesWithMap = alignment == "map" || (alignment == "auto" && string("symbol-placement", c) != "point")
         let off = pair("icon-offset", c, layout: true)
         p.offset = (e.length(off.0 * p.scale), e.length(off.1 * p.scale))
         p.opacity = number("icon-opacity", c)
@@ -331,9 +344,8 @@ extension StyledLayer {
         for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width, limit: &lineAnchorsLeft) {
             var q = p
             q.rotate = degrees(q.rotate + angle)
-            let w = icon.width * q.scale, h = icon.height * q.scale, f = q.anchor.fraction
-            let x = anchor.coordinates[0] * e.worldSize + q.offset.x, y = anchor.coordinates[1] * e.worldSize + q.offset.y
-            let box = FrameDescription.ScreenBox(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
+            let box = Self.uprightBox(at: anchor, width: icon.width * q.scale, height: icon.height * q.scale, anchor: q.anchor,
+                                      offset: q.offset, worldSize: e.worldSize, bearing: e.bearing)
             if !allow && placed.collides(box) { continue }
             if !ignore { placed.insert(box) }
             items.append(.init(paint: .vectorIcon(q), geometry: anchor))
@@ -369,11 +381,23 @@ extension StyledLayer {
     }
 
     /// The icon's box in world pixels (the screen shifted by the camera: collisions between
-    /// icons do not depend on where the camera is).
-    private func iconBox(_ p: IconPaint, at g: FeatureGeometry, worldSize: Double) -> FrameDescription.ScreenBox {
-        let w = Double(p.icon.image.width) * p.scale, h = Double(p.icon.image.height) * p.scale
-        let f = p.anchor.fraction
-        let x = g.coordinates[0] * worldSize + p.offset.x, y = g.coordinates[1] * worldSize + p.offset.y
+    /// icons do not depend on where the camera is, only on its bearing).
+    private func iconBox(_ p: IconPaint, at g: FeatureGeometry, worldSize: Double, bearing: Double) -> FrameDescription.ScreenBox {
+        Self.uprightBox(at: g, width: Double(p.icon.image.width) * p.scale, height: Double(p.icon.image.height) * p.scale,
+                        anchor: p.anchor, offset: p.offset, worldSize: worldSize, bearing: bearing)
+    }
+
+    /// A `width` x `height` icon's box at the point, in world pixels turned as the screen shows
+    /// them (about the origin: only differences count), so it stands upright on screen.
+    static func uprightBox(at g: FeatureGeometry, width w: Double, height h: Double, anchor: IconAnchor, offset: (x: Double, y: Double),
+                           worldSize: Double, bearing: Double) -> FrameDescription.ScreenBox {
+        let f = anchor.fraction
+        var x = g.coordinates[0] * worldSize, y = g.coordinates[1] * worldSize
+        if bearing != 0 {
+            let b = bearing * Double.pi / 180
+            (x, y) = (x * cos(b) + y * sin(b), -x * sin(b) + y * cos(b))
+        }
+        x += offset.x; y += offset.y
         return .init(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
     }
 

@@ -3,7 +3,9 @@ import MapCore
 ///
 /// Conventions follow MapLibre GL JS: a press that moves 3 px or more is a drag and never a
 /// click; a double-click zooms in by one around the pointer (Shift: out) over 300 ms; keys with
-/// Control or Alt held are left alone. A click toggles the animation timer at once; when it turns
+/// Control or Alt held are left alone (but Ctrl+S, Alt+Up). Dragging with the secondary button,
+/// or with Ctrl held, rotates the map around the viewport's centre; Shift+Left / Shift+Right turn
+/// it by 15 degrees and `n` or Alt+Up turn it back to north, eased. A click toggles the animation timer at once; when it turns
 /// out to be the first half of a double-click, the second click toggles it back, so a double-click
 /// only zooms.
 public struct InputController: Sendable {
@@ -19,6 +21,11 @@ public struct InputController: Sendable {
     private var pressModifiers: Modifiers = []
     private var lastPointer: (x: Double, y: Double)?
     private var dragging = false
+    /// The press rotates instead of panning (secondary button, or Ctrl held).
+    private var rotating = false
+    /// Where the compass is on screen (set by the window while the map is not north-up): a click
+    /// inside it turns the map back to north instead of toggling the timer.
+    public var compass: CompassArea?
     /// Pointer positions of the drag's last moments, for inertia.
     private var samples: [(x: Double, y: Double, time: Double)] = []
 
@@ -38,8 +45,9 @@ public struct InputController: Sendable {
 
     public mutating func handle(_ event: InputEvent) -> [MapCommand] {
         switch event {
-        case let .pointerDown(x, y, mods, time):
+        case let .pointerDown(x, y, mods, button, time):
             pressAt = (x, y); lastPointer = (x, y); pressModifiers = mods; dragging = false
+            rotating = button == .secondary || mods.contains(.control)
             samples = [(x, y, time)]
             return []
         case let .pointerMove(x, y, time):
@@ -52,10 +60,17 @@ public struct InputController: Sendable {
                 dragging = true
             }
             lastPointer = (x, y)
-            return x == last.x && y == last.y ? [] : [.pan(dx: x - last.x, dy: y - last.y)]
+            if x == last.x && y == last.y { return [] }
+            return rotating ? [.rotateDrag(x0: last.x, y0: last.y, x1: x, y1: y)] : [.pan(dx: x - last.x, dy: y - last.y)]
         case let .pointerUp(x, y, time):
             guard let p = pressAt else { return [] }
-            defer { pressAt = nil; lastPointer = nil; dragging = false }
+            defer { pressAt = nil; lastPointer = nil; dragging = false; rotating = false }
+            if rotating {
+                // A rotation has no glide; a secondary click does nothing.
+                lastClick = nil
+                guard dragging, let last = lastPointer, x != last.x || y != last.y else { return [] }
+                return [.rotateDrag(x0: last.x, y0: last.y, x1: x, y1: y)]
+            }
             if dragging {
                 var out: [MapCommand] = []
                 if let last = lastPointer, x != last.x || y != last.y { out.append(.pan(dx: x - last.x, dy: y - last.y)) }
@@ -66,6 +81,7 @@ public struct InputController: Sendable {
             }
             let d = ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()
             if d >= Self.clickTolerance { lastClick = nil; return [.pan(dx: x - p.x, dy: y - p.y)] }
+            if let c = compass, c.contains(x: x, y: y) { lastClick = nil; return [.resetNorth] }
             if let c = lastClick, time - c.time <= Self.doubleClickInterval,
                abs(x - c.x) <= Self.doubleClickDistance, abs(y - c.y) <= Self.doubleClickDistance {
                 lastClick = nil
@@ -79,7 +95,10 @@ public struct InputController: Sendable {
             return [.zoom(delta: ticks * Self.wheelZoomPerTick, aroundX: x, aroundY: y, duration: Self.wheelDuration)]
         case let .keyDown(key, mods, _):
             if mods == .control, key == .character("s") || key == .character("S") { return [.saveView] }
+            if mods == .alt, key == .up { return [.resetNorth] }
             if mods.contains(.control) || mods.contains(.alt) { return [] }
+            if mods.contains(.shift), key == .left { return [.rotateEased(degrees: -Camera.rotateStep)] }
+            if mods.contains(.shift), key == .right { return [.rotateEased(degrees: Camera.rotateStep)] }
             return Self.command(for: key)
         case let .resized(w, h, _):
             return [.resize(width: w, height: h)]
@@ -124,7 +143,9 @@ public struct InputController: Sendable {
         case .character("f"), .character("F"): return [.toggleFollow]
         case .character("h"), .character("H"), .character("?"): return [.toggleHelp]
         case .character("u"), .character("U"): return [.toggleUnits]
+        case .character("n"), .character("N"): return [.resetNorth]
         default: return []
         }
     }
 }
+

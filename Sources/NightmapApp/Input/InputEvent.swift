@@ -18,10 +18,13 @@ public struct Modifiers: OptionSet, Sendable {
     public static let alt = Modifiers(rawValue: 4)
 }
 
+/// The mouse button of a press (the secondary one rotates the map).
+public enum PointerButton: Equatable, Sendable { case primary, secondary, middle }
+
 /// Input as the map sees it; the window translates its library's events into these.
 /// Positions are in window pixels, `time` in seconds on the run loop's clock.
 public enum InputEvent: Equatable, Sendable {
-    case pointerDown(x: Double, y: Double, modifiers: Modifiers, time: Double)
+    case pointerDown(x: Double, y: Double, modifiers: Modifiers, button: PointerButton = .primary, time: Double)
     case pointerMove(x: Double, y: Double, time: Double)
     case pointerUp(x: Double, y: Double, time: Double)
     /// Wheel movement in ticks, positive away from the user (zoom in).
@@ -44,6 +47,15 @@ public enum MapCommand: Equatable, Sendable {
     case zoom(delta: Double, aroundX: Double, aroundY: Double, duration: Double)
     /// Change the zoom by `delta` around the viewport centre, eased.
     case zoomCentered(delta: Double)
+    /// Turn the map now by the angle the pointer swept around the viewport's centre, from
+    /// (x0, y0) to (x1, y1) (dragging with the secondary button or Ctrl).
+    case rotateDrag(x0: Double, y0: Double, x1: Double, y1: Double)
+    /// Change the bearing by `degrees` now.
+    case rotate(degrees: Double)
+    /// Change the bearing by `degrees`, eased over 300 ms (Shift+Left / Shift+Right).
+    case rotateEased(degrees: Double)
+    /// Ease the bearing back to 0, north up (`n`, Alt+Up, a click on the compass).
+    case resetNorth
     case toggleTimer
     /// While paused, show the previous (-1) or next (+1) radar frame.
     case stepFrame(Int)

@@ -1,0 +1,147 @@
+import MapCore
+import Raster
+
+/// Where normalised Mercator coordinates land on screen, including horizontal world copies.
+///
+/// A point goes first to unrotated screen space, x * world + ox (and y), and then, at a
+/// bearing, through `turn`, the rotation about the viewport's centre. North up there is no turn,
+/// and drawing uses `AxisMap`, exactly the scale and offset it always did; at a bearing it uses
+/// `RotatedMap`, one affine map per world copy.
+struct Placement {
+    let zoom: Double
+    let world: Double
+    var ox: Double, oy: Double
+    /// The Mercator box the rows drawn cover (at a bearing: the box holding their rotated corners).
+    let visible: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// The whole view's height (a band renderer draws only some of its rows).
+    let viewHeight: Int
+    /// Unrotated screen space to the screen: the rotation about the viewport's centre; nil north up.
+    let turn: Transform?
+    /// The camera's bearing in degrees (icons aligned to the map turn by minus it).
+    let bearing: Double
+
+    /// For the rows `rows` of the view.
+    init(view: ViewTransform, width: Int, rows: Range<Int>) {
+        zoom = view.camera.zoom
+        world = view.worldSize
+        ox = Double(width) / 2 - view.centerPixel.x
+        oy = Double(view.size.height) / 2 - view.centerPixel.y
+        viewHeight = view.size.height
+        bearing = view.camera.bearing
+        if view.isNorthUp {
+            turn = nil
+            visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
+        } else {
+            let cs = view.cosBearing, sn = view.sinBearing
+            let cx = Double(width) / 2, cy = Double(view.size.height) / 2
+            let t = Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
+            turn = t
+            // The band's corners back through the turn, then into Mercator.
+            let inverse = Transform(a: cs, b: sn, c: -sn, d: cs, tx: cx - (cs * cx - sn * cy), ty: cy - (sn * cx + cs * cy))
+            let top = Double(rows.lowerBound), bottom = Double(rows.upperBound), w = Double(width)
+            let a = inverse.apply(Point(0, top)), b = inverse.apply(Point(w, top))
+            let c = inverse.apply(Point(w, bottom)), d = inverse.apply(Point(0, bottom))
+            let minX = Swift.min(a.x, b.x, c.x, d.x), maxX = Swift.max(a.x, b.x, c.x, d.x)
+            let minY = Swift.min(a.y, b.y, c.y, d.y), maxY = Swift.max(a.y, b.y, c.y, d.y)
+            let ox = ox, oy = oy, world = world
+            visible = ((minX - ox) / world, (minY - oy) / world, (maxX - ox) / world, (maxY - oy) / world)
+        }
+    }
+
+    /// This placement with the view's centre on a whole pixel (a half pixel for an odd size), as
+    /// the reference engines place raster layers when the camera is still: image texels then
+    /// land on the same pixels wherever the centre falls between them. (North up only: at a
+    /// bearing texels do not line up with pixels anyway.)
+    func pixelAligned(width: Int) -> Placement {
+        guard turn == nil else { return self }
+        func aligned(_ o: Double, _ size: Int) -> Double {
+            let c = Double(size) / 2 - o                 // the centre in world pixels
+            var d = c - c.rounded() + Double(size % 2) / 2
+            if d > 0.5 { d -= 1 }
+            return Double(size) / 2 - c + d
+        }
+        var q = self
+        q.ox = aligned(ox, width)
+        q.oy = aligned(oy, viewHeight)
+        return q
+    }
+
+    /// A screen point of unrotated screen space `(x, y)` (the identity north up).
+    @inline(__always) func turned(_ x: Double, _ y: Double) -> Point {
+        guard let t = turn else { return Point(x, y) }
+        return t.apply(Point(x, y))
+    }
+
+    /// Calls `body` for each chunk of `level` that intersects the viewport (grown by `margin`
+    /// pixels), once per world copy it shows in, with the map of its points onto the screen.
+    func forEachVisibleChunk<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, margin: Double, _: M.Type,
+                                           _ body: (GeometrySet.Chunk, M) -> Void) {
+        let m = margin / world
+        let minX = visible.minX - m, maxX = visible.maxX + m
+        let minY = visible.minY - m, maxY = visible.maxY + m
+        let firstCopy = Int((minX).rounded(.down)), lastCopy = Int((maxX).rounded(.down))
+        for copy in firstCopy...max(firstCopy, lastCopy) {
+            let shift = Double(copy)
+            let map = M(self, copy: shift, translate: (0, 0))
+            for ci in level.chunks {
+                let c = g.chunks[ci]
+                if Double(c.maxX) + shift < minX || Double(c.minX) + shift > maxX
+                    || Double(c.maxY) < minY || Double(c.minY) > maxY { continue }
+                body(c, map)
+            }
+        }
+    }
+}
+
+/// Normalised Mercator coordinates of one world copy onto the screen.
+protocol ScreenMap {
+    /// The map for world copy `copy` (an integer) of `p`, moved by `translate` unrotated pixels
+    /// (a layer's `*-translate`, anchored to the map).
+    init(_ p: Placement, copy: Double, translate: (x: Double, y: Double))
+    func point(_ x: Double, _ y: Double) -> Point
+    /// The screen box holding the image of the Mercator box: minX, minY, maxX, maxY.
+    func box(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> (Double, Double, Double, Double)
+    /// The scale and offsets when the map is axis-aligned (north up), else nil.
+    var axis: AxisMap? { get }
+}
+
+extension ScreenMap {
+    /// Block b of `boxes` (a `GeometrySet`'s block boxes) on screen, mapped as its points are.
+    @inline(__always)
+    func box(_ boxes: UnsafeBufferPointer<Float>, _ b: Int) -> (Double, Double, Double, Double) {
+        box(Double(boxes[4 * b]), Double(boxes[4 * b + 1]), Double(boxes[4 * b + 2]), Double(boxes[4 * b + 3]))
+    }
+}
+
+/// North up: a scale and an offset per axis.
+struct AxisMap: ScreenMap {
+    let sx: Double, ox: Double, sy: Double, oy: Double
+    init(sx: Double, ox: Double, sy: Double, oy: Double) { self.sx = sx; self.ox = ox; self.sy = sy; self.oy = oy }
+    @inline(__always) init(_ p: Placement, copy: Double, translate t: (x: Double, y: Double)) {
+        self.init(sx: p.world, ox: p.ox + copy * p.world + t.x, sy: p.world, oy: p.oy + t.y)
+    }
+    @inline(__always) func point(_ x: Double, _ y: Double) -> Point { Point(x * sx + ox, y * sy + oy) }
+    @inline(__always) func box(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> (Double, Double, Double, Double) {
+        (minX * sx + ox, minY * sy + oy, maxX * sx + ox, maxY * sy + oy)
+    }
+    var axis: AxisMap? { self }
+}
+
+/// At a bearing: the scale, offset and turn about the viewport's centre in one affine map.
+struct RotatedMap: ScreenMap {
+    let t: Transform
+    @inline(__always) init(_ p: Placement, copy: Double, translate s: (x: Double, y: Double)) {
+        let r = p.turn ?? .identity
+        let ox = p.ox + copy * p.world + s.x, oy = p.oy + s.y
+        t = Transform(a: r.a * p.world, b: r.b * p.world, c: r.c * p.world, d: r.d * p.world,
+                      tx: r.a * ox + r.c * oy + r.tx, ty: r.b * ox + r.d * oy + r.ty)
+    }
+    @inline(__always) func point(_ x: Double, _ y: Double) -> Point {
+        Point(t.a * x + t.c * y + t.tx, t.b * x + t.d * y + t.ty)
+    }
+    @inline(__always) func box(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> (Double, Double, Double, Double) {
+        let p = point(minX, minY), q = point(maxX, minY), r = point(maxX, maxY), s = point(minX, maxY)
+        return (min(p.x, q.x, r.x, s.x), min(p.y, q.y, r.y, s.y), max(p.x, q.x, r.x, s.x), max(p.y, q.y, r.y, s.y))
+    }
+    var axis: AxisMap? { nil }
+}

@@ -1,0 +1,135 @@
+/// Where the pixels of a screen sample an image whose mapping is not linear along screen rows
+/// (an image at a bearing, rows at their true latitude): the pixel centre goes through `inverse`
+/// to a plane point (X, Y); Y through the optional monotone `table` (samples of Y -> Y' at equal
+/// steps, linearly interpolated: latitude from Web Mercator y); then through one of two affine
+/// maps to normalised image coordinates (s, t), by the side of the diagonal from `tr` to `bl`
+/// the point lies on (the quad's two triangles).
+public struct ImageWarp {
+    /// s = a X + b Y + c, t = d X + e Y + f.
+    public struct Plane: Sendable {
+        public let a: Double, b: Double, c: Double, d: Double, e: Double, f: Double
+        public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+            self.a = a; self.b = b; self.c = c; self.d = d; self.e = e; self.f = f
+        }
+    }
+    public let inverse: Transform
+    public let first: Plane, second: Plane
+    public let tr: Point, bl: Point
+    /// The sign of the side of the diagonal the first triangle lies on.
+    public let firstSide: Double
+    let table: UnsafePointer<Double>?
+    let tableCount: Int
+    let tableY0: Double, tableStep: Double
+
+    /// `table` (when given) holds `tableCount` values of Y' for Y = tableY0 + k / tableStep.
+    public init(inverse: Transform, first: Plane, second: Plane, tr: Point, bl: Point, firstSide: Double,
+                table: UnsafePointer<Double>? = nil, tableCount: Int = 0, tableY0: Double = 0, tableStep: Double = 1) {
+        self.inverse = inverse; self.first = first; self.second = second; self.tr = tr; self.bl = bl
+        self.firstSide = firstSide
+        self.table = tableCount >= 2 ? table : nil
+        self.tableCount = tableCount; self.tableY0 = tableY0; self.tableStep = tableStep
+    }
+
+    /// (s, t) at plane point (X, Y) (Y before the table).
+    @inline(__always)
+    func st(_ X: Double, _ Y: Double) -> (Float, Float) {
+        var y = Y
+        if let table {
+            var u = (Y - tableY0) * tableStep
+            u = min(max(u, 0), Double(tableCount - 1))          // (NaN: 0)
+            let i = min(Int(u), tableCount - 2)
+            y = table[i] + (table[i + 1] - table[i]) * (u - Double(i))
+        }
+        let side = (bl.x - tr.x) * (y - tr.y) - (bl.y - tr.y) * (X - tr.x)
+        let m = (side > 0) == (firstSide > 0) ? first : second
+        return (Float(m.a * X + m.b * y + m.c), Float(m.d * X + m.e * y + m.f))
+    }
+}
+
+/// `ImageBlitter` for an `ImageWarp`: each covered pixel is mapped on its own (stepping the
+/// inverse along the span), and bilinear samples of four clear pixels cost no blending.
+public struct MappedImageBlitter: SpanBlitter {
+    let dst: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let image: ImageBlitter.Source
+    let previous: ImageBlitter.Source?
+    let fade: UInt32
+    let warp: ImageWarp
+    let sampling: ImageSampling
+    let finish: PixelFinish
+
+    public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, warp: ImageWarp,
+                sampling: ImageSampling, opacity: Double, light: (Double, Double, Double), adjustment: ColorAdjustment?) {
+        dst = destination.pixels; stride = destination.width
+        self.image = .init(image); self.previous = previous.map(ImageBlitter.Source.init)
+        self.fade = UInt32((min(max(fade, 0), 1) * 256).rounded())
+        self.warp = warp
+        self.sampling = sampling
+        finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
+    }
+
+    /// The bilinear sample, 0 at once when its four pixels are clear (most of a radar frame).
+    @inline(__always)
+    func sample(_ s: Float, _ t: Float) -> UInt32 {
+        guard sampling == .bilinear else { return ImageBlitter.sample(image, s, t, sampling) }
+        let src = image
+        let fx = s * src.fw - 0.5, fy = t * src.fh - 0.5
+        guard fx.isFinite, fy.isFinite else { return 0 }
+        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+        let xi = Int(min(max(x0f, -2), src.fw + 2)), yi = Int(min(max(y0f, -2), src.fh + 2))
+        let x0 = min(max(xi, 0), src.width - 1), x1 = min(max(xi + 1, 0), src.width - 1)
+        let y0 = min(max(yi, 0), src.height - 1), y1 = min(max(yi + 1, 0), src.height - 1)
+        let r0 = src.pixels + y0 &* src.width, r1 = src.pixels + y1 &* src.width
+        let p00 = r0[x0], p01 = r0[x1], p10 = r1[x0], p11 = r1[x1]
+        if p00 | p01 | p10 | p11 == 0 { return 0 }
+        let wx = UInt32((fx - x0f) * 256), wy = UInt32((fy - y0f) * 256)
+        let top = ImageBlitter.lerp(ImageBlitter.spread(p00), ImageBlitter.spread(p01), wx)
+        let bottom = ImageBlitter.lerp(ImageBlitter.spread(p10), ImageBlitter.spread(p11), wx)
+        return ImageBlitter.pack(ImageBlitter.lerp(top, bottom, wy))
+    }
+
+    @inline(__always)
+    func shade(_ X: Double, _ Y: Double) -> UInt32 {
+        let (s, t) = warp.st(X, Y)
+        if let previous, fade < 256 {
+            let p = ImageBlitter.sample(image, s, t, sampling)
+            return finish.apply(ImageBlitter.pack(ImageBlitter.lerp(ImageBlitter.spread(ImageBlitter.sample(previous, s, t, sampling)),
+                                                                  ImageBlitter.spread(p), fade)))
+        }
+        let p = sample(s, t)
+        return p == 0 ? 0 : finish.apply(p)
+    }
+
+    @inline(__always)
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        let q = warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+        let c = shade(q.x, q.y)
+        if c == 0 { return }
+        let s = Blend.scale(c, alpha &+ (alpha >> 7))
+        let d = dst + (y &* stride &+ x)
+        d.pointee = Blend.over(s, d.pointee)
+    }
+
+    @inline(__always)
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        let d = dst + (y &* stride &+ x)
+        let k = alpha &+ (alpha >> 7)
+        let q = warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+        let dx = warp.inverse.a, dy = warp.inverse.b          // one pixel right, in the plane
+        for i in 0..<count {
+            var s = shade(q.x + dx * Double(i), q.y + dy * Double(i))
+            if s == 0 { continue }
+            if k != 256 { s = Blend.scale(s, k) }
+            d[i] = Blend.over(s, d[i])
+        }
+    }
+}
+
+extension Rasterizer {
+    /// Fills the accumulated edges with a pixel-by-pixel mapped image and forgets them.
+    public mutating func fill(_ pixmap: Pixmap, mappedImage blitter: MappedImageBlitter, rule: FillRule = .nonZero) {
+        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
+        var b = blitter
+        sweep(rule, &b)
+    }
+}
