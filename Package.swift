@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "Raster", swiftSettings: uncheckedExclusivity),
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
-        .target(name: "MapCore"),
+        .target(name: "MapCore", dependencies: ["Raster"]),
         .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CGif", "CFreeType", "CCurl"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),

@@ -1,3 +1,4 @@
+import Raster
 /// Everything needed to draw one frame, evaluated for one instant: read-only input to the renderer.
 ///
 /// Two equal descriptions give the same pixels, so the run loop redraws only when the
@@ -5,8 +6,8 @@
 public struct FrameDescription: Equatable, Sendable {
     /// What a raster layer shows: the current image, and while cross-fading the one before it.
     public struct ImageDraw: Equatable, Sendable {
-        public let image: any RasterImage
-        public let previous: (any RasterImage)?
+        public let image: Pixmap
+        public let previous: Pixmap?
         /// Progress of the cross-fade from `previous` to `image`, 0...1.
         public let fade: Double
         public let corners: ImageCorners
@@ -17,7 +18,7 @@ public struct FrameDescription: Equatable, Sendable {
         /// while the camera is still, so texels fall on the same pixels from frame to frame).
         public let pixelAligned: Bool
 
-        public init(image: any RasterImage, previous: (any RasterImage)?, fade: Double, corners: ImageCorners,
+        public init(image: Pixmap, previous: Pixmap?, fade: Double, corners: ImageCorners,
                     placement: ImagePlacement, light: Color, pixelAligned: Bool = false) {
             self.image = image; self.previous = previous; self.fade = fade; self.corners = corners
             self.placement = placement; self.light = light; self.pixelAligned = pixelAligned

@@ -1,3 +1,4 @@
+import Raster
 /// Paint of a circle layer, evaluated for one feature, with the specification's defaults.
 public struct CirclePaint: Equatable, Sendable {
     /// Pixels.
@@ -16,10 +17,10 @@ public struct CirclePaint: Equatable, Sendable {
 /// image is a signed distance field (`sdf: true`: alpha holds distance, coloured by `icon-color`).
 public final class SpriteIcon: Sendable {
     public let name: String
-    public let image: any RasterImage
+    public let image: Pixmap
     public let pixelRatio: Double
     public let sdf: Bool
-    public init(name: String, image: any RasterImage, pixelRatio: Double, sdf: Bool) {
+    public init(name: String, image: Pixmap, pixelRatio: Double, sdf: Bool) {
         self.name = name; self.image = image; self.pixelRatio = pixelRatio; self.sdf = sdf
     }
     /// Size in CSS pixels at icon-size 1.

@@ -1,9 +1,4 @@
-/// A decoded image the renderer can draw (the renderer's pixel buffer conforms to this);
-/// MapCore only needs its size and identity.
-public protocol RasterImage: AnyObject, Sendable {
-    var width: Int { get }
-    var height: Int { get }
-}
+import Raster
 
 /// How an image source's corners map the image onto the map.
 public enum ImagePlacement: String, Sendable, Equatable, CaseIterable {
@@ -46,16 +41,16 @@ public struct ImageCorners: Equatable, Sendable {
 public final class ImageSource: Sendable {
     public let corners: ImageCorners
     public let placement: ImagePlacement
-    public let frames: [(any RasterImage)?]
+    public let frames: [Pixmap?]
     public let names: [String]
 
-    public init(corners: ImageCorners, placement: ImagePlacement, frames: [(any RasterImage)?], names: [String]) {
+    public init(corners: ImageCorners, placement: ImagePlacement, frames: [Pixmap?], names: [String]) {
         self.corners = corners; self.placement = placement; self.frames = frames; self.names = names
     }
 
     /// The image to show for frame `index` (taken modulo the count): the frame itself, or the
     /// closest good frame before it (wrapping), or nil when no frame is good.
-    public func image(at index: Int) -> (any RasterImage)? {
+    public func image(at index: Int) -> Pixmap? {
         guard !frames.isEmpty else { return nil }
         let n = frames.count
         for back in 0..<n {

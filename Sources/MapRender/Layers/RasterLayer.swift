@@ -18,8 +18,8 @@ extension FrameRenderer {
     func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ pixmap: Pixmap) {
         if placement.turn != nil { drawRotatedRaster(draw, paint, placement, pixmap); return }
         let p = draw.pixelAligned ? placement.pixelAligned(width: pixmap.width) : placement
-        guard let image = draw.image as? Pixmap,
-              let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
+        let image = draw.image
+        guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
         // World copies: draw the quad in each copy the viewport shows.
         let c = draw.corners
@@ -39,7 +39,7 @@ extension FrameRenderer {
             let adjustment = paint.hasNoAdjustments ? nil : ColorAdjustment(
                 brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
                 saturation: paint.saturation, hueRotate: paint.hueRotate)
-            let previous = draw.previous as? Pixmap
+            let previous = draw.previous
             let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
             let light = (draw.light.r, draw.light.g, draw.light.b)
             if draw.corners.isAxisAligned && (previous.map { $0.width == image.width && $0.height == image.height } ?? true) {
@@ -86,9 +86,9 @@ extension FrameRenderer {
 
     /// The quad at a bearing, in each world copy the viewport shows: outlined through the view's
     /// rotation, every covered pixel sampled through its inverse (`ImageQuadMapper.warp`).
-    private func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
-        guard let image = draw.image as? Pixmap,
-              let quad = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
+    func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
+        let image = draw.image
+        guard let quad = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
         let c = draw.corners
         let minX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
@@ -112,7 +112,7 @@ extension FrameRenderer {
             latitudes.withUnsafeMutableBufferPointer { table in
                 guard let warp = quad.warp(map, rows: rowsShown, world: p.world, latitudes: table) else { return }
                 rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
-                let blitter = MappedImageBlitter(destination: pixmap, image: image, previous: draw.previous as? Pixmap, fade: draw.fade,
+                let blitter = MappedImageBlitter(destination: pixmap, image: image, previous: draw.previous, fade: draw.fade,
                                                  warp: warp, sampling: sampling, opacity: paint.opacity,
                                                  light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)
                 rasterizer.fill(pixmap, mappedImage: blitter)

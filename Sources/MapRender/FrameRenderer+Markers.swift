@@ -1,0 +1,40 @@
+import MapCore
+import MapData
+import Raster
+
+/// Off-screen markers: the arrow at the window's edge that points to a place out of sight.
+extension FrameRenderer {
+    /// The arrow of each off-screen marker whose place (the world copy nearest the window's
+    /// centre) is out of the window.
+    func drawOffscreenMarkers(_ markers: [FrameDescription.OffscreenMarker], _ view: ViewTransform, _ pixmap: Pixmap) {
+        let width = Double(view.size.width), height = Double(view.size.height)
+        for m in markers {
+            let s = view.nearestScreen(m.target)
+            guard s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
+            drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap)
+        }
+    }
+
+    /// An arrow 14 CSS pixels long (`scale` device pixels each) just inside the window's edge,
+    /// pointing from the centre towards `target`.
+    func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color,
+                       scale k: Double = 1, _ pixmap: Pixmap) {
+        let c = Point(width / 2, height / 2)
+        let d = target - c
+        let len = d.length
+        guard len > 0 else { return }
+        let u = d * (1 / len)
+        // Scale the direction to touch the inset rectangle.
+        let inset = 14 * k
+        let kx = u.x == 0 ? Double.infinity : (width / 2 - inset) / abs(u.x)
+        let ky = u.y == 0 ? Double.infinity : (height / 2 - inset) / abs(u.y)
+        let tip = c + u * min(kx, ky, len)
+        let n = Point(-u.y, u.x)
+        rasterizer.moveTo(tip)
+        rasterizer.lineTo(tip - u * (14 * k) + n * (7 * k))
+        rasterizer.lineTo(tip - u * (10 * k))
+        rasterizer.lineTo(tip - u * (14 * k) - n * (7 * k))
+        rasterizer.close()
+        rasterizer.fill(pixmap, color: color.premultiplied(opacity: 1), rule: .nonZero)
+    }
+}
