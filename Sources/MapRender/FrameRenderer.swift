@@ -22,7 +22,7 @@ public final class FrameRenderer {
     var rowSamples: [AxisSamples] = []
     /// Where each source column of a raster image starts and ends on screen (see `RunSkippingImageBlitter`).
     var columnReach: [Int32] = []
-    /// Latitudes by Mercator y for the radar at a bearing (see `ImageQuadMapper.warp`).
+    /// Latitudes by Mercator y for a lonlat raster image at a bearing (see `ImageQuadMapper.warp`).
     var latitudes: [Double] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
