@@ -10,11 +10,7 @@ public final class FontFace: TextFont, @unchecked Sendable {
         public let description: String
     }
 
-    /// One glyph at one size: its outline in pixels (origin on the baseline, y down) and advance.
-    public struct Glyph {
-        public let path: Path
-        public let advance: Double
-    }
+    public typealias Glyph = TextGlyph
 
     private var library: FT_Library?
     private var face: FT_Face?

@@ -7,7 +7,7 @@ import Raster
 extension FrameRenderer {
     /// Attribution (bottom right), status line and scale bar (bottom left), where the overlay's
     /// layout puts them; the help panel (centre).
-    func drawOverlay(_ o: Overlay, _ font: FontFace, _ pixmap: Pixmap, height: Int) {
+    func drawOverlay(_ o: Overlay, _ font: any TextFont, _ pixmap: Pixmap, height: Int) {
         let w = Double(pixmap.width), h = Double(height)
         var ui = LabelPaint(textSize: o.layout?.text.textSize ?? OverlayLayout.textSize)
         ui.haloWidth = o.layout?.text.haloWidth ?? OverlayLayout.haloWidth
@@ -56,7 +56,7 @@ extension FrameRenderer {
     /// outlines filled by our rasterizer; the halo grown from that coverage), composited together
     /// in their colours once (a `MaskSprite`), and that drawn at whole pixels every frame; dots
     /// are drawn from two cached masks. Placement is kept while the view stays put.
-    func drawLabels(_ layerIndex: Int, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: FontFace,
+    func drawLabels(_ layerIndex: Int, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: any TextFont,
                             _ frame: FrameDescription, _ pixmap: Pixmap) {
         // All label layers are placed together, once per view and set of label layers.
         if !placementIsShared && !labelPlacement.isCurrent(for: frame) { labelPlacement.place(frame) }
@@ -108,7 +108,7 @@ extension FrameRenderer {
 
     /// One label's text over its halo in the given colours, from its cached masks; the sprite is
     /// made again only when the colours change.
-    func labelSprite(_ text: String, paint: LabelPaint, font: FontFace, halo: PremultipliedColor, text color: PremultipliedColor) -> MaskSprite {
+    func labelSprite(_ text: String, paint: LabelPaint, font: any TextFont, halo: PremultipliedColor, text color: PremultipliedColor) -> MaskSprite {
         let entry = labelMasks(text, paint: paint, font: font)
         if let s = entry.sprite, s.underColor == halo.packed, s.overColor == color.packed { return s }
         let before = entry.bytes
@@ -119,7 +119,7 @@ extension FrameRenderer {
     }
 
     /// The text and halo masks of one label (cached by text and paint).
-    func labelMasks(_ text: String, paint: LabelPaint, font: FontFace) -> MaskEntry {
+    func labelMasks(_ text: String, paint: LabelPaint, font: any TextFont) -> MaskEntry {
         let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
         if let m = maskCache[key] {
             m.lastUsed = frameNumber

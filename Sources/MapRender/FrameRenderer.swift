@@ -140,7 +140,7 @@ public final class FrameRenderer {
             cachedLayers = []
         }
         if !frame.markers.isEmpty { drawOffscreenMarkers(frame.markers, frame.view, pixmap) }
-        if let overlay = frame.overlay, let font = overlay.font as? FontFace {
+        if let overlay = frame.overlay, let font = overlay.font {
             drawOverlay(overlay, font, pixmap, height: frame.view.size.height)
         }
     }
@@ -174,7 +174,8 @@ public final class FrameRenderer {
             guard let draw = layer.image, paint.opacity > 0 else { return }
             drawRaster(draw, paint, placement, pixmap)
         case let .labels(paint):
-            guard let draw = layer.labels, let font = draw.font as? FontFace else { return }
+            guard let draw = layer.labels else { return }
+            let font = draw.font
             drawLabels(index, draw, paint, font, frame, pixmap)
         case .styled:
             return      // (the model evaluates these into the kinds above)

@@ -101,7 +101,7 @@ public enum LabelPlacer {
     public static func place(_ draw: FrameDescription.LabelDraw, paint: LabelPaint, view: ViewTransform,
                              placed: inout [FrameDescription.ScreenBox], into out: inout [PlacedLabel],
                              scratch: inout Scratch) {
-        guard let font = draw.font as? FontFace else { return }
+        let font = draw.font
         let zoom = view.camera.zoom
         guard zoom < paint.maxZoom else { return }
         let w = Double(view.size.width), h = Double(view.size.height)
@@ -182,12 +182,12 @@ public enum LabelPlacer {
     }
 
     /// Width of `text` set in `font` with the paint's size and letter spacing (remembered by the font).
-    static func advance(_ text: String, font: FontFace, paint: LabelPaint) -> Double {
+    static func advance(_ text: String, font: any TextFont, paint: LabelPaint) -> Double {
         font.width(text, size: paint.textSize, letterSpacing: paint.letterSpacing)
     }
 
     /// Calls `body` with each glyph's outline and its pen position.
-    static func forEachGlyph(_ label: PlacedLabel, font: FontFace, paint: LabelPaint, _ body: (Path, Point) -> Void) {
+    static func forEachGlyph(_ label: PlacedLabel, font: any TextFont, paint: LabelPaint, _ body: (Path, Point) -> Void) {
         var x = label.origin.x
         var previous: Unicode.Scalar?
         for u in label.text.unicodeScalars {
