@@ -196,10 +196,6 @@ public struct MapModel: Sendable {
         return (icon, (s.layout("icon-size", c).asNumber ?? 1) * pixelRatio, s.paint("icon-emissive-strength", c).asNumber ?? 0)
     }
 
-    /// Adds a vector image that symbol layers can name in `icon-image` (the sprite's images
-    /// come first); an existing name is replaced.
-    public mutating func addImage(_ icon: VectorIcon) { style.icons[icon.name] = icon }
-
     /// Shows or hides a layer (`layout.visibility`).
     public mutating func setVisibility(layer id: String, _ visible: Bool) {
         guard let i = style.layerIndex(id) else { return }

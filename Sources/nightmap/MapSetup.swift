@@ -48,6 +48,7 @@ enum MapSetup {
         var layers: [Layer] = []
         var routeSteps: RouteFile.Steps?
         var tracker: IssTracker?
+        var rocket: VectorIcon?
         var labels: [Layer] = []
         if let placesLoad {
             let labelStyle = try placesLoad.wait()
@@ -76,7 +77,7 @@ enum MapSetup {
                 layers += labels; labels = []
                 layers.append(layer)
                 if tracker == nil {
-                    style.icons["rocket"] = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
+                    rocket = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
                     tracker = try issTracker(o, resources, report)
                 }
             default:
@@ -102,6 +103,7 @@ enum MapSetup {
         var model = MapApp(style: style, size: size, scene: scene, scenes: scenes,
                            radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
                            clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
+        if let rocket { try model.model.addImage(rocket) }
         if let steps = routeSteps, let routeDef {
             // The route pulse (the Mapbox snippet): a source and a copy of the route layer per step.
             let ids = try RouteLayers.add(steps, template: routeDef, below: routeID, to: &model.model)

@@ -104,3 +104,17 @@ import Testing
         #expect(c == Color(r: 1, g: 0, b: 0) && o == 1)
     }
 }
+
+/// Vector images through the style API: added once, named by symbol layers, removed.
+@Suite struct VectorImageAPITests {
+    @Test func addAndRemoveAVectorImage() throws {
+        var m = MapModel(style: Style(), size: ViewportSize(width: 32, height: 32))
+        let icon = VectorIcon(name: "dot", width: 4, height: 4, shapes: [.init(color: .white, commands: [.move(0, 0), .line(4, 0), .line(4, 4), .close])])
+        try m.addImage(icon)
+        #expect(m.style.icons["dot"] === icon)
+        #expect(throws: StyleError("images.dot: an image with this name exists")) { try m.addImage(icon) }
+        try m.removeImage("dot")
+        #expect(m.style.icons["dot"] == nil)
+        #expect(throws: StyleError("images.dot: no such image")) { try m.removeImage("dot") }
+    }
+}

@@ -104,8 +104,18 @@ extension MapModel {
         mutateStyle { $0.sprite = SpriteSheet(icons: icons) }
     }
 
+    /// Adds a vector image (drawn from its paths at any size) that symbol layers can name in
+    /// `icon-image`; a name the sprite or an added image has is an error.
+    public mutating func addImage(_ icon: VectorIcon) throws {
+        guard style.sprite?.icons[icon.name] == nil, style.icons[icon.name] == nil else {
+            throw StyleError("images.\(icon.name): an image with this name exists")
+        }
+        mutateStyle { $0.icons[icon.name] = icon }
+    }
+
     /// Removes an icon added by `addImage` or from the sprite.
     public mutating func removeImage(_ name: String) throws {
+        if style.icons[name] != nil { mutateStyle { $0.icons[name] = nil }; return }
         var icons = style.sprite?.icons ?? [:]
         guard icons.removeValue(forKey: name) != nil else { throw StyleError("images.\(name): no such image") }
         mutateStyle { $0.sprite = SpriteSheet(icons: icons) }
