@@ -36,7 +36,7 @@ let package = Package(
             dependencies: ["NightmapApp", "MapCore", "MapRender", "MapData", "Raster", "CSDL2", "CAllocCount"],
             resources: []
         ),
-        .target(name: "TestSupport", dependencies: ["Raster", "MapData"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Raster", "MapCore", "MapData"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "TestSupport"]),
         .testTarget(name: "NightmapAppTests", dependencies: ["NightmapApp", "MapCore", "MapData", "TestSupport"]),

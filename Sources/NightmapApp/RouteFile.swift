@@ -103,9 +103,6 @@ public enum RouteFile {
 public enum RouteLayers {
     public static func layerID(_ step: Int) -> String { "route-step-\(step)" }
 
-    /// One step's lines as a GeoJSON source's data (one MultiLineString feature).
-    public static func geoJSON(_ step: [[LngLat]]) -> GeoJSONData { GeoJSONData.lines(step) }
-
     /// Adds every step through the style API: its source, and `template` (the style's route
     /// layer) as layer `route-step-i` on it, below the layer `below` (on top when nil). Returns
     /// the layer ids in step order.
@@ -113,7 +110,7 @@ public enum RouteLayers {
         var ids: [String] = []
         for (i, step) in steps.enumerated() {
             let id = layerID(i)
-            try model.addSource(id, geojson: geoJSON(step))
+            try model.addSource(id, geojson: GeoJSONData.lines(step))
             var layer = template
             layer.id = id
             layer.source = id

@@ -5,22 +5,13 @@ import MapData
 import MapRender
 import Raster
 import Testing
+import TestSupport
 
 /// The map drawn at a bearing: places land where Web Mercator plus a rotation about the
 /// viewport's centre puts them, computed here on its own.
 @Suite struct RotatedRenderTests {
-    /// Where `p` should be on a `size` screen for a camera at `centre`, `zoom`, `bearing`: Web
-    /// Mercator world pixels, relative to the centre, turned counter-clockwise by the bearing.
     static func predicted(_ p: LngLat, centre: LngLat, zoom: Double, bearing: Double, size: ViewportSize) -> (x: Int, y: Int) {
-        func world(_ q: LngLat) -> (Double, Double) {
-            let w = 512 * pow(2, zoom), phi = q.lat * Double.pi / 180
-            return ((q.lng + 180) / 360 * w, (1 - log(tan(phi) + 1 / cos(phi)) / Double.pi) / 2 * w)
-        }
-        let a = world(p), c = world(centre)
-        let dx = a.0 - c.0, dy = a.1 - c.1, b = bearing * Double.pi / 180
-        // On screen (y down) a counter-clockwise turn by b.
-        let x = dx * cos(b) + dy * sin(b), y = -dx * sin(b) + dy * cos(b)
-        return (Int((Double(size.width) / 2 + x).rounded(.down)), Int((Double(size.height) / 2 + y).rounded(.down)))
+        predictedScreenPoint(p, centre: centre, zoom: zoom, bearing: bearing, size: size)
     }
 
     static let michigan = LngLat(lng: -87.1, lat: 43.9)

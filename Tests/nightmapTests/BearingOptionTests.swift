@@ -5,6 +5,7 @@ import NightmapApp
 @testable import MapRender
 import Raster
 import Testing
+import TestSupport
 @testable import nightmap
 
 /// `--bearing` on the command line, in the saved state, in `nightmap state` and from a style
@@ -111,7 +112,7 @@ import Testing
         let size = ViewportSize(width: 1280, height: 800)
         let centre = Scene.radar.camera.center
         func predicted(_ p: LngLat, _ bearing: Double) -> (x: Int, y: Int) {
-            RotatedRenderTestsMath.predicted(p, centre: centre, zoom: 5, bearing: bearing, size: size)
+            predictedScreenPoint(p, centre: centre, zoom: 5, bearing: bearing, size: size)
         }
         // The lakes' colour in nightmap.json, the map the snapshot draws.
         let document = try StyleLoader.readDocument(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("style/nightmap.json").path)
@@ -135,20 +136,5 @@ import Testing
         let model = try MapSetup.model(try Options.parse(["state", "--bearing", "30"] + Self.fixed))
         let dot = try #require(Headless.placedLabels(model).first { $0.text == "New York City" }?.dot)
         #expect(abs(dot.x - (Double(ny.x) + 0.5)) <= 1 && abs(dot.y - (Double(ny.y) + 0.5)) <= 1, "dot at \(dot), predicted \(ny)")
-    }
-}
-
-/// The projection the tests predict with, computed on its own: Web Mercator world pixels
-/// relative to the centre, turned counter-clockwise by the bearing (y down).
-enum RotatedRenderTestsMath {
-    static func predicted(_ p: LngLat, centre: LngLat, zoom: Double, bearing: Double, size: ViewportSize) -> (x: Int, y: Int) {
-        func world(_ q: LngLat) -> (Double, Double) {
-            let w = 512 * pow(2, zoom), phi = q.lat * Double.pi / 180
-            return ((q.lng + 180) / 360 * w, (1 - log(tan(phi) + 1 / cos(phi)) / Double.pi) / 2 * w)
-        }
-        let a = world(p), c = world(centre)
-        let dx = a.0 - c.0, dy = a.1 - c.1, b = bearing * Double.pi / 180
-        let x = dx * cos(b) + dy * sin(b), y = -dx * sin(b) + dy * cos(b)
-        return (Int((Double(size.width) / 2 + x).rounded(.down)), Int((Double(size.height) / 2 + y).rounded(.down)))
     }
 }
