@@ -30,22 +30,6 @@ public struct FrameDescription: Equatable, Sendable {
         }
     }
 
-    /// What a label layer places: its places, screen boxes to keep clear (an app's obstacles, the overlay), the light.
-    public struct LabelDraw: Equatable, Sendable {
-        public let places: PlaceSet
-        public let font: any TextFont
-        public let avoid: [ScreenBox]
-        public let light: Color
-
-        public init(places: PlaceSet, font: any TextFont, avoid: [ScreenBox], light: Color) {
-            self.places = places; self.font = font; self.avoid = avoid; self.light = light
-        }
-
-        public static func == (a: LabelDraw, b: LabelDraw) -> Bool {
-            a.places === b.places && a.font === b.font && a.avoid == b.avoid && a.light == b.light
-        }
-    }
-
     /// An axis-aligned box on screen, in pixels.
     public struct ScreenBox: Equatable, Sendable {
         public var minX: Double, minY: Double, maxX: Double, maxY: Double
@@ -61,19 +45,20 @@ public struct FrameDescription: Equatable, Sendable {
         public let paint: LayerPaint
         public let geometry: GeometrySet?
         public let image: ImageDraw?
-                public let labels: LabelDraw?
         /// A style-document layer's features, each with its evaluated paint.
         public let features: FeatureDraw?
+        /// A symbol layer's symbols, placed with every other symbol layer's of the frame.
+        public var symbols: SymbolDraw?
 
         public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil,
-                    labels: LabelDraw? = nil, features: FeatureDraw? = nil) {
+                    features: FeatureDraw? = nil, symbols: SymbolDraw? = nil) {
             self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
-            self.labels = labels; self.features = features
+            self.features = features; self.symbols = symbols
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
             a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image
-                && a.labels == b.labels && a.features == b.features
+                && a.features == b.features && a.symbols == b.symbols
         }
     }
 

@@ -27,6 +27,7 @@ public struct MapModel: Sendable {
     private let overlayLayoutCache = OverlayLayoutCache()
     /// Document layers drawn feature by feature, kept between frames that do not change them.
     private let featureDrawCache = FeatureDrawCache()
+    private let symbolContexts = SymbolContextCache()
     /// Light the layers by the light preset (Mapbox Standard); off (the default), colours show
     /// as written, as MapLibre draws (its styles have no light).
     public var lighting = false
@@ -163,14 +164,14 @@ public struct MapModel: Sendable {
         PaintProperty.set(name, value, in: &style.layers[index].paint)
     }
 
-    /// What labels keep clear of: the app's obstacles, and the overlay's strip along the bottom
-    /// (status, scale bar, attribution). One array a frame, shared by its label layers.
-    private func labelAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
+    /// What symbols keep clear of: the app's obstacles, and the overlay's strip along the bottom
+    /// (status, scale bar, attribution).
+    private func symbolAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
         let view = camera.view
         let w = Double(view.size.width), h = Double(view.size.height)
         for o in labelObstacles {
             let s = view.nearestScreen(o.center)
-            // Out of the window it cannot overlap a label (and the labels need not be placed again).
+            // Out of the window it cannot overlap a symbol (and symbols need not be placed again).
             let r = o.radius
             guard s.x + r > 0, s.x - r < w, s.y + r > 0, s.y - r < h else { continue }
             boxes.append(.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r))
@@ -331,17 +332,12 @@ public struct MapModel: Sendable {
     public func frame(recycling spare: inout FrameDescription?) -> FrameDescription {
         let zoom = camera.state.zoom
         var out: [FrameDescription.DrawLayer] = []
-        // What labels keep clear of, shared by every label layer of the frame.
-        var avoid: [FrameDescription.ScreenBox] = []
         if let old = spare {
             spare = nil
             out = old.layers
-            avoid = old.layers.lazy.compactMap { $0.labels?.avoid }.first ?? []
         }
         out.removeAll(keepingCapacity: true)
-        avoid.removeAll(keepingCapacity: true)
         out.reserveCapacity(style.layers.count)
-        var avoidReady = false
         let light = groundRadiance
         let styleZoom = zoom - log2(pixelRatio)
         let v = camera.view.visibleMercator
@@ -367,13 +363,6 @@ public struct MapModel: Sendable {
                 guard let source = layer.source.flatMap({ style.images[$0] }),
                       let draw = imageDraw(source, id: layer.source, r, light: light) else { continue }
                 out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
-            case var .labels(l):
-                guard let places = layer.source.flatMap({ style.places[$0] }), let font = style.font else { continue }
-                if !avoidReady { labelAvoidBoxes(into: &avoid); avoidReady = true }
-                if pixelRatio != 1 { l.scale(by: pixelRatio) }
-                out.append(.init(id: layer.id, paint: .labels(l), geometry: nil,
-                                 labels: .init(places: places, font: font, avoid: avoid,
-                                               light: Color.white.lit(by: light, emissive: l.emissiveStrength))))
             case let .styled(s):
                 let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
                                         worldSize: camera.view.worldSize, now: now, visible: visible,
@@ -382,6 +371,11 @@ public struct MapModel: Sendable {
                     out.append(draw)
                 }
             }
+        }
+        // Every symbol layer is placed against the others and the boxes to keep clear.
+        if out.contains(where: { $0.symbols != nil }) {
+            let context = symbolContexts.context(layers: out) { symbolAvoidBoxes(into: &$0) }
+            for i in out.indices where out[i].symbols != nil { out[i].symbols?.context = context }
         }
         return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlayEnabled ? overlay() : nil)
     }

@@ -25,6 +25,9 @@ public struct Overlay: Equatable, Sendable {
             && a.compass?.area == b.compass?.area && a.compass?.bearing == b.compass?.bearing
     }
 
+    /// The overlay's light text and its dark halo (drawn at 0.9 opacity).
+    public static let textColor = Color(rgb: 0xE6ECF4), haloColor = Color(rgb: 0x0B1016)
+
     /// The compass's disc: top right, 12 CSS pixels from the edges, 15 in radius.
     public static func compassArea(width: Double, pixelRatio: Double) -> CompassArea {
         let r = 15 * pixelRatio, inset = 12 * pixelRatio

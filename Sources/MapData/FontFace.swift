@@ -22,10 +22,18 @@ public final class FontFace: TextFont, @unchecked Sendable {
     public init(path: String) throws {
         guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot read font") }
         data = [UInt8](d)
+        var library: FT_Library?, face: FT_Face?
         guard FT_Init_FreeType(&library) == 0, let library else { throw Failure(description: "\(path): FreeType did not start") }
-        let status = data.withUnsafeBufferPointer { FT_New_Memory_Face(library, $0.baseAddress, FT_Long($0.count), 0, &face) }
-        guard status == 0, face != nil else { throw Failure(description: "\(path): not a font FreeType can read (error \(status))") }
+        let bytes = data
+        let status = bytes.withUnsafeBufferPointer { FT_New_Memory_Face(library, $0.baseAddress, FT_Long($0.count), 0, &face) }
+        self.library = library
+        self.face = face
+        guard status == 0, let face else { throw Failure(description: "\(path): not a font FreeType can read (error \(status))") }
+        name = [face.pointee.family_name, face.pointee.style_name].compactMap { $0.map { String(cString: $0) } }.joined(separator: " ")
     }
+
+    /// The font's family and style, as `text-font` names it ("DejaVu Sans Book").
+    public let name: String
 
     deinit {
         if let face { FT_Done_Face(face) }

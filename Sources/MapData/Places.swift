@@ -1,23 +1,26 @@
 import Foundation
 import MapCore
 
-/// The place labels: `Resources/places/places.tsv` (GeoNames cities, Natural Earth countries)
-/// and the font they are set in.
-public enum PlaceLabels {
+/// The places nightmap labels: `Resources/places/places.tsv` (GeoNames cities, Natural Earth
+/// countries), served to style documents as the GeoJSON source data `nightmap://places`: one
+/// Point feature per place with properties `name`, `kind` ("city" or "country"), `rank`
+/// (population; larger first) and `minzoom` (not labelled below it), in the file's order.
+public enum Places {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
-    public static let cityLayer = "city-labels"
-    public static let countryLayer = "country-labels"
+    /// The data URL a style's GeoJSON source names for them.
+    public static let url = "nightmap://places"
 
     /// Reads the places file: tab-separated kind, name, longitude, latitude, rank, minimum zoom.
     /// (Parsed from bytes: 34,000 lines in a few milliseconds, at every start.)
-    public static func read(path: String) throws -> (cities: [Place], countries: [Place]) {
+    public static func read(path: String) throws -> GeoJSONData {
         let data: Data
         do { data = try DataFile.read(path, limit: 64 << 20) } catch { throw Failure(description: error.description) }
-        var cities: [Place] = [], countries: [Place] = []
-        cities.reserveCapacity(40_000)
+        var features: [GeoFeature] = []
+        features.reserveCapacity(40_000)
+        let city = StyleValue.string("city"), country = StyleValue.string("country")
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
             var i = 0, lineNumber = 0
@@ -55,13 +58,15 @@ public enum PlaceLabels {
                       (-180...180).contains(lon), (-90...90).contains(lat) else {
                     throw Failure(description: "\(path): line \(lineNumber) is not kind, name, longitude, latitude, rank, minzoom")
                 }
-                let kind: Place.Kind = bytes[fields.0.lowerBound] == 99 && fields.0.count == 7 && bytes[fields.0.lowerBound + 1] == 111 ? .country : .city
+                let isCountry = bytes[fields.0.lowerBound] == 99 && fields.0.count == 7 && bytes[fields.0.lowerBound + 1] == 111
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[fields.1]), as: UTF8.self)
-                let place = Place(kind: kind, name: name, position: LngLat(lng: lon, lat: lat), rank: rank, minZoom: z)
-                if kind == .country { countries.append(place) } else { cities.append(place) }
+                let point = WebMercator.project(LngLat(lng: lon, lat: lat))
+                features.append(GeoFeature(geometry: FeatureGeometry(kind: .points, parts: [[point]]),
+                                           evaluation: EvaluationFeature(properties: ["name": .string(name), "kind": isCountry ? country : city,
+                                                                                      "rank": .number(rank), "minzoom": .number(z)])))
             }
         }
-        return (cities, countries)
+        return GeoJSONData(features: features)
     }
 
     /// A plain decimal number (optional sign, digits, optional fraction) from ASCII bytes.
@@ -79,17 +84,5 @@ public enum PlaceLabels {
         }
         guard digits > 0, i == r.upperBound else { return nil }
         return negative ? -value : value
-    }
-
-    /// Adds the places, the font and the two label layers (countries under cities) to `style`.
-    public static func add(to style: inout Style, resources: URL) throws {
-        let (cities, countries) = try read(path: resources.appendingPathComponent("places/places.tsv").path)
-        style.places[cityLayer] = PlaceSet(cities)
-        style.places[countryLayer] = PlaceSet(countries, forCapitals: true)
-        style.font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
-        style.layers.append(Layer(id: countryLayer, source: countryLayer,
-                                  paint: .labels(LabelPaint(textSize: 12, dotRadius: 0, uppercase: true, letterSpacing: 1.5,
-                                                            textColor: Color(rgb: 0x9AA6B6), maxZoom: 6))))
-        style.layers.append(Layer(id: cityLayer, source: cityLayer, paint: .labels(LabelPaint(textSize: 13))))
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import MapCore
 
-/// Reads the small SVG subset nightmap's icons use: `<svg viewBox>` and `<path fill d>` with
-/// absolute or relative M, L, H, V, C, Q and Z commands. Anything else is an error naming the file.
+/// Reads the small SVG subset nightmap's icons use: `<svg viewBox>`, `<path fill d>` with
+/// absolute or relative M, L, H, V, C, Q and Z commands, and `<circle cx cy r fill>` (both with an
+/// optional `fill-opacity`). Anything else is an error naming the file.
 public enum SVGIcon {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -21,17 +22,37 @@ public enum SVGIcon {
         guard vb.count == 4, vb[2] > 0, vb[3] > 0 else { throw Failure(description: "\(origin): bad viewBox \"\(viewBox)\"") }
         var shapes: [VectorIcon.Shape] = []
         var rest = Substring(text)
-        while let r = rest.range(of: "<path") {
-            guard let end = rest[r.upperBound...].range(of: ">") else { throw Failure(description: "\(origin): unterminated <path") }
+        // <path> and <circle> elements, in document order.
+        while let r = [rest.range(of: "<path"), rest.range(of: "<circle")].compactMap({ $0 }).min(by: { $0.lowerBound < $1.lowerBound }) {
+            let isCircle = rest[r].hasPrefix("<circle")
+            guard let end = rest[r.upperBound...].range(of: ">") else {
+                throw Failure(description: "\(origin): unterminated \(isCircle ? "<circle" : "<path")")
+            }
             let element = String(rest[r.lowerBound..<end.upperBound])
             rest = rest[end.upperBound...]
-            guard let d = attribute("d", in: element) else { throw Failure(description: "\(origin): <path> without d") }
             let fill = attribute("fill", in: element) ?? "#000000"
-            guard let color = Color(hex: fill) else { throw Failure(description: "\(origin): fill \"\(fill)\" is not #rrggbb") }
+            guard var color = Color(hex: fill) else { throw Failure(description: "\(origin): fill \"\(fill)\" is not #rrggbb") }
+            if let o = attribute("fill-opacity", in: element) {
+                guard let a = Double(o), (0...1).contains(a) else { throw Failure(description: "\(origin): fill-opacity \"\(o)\" is not a number in 0...1") }
+                color = Color(r: color.r, g: color.g, b: color.b, a: color.a * a)
+            }
+            if isCircle {
+                func number(_ name: String) throws -> Double {
+                    guard let v = attribute(name, in: element).flatMap(Double.init), v.isFinite else {
+                        throw Failure(description: "\(origin): <circle> needs a number \(name)")
+                    }
+                    return v
+                }
+                let radius = try number("r")
+                guard radius >= 0 else { throw Failure(description: "\(origin): <circle> radius \(radius) is negative") }
+                shapes.append(.init(color: color, commands: [.circle(try number("cx") - vb[0], try number("cy") - vb[1], radius)]))
+                continue
+            }
+            guard let d = attribute("d", in: element) else { throw Failure(description: "\(origin): <path> without d") }
             let commands = try pathData(d, origin: origin).map { translate($0, -vb[0], -vb[1]) }
             shapes.append(.init(color: color, commands: commands))
         }
-        guard !shapes.isEmpty else { throw Failure(description: "\(origin): no <path> elements") }
+        guard !shapes.isEmpty else { throw Failure(description: "\(origin): no <path> or <circle> elements") }
         return VectorIcon(name: name, width: vb[2], height: vb[3], shapes: shapes)
     }
 
@@ -41,6 +62,7 @@ public enum SVGIcon {
         case let .line(x, y): return .line(x + dx, y + dy)
         case let .cubic(a, b, c1, d, e, f): return .cubic(a + dx, b + dy, c1 + dx, d + dy, e + dx, f + dy)
         case let .quad(a, b, c1, d): return .quad(a + dx, b + dy, c1 + dx, d + dy)
+        case let .circle(x, y, r): return .circle(x + dx, y + dy, r)
         case .close: return .close
         }
     }

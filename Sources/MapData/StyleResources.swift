@@ -136,12 +136,15 @@ public enum StyleLoader {
         case basemap
     }
 
-    /// Loads one source: its GeoJSON file read and parsed, its image decoded. A resource that
+    /// Loads one source: its GeoJSON file read and parsed (`nightmap://places`: nightmap's
+    /// places), its image decoded. A resource that
     /// cannot be loaded, or a vector source other than the basemap, is an error naming its URL.
     public static func load(_ source: SourceDefinition, id: String, resolver: ResourceResolver) throws -> LoadedSource {
         switch source {
         case let .geojson(.inline(data)):
             return .geojson(data)
+        case .geojson(.url(Places.url)):
+            return .geojson(try Places.read(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("places/places.tsv").path))
         case let .geojson(.url(url)):
             let json = try JSON.parse(try resolver.data(url), name: url)
             return .geojson(try GeoJSONData(json: json, path: url))

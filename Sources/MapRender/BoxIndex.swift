@@ -1,6 +1,6 @@
 import MapCore
 
-/// The boxes labels have claimed, filed by a grid of square cells over the window, so that
+/// The boxes symbols have claimed, filed by a grid of square cells over the window, so that
 /// asking whether a new box meets any of them looks only at the boxes filed in the cells it
 /// covers. (Placement asks up to five times for each place in view; a scan of every box placed
 /// so far grew with each label.) The answer is the list scan's: `ScreenBox.intersects` on the
@@ -14,6 +14,11 @@ struct BoxIndex {
     private var next: [Int32] = []
     private var entryBox: [Int32] = []
     private var boxes: [FrameDescription.ScreenBox] = []
+    /// Box tests left before every query counts as a hit: only absurd data (thousands of
+    /// overlapping symbols allowed to overlap, piled on one spot) could use them up, and
+    /// placement then still ends.
+    private(set) var budget = BoxIndex.budgetPerFrame
+    static let budgetPerFrame = 4_000_000
 
     /// Empties the index for a window of `width` x `height` px.
     mutating func reset(width: Double, height: Double) {
@@ -26,6 +31,7 @@ struct BoxIndex {
         next.removeAll(keepingCapacity: true)
         entryBox.removeAll(keepingCapacity: true)
         boxes.removeAll(keepingCapacity: true)
+        budget = Self.budgetPerFrame
     }
 
     private static func count(_ size: Double) -> Int {
@@ -55,12 +61,14 @@ struct BoxIndex {
     }
 
     /// Whether `q` meets a box in the index.
-    func intersectsAny(_ q: FrameDescription.ScreenBox) -> Bool {
+    mutating func intersectsAny(_ q: FrameDescription.ScreenBox) -> Bool {
+        guard budget > 0 else { return true }
         guard let xs = span(q.minX, q.maxX, columns), let ys = span(q.minY, q.maxY, rows) else { return false }
         for y in ys {
             for x in xs {
                 var e = head[y * columns + x]
                 while e >= 0 {
+                    budget -= 1
                     if boxes[Int(entryBox[Int(e)])].intersects(q) { return true }
                     e = next[Int(e)]
                 }

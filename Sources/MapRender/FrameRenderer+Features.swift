@@ -55,23 +55,6 @@ extension FrameRenderer {
                         drawCircle(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
                     }
                 }
-            case var .vectorIcon(paint):
-                // `icon-rotation-alignment: map`: the icon turns with the map.
-                if paint.rotatesWithMap && p.bearing != 0 { paint.rotate -= p.bearing }
-                forEachCopy(g, p, margin: paint.reach + 2, draw.translate) { (map: M) in
-                    for i in 0..<(g.coordinates.count / 2) {
-                        drawVectorIcon(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
-                    }
-                }
-            case var .icon(paint):
-                let w = Double(paint.icon.image.width) * paint.scale, h = Double(paint.icon.image.height) * paint.scale
-                // `icon-rotation-alignment: map`: the icon turns with the map.
-                if paint.rotatesWithMap && p.bearing != 0 { paint.rotate -= p.bearing; paint.smooth = true }
-                forEachCopy(g, p, margin: (w * w + h * h).squareRoot() + abs(paint.offset.x) + abs(paint.offset.y) + 2, draw.translate) { (map: M) in
-                    for i in 0..<(g.coordinates.count / 2) {
-                        drawIcon(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
-                    }
-                }
             }
         }
     }

@@ -3,21 +3,21 @@ import MapCore
 import MapData
 import Raster
 
-/// Text: place labels and the overlay (attribution, status line, scale bar, help).
+/// Text: labels and the overlay (attribution, status line, scale bar, help).
 extension FrameRenderer {
     /// Attribution (bottom right), status line and scale bar (bottom left), where the overlay's
     /// layout puts them; the help panel (centre).
     func drawOverlay(_ o: Overlay, _ font: any TextFont, _ pixmap: Pixmap, height: Int) {
         let w = Double(pixmap.width), h = Double(height)
-        var ui = LabelPaint(textSize: o.layout?.text.textSize ?? OverlayLayout.textSize)
-        ui.haloWidth = o.layout?.text.haloWidth ?? OverlayLayout.haloWidth
-        let (ascent, descent) = font.metrics(size: ui.textSize)
-        let text = ui.textColor.premultiplied(opacity: 1)
+        let ui = TextPaint(font: font, size: o.layout?.text.textSize ?? OverlayLayout.textSize, color: Overlay.textColor,
+                           haloColor: Overlay.haloColor, haloWidth: o.layout?.text.haloWidth ?? OverlayLayout.haloWidth)
+        let (ascent, descent) = font.metrics(size: ui.size)
+        let text = ui.color.premultiplied(opacity: 1)
         let halo = ui.haloColor.premultiplied(opacity: 0.9)
         let pad = (ui.haloWidth + 1).rounded(.up)
         func put(_ s: String, x: Double, baseline: Double, color: PremultipliedColor = text) {
             let px = Int((x - pad).rounded()), py = Int((baseline - ascent - pad).rounded())
-            labelSprite(s, paint: ui, font: font, halo: halo, text: color).composite(onto: pixmap, x: px, y: py, rows: rows)
+            labelSprite(s, paint: ui, halo: halo, text: color).composite(onto: pixmap, x: px, y: py, rows: rows)
         }
         if let layout = o.layout {
             for line in layout.text.attribution { put(line.text, x: line.x, baseline: line.baseline) }
@@ -37,9 +37,9 @@ extension FrameRenderer {
         }
         if let compass = o.compass { drawCompass(compass.area, bearing: compass.bearing, text: text, pixmap) }
         if let help = o.help {
-            let k = ui.textSize / OverlayLayout.textSize        // device pixels per CSS pixel
+            let k = ui.size / OverlayLayout.textSize        // device pixels per CSS pixel
             let lineHeight = (ascent + descent) * 1.5
-            let widths = help.map { LabelPlacer.advance($0, font: font, paint: ui) }
+            let widths = help.map { font.width($0, size: ui.size, letterSpacing: 0) }
             let pw = (widths.max() ?? 0) + 32 * k, ph = Double(help.count) * lineHeight + 28 * k
             let left = ((w - pw) / 2).rounded(), top = ((h - ph) / 2).rounded()
             var panel = Path()
@@ -52,64 +52,10 @@ extension FrameRenderer {
         }
     }
 
-    /// Labels: each label's text and halo are rasterized once into two coverage masks (glyph
-    /// outlines filled by our rasterizer; the halo grown from that coverage), composited together
-    /// in their colours once (a `MaskSprite`), and that drawn at whole pixels every frame; dots
-    /// are drawn from two cached masks. Placement is kept while the view stays put.
-    func drawLabels(_ layerIndex: Int, _ draw: FrameDescription.LabelDraw, _ paint: LabelPaint, _ font: any TextFont,
-                            _ frame: FrameDescription, _ pixmap: Pixmap) {
-        // All label layers are placed together, once per view and set of label layers.
-        if !placementIsShared && !labelPlacement.isCurrent(for: frame) { labelPlacement.place(frame) }
-        let labels = labelPlacement.labels(layer: layerIndex)
-        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
-        @inline(__always) func visible(_ l: PlacedLabel) -> Bool { l.box.maxY >= top && l.box.minY <= bottom }
-        let lit = { (c: MapCore.Color) in MapCore.Color(r: c.r * draw.light.r, g: c.g * draw.light.g, b: c.b * draw.light.b, a: c.a) }
-        let haloColor = lit(paint.haloColor).premultiplied(opacity: 0.9)
-        let textColor = lit(paint.textColor).premultiplied(opacity: 1)
-        // Dots and their halos, at whole pixels like the text beside them. Every placed label's
-        // dot (composite clips it to this band's rows): a dot can lie in a band its text does not
-        // reach, when the text sits above or below it.
-        if paint.dotRadius > 0 {
-            let dot = dotMasks(paint)
-            for label in labels {
-                guard let d = label.dot else { continue }
-                let x = Int((d.x - dot.centre).rounded()), y = Int((d.y - dot.centre).rounded())
-                AlphaMask.composite(dot.halo, haloColor, dot.dot, textColor, onto: pixmap, x: x, y: y, rows: rows)
-            }
-        }
-        // Text: halo masks under text masks.
-        let (ascent, _) = font.metrics(size: paint.textSize)
-        let pad = (paint.haloWidth + 1).rounded(.up)
-        for label in labels where visible(label) {
-            let x = Int((label.origin.x - pad).rounded()), y = Int((label.origin.y - ascent - pad).rounded())
-            labelSprite(label.text, paint: paint, font: font, halo: haloColor, text: textColor).composite(onto: pixmap, x: x, y: y, rows: rows)
-        }
-    }
-
-    /// A label dot and its halo as two masks of one size, the dot's centre `centre` px from their
-    /// top-left corner (a pixel's centre), drawn once per paint.
-    func dotMasks(_ paint: LabelPaint) -> (dot: AlphaMask, halo: AlphaMask, centre: Double) {
-        let key = DotKey(radius: paint.dotRadius, halo: paint.haloWidth)
-        if let m = dotCache, m.key == key { return m.masks }
-        let outer = max(0, min(paint.dotRadius + paint.haloWidth, 64))
-        let size = Int((2 * outer).rounded(.up)) + 3
-        let centre = Double(size / 2) + 0.5
-        var r = Rasterizer(width: size, height: size)
-        defer { r.deallocate() }
-        var halo = [UInt8](repeating: 0, count: size * size), dot = halo
-        Geometry.circle(center: Point(centre, centre), radius: outer, into: &r)
-        halo.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
-        Geometry.circle(center: Point(centre, centre), radius: min(paint.dotRadius, 64), into: &r)
-        dot.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
-        let masks = (AlphaMask(width: size, height: size, alpha: dot), AlphaMask(width: size, height: size, alpha: halo), centre)
-        dotCache = (key, masks)
-        return masks
-    }
-
     /// One label's text over its halo in the given colours, from its cached masks; the sprite is
     /// made again only when the colours change.
-    func labelSprite(_ text: String, paint: LabelPaint, font: any TextFont, halo: PremultipliedColor, text color: PremultipliedColor) -> MaskSprite {
-        let entry = labelMasks(text, paint: paint, font: font)
+    func labelSprite(_ text: String, paint: TextPaint, halo: PremultipliedColor, text color: PremultipliedColor) -> MaskSprite {
+        let entry = labelMasks(text, paint: paint)
         if let s = entry.sprite, s.underColor == halo.packed, s.overColor == color.packed { return s }
         let before = entry.bytes
         let sprite = MaskSprite(under: entry.halo, halo, over: entry.text, color)
@@ -118,23 +64,25 @@ extension FrameRenderer {
         return sprite
     }
 
-    /// The text and halo masks of one label (cached by text and paint).
-    func labelMasks(_ text: String, paint: LabelPaint, font: any TextFont) -> MaskEntry {
-        let key = LabelKey(text: text, size: paint.textSize, halo: paint.haloWidth, spacing: paint.letterSpacing)
+    /// The text and halo masks of one label (cached by text, font and paint). Each label's text
+    /// and halo are rasterized once into two coverage masks (glyph outlines filled by our
+    /// rasterizer; the halo grown from that coverage), composited together in their colours once
+    /// (a `MaskSprite`), and that drawn at whole pixels every frame.
+    func labelMasks(_ text: String, paint: TextPaint) -> MaskEntry {
+        let font = paint.font
+        let key = LabelKey(text: text, font: ObjectIdentifier(font), size: paint.size, halo: paint.haloWidth, spacing: paint.letterSpacing)
         if let m = maskCache[key] {
             m.lastUsed = frameNumber
             return m
         }
-        let (ascent, descent) = font.metrics(size: paint.textSize)
+        let (ascent, descent) = font.metrics(size: paint.size)
         let pad = (paint.haloWidth + 1).rounded(.up)
-        let width = LabelPlacer.advance(text, font: font, paint: paint)
+        let width = font.width(text, size: paint.size, letterSpacing: paint.letterSpacing)
         let w = Int((width + 2 * pad).rounded(.up)) + 1, h = Int((ascent + descent + 2 * pad).rounded(.up)) + 1
-        let origin = PlacedLabel(text: text, kind: .city, dot: nil, origin: Point(pad, pad + ascent),
-                                 box: .init(minX: 0, minY: 0, maxX: 0, maxY: 0))
         var r = Rasterizer(width: w, height: h)
         defer { r.deallocate() }
         var textAlpha = [UInt8](repeating: 0, count: w * h)
-        LabelPlacer.forEachGlyph(origin, font: font, paint: paint) { path, pen in
+        Self.forEachGlyph(text, origin: Point(pad, pad + ascent), paint: paint) { path, pen in
             path.replay(into: &r, transform: .translation(pen.x, pen.y))
         }
         textAlpha.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
@@ -163,6 +111,23 @@ extension FrameRenderer {
         for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber - 1 {
             maskCache[key] = nil
             maskBytes -= entry.bytes
+        }
+    }
+
+    /// Calls `body` with each glyph's outline and its pen position, the text's baseline starting at `origin`.
+    static func forEachGlyph(_ text: String, origin: Point, paint: TextPaint, _ body: (Path, Point) -> Void) {
+        let font = paint.font
+        var x = origin.x
+        var previous: Unicode.Scalar?
+        for u in text.unicodeScalars {
+            if let p = previous { x += font.kerning(p, u, size: paint.size) }
+            if let g = font.glyph(u, size: paint.size) {
+                body(g.path, Point(x, origin.y))
+                x += g.advance + paint.letterSpacing
+            } else {
+                x += paint.size * 0.5 + paint.letterSpacing
+            }
+            previous = u
         }
     }
 

@@ -35,7 +35,7 @@ public final class FrameRenderer {
     var cachedLayers: [FrameDescription.DrawLayer] = []
     var cachedView: ViewTransform?
     var cachedRows: Range<Int> = 0..<0
-    struct LabelKey: Hashable { let text: String; let size: Double; let halo: Double; let spacing: Double }
+    struct LabelKey: Hashable { let text: String; let font: ObjectIdentifier; let size: Double; let halo: Double; let spacing: Double }
     /// (A class: marking an entry used must not go through the dictionary, whose in-place
     /// accessor allocates.)
     final class MaskEntry {
@@ -56,11 +56,11 @@ public final class FrameRenderer {
     var lastEviction = -1
     /// Frames rendered so far (the mask cache's clock).
     var frameNumber = 0
-    struct DotKey: Equatable { let radius: Double; let halo: Double }
-    var dotCache: (key: DotKey, masks: (dot: AlphaMask, halo: AlphaMask, centre: Double))?
-    /// The label placement of all label layers, kept while the view and those layers stay the same.
-    var labelPlacement = LabelPlacement()
-    /// Whether `labelPlacement` is made by someone else (a parallel renderer) for each frame.
+    /// Upright vector icons as coverage masks, by icon and scale (see `iconMasks`).
+    var iconMaskCache: [IconMaskKey: IconMasks] = [:]
+    /// The placement of all symbol layers, kept while the view and those layers stay the same.
+    var symbolPlacement = SymbolPlacement()
+    /// Whether `symbolPlacement` is made by someone else (a parallel renderer) for each frame.
     var placementIsShared = false
     /// What shows where no layer draws: opaque black in the window, transparent for images
     /// compared with the reference engines'.
@@ -78,10 +78,10 @@ public final class FrameRenderer {
 
     deinit { rasterizer.deallocate(); thin.deallocate() }
 
-    /// Makes this renderer read its labels from `placement`, which its owner places for each frame
-    /// before drawing (several band renderers share one placement instead of each making its own).
-    public func usePlacement(_ placement: LabelPlacement) {
-        labelPlacement = placement
+    /// Makes this renderer read its symbols from `placement`, which its owner places for each
+    /// frame before drawing (several band renderers share one placement instead of each making its own).
+    public func usePlacement(_ placement: SymbolPlacement) {
+        symbolPlacement = placement
         placementIsShared = true
     }
 
@@ -157,6 +157,10 @@ public final class FrameRenderer {
             }
             flushBackground(pixmap)
         }
+        if layer.symbols != nil {
+            drawSymbols(index, frame, pixmap)
+            return
+        }
         if let features = layer.features {
             drawFeatures(features, placement, pixmap)
             return
@@ -173,10 +177,6 @@ public final class FrameRenderer {
         case let .raster(paint):
             guard let draw = layer.image, paint.opacity > 0 else { return }
             drawRaster(draw, paint, placement, pixmap)
-        case let .labels(paint):
-            guard let draw = layer.labels else { return }
-            let font = draw.font
-            drawLabels(index, draw, paint, font, frame, pixmap)
         case .styled:
             return      // (the model evaluates these into the kinds above)
         }

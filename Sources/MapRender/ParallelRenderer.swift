@@ -39,8 +39,8 @@ public final class ParallelRenderer: @unchecked Sendable {
     /// The threads that draw bands 1 ..< threads (band 0 is drawn by the caller).
     private let crew: BandCrew<BandJob>
 
-    /// Labels are placed once for the whole frame, then read by every band.
-    private let placement = LabelPlacement()
+    /// Symbols are placed once for the whole frame, then read by every band.
+    private let placement = SymbolPlacement()
 
     /// The rows each band draws now (for tests).
     public var bands: [Range<Int>] { cuts.indices.dropLast().map { cuts[$0]..<cuts[$0 + 1] } }
@@ -54,8 +54,8 @@ public final class ParallelRenderer: @unchecked Sendable {
             rebalance()
         }
         lastView = frame.view
-        // The labels are placed by this thread while the other bands start drawing the layers
-        // under them (they wait for the placement only when they reach a label layer); the time
+        // The symbols are placed by this thread while the other bands start drawing the layers
+        // under them (they wait for the placement only when they reach a symbol layer); the time
         // it takes counts as the first band's, so the cuts give that band fewer rows.
         let placing = !placement.isCurrent(for: frame)
         if placing { placement.willPlace() }

@@ -54,19 +54,39 @@ enum Headless {
         model.advance(to: model.now)
     }
 
-    /// The labels placed at this camera: text and screen box [x, y, width, height].
+    /// The labels placed at this camera: text, layer and screen box [x, y, width, height].
     static func labelsJSON(_ model: MapApp) -> [[String: Any]] {
         placedLabels(model).map { l in
-            ["text": l.text, "kind": l.kind.rawValue,
+            ["text": l.text, "layer": l.layer,
              "box": [l.box.minX, l.box.minY, l.box.maxX - l.box.minX, l.box.maxY - l.box.minY].map { ($0 * 10).rounded() / 10 }]
         }
     }
 
-    /// Every label layer's placement for the model's frame, in draw order.
+    /// A label placed: its text, its layer, its box and, when it has an icon (a dot), where that is.
+    struct PlacedLabel: Equatable {
+        let text: String, layer: String
+        let box: FrameDescription.ScreenBox
+        let dot: Point?
+    }
+
+    /// Every symbol layer's labels placed for the model's frame, in draw order.
     static func placedLabels(_ model: MapApp) -> [PlacedLabel] {
         let frame = model.frame()
-        let placed = LabelPlacer.placeAll(frame)
-        return frame.layers.flatMap { placed[$0.id] ?? [] }
+        let placement = SymbolPlacement()
+        placement.place(frame)
+        return frame.layers.indices.flatMap { i in
+            placement.symbols(layer: i).compactMap { s in
+                s.text.map { PlacedLabel(text: $0.text, layer: frame.layers[i].id, box: $0.box, dot: s.icon == nil ? nil : s.point) }
+            }
+        }
+    }
+
+    /// The ids of the layers that set text (`text-field`): the bench's scenarios without text hide them.
+    static func textLayers(_ style: Style) -> [String] {
+        style.layers.compactMap { layer in
+            guard case let .styled(s) = layer.paint, s.definition.type == .symbol, s.definition.layout["text-field"] != nil else { return nil }
+            return layer.id
+        }
     }
 
     static func issJSON(_ model: MapApp) -> [String: Any] {
@@ -198,9 +218,7 @@ enum Headless {
                      "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
-            for layer in model.style.layers where { if case .labels = layer.paint { return true } else { return false } }() {
-                model.model.setVisibility(layer: layer.id, scenario.text)
-            }
+            for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
             model.model.overlayEnabled = scenario.text
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)

@@ -9,8 +9,9 @@ import MapData
 /// its image source through the frames in its file's folder), `route` (a line layer: each pulsing
 /// step is a copy of it on a source of its own) and `iss` (a symbol layer on the `iss` source,
 /// which gets the tracked position; sources `iss-track-past` and `iss-track-future` get its
-/// ground track). Metadata `nightmap:lighting` lights the map by `--light`; `nightmap:labels`
-/// adds the place labels. Then the scenes, camera overrides and the instant `--elapsed`.
+/// ground track). Metadata `nightmap:lighting` lights the map by `--light`. Labels are the
+/// document's symbol layers (nightmap's places are the GeoJSON data `nightmap://places`), set in
+/// the fonts of `Resources/fonts`. Then the scenes, camera overrides and the instant `--elapsed`.
 enum MapSetup {
     /// The layer ids nightmap animates.
     static let radarID = "radar", routeID = "route", issID = "iss"
@@ -33,29 +34,25 @@ enum MapSetup {
         }
         // The places and the radar frames load on other threads while this one reads the basemap
         // (a third of the start-up each); their errors come out where they did when loaded in turn.
-        let labelsWanted = flag("nightmap:labels")
-        let placesLoad = labelsWanted ? BackgroundLoad { () throws -> Style in
-            var labelStyle = Style()
-            try PlaceLabels.add(to: &labelStyle, resources: resources)
-            return labelStyle
-        } : nil
+        let placeSources = document.sources.filter { if case .geojson(.url(Places.url)) = $0.value { return true } else { return false } }
+        let placesLoad = placeSources.isEmpty ? nil : BackgroundLoad { () throws -> GeoJSONData in
+            try Places.read(path: resources.appendingPathComponent("places/places.tsv").path)
+        }
         let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
         let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
         let animated = Set([radarDef, routeDef].compactMap { $0?.source })
-        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated)
+        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated.union(placeSources.keys))
+        try BundledAssets.add(to: &style, resources: resources)
+        if let placesLoad {
+            let places = try placesLoad.wait()
+            for id in placeSources.keys { style.features[id] = places }
+        }
 
         // The animated layers, each where the document puts it.
         var layers: [Layer] = []
         var routeSteps: RouteFile.Steps?
         var tracker: IssTracker?
         var rocket: VectorIcon?
-        var labels: [Layer] = []
-        if let placesLoad {
-            let labelStyle = try placesLoad.wait()
-            style.places.merge(labelStyle.places) { a, _ in a }
-            style.font = labelStyle.font
-            labels = labelStyle.layers
-        }
         for layer in style.layers {
             switch (layer.id, radarLoad, routeDef, issDef) {
             case (radarID, let (radarDef, load)?, _, _):
@@ -66,15 +63,12 @@ enum MapSetup {
                 style.images[radarDef.source ?? radarID] = source
                 layers.append(layer)
             case (routeID, _, let routeDef?, _):
-                // Labels go under the moving layers, so a still map keeps them in its cached image.
                 // (The steps are added in its place once the model is made, and it is removed.)
-                layers += labels; labels = []
                 routeSteps = try RouteFile.read(path: try o.route ?? sourcePath(routeDef, document, resolver))
                 layers.append(layer)
             case (issID, _, _, _?), ("iss-track-past", _, _, _?):
                 // The ISS source gets the tracked position, the track sources its ground track;
                 // the rocket is a vector image (`Resources/icons/rocket.svg`).
-                layers += labels; labels = []
                 layers.append(layer)
                 if tracker == nil {
                     rocket = try SVGIcon.read(path: resources.appendingPathComponent("icons/rocket.svg").path, name: "rocket")
@@ -84,7 +78,6 @@ enum MapSetup {
                 layers.append(layer)
             }
         }
-        layers += labels
         style.layers = layers
 
         var scenes: [Scene]
@@ -104,6 +97,7 @@ enum MapSetup {
                            radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
                            clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
         if let rocket { try model.model.addImage(rocket) }
+
         if let steps = routeSteps, let routeDef {
             // The route pulse (the Mapbox snippet): a source and a copy of the route layer per step.
             let ids = try RouteLayers.add(steps, template: routeDef, below: routeID, to: &model.model)

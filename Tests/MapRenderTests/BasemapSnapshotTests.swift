@@ -200,9 +200,16 @@ import TestSupport
 @Suite struct ParallelRendererTests {
     /// The basemap with the place labels (placed once per frame for all bands).
     static let labelled: Style = {
-        var style = BasemapSnapshotTests.style
-        do { try PlaceLabels.add(to: &style, resources: try ResourceLocator.resourcesDirectory()) } catch { fatalError("\(error)") }
-        return style
+        do {
+            let resources = try ResourceLocator.resourcesDirectory()
+            var document = try StyleLoader.readDocument(path: resources.appendingPathComponent("style/nightmap.json").path)
+            document.layers = document.layers.filter { $0.type == .background || $0.source == "basemap" || $0.source == "places" }
+            let resolver = ResourceResolver(styleDirectory: resources.appendingPathComponent("style"), assets: nil)
+            var style = try StyleLoader.style(for: document, resolver: resolver, basemap: try Basemap.geometry(resources: resources),
+                                              skipping: Set(document.sources.keys).subtracting(["basemap", "places"]))
+            try BundledAssets.add(to: &style, resources: resources)
+            return style
+        } catch { fatalError("\(error)") }
     }()
 
     @Test(arguments: [2, 3, 7])
@@ -253,20 +260,20 @@ import TestSupport
         #expect(moved([0, 360, 720], [0, 0]) == [0, 360, 720])
     }
 
-    /// While the labels are being placed for a frame (announced by `willPlace`), a band that
-    /// reaches a label layer waits for them instead of reading the last frame's.
+    /// While the symbols are being placed for a frame (announced by `willPlace`), a band that
+    /// reaches a symbol layer waits for them instead of reading the last frame's.
     @Test func bandsWaitForTheLabelsBeingPlaced() throws {
         var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
         let frame = model.frame()
-        // The label layer with the most labels (the cities).
-        let all = LabelPlacer.placeAll(frame)
+        // The symbol layer with the most labels (the cities).
+        let all = SymbolPlacement.labels(frame)
         func count(_ i: Int) -> Int { all[frame.layers[i].id]?.count ?? 0 }
-        let layer = try #require(frame.layers.indices.filter { frame.layers[$0].labels != nil }.max { count($0) < count($1) })
-        let placement = LabelPlacement()
+        let layer = try #require(frame.layers.indices.filter { frame.layers[$0].symbols != nil }.max { count($0) < count($1) })
+        let placement = SymbolPlacement()
         placement.willPlace()
         let read = ReadBox()
-        let reader = Thread { read.set(placement.labels(layer: layer).count) }
+        let reader = Thread { read.set(placement.symbols(layer: layer).count) }
         reader.start()
         Thread.sleep(forTimeInterval: 0.05)
         #expect(read.value == nil, "labels were read before they were placed")

@@ -493,15 +493,16 @@ import Testing
             let frame = model.frame()
             var kinds = Set<String>()
             for item in frame.layers.flatMap({ $0.features?.items ?? [] }) {
-                switch item.paint {
-                case let .line(line):
+                if case let .line(line) = item.paint {
                     kinds.insert("line")
                     for v in [line.width, line.gapWidth, line.blur, line.miterLimit, line.opacity] + line.dasharray { #expect(v.isFinite) }
-                case let .vectorIcon(icon):
+                }
+            }
+            for symbol in frame.layers.flatMap({ $0.symbols?.set.symbols ?? [] }) {
+                if case let .vector(icon)? = symbol.icon?.image {
                     kinds.insert("icon")
                     #expect(icon.scale.isFinite && icon.scale * 24 <= 4 * frame.view.worldSize + 1e-6 && icon.rotate.isFinite)
                     #expect(icon.offset.x.isFinite && icon.offset.y.isFinite && icon.reach.isFinite)
-                default: break
                 }
             }
             #expect(kinds == ["line", "icon"], "zoom \(zoom)")

@@ -48,11 +48,21 @@ import TestSupport
         }
     }
 
-    /// The place of this name within a degree of (lng, lat) in Resources/places/places.tsv.
-    static func place(_ name: String, near lng: Double, _ lat: Double) throws -> Place {
-        let (cities, _) = try PlaceLabels.read(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("places/places.tsv").path)
-        return try #require(cities.first { $0.name == name && abs($0.position.lng - lng) < 1 && abs($0.position.lat - lat) < 1 },
-                            "\(name) is not in places.tsv")
+    /// A city of Resources/places/places.tsv: its rank and minimum zoom.
+    struct City { let rank: Double, minZoom: Double }
+
+    /// The city of this name within a degree of (lng, lat) in Resources/places/places.tsv.
+    static func place(_ name: String, near lng: Double, _ lat: Double) throws -> City {
+        let places = try Places.read(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("places/places.tsv").path)
+        let p = WebMercator.project(LngLat(lng: lng, lat: lat))
+        let degree = 1.0 / 360      // (a degree of longitude in Mercator x; near enough for latitude here)
+        let found = places.features.first { f in
+            let props = f.evaluation.properties
+            return props["name"] == .string(name) && props["kind"] == .string("city")
+                && abs(f.geometry.coordinates[0] - p.x) < degree && abs(f.geometry.coordinates[1] - p.y) < 1.5 * degree
+        }
+        let city = try #require(found, "\(name) is not in places.tsv").evaluation.properties
+        return City(rank: city["rank"]?.asNumber ?? 0, minZoom: city["minzoom"]?.asNumber ?? 0)
     }
 
     /// Capitals and administrative seats are placed first: Lansing, Michigan's capital, ranks
@@ -140,7 +150,7 @@ import TestSupport
         #expect(spare == nil)
         #expect(storage != nil && frame.layers.withUnsafeBufferPointer { $0.baseAddress } == storage)
         #expect(frame == model.frame())
-        #expect(frame.layers.contains { $0.labels?.avoid.isEmpty == false })
+        #expect(frame.layers.contains { $0.symbols?.context.avoid.isEmpty == false })
     }
 
     @Test func theSameCameraGivesTheSamePlacement() throws {
@@ -153,7 +163,7 @@ import TestSupport
         // The ISS scene following at zoom 3: its icon is at the centre of the window.
         let model = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "15"]))
         let frame = model.frame()
-        let avoid = frame.layers.compactMap { $0.labels?.avoid.first }.first
+        let avoid = frame.layers.compactMap { $0.symbols?.context.avoid.first }.first
         let box = try #require(avoid, "no ISS box given to the labels")
         for l in Headless.placedLabels(model) {
             #expect(!l.box.intersects(box), "\(l.text) overlaps the ISS icon")
@@ -164,41 +174,6 @@ import TestSupport
         let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--iss", "tle"])).utf8)) as? [String: Any]
         let labels = try #require(json?["labels"] as? [[String: Any]])
         #expect(labels.contains { $0["text"] as? String == "Boston" && ($0["box"] as? [Double])?.count == 4 })
-    }
-
-    /// Placement looks only at the places whose longitude band is in view: a place anywhere in
-    /// the window is still found, on either side of the antimeridian, at zooms 3.5 to 4.9.
-    @Test func placesInViewAreFoundAcrossTheAntimeridian() throws {
-        let resources = try ResourceLocator.resourcesDirectory()
-        let font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
-        // Far apart (10 degrees: 160 px and more at these zooms), so that none of them collide.
-        var places: [Place] = []
-        for lng in stride(from: -180.0, to: 180.0, by: 10) {
-            for lat in [-20.0, 10.0] {
-                places.append(Place(kind: .city, name: "P\(Int(lng))/\(Int(lat))", position: LngLat(lng: lng, lat: lat), rank: 1, minZoom: 0))
-            }
-        }
-        let draw = FrameDescription.LabelDraw(places: PlaceSet(places), font: font, avoid: [], light: Color(rgb: 0xFFFFFF))
-        let size = ViewportSize(width: 800, height: 500)
-        var scratch = LabelPlacer.Scratch()
-        var checked = 0
-        let cameras = [3.5, 4.2, 4.9].flatMap { zoom in stride(from: -180.0, to: 180.0, by: 7.3).map { ($0, zoom) } } + [(179.9, 4.2), (-179.9, 3.6)]
-        for (lng, zoom) in cameras {
-            let view = ViewTransform(camera: CameraState(center: LngLat(lng: lng, lat: 0), zoom: zoom), size: size)
-            var boxes: [FrameDescription.ScreenBox] = [], placed: [PlacedLabel] = []
-            LabelPlacer.place(draw, paint: LabelPaint(), view: view, placed: &boxes, into: &placed, scratch: &scratch)
-            let names = Set(placed.map(\.text))
-            for p in places {
-                // The copy of the place nearest the centre, inside the window (its label fits on
-                // one side of its dot).
-                var s = view.screen(p.mercator)
-                s.x -= ((s.x - 400) / view.worldSize).rounded() * view.worldSize
-                guard s.x > 15, s.x < 785, s.y > 40, s.y < 460 else { continue }
-                checked += 1
-                #expect(names.contains(p.name), "camera \(lng), zoom \(zoom): \(p.name) at x \(Int(s.x)) not placed")
-            }
-        }
-        #expect(checked > 150)
     }
 
     @Test func glyphsAtTwoSizes() throws {

@@ -30,20 +30,23 @@ import Testing
         for (l1, l2) in zip(f1.layers, f2.layers) {
             switch (l1.paint, l2.paint) {
             case let (.line(x), .line(y)) where l1.features == nil: #expect(y.width == 2 * x.width, "\(l1.id)")
-            case let (.labels(x), .labels(y)): #expect(y.textSize == 2 * x.textSize && y.dotRadius == 2 * x.dotRadius, "\(l1.id)")
             default: break
+            }
+            // Symbols: text sizes, halos and the icons' scale (the place dots, the rocket).
+            for (s1, s2) in zip(l1.symbols?.set.symbols ?? [], l2.symbols?.set.symbols ?? []) {
+                if let x = s1.text?.paint, let y = s2.text?.paint {
+                    #expect(y.size == 2 * x.size && y.haloWidth == 2 * x.haloWidth, "\(l1.id)")
+                }
+                if case let .vector(x)? = s1.icon?.image, case let .vector(y)? = s2.icon?.image { #expect(y.scale == 2 * x.scale, "\(l1.id)") }
             }
             // Document layers' features: the route's steps, the ISS track and its rocket.
             for (i1, i2) in zip(l1.features?.items ?? [], l2.features?.items ?? []) {
-                switch (i1.paint, i2.paint) {
-                case let (.line(x), .line(y)): #expect(y.width == 2 * x.width, "\(l1.id)")
-                case let (.vectorIcon(x), .vectorIcon(y)): #expect(y.scale == 2 * x.scale, "\(l1.id)")
-                default: break
-                }
+                if case let (.line(x), .line(y)) = (i1.paint, i2.paint) { #expect(y.width == 2 * x.width, "\(l1.id)") }
             }
         }
-        #expect(f1.layers.contains { $0.features?.items.contains { if case .vectorIcon = $0.paint { true } else { false } } ?? false },
+        #expect(f1.layers.contains { $0.symbols?.set.symbols.contains { if case .vector? = $0.icon?.image, $0.text == nil { true } else { false } } ?? false },
                 "the rocket is drawn")
+        #expect(f1.layers.contains { $0.symbols?.set.symbols.contains { $0.text != nil } ?? false }, "no labels")
         #expect(f2.overlay?.layout?.text.textSize == 2 * (f1.overlay?.layout?.text.textSize ?? 0))
     }
 

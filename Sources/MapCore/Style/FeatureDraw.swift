@@ -105,8 +105,6 @@ public struct FeatureDraw: Equatable, Sendable {
         case fill(FillPaint, outline: Color?, antialias: Bool)
         case line(LinePaint)
         case circle(CirclePaint)
-        case icon(IconPaint)
-        case vectorIcon(VectorIconPaint)
     }
 
     public struct Item: Equatable, Sendable {

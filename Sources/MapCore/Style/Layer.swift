@@ -81,7 +81,6 @@ public enum LayerPaint: Equatable, Sendable {
     case fill(FillPaint)
     case line(LinePaint)
     case raster(RasterPaint)
-    case labels(LabelPaint)
     /// A style-document layer, evaluated per frame (and per feature) from its definition.
     case styled(StyledLayer)
 
@@ -91,7 +90,6 @@ public enum LayerPaint: Equatable, Sendable {
         case let (.fill(x), .fill(y)): return x == y
         case let (.line(x), .line(y)): return x == y
         case let (.raster(x), .raster(y)): return x == y
-        case let (.labels(x), .labels(y)): return x == y
         case let (.styled(x), .styled(y)): return x === y
         default: return false
         }
@@ -103,7 +101,6 @@ public enum LayerPaint: Equatable, Sendable {
         case .fill: return "fill"
         case .line: return "line"
         case .raster: return "raster"
-        case .labels: return "labels"
         case let .styled(s): return s.definition.type.rawValue
         }
     }
@@ -142,10 +139,10 @@ public struct Style: Sendable {
     public var icons: [String: VectorIcon] = [:] { didSet { imagesVersion &+= 1 } }
     /// Counts changes of `icons` (what was drawn with them is drawn again).
     public private(set) var imagesVersion = 0
-    /// Labelled places by source id (label layers).
-    public var places: [String: PlaceSet] = [:]
-    /// The font label layers set their text in.
+    /// The font the overlay's text is set in.
     public var font: (any TextFont)?
+    /// The fonts symbol layers' `text-font` names.
+    public var fonts: (any FontSource)?
     public var layers: [Layer]
     /// GeoJSON sources by id (style-document layers draw their features).
     public var features: [String: GeoJSONData] = [:]

@@ -1,11 +1,13 @@
 /// An icon drawn from vector paths (no bitmap): filled shapes in a `width` x `height` box,
-/// y down, as SVG draws them. Paths use absolute move/line/cubic/quadratic/close commands.
+/// y down, as SVG draws them. Paths use absolute move/line/cubic/quadratic/close commands and circles.
 public final class VectorIcon: Sendable {
     public enum Command: Equatable, Sendable {
         case move(Double, Double)
         case line(Double, Double)
         case cubic(Double, Double, Double, Double, Double, Double)
         case quad(Double, Double, Double, Double)
+        /// A whole circle: centre and radius (drawn as the renderer draws circles, not as curves).
+        case circle(Double, Double, Double)
         case close
     }
 
@@ -27,7 +29,7 @@ public final class VectorIcon: Sendable {
 }
 
 /// Where an icon sits relative to its point (the specification's `icon-anchor`).
-public enum IconAnchor: String, Sendable, Equatable, CaseIterable {
+public enum IconAnchor: String, Sendable, Hashable, CaseIterable {
     case center, left, right, top, bottom
     case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
 

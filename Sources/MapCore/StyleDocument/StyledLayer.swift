@@ -16,7 +16,7 @@ public final class StyledLayer: Sendable {
     /// The line dash array when it depends on nothing (made once, not per frame), else nil.
     private let constantDashes: [Double]?
     /// Whether what the layer draws can change with the zoom: a zoom-dependent property or
-    /// filter, dashes (laid out per tile zoom), symbols (placed in world pixels), or a zoom
+    /// filter, dashes (laid out per tile zoom), symbols along lines (spaced in pixels), or a zoom
     /// function in a transition.
     let dependsOnZoom: Bool
     /// `<type>-translate` (made once: interpolating it every frame would allocate).
@@ -30,7 +30,7 @@ public final class StyledLayer: Sendable {
         layoutSpecs = StyleProperties.layout(definition.type.rawValue)
         translateName = "\(definition.type.rawValue)-translate"
         let values = Array(definition.paint.values) + Array(definition.layout.values)
-        dependsOnZoom = definition.type == .symbol || transitions.values.contains { $0.isZoomDependent } || definition.filter != nil
+        dependsOnZoom = (definition.type == .symbol && definition.layout["symbol-placement"] != nil) || transitions.values.contains { $0.isZoomDependent } || definition.filter != nil
             || values.contains { $0.isZoomDependent } || definition.paint["line-dasharray"] != nil
         if definition.type == .line && transitions["line-dasharray"] == nil {
             let given = definition.paint["line-dasharray"]
@@ -198,30 +198,34 @@ extension StyledLayer {
                 return .init(id: d.id, paint: paint, geometry: g)
             }
             return cache.map { $0.draw(self, style, e) { featureLayer(style, e, region: $0) } } ?? featureLayer(style, e, region: nil)
-        case .circle, .symbol:
+        case .circle:
             return cache.map { $0.draw(self, style, e) { featureLayer(style, e, region: $0) } } ?? featureLayer(style, e, region: nil)
+        case .symbol:
+            return cache.map { $0.draw(self, style, e) { symbolLayer(style, e, region: $0) } } ?? symbolLayer(style, e, region: nil)
         }
+    }
+
+    /// The indices of the features of `data` whose boxes touch `region` (nil: all of them).
+    private func candidates(_ data: GeoJSONData, _ region: MercatorBox?) -> [Int32]? {
+        guard let region, let index = data.index else { return nil }
+        var candidates: [Int32] = [], seen: [Bool] = []
+        index.query(minX: region.minX, minY: region.minY, maxX: region.maxX, maxY: region.maxY, into: &candidates, seen: &seen)
+        return candidates
+    }
+
+    private func symbolLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
+        guard let data = definition.source.flatMap({ style.features[$0] }),
+              let set = symbolSet(style, data, e, candidates: candidates(data, region)) else { return nil }
+        return .init(id: definition.id, paint: .fill(FillPaint()), geometry: nil, symbols: SymbolDraw(set: set))
     }
 
     /// `region`: evaluate only the features whose boxes touch it (nil: all).
     private func featureLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
         let d = definition
         guard let data = d.source.flatMap({ style.features[$0] }) else { return nil }
-        var candidates: [Int32] = []
-        let indexed: Bool
-        if let region, let index = data.index {
-            var seen: [Bool] = []
-            index.query(minX: region.minX, minY: region.minY, maxX: region.maxX, maxY: region.maxY, into: &candidates, seen: &seen)
-            indexed = true
-        } else {
-            indexed = false
-        }
+        let chosen = candidates(data, region)
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         var items: [FeatureDraw.Item] = []
-        var placed = CollisionGrid()
-        // Icons along lines: at most this many in a layer (each part has at most 10 000 anchors,
-        // but a layer may have any number of long lines).
-        var lineAnchorsLeft = 100_000
         let translateName = self.translateName
         var translate = (x: 0.0, y: 0.0)
         if paintSpecs[translateName] != nil {
@@ -234,9 +238,9 @@ extension StyledLayer {
                 translate = (translate.x * cos(b) - translate.y * sin(b), translate.x * sin(b) + translate.y * cos(b))
             }
         }
-        let count = indexed ? candidates.count : data.features.count
+        let count = chosen?.count ?? data.features.count
         for k in 0..<count {
-            let feature = data.features[indexed ? Int(candidates[k]) : k]
+            let feature = data.features[chosen.map { Int($0[k]) } ?? k]
             let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
             if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
@@ -268,50 +272,6 @@ extension StyledLayer {
                 p.strokeColor = color("circle-stroke-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
                 p.strokeOpacity = number("circle-stroke-opacity", c)
                 items.append(.init(paint: .circle(p), geometry: g))
-            case .symbol:
-                let name = string("icon-image", c)
-                if style.sprite?.icons[name] == nil, let vector = style.icons[name] {
-                    placeVectorIcon(vector, g, c, e, &placed, &lineAnchorsLeft, into: &items)
-                    continue
-                }
-                guard let sprite = style.sprite, let icon = sprite.icons[name] else { continue }
-                var size = number("icon-size", c, layout: true)
-                var p = IconPaint(icon: icon, scale: size * e.pixelRatio / icon.pixelRatio)
-                guard p.scale > 0 else { continue }
-                // An icon larger than the length limit is drawn at the limit (an absurd icon-size
-                // or sprite pixel ratio).
-                let side = Double(max(icon.image.width, icon.image.height, 1))
-                if !(p.scale * side <= e.lengthLimit) {
-                    p.scale = e.lengthLimit / side
-                    size = p.scale * icon.pixelRatio / e.pixelRatio
-                }
-                p.rotate = degrees(number("icon-rotate", c, layout: true))
-                p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
-                let alignment = string("icon-rotation-alignment", c)
-                p.rotatesWithMap = alignment == "map" || (alignment == "auto" && string("symbol-placement", c) != "point")
-                let off = pair("icon-offset", c, layout: true)
-                p.size = size
-                p.pixelRatio = e.pixelRatio
-                p.offset = (e.length(off.0 * size * e.pixelRatio), e.length(off.1 * size * e.pixelRatio))
-                p.opacity = number("icon-opacity", c)
-                let emissive = number("icon-emissive-strength", c)
-                p.color = color("icon-color", c).lit(by: e.light, emissive: emissive)
-                p.haloColor = color("icon-halo-color", c).lit(by: e.light, emissive: emissive)
-                p.haloWidth = e.length(number("icon-halo-width", c) * e.pixelRatio)
-                p.haloBlur = e.length(number("icon-halo-blur", c) * e.pixelRatio)
-                p.smooth = p.scale * icon.pixelRatio / e.pixelRatio != 1 || p.rotate.truncatingRemainder(dividingBy: 360) != 0 || icon.sdf
-                // Collision: an icon that overlaps one placed before it is hidden, unless allowed.
-                let allow = layout("icon-allow-overlap", c) == .bool(true)
-                let ignore = layout("icon-ignore-placement", c) == .bool(true)
-                for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width, limit: &lineAnchorsLeft) {
-                    var q = p
-                    q.rotate = degrees(q.rotate + angle)
-                    if angle != 0 { q.smooth = true }
-                    let box = iconBox(q, at: anchor, worldSize: e.worldSize, bearing: e.bearing)
-                    if !allow && placed.collides(box) { continue }
-                    if !ignore { placed.insert(box) }
-                    items.append(.init(paint: .icon(q), geometry: anchor))
-                }
             default:
                 continue
             }
@@ -320,85 +280,6 @@ extension StyledLayer {
         let kind: LayerPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
         let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
         return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
-    }
-
-    /// A vector icon (an image added as paths) at each of the feature's symbol anchors that is
-    /// not hidden by an icon placed before it.
-    private func placeVectorIcon(_ icon: VectorIcon, _ g: FeatureGeometry, _ c: EvaluationContext, _ e: StyleEvaluation,
-                                 _ placed: inout CollisionGrid, _ lineAnchorsLeft: inout Int, into items: inout [FeatureDraw.Item]) {
-        let size = number("icon-size", c, layout: true)
-        var p = VectorIconPaint(icon: icon, scale: size * e.pixelRatio)
-        guard p.scale > 0 else { return }
-        let side = max(icon.width, icon.height, 1e-9)
-        if !(p.scale * side <= e.lengthLimit) { p.scale = e.lengthLimit / side }
-        p.rotate = degrees(number("icon-rotate", c, layout: true))
-        p.anchor = IconAnchor(rawValue: string("icon-anchor", c)) ?? .center
-        let alignment = string("icon-rotation-alignment", c)
-        p.rotatesWithMap = alignment == "map" || (alignment == "auto" && string("symbol-placement", c) != "point")
-        let off = pair("icon-offset", c, layout: true)
-        p.offset = (e.length(off.0 * p.scale), e.length(off.1 * p.scale))
-        p.opacity = number("icon-opacity", c)
-        p.light = Color.white.lit(by: e.light, emissive: number("icon-emissive-strength", c))
-        let allow = layout("icon-allow-overlap", c) == .bool(true)
-        let ignore = layout("icon-ignore-placement", c) == .bool(true)
-        for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon.width, limit: &lineAnchorsLeft) {
-            var q = p
-            q.rotate = degrees(q.rotate + angle)
-            let box = Self.uprightBox(at: anchor, width: icon.width * q.scale, height: icon.height * q.scale, anchor: q.anchor,
-                                      offset: q.offset, worldSize: e.worldSize, bearing: e.bearing)
-            if !allow && placed.collides(box) { continue }
-            if !ignore { placed.insert(box) }
-            items.append(.init(paint: .vectorIcon(q), geometry: anchor))
-        }
-    }
-
-    /// Where a feature's symbols go, with the extra rotation (degrees) of each: its points for
-    /// `symbol-placement: point` (the default); anchors along its lines or polygon rings for
-    /// `line` and `line-center`, turned with the line unless `icon-rotation-alignment` is viewport.
-    /// Anchors along lines count against `limit`; none are made once it is used up.
-    private func symbolAnchors(_ g: FeatureGeometry, _ c: EvaluationContext, _ e: StyleEvaluation,
-                               labelLength: Double, limit: inout Int) -> [(FeatureGeometry, Double)] {
-        let placement = string("symbol-placement", c)
-        if g.kind == .points || placement == "point" {
-            return g.kind == .points ? [(g, 0)] : []
-        }
-        let world = e.worldSize / e.pixelRatio          // CSS pixels: spacing and lengths are in them
-        let follow = string("icon-rotation-alignment", c) != "viewport"
-        let textMaxSize = layout("text-size", EvaluationContext(zoom: 18)).asNumber ?? 16
-        let spacing = number("symbol-spacing", c, layout: true)
-        var out: [(FeatureGeometry, Double)] = []
-        for part in 0..<g.partCount where limit > 0 {
-            let line = g.part(part).map { (x: g.coordinates[2 * $0] * world, y: g.coordinates[2 * $0 + 1] * world) }
-            let anchors = placement == "line-center" ? [LineAnchors.center(line)].compactMap { $0 }
-                : LineAnchors.along(line, spacing: spacing, labelLength: labelLength, boxScale: textMaxSize / 24)
-            for a in anchors.prefix(limit) {
-                limit -= 1
-                out.append((FeatureGeometry(kind: .points, parts: [[MercatorPoint(x: a.x / world, y: a.y / world)]]),
-                            follow ? a.angle * 180 / Double.pi : 0))
-            }
-        }
-        return out
-    }
-
-    /// The icon's box in world pixels (the screen shifted by the camera: collisions between
-    /// icons do not depend on where the camera is, only on its bearing).
-    private func iconBox(_ p: IconPaint, at g: FeatureGeometry, worldSize: Double, bearing: Double) -> FrameDescription.ScreenBox {
-        Self.uprightBox(at: g, width: Double(p.icon.image.width) * p.scale, height: Double(p.icon.image.height) * p.scale,
-                        anchor: p.anchor, offset: p.offset, worldSize: worldSize, bearing: bearing)
-    }
-
-    /// A `width` x `height` icon's box at the point, in world pixels turned as the screen shows
-    /// them (about the origin: only differences count), so it stands upright on screen.
-    static func uprightBox(at g: FeatureGeometry, width w: Double, height h: Double, anchor: IconAnchor, offset: (x: Double, y: Double),
-                           worldSize: Double, bearing: Double) -> FrameDescription.ScreenBox {
-        let f = anchor.fraction
-        var x = g.coordinates[0] * worldSize, y = g.coordinates[1] * worldSize
-        if bearing != 0 {
-            let b = bearing * Double.pi / 180
-            (x, y) = (x * cos(b) + y * sin(b), -x * sin(b) + y * cos(b))
-        }
-        x += offset.x; y += offset.y
-        return .init(minX: x - w * f.x, minY: y - h * f.y, maxX: x + w * (1 - f.x), maxY: y + h * (1 - f.y))
     }
 
     /// The raster paint at `zoom` and instant `now` (raster properties cannot read features).
@@ -455,63 +336,5 @@ extension StyledLayer {
             if reach > 0 { p.miterLimit = min(p.miterLimit, max(1, typedLimit / reach)) }
         }
         return p
-    }
-}
-
-/// The icon boxes a layer has placed (world pixels), bucketed in a grid of cells so that a new
-/// box is tested against the boxes near it only: thousands of icons place in linear time. A box
-/// spanning many cells is kept in a list every new box is tested against. Placed boxes never
-/// overlap, so a cell holds few of them; only absurd data (icons of almost no size piled on one
-/// spot) could make many tests, and after `budget` tests in a layer further icons count as
-/// colliding, so placement always ends.
-struct CollisionGrid {
-    typealias Box = FrameDescription.ScreenBox
-    struct Cell: Hashable { let x: Int, y: Int }
-    static let cellSize = 64.0
-    /// The most cells per side of a box kept in the grid.
-    static let maxSpan = 8.0
-    private var boxes: [Box] = []
-    private var cells: [Cell: [Int]] = [:]
-    private var inGrid: [Int] = []
-    private var large: [Int] = []
-    private(set) var budget = 4_000_000
-
-    /// The cells `b` covers, or nil when it spans too many (or is not finite).
-    private func span(_ b: Box) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-        func index(_ v: Double) -> Double { min(max((v / Self.cellSize).rounded(.down), -1e15), 1e15) }
-        let x0 = index(b.minX), y0 = index(b.minY), x1 = index(b.maxX), y1 = index(b.maxY)
-        guard x0 <= x1, y0 <= y1, x1 - x0 < Self.maxSpan, y1 - y0 < Self.maxSpan else { return nil }
-        return (Int(x0), Int(y0), Int(x1), Int(y1))
-    }
-
-    /// Whether `b` overlaps a placed box (true once the budget is spent).
-    mutating func collides(_ b: Box) -> Bool {
-        guard budget > 0 else { return true }
-        // A box with NaN overlaps nothing.
-        guard !b.minX.isNaN, !b.minY.isNaN, !b.maxX.isNaN, !b.maxY.isNaN else { return false }
-        func test(_ i: Int) -> Bool { budget -= 1; return boxes[i].intersects(b) }
-        for i in large where test(i) { return true }
-        if let s = span(b) {
-            for y in s.y0...s.y1 {
-                for x in s.x0...s.x1 {
-                    guard let list = cells[Cell(x: x, y: y)] else { continue }
-                    for i in list where test(i) { return true }
-                }
-            }
-        } else {
-            for i in inGrid where test(i) { return true }
-        }
-        return false
-    }
-
-    mutating func insert(_ b: Box) {
-        guard !b.minX.isNaN, !b.minY.isNaN, !b.maxX.isNaN, !b.maxY.isNaN else { return }
-        let i = boxes.count
-        boxes.append(b)
-        guard let s = span(b) else { large.append(i); return }
-        inGrid.append(i)
-        for y in s.y0...s.y1 {
-            for x in s.x0...s.x1 { cells[Cell(x: x, y: y), default: []].append(i) }
-        }
     }
 }

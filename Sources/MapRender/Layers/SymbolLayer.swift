@@ -3,9 +3,108 @@ import MapCore
 import MapData
 import Raster
 
-/// Symbol layers: sprite and SDF icons sampled through their turn, and vector icons (style images
-/// drawn from paths) filled after their transform.
+/// Symbol layers: the symbols the placement kept, icons under the layer's labels. Sprite and SDF
+/// icons are sampled through their turn; vector icons (style images drawn from paths) are
+/// filled after their transform, or, upright, drawn at whole pixels from cached masks, as labels are.
 extension FrameRenderer {
+    func drawSymbols(_ layerIndex: Int, _ frame: FrameDescription, _ pixmap: Pixmap) {
+        // All symbol layers are placed together, once per view and set of symbol layers.
+        if !placementIsShared && !symbolPlacement.isCurrent(for: frame) { symbolPlacement.place(frame) }
+        let symbols = symbolPlacement.symbols(layer: layerIndex)
+        for symbol in symbols {
+            switch symbol.icon {
+            case let .sprite(p)?: drawIcon(p, at: symbol.point, pixmap)
+            case let .vector(p)?:
+                if p.rotate.truncatingRemainder(dividingBy: 360) == 0 && p.offset.x == 0 && p.offset.y == 0 {
+                    drawUprightVectorIcon(p, at: symbol.point, pixmap)
+                } else {
+                    drawVectorIcon(p, at: symbol.point, pixmap)
+                }
+            case nil: break
+            }
+        }
+        // Text: halo masks under text masks, at whole pixels.
+        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
+        for symbol in symbols {
+            guard let t = symbol.text, t.box.maxY >= top, t.box.minY <= bottom, t.paint.opacity > 0 else { continue }
+            let (ascent, _) = t.paint.font.metrics(size: t.paint.size)
+            let pad = (t.paint.haloWidth + 1).rounded(.up)
+            let x = Int((t.origin.x - pad).rounded()), y = Int((t.origin.y - ascent - pad).rounded())
+            labelSprite(t.text, paint: t.paint, halo: t.paint.haloColor.premultiplied(opacity: t.paint.opacity),
+                        text: t.paint.color.premultiplied(opacity: t.paint.opacity)).composite(onto: pixmap, x: x, y: y, rows: rows)
+        }
+    }
+
+    /// An upright vector icon from its masks (one per shape, made once per icon and scale), its
+    /// anchor on the nearest pixel centre: the same pixels wherever it is drawn, like the text beside it.
+    func drawUprightVectorIcon(_ paint: VectorIconPaint, at point: Point, _ pixmap: Pixmap) {
+        guard paint.opacity > 0 else { return }
+        let masks = iconMasks(paint)
+        let x = Int((point.x - masks.centre).rounded()), y = Int((point.y - masks.centre).rounded())
+        let light = paint.light
+        let colors = paint.icon.shapes.map { shape -> PremultipliedColor in
+            let c = shape.color
+            return MapCore.Color(r: c.r * light.r, g: c.g * light.g, b: c.b * light.b, a: c.a).premultiplied(opacity: paint.opacity)
+        }
+        var i = 0
+        while i < masks.shapes.count {
+            if i + 1 < masks.shapes.count {
+                AlphaMask.composite(masks.shapes[i], colors[i], masks.shapes[i + 1], colors[i + 1], onto: pixmap, x: x, y: y, rows: rows)
+                i += 2
+            } else {
+                masks.shapes[i].composite(colors[i], onto: pixmap, x: x, y: y, rows: rows)
+                i += 1
+            }
+        }
+    }
+
+    /// A vector icon's shapes as coverage masks of one square size, its anchor `centre` px from
+    /// their top-left corner (a pixel's centre).
+    func iconMasks(_ paint: VectorIconPaint) -> IconMasks {
+        let key = IconMaskKey(icon: ObjectIdentifier(paint.icon), scale: paint.scale, anchor: paint.anchor)
+        if let m = iconMaskCache[key] { return m }
+        let icon = paint.icon
+        let a = paint.anchor.fraction
+        let t = Transform.scale(paint.scale, paint.scale).concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
+        // How far the shapes reach from the anchor (control points bound the curves).
+        var outer = 0.0
+        func reach(_ x: Double, _ y: Double, _ r: Double = 0) {
+            let p = t.apply(Point(x, y))
+            outer = max(outer, abs(p.x) + r * paint.scale, abs(p.y) + r * paint.scale)
+        }
+        for shape in icon.shapes {
+            for c in shape.commands {
+                switch c {
+                case let .move(x, y), let .line(x, y): reach(x, y)
+                case let .cubic(x1, y1, x2, y2, x, y): reach(x1, y1); reach(x2, y2); reach(x, y)
+                case let .quad(x1, y1, x, y): reach(x1, y1); reach(x, y)
+                case let .circle(x, y, r): reach(x, y, r)
+                case .close: break
+                }
+            }
+        }
+        outer = min(outer, 256)
+        let size = Int((2 * outer).rounded(.up)) + 3
+        let centre = Double(size / 2) + 0.5
+        var r = Rasterizer(width: size, height: size)
+        defer { r.deallocate() }
+        let place = Transform.translation(centre, centre).concatenating(t)
+        var path = Path()
+        var shapes: [AlphaMask] = []
+        for shape in icon.shapes {
+            path.removeAll()
+            VectorIconPath.append(shape, place, scale: paint.scale, to: &path)
+            path.replay(into: &r)
+            var alpha = [UInt8](repeating: 0, count: size * size)
+            alpha.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m, rule: .nonZero) } }
+            shapes.append(AlphaMask(width: size, height: size, alpha: alpha))
+        }
+        let masks = IconMasks(shapes: shapes, centre: centre)
+        if iconMaskCache.count >= 64 { iconMaskCache.removeAll() }
+        iconMaskCache[key] = masks
+        return masks
+    }
+
     /// An icon: its image placed by the anchor and offset, turned about its point, sampled
     /// exactly or bilinearly; an SDF icon shaded by its distance field (halo, then colour).
     func drawIcon(_ paint: IconPaint, at point: Point, _ pixmap: Pixmap) {
@@ -93,20 +192,40 @@ extension FrameRenderer {
         defer { swap(&path, &symbolPath) }
         for shape in icon.shapes {
             path.removeAll()
-            for c in shape.commands {
-                switch c {
-                case let .move(x, y): path.moveTo(t.apply(Point(x, y)))
-                case let .line(x, y): path.lineTo(t.apply(Point(x, y)))
-                case let .cubic(x1, y1, x2, y2, x, y):
-                    path.cubicTo(t.apply(Point(x1, y1)), t.apply(Point(x2, y2)), t.apply(Point(x, y)))
-                case let .quad(x1, y1, x, y): path.quadTo(t.apply(Point(x1, y1)), t.apply(Point(x, y)))
-                case .close: path.close()
-                }
-            }
+            VectorIconPath.append(shape, t, scale: paint.scale, to: &path)
             path.replay(into: &rasterizer)
             let c = shape.color, light = paint.light
             let lit = MapCore.Color(r: c.r * light.r, g: c.g * light.g, b: c.b * light.b, a: c.a)
             rasterizer.fill(pixmap, color: lit.premultiplied(opacity: paint.opacity), rule: .nonZero)
         }
     }
+}
+
+/// A vector icon's shape as a path, through `t` (a uniform `scale` times a move and turn).
+enum VectorIconPath {
+    static func append(_ shape: VectorIcon.Shape, _ t: Transform, scale: Double, to path: inout Path) {
+        for c in shape.commands {
+            switch c {
+            case let .move(x, y): path.moveTo(t.apply(Point(x, y)))
+            case let .line(x, y): path.lineTo(t.apply(Point(x, y)))
+            case let .cubic(x1, y1, x2, y2, x, y):
+                path.cubicTo(t.apply(Point(x1, y1)), t.apply(Point(x2, y2)), t.apply(Point(x, y)))
+            case let .quad(x1, y1, x, y): path.quadTo(t.apply(Point(x1, y1)), t.apply(Point(x, y)))
+            case let .circle(x, y, r): path.addCircle(center: t.apply(Point(x, y)), radius: r * scale)
+            case .close: path.close()
+            }
+        }
+    }
+}
+
+struct IconMaskKey: Hashable {
+    let icon: ObjectIdentifier
+    let scale: Double
+    let anchor: IconAnchor
+}
+
+/// An upright vector icon's masks (see `FrameRenderer.iconMasks`).
+struct IconMasks {
+    let shapes: [AlphaMask]
+    let centre: Double
 }

@@ -1,0 +1,186 @@
+import Foundation
+import MapCore
+import Raster
+
+/// A symbol that found room: its anchor on screen, its icon (turned as the screen shows it) and
+/// its text where it went.
+public struct PlacedSymbol: Sendable {
+    public let point: Point
+    public let icon: SymbolSet.IconImage?
+    public let text: PlacedText?
+}
+
+/// A placed label: its text and paint, where its baseline starts, and the box it claims.
+public struct PlacedText: Equatable, Sendable {
+    public let text: String
+    public let paint: TextPaint
+    public let origin: Point
+    public let box: FrameDescription.ScreenBox
+}
+
+/// The symbols placed for one frame, per symbol layer (by its index among the frame's layers).
+/// Every symbol layer is placed in one collision space, the top layer first (as MapLibre
+/// does): icons and labels of different layers never overlap either. The storage is kept and
+/// refilled in place, so placing anew as the camera moves does not allocate once warm. One
+/// placement can serve several band renderers, which only read it.
+public final class SymbolPlacement: @unchecked Sendable {
+    private var view: ViewTransform?
+    private var context: SymbolContext?
+    /// The frame's layers when placed (shared with the frame, not copied).
+    private var layers: [FrameDescription.DrawLayer] = []
+    private var byLayer: [[PlacedSymbol]] = []
+    /// Placement's working storage (kept between frames).
+    private var index = BoxIndex()
+    /// Readers wait while a placement announced by `willPlace` is being made.
+    private let gate = NSCondition()
+    private var pending = false
+
+    public init() {}
+
+    /// Announces that `place` is about to run (on another thread): `symbols(layer:)` waits for it.
+    public func willPlace() {
+        gate.lock(); pending = true; gate.unlock()
+    }
+
+    /// Whether this placement was made for `frame`'s view and symbol layers.
+    public func isCurrent(for frame: FrameDescription) -> Bool {
+        guard view == frame.view else { return false }
+        var i = 0, j = 0
+        let a = layers, b = frame.layers
+        while true {
+            while i < a.count && a[i].symbols == nil { i += 1 }
+            while j < b.count && b[j].symbols == nil { j += 1 }
+            if i == a.count || j == b.count { return i == a.count && j == b.count }
+            if i != j || a[i].symbols != b[j].symbols { return false }
+            i += 1; j += 1
+        }
+    }
+
+    /// Places every symbol layer of `frame`, the top layer first.
+    public func place(_ frame: FrameDescription) {
+        view = frame.view
+        layers = frame.layers
+        while byLayer.count < layers.count { byLayer.append([]) }
+        for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
+        let v = frame.view
+        index.reset(width: Double(v.size.width), height: Double(v.size.height))
+        context = layers.lazy.compactMap { $0.symbols?.context }.first
+        for box in context?.avoid ?? [] { index.insert(box) }
+        for i in layers.indices.reversed() {
+            guard let draw = layers[i].symbols else { continue }
+            SymbolPlacer.place(draw.set, view: v, index: &index, into: &byLayer[i])
+        }
+        gate.lock(); pending = false; gate.broadcast(); gate.unlock()
+    }
+
+    /// The symbols placed of the frame's layer `index` (none for other layers).
+    public func symbols(layer index: Int) -> [PlacedSymbol] {
+        gate.lock()
+        while pending { gate.wait() }
+        gate.unlock()
+        return index < byLayer.count && index < layers.count && layers[index].symbols != nil ? byLayer[index] : []
+    }
+
+    /// The labels placed in `frame`, by layer id (a placement of its own).
+    public static func labels(_ frame: FrameDescription) -> [String: [PlacedText]] {
+        let placement = SymbolPlacement()
+        placement.place(frame)
+        var out: [String: [PlacedText]] = [:]
+        for (i, layer) in frame.layers.enumerated() where layer.symbols != nil {
+            out[layer.id] = placement.symbols(layer: i).compactMap(\.text)
+        }
+        return out
+    }
+}
+
+/// Greedy placement in the symbols' order: each symbol's icon and each candidate position of
+/// its text are tried against the boxes placed so far; a text must also lie inside the window
+/// (a label cut by the edge is not shown). Icon and text show together unless one is optional,
+/// as in the style specification. The result depends only on the camera, the viewport and the
+/// symbols, so the same view always gives the same symbols, and panning only adds or drops
+/// symbols at the window's edges.
+enum SymbolPlacer {
+    static func place(_ set: SymbolSet, view: ViewTransform, index: inout BoxIndex, into out: inout [PlacedSymbol]) {
+        let w = Double(view.size.width), h = Double(view.size.height)
+        let northUp = view.isNorthUp
+        for symbol in set.symbols {
+            var s = view.screen(symbol.point)
+            // The world copy nearest the window's centre (rounding only when it is not this one).
+            if northUp {
+                let off = s.x - w / 2
+                if abs(off) >= view.worldSize / 2 { s.x -= (off / view.worldSize).rounded() * view.worldSize }
+            } else {
+                s = view.nearestScreen(symbol.point)
+            }
+            // The icon: its box where the point is, upright on screen.
+            var iconBox: FrameDescription.ScreenBox?
+            var iconFits = true
+            if let icon = symbol.icon {
+                let b = icon.box, pad = icon.collision.padding
+                let box = FrameDescription.ScreenBox(minX: s.x + b.minX - pad, minY: s.y + b.minY - pad,
+                                                     maxX: s.x + b.maxX + pad, maxY: s.y + b.maxY + pad)
+                // Out of sight (with room for a turn): neither drawn nor in anyone's way.
+                let reach = max(b.maxX - b.minX, b.maxY - b.minY)
+                if box.maxX < -reach || box.minX > w + reach || box.maxY < -reach || box.minY > h + reach {
+                    if symbol.text == nil || !icon.collision.optional { continue }
+                    iconFits = false
+                } else {
+                    iconBox = box
+                    iconFits = icon.collision.allowOverlap || !index.intersectsAny(box)
+                }
+                // (A required icon that has no room: the symbol does not show, whatever its text.)
+                if !iconFits && !icon.collision.optional { continue }
+            }
+            // The text: the first candidate position inside the window and clear of others.
+            var placedText: PlacedText?
+            if let text = symbol.text, s.x > -w, s.x < 2 * w, s.y > -h, s.y < 2 * h {
+                let pad = text.collision.padding
+                for (anchor, offset) in text.positions {
+                    let f = anchor.fraction
+                    let x = f.x == 0 ? s.x + offset.x : f.x == 1 ? s.x + offset.x - text.width : s.x + offset.x - text.width / 2
+                    let y = f.y == 0 ? s.y + offset.y + text.ascent : f.y == 1 ? s.y + offset.y - text.descent
+                        : s.y + offset.y + (text.ascent - text.descent) / 2
+                    let box = FrameDescription.ScreenBox(minX: x - pad, minY: y - text.ascent - pad, maxX: x + text.width + pad, maxY: y + text.descent + pad)
+                    guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h else { continue }
+                    guard text.collision.allowOverlap || !index.intersectsAny(box) else { continue }
+                    placedText = PlacedText(text: text.text, paint: text.paint, origin: Point(x, y), box: box)
+                    break
+                }
+            }
+            // Icon and text show together unless one of them is optional: an optional text lets
+            // the icon show alone, an optional icon the text.
+            var showIcon = symbol.icon != nil && iconFits
+            var showText = placedText != nil
+            if let icon = symbol.icon, let text = symbol.text {
+                if !icon.collision.optional && !text.collision.optional {
+                    showIcon = showIcon && showText; showText = showIcon
+                } else if !icon.collision.optional {
+                    showText = showText && showIcon
+                } else if !text.collision.optional {
+                    showIcon = showIcon && showText
+                }
+            }
+            guard showIcon || showText else { continue }
+            if showText, let t = placedText, symbol.text?.collision.ignorePlacement == false { index.insert(t.box) }
+            if showIcon, let b = iconBox, symbol.icon?.collision.ignorePlacement == false { index.insert(b) }
+            out.append(PlacedSymbol(point: Point(s.x, s.y), icon: showIcon ? symbol.icon.map { screenImage($0.image, view) } : nil,
+                                    text: showText ? placedText : nil))
+        }
+    }
+
+    /// The icon as drawn at the view's bearing: one aligned to the map turns with it.
+    private static func screenImage(_ image: SymbolSet.IconImage, _ view: ViewTransform) -> SymbolSet.IconImage {
+        let bearing = view.camera.bearing
+        guard bearing != 0 else { return image }
+        switch image {
+        case var .sprite(p):
+            guard p.rotatesWithMap else { return image }
+            p.rotate -= bearing; p.smooth = true
+            return .sprite(p)
+        case var .vector(p):
+            guard p.rotatesWithMap else { return image }
+            p.rotate -= bearing
+            return .vector(p)
+        }
+    }
+}

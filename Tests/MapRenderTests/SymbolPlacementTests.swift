@@ -1,0 +1,158 @@
+import Foundation
+import MapCore
+import MapData
+@testable import MapRender
+import Raster
+import Testing
+
+/// Symbol placement: text positions tried in order, icon and text together unless optional,
+/// `symbol-sort-key`, one collision space for every symbol layer, labels kept inside the window,
+/// and places found wherever the camera is (the antimeridian too).
+@Suite struct SymbolPlacementTests {
+    static let fonts: FontLibrary = {
+        do { return try FontLibrary(directory: try ResourceLocator.resourcesDirectory().appendingPathComponent("fonts")) } catch { fatalError("\(error)") }
+    }()
+
+    /// A 7x7 square image (the place dot's box).
+    static let square = VectorIcon(name: "square", width: 7, height: 7,
+                                   shapes: [.init(color: .white, commands: [.move(0, 0), .line(7, 0), .line(7, 7), .line(0, 7), .close])])
+
+    /// A model of `layers` (JSON) over the GeoJSON source `points`, holding `features`.
+    static func model(_ layers: String, _ features: [(LngLat, [String: StyleValue])], size: ViewportSize = ViewportSize(width: 400, height: 300),
+                      camera: CameraState = CameraState(center: LngLat(lng: 0, lat: 0), zoom: 4)) throws -> MapModel {
+        let text = """
+        { "version": 8, "sources": { "points": { "type": "geojson", "data": { "type": "FeatureCollection", "features": [] } } },
+          "layers": \(layers) }
+        """
+        let document = try StyleDocument(data: Data(text.utf8), name: "symbols.json")
+        let data = GeoJSONData(features: features.map { p, props in
+            GeoFeature(geometry: FeatureGeometry(kind: .points, parts: [[WebMercator.project(p)]]), evaluation: EvaluationFeature(properties: props))
+        })
+        var style = Style(document: document, features: ["points": data], images: [:])
+        style.fonts = fonts
+        style.font = fonts.defaultFont
+        style.icons["square"] = square
+        var m = MapModel(style: style, size: size, camera: camera)
+        m.jump(to: camera)
+        return m
+    }
+
+    static func placed(_ m: MapModel) -> [String: [PlacedSymbol]] {
+        let frame = m.frame()
+        let placement = SymbolPlacement()
+        placement.place(frame)
+        var out: [String: [PlacedSymbol]] = [:]
+        for (i, l) in frame.layers.enumerated() where l.symbols != nil { out[l.id] = placement.symbols(layer: i) }
+        return out
+    }
+
+    static func layer(_ id: String, _ layout: String) -> String {
+        #"{ "id": "\#(id)", "type": "symbol", "source": "points", "layout": { "text-font": ["DejaVu Sans Book"], \#(layout) } }"#
+    }
+
+    /// `text-variable-anchor` with a radial offset: the first position that fits wins; a label
+    /// blocked on the right goes left of its point, then above, then below.
+    @Test func variableAnchorsAreTriedInOrder() throws {
+        let layout = #""text-field": ["get", "name"], "text-size": 13, "text-variable-anchor": ["left", "right", "bottom", "top"], "text-radial-offset": 0.5"#
+        // One label alone: to the right of its point, 6.5 px (0.5 em) away, centred on it.
+        var m = try Self.model("[\(Self.layer("a", layout))]", [(LngLat(lng: 0, lat: 0), ["name": .string("Alpha")])])
+        let s = m.camera.view.screen(LngLat(lng: 0, lat: 0))
+        let alone = try #require(Self.placed(m)["a"]?.first?.text)
+        #expect(abs(alone.origin.x - (s.x + 6.5)) < 1e-9)
+        let (ascent, descent) = Self.fonts.defaultFont.metrics(size: 13)
+        #expect(abs((alone.box.minY + alone.box.maxY) / 2 - s.y) < 1e-9, "not centred on its point")
+        #expect(abs(alone.origin.y - (s.y + (ascent - descent) / 2)) < 1e-9)
+        // A second, higher-ranked point just right of it takes the right side: the first label goes left.
+        m = try Self.model("[\(Self.layer("a", layout + #", "symbol-sort-key": ["get", "order"]"#))]",
+                           [(LngLat(lng: 0, lat: 0), ["name": .string("Alpha"), "order": .number(2)]),
+                            (LngLat(lng: 1.5, lat: 0), ["name": .string("Beta"), "order": .number(1)])])
+        let both = try #require(Self.placed(m)["a"])
+        #expect(both.map { $0.text?.text } == ["Beta", "Alpha"], "the lower sort key is placed first")
+        let alpha = try #require(both.last?.text)
+        #expect(alpha.box.maxX <= s.x - 6.5 + 2 + 1e-9 && alpha.origin.x < s.x, "Alpha is not left of its point: \(alpha.box)")
+    }
+
+    /// An icon and its text show together or not at all; with `text-optional` the icon stays
+    /// when its text has no room.
+    @Test func iconAndTextShowTogetherUnlessOptional() throws {
+        let features: [(LngLat, [String: StyleValue])] = [(LngLat(lng: 0, lat: 0), ["name": .string("Wide label that cannot fit")]),
+                                                          (LngLat(lng: 0.4, lat: 0), ["name": .string("B")])]
+        for optional in [false, true] {
+            let layout = #""icon-image": "square", "icon-padding": 0, "text-field": ["get", "name"], "text-size": 13, "text-anchor": "left", "text-offset": [0.5, 0], "text-optional": \#(optional), "symbol-sort-key": ["get", "order"]"#
+            var f = features
+            f[0].1["order"] = .number(2); f[1].1["order"] = .number(1)
+            let m = try Self.model("[\(Self.layer("a", layout))]", f)
+            let placed = try #require(Self.placed(m)["a"])
+            // B (first) has its icon and text; the wide label meets B's text.
+            #expect(placed.first?.text?.text == "B" && placed.first?.icon != nil)
+            if optional {
+                #expect(placed.count == 2 && placed[1].icon != nil && placed[1].text == nil, "the optional text did not give way alone")
+            } else {
+                #expect(placed.count == 1, "an icon showed without its text")
+            }
+        }
+    }
+
+    /// Every symbol layer is placed in one collision space, the top layer first: an icon of an
+    /// upper layer keeps a label of a lower layer out, unless that icon ignores placement.
+    @Test func layersShareOneCollisionSpace() throws {
+        let label = Self.layer("labels", #""text-field": ["get", "name"], "text-size": 13"#)
+        for ignore in [false, true] {
+            let icons = #"{ "id": "icons", "type": "symbol", "source": "points", "filter": ["==", ["get", "name"], "icon"], "layout": { "icon-image": "square", "icon-size": 4, "icon-ignore-placement": \#(ignore) } }"#
+            let m = try Self.model("[\(label), \(icons)]", [(LngLat(lng: 0, lat: 0), ["name": .string("icon")])])
+            let placed = Self.placed(m)
+            #expect(placed["icons"]?.count == 1)
+            #expect((placed["labels"]?.count ?? 0) == (ignore ? 1 : 0), "ignore-placement \(ignore)")
+        }
+    }
+
+    /// A label whose box would cross the window's edge is left out (an icon is not).
+    @Test func labelsStayInsideTheWindow() throws {
+        let layout = #""icon-image": "square", "text-field": ["get", "name"], "text-size": 13, "text-optional": true, "text-anchor": "left""#
+        let m = try Self.model("[\(Self.layer("a", layout))]", [(LngLat(lng: 0, lat: 0), ["name": .string("Edge")])],
+                               camera: CameraState(center: LngLat(lng: -8.6, lat: 0), zoom: 4))
+        let s = m.camera.view.screen(LngLat(lng: 0, lat: 0))
+        #expect(s.x > 380 && s.x < 400, "the point is not near the right edge: \(s.x)")
+        let placed = try #require(Self.placed(m)["a"]?.first)
+        #expect(placed.icon != nil && placed.text == nil)
+    }
+
+    /// Places are found wherever the camera is: every point inside the window, on either side
+    /// of the antimeridian, at zooms 3.5 to 4.9 (the source is spatially indexed and the view's
+    /// region of it is evaluated; the world copy nearest the window's centre is placed).
+    @Test func placesInViewAreFoundAcrossTheAntimeridian() throws {
+        // Far apart (10 degrees: 160 px and more at these zooms), so that none of them collide.
+        var features: [(LngLat, [String: StyleValue])] = []
+        for lng in stride(from: -180.0, to: 180.0, by: 10) {
+            for lat in [-20.0, 10.0] { features.append((LngLat(lng: lng, lat: lat), ["name": .string("P\(Int(lng))/\(Int(lat))")])) }
+        }
+        let layout = #""icon-image": "square", "icon-padding": 0, "text-field": ["get", "name"], "text-size": 13, "text-variable-anchor": ["left", "right"], "text-radial-offset": 0.5"#
+        var m = try Self.model("[\(Self.layer("a", layout))]", features, size: ViewportSize(width: 800, height: 500))
+        var checked = 0
+        let cameras = [3.5, 4.2, 4.9].flatMap { zoom in stride(from: -180.0, to: 180.0, by: 7.3).map { ($0, zoom) } } + [(179.9, 4.2), (-179.9, 3.6)]
+        for (lng, zoom) in cameras {
+            m.jump(to: CameraState(center: LngLat(lng: lng, lat: 0), zoom: zoom))
+            let view = m.camera.view
+            let names = Set((Self.placed(m)["a"] ?? []).compactMap { $0.text?.text })
+            for (p, props) in features {
+                var s = view.screen(p)
+                s.x -= ((s.x - 400) / view.worldSize).rounded() * view.worldSize
+                guard s.x > 15, s.x < 785, s.y > 40, s.y < 460 else { continue }
+                checked += 1
+                let name = props["name"]?.asString ?? ""
+                #expect(names.contains(name), "camera \(lng), zoom \(zoom): \(name) at x \(Int(s.x)) not placed")
+            }
+        }
+        #expect(checked > 150)
+    }
+
+    /// `text-font` names a bundled font by family and style; an unknown one falls back to the
+    /// regular face (bold when the name says so).
+    @Test func textFontResolvesToBundledFonts() {
+        let fonts = Self.fonts
+        #expect((fonts.font(["DejaVu Sans Bold"]) as? FontFace)?.name == "DejaVu Sans Bold")
+        #expect((fonts.font(["Open Sans Regular", "DejaVu Sans Book"]) as? FontFace)?.name == "DejaVu Sans Book")
+        #expect((fonts.font(["Noto Sans Bold"]) as? FontFace)?.name == "DejaVu Sans Bold")
+        #expect((fonts.font([]) as? FontFace)?.name == "DejaVu Sans Book")
+    }
+}
