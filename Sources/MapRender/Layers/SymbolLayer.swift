@@ -41,18 +41,19 @@ extension FrameRenderer {
         guard paint.opacity > 0 else { return }
         let masks = iconMasks(paint)
         let x = Int((point.x - masks.centre).rounded()), y = Int((point.y - masks.centre).rounded())
-        let light = paint.light
-        let colors = paint.icon.shapes.map { shape -> PremultipliedColor in
-            let c = shape.color
+        let light = paint.light, shapes = paint.icon.shapes
+        func color(_ i: Int) -> PremultipliedColor {
+            let c = shapes[i].color
             return MapCore.Color(r: c.r * light.r, g: c.g * light.g, b: c.b * light.b, a: c.a).premultiplied(opacity: paint.opacity)
         }
+        // (Two shapes at a time in one pass: the same pixels as one after the other.)
         var i = 0
         while i < masks.shapes.count {
             if i + 1 < masks.shapes.count {
-                AlphaMask.composite(masks.shapes[i], colors[i], masks.shapes[i + 1], colors[i + 1], onto: pixmap, x: x, y: y, rows: rows)
+                AlphaMask.composite(masks.shapes[i], color(i), masks.shapes[i + 1], color(i + 1), onto: pixmap, x: x, y: y, rows: rows)
                 i += 2
             } else {
-                masks.shapes[i].composite(colors[i], onto: pixmap, x: x, y: y, rows: rows)
+                masks.shapes[i].composite(color(i), onto: pixmap, x: x, y: y, rows: rows)
                 i += 1
             }
         }
