@@ -42,11 +42,11 @@ public struct MapModel: Sendable {
     private var radiance: TransitioningValue
     /// Arrows at the window's edge towards places out of sight (an app's tracked object).
     public var offscreenMarkers: [FrameDescription.OffscreenMarker] = []
-    /// Places label layers keep clear of, besides the overlay (an app's moving icon).
+    /// Places symbols keep clear of, besides the overlay (an app's moving icon).
     public var labelObstacles: [LabelObstacle] = []
 
     /// A disc of `radius` device pixels around a place (in the world copy nearest the window's
-    /// centre) that labels keep clear of.
+    /// centre) that symbols keep clear of.
     public struct LabelObstacle: Equatable, Sendable {
         public var center: MercatorPoint
         public var radius: Double
