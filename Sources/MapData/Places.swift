@@ -61,9 +61,12 @@ public enum Places {
                 let isCountry = bytes[fields.0.lowerBound] == 99 && fields.0.count == 7 && bytes[fields.0.lowerBound + 1] == 111
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[fields.1]), as: UTF8.self)
                 let point = WebMercator.project(LngLat(lng: lon, lat: lat))
-                features.append(GeoFeature(geometry: FeatureGeometry(kind: .points, parts: [[point]]),
-                                           evaluation: EvaluationFeature(properties: ["name": .string(name), "kind": isCountry ? country : city,
-                                                                                      "rank": .number(rank), "minzoom": .number(z)])))
+                var properties = [String: StyleValue](minimumCapacity: 4)
+                properties["name"] = .string(name)
+                properties["kind"] = isCountry ? country : city
+                properties["rank"] = .number(rank)
+                properties["minzoom"] = .number(z)
+                features.append(GeoFeature(geometry: FeatureGeometry(point: point), evaluation: EvaluationFeature(properties: properties)))
             }
         }
         return GeoJSONData(features: features)

@@ -146,6 +146,25 @@ import Testing
         #expect(checked > 150)
     }
 
+    /// A zooming camera evaluates only the filter again: while it passes the same features the
+    /// layer hands out the same symbols (the placement keeps its result), and a feature whose
+    /// minimum zoom is crossed, or new data, gives new ones.
+    @Test func zoomingKeepsTheSymbolsWhileTheFilterPassesTheSameFeatures() throws {
+        let layer = #"{ "id": "a", "type": "symbol", "source": "points", "filter": ["<=", ["get", "minzoom"], ["zoom"]], "layout": { "text-font": ["DejaVu Sans Book"], "text-field": ["get", "name"] } }"#
+        var m = try Self.model("[\(layer)]", [(LngLat(lng: 0, lat: 0), ["name": .string("A"), "minzoom": .number(0)]),
+                                              (LngLat(lng: 2, lat: 0), ["name": .string("B"), "minzoom": .number(4.5)])])
+        func set(_ zoom: Double) -> SymbolSet? {
+            m.jump(to: CameraState(center: LngLat(lng: 0, lat: 0), zoom: zoom))
+            return m.frame().layers.first { $0.id == "a" }?.symbols?.set
+        }
+        let a = try #require(set(4.0)), b = try #require(set(4.2))
+        #expect(a === b && a.symbols.count == 1)
+        let c = try #require(set(4.6))
+        #expect(c !== a && c.symbols.map { $0.text?.text } == ["A", "B"])
+        try m.updateGeoJSONSource("points", GeoJSONData.point(LngLat(lng: 0, lat: 0), properties: ["name": .string("C"), "minzoom": .number(0)]))
+        #expect(set(4.6)?.symbols.map { $0.text?.text } == ["C"])
+    }
+
     /// `text-font` names a bundled font by family and style; an unknown one falls back to the
     /// regular face (bold when the name says so).
     @Test func textFontResolvesToBundledFonts() {

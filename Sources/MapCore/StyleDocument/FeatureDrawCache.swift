@@ -31,7 +31,7 @@ final class FeatureDrawCache: @unchecked Sendable {
 
     /// The layer's draw for `e`: the kept one when its inputs are the same (and, for a source
     /// with an index, the view still well inside the region it was made for), else `make`'s for
-    /// the region of three views by three around the visible one.
+    /// the region of three views by three around the visible one (two by two for symbols).
     func draw(_ layer: StyledLayer, _ style: Style, _ e: StyleEvaluation,
               make: (MercatorBox?) -> FrameDescription.DrawLayer?) -> FrameDescription.DrawLayer? {
         let time = layer.isTransitioning(at: e.now) ? e.now : -.infinity
@@ -45,7 +45,10 @@ final class FeatureDrawCache: @unchecked Sendable {
             return k.draw
         }
         lock.unlock()
-        let region = data?.index == nil ? nil : e.visible.map { $0.grown(by: 1) }
+        // (Symbol layers over half a view each side: a zooming camera evaluates their filter
+        // again every frame, while what else they evaluate is kept by feature.)
+        let margin = layer.definition.type == .symbol ? 0.5 : 1
+        let region = data?.index == nil ? nil : e.visible.map { $0.grown(by: margin) }
         let draw = make(region)
         lock.lock()
         entries[id] = Entry(layer: layer, data: data, sprite: style.sprite, images: style.imagesVersion, zoom: e.zoom,

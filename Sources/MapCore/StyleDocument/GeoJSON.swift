@@ -32,6 +32,17 @@ public final class FeatureGeometry: Sendable {
         minX = x0; minY = y0; maxX = x1; maxY = y1
     }
 
+    /// One point (a Point feature): made without the parts' arrays, as a data set of tens of
+    /// thousands of places is read at every start.
+    public init(point p: MercatorPoint) {
+        kind = .points
+        coordinates = [p.x, p.y]
+        partStarts = Self.onePart
+        polygonStarts = []
+        minX = p.x; minY = p.y; maxX = p.x; maxY = p.y
+    }
+    private static let onePart = [0, 1]
+
     public var partCount: Int { partStarts.count - 1 }
     /// The point range of part `i`.
     public func part(_ i: Int) -> Range<Int> { partStarts[i]..<partStarts[i + 1] }

@@ -6,35 +6,68 @@ import Foundation
 extension StyledLayer {
     /// The symbols of `data`'s features (of `candidates` only, when given).
     func symbolSet(_ style: Style, _ data: GeoJSONData, _ e: StyleEvaluation, candidates: [Int32]?) -> SymbolSet? {
-        var keyed: [(key: Double, symbol: SymbolSet.Symbol)] = []
+        var symbols: [SymbolSet.Symbol] = [], keys: [Double] = []
         var sorted = true
         // Icons along lines: at most this many in a layer (each part has at most 10 000 anchors,
         // but a layer may have any number of long lines).
         var lineAnchorsLeft = 100_000
         let hasSortKey = definition.layout["symbol-sort-key"] != nil
+        // A feature's symbols do not change with the zoom (only the filter may read it): they are
+        // kept from the last evaluation while the data, images, fonts, pixel ratio and light stay.
+        let memo = symbolsReadZoom || isTransitioning(at: e.now) ? nil : symbolMemo.entries(for: style, data, e)
+        defer { memo?.unlock() }
         let count = candidates?.count ?? data.features.count
-        for k in 0..<count {
-            let feature = data.features[candidates.map { Int($0[k]) } ?? k]
-            let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
-            if let f = definition.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
-            let g = feature.geometry
-            guard !g.isEmpty else { continue }     // (an empty MultiPoint, Polygon, ...: nothing to place)
-            let icon = self.icon(style, c, e)
-            let text = self.text(style, c, e)
-            guard icon != nil || text != nil else { continue }
-            let key: Double = hasSortKey ? finite(number("symbol-sort-key", c, layout: true)) : 0
-            if let last = keyed.last, key < last.key { sorted = false }
-            for (anchor, angle) in symbolAnchors(g, c, e, labelLength: icon?.length ?? text.map { $0.width / e.pixelRatio } ?? 0,
-                                                 limit: &lineAnchorsLeft) {
-                keyed.append((key, .init(point: anchor, icon: icon.map { $0.turned(by: angle) }?.icon, text: text)))
+        if let memo {
+            // The features the filter passes; the same ones as last time give the same symbols.
+            memo.passing.removeAll(keepingCapacity: true)
+            for k in 0..<count {
+                let index = candidates.map { Int($0[k]) } ?? k
+                if let f = definition.filter, !f.matches(data.features[index].evaluation, zoom: e.zoom) { continue }
+                memo.passing.append(Int32(index))
             }
+            if let last = memo.lastSet, memo.passing == memo.lastPassing { return last }
         }
-        guard !keyed.isEmpty else { return nil }
+        let chosen = memo?.passing.count ?? count
+        for k in 0..<chosen {
+            let index = memo.map { Int($0.passing[k]) } ?? candidates.map { Int($0[k]) } ?? k
+            let feature = data.features[index]
+            if memo == nil, let f = definition.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
+            let entry: SymbolMemo.Entry
+            if let kept = memo?.entries[Int32(index)] {
+                entry = kept
+            } else {
+                entry = featureSymbols(of: feature, style, e, hasSortKey: hasSortKey, lineAnchorsLeft: &lineAnchorsLeft)
+                memo?.keep(entry, for: Int32(index))
+            }
+            guard !entry.symbols.isEmpty else { continue }
+            if let last = keys.last, entry.key < last { sorted = false }
+            symbols.append(contentsOf: entry.symbols)
+            if hasSortKey { keys.append(contentsOf: repeatElement(entry.key, count: entry.symbols.count)) }
+        }
         // Lower keys first; equal keys keep the source's order (a stable sort, only when needed).
         if !sorted {
-            keyed = keyed.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+            let order = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
+            symbols = order.map { symbols[$0] }
         }
-        return SymbolSet(keyed.map(\.symbol))
+        let set = symbols.isEmpty ? nil : SymbolSet(symbols)
+        memo?.remember(set)
+        return set
+    }
+
+    /// One feature's symbols (one per anchor) and its sort key.
+    private func featureSymbols(of feature: GeoFeature, _ style: Style, _ e: StyleEvaluation, hasSortKey: Bool,
+                         lineAnchorsLeft: inout Int) -> SymbolMemo.Entry {
+        let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
+        let g = feature.geometry
+        guard !g.isEmpty else { return .init(key: 0, symbols: []) }   // (an empty MultiPoint, Polygon, ...: nothing to place)
+        let icon = self.icon(style, c, e)
+        let text = self.text(style, c, e)
+        guard icon != nil || text != nil else { return .init(key: 0, symbols: []) }
+        let key: Double = hasSortKey ? finite(number("symbol-sort-key", c, layout: true)) : 0
+        let anchors = symbolAnchors(g, c, e, labelLength: icon?.length ?? text.map { $0.width / e.pixelRatio } ?? 0, limit: &lineAnchorsLeft)
+        return .init(key: key, symbols: anchors.map { anchor, angle in
+            SymbolSet.Symbol(point: anchor, icon: icon.map { $0.turned(by: angle) }?.icon, text: text)
+        })
     }
 
     /// An icon being evaluated: the image and how it collides, and its length along a line.
@@ -212,4 +245,46 @@ extension IconAnchor {
         let f = fraction
         return (f.x == 0.5 ? 0 : f.x == 0 ? 1 : -1, f.y == 0.5 ? 0 : f.y == 0 ? 1 : -1)
     }
+}
+
+/// A symbol layer's features' symbols as last evaluated, by feature index, with what they were
+/// evaluated for: a zooming camera evaluates only the filter again. Bounded: past
+/// `SymbolMemo.limit` features it starts afresh.
+final class SymbolMemo: @unchecked Sendable {
+    struct Entry {
+        let key: Double
+        let symbols: [SymbolSet.Symbol]
+    }
+    static let limit = 200_000
+    private let lock = NSLock()
+    private(set) var entries: [Int32: Entry] = [:]
+    /// The features the filter passed this time (kept storage), and last time with the set made of them.
+    var passing: [Int32] = []
+    private(set) var lastPassing: [Int32] = []
+    private(set) var lastSet: SymbolSet?
+    private var data: GeoJSONData?, sprite: SpriteSheet?, fonts: AnyObject?
+    private var images = -1, pixelRatio = 0.0, light = Color.black
+
+    /// The memo for these inputs (emptied when they differ from the last ones), locked until `unlock`.
+    func entries(for style: Style, _ data: GeoJSONData, _ e: StyleEvaluation) -> SymbolMemo {
+        lock.lock()
+        let fonts = style.fonts.map { $0 as AnyObject }
+        if data !== self.data || style.sprite !== sprite || style.imagesVersion != images || e.pixelRatio != pixelRatio
+            || e.light != light || fonts !== self.fonts || entries.count > Self.limit {
+            entries.removeAll()
+            lastSet = nil
+            lastPassing.removeAll()
+            self.data = data; sprite = style.sprite; images = style.imagesVersion; pixelRatio = e.pixelRatio; light = e.light
+            self.fonts = fonts
+        }
+        return self
+    }
+
+    func keep(_ entry: Entry, for index: Int32) { entries[index] = entry }
+    /// `set` is what `passing` gives.
+    func remember(_ set: SymbolSet?) {
+        lastSet = set
+        swap(&passing, &lastPassing)
+    }
+    func unlock() { lock.unlock() }
 }

@@ -21,6 +21,11 @@ public final class StyledLayer: Sendable {
     let dependsOnZoom: Bool
     /// `<type>-translate` (made once: interpolating it every frame would allocate).
     private let translateName: String
+    /// Whether a symbol's icon or text can change with the zoom (a zoom function among the
+    /// layer's properties, or anchors spaced along lines in pixels); else they are kept in
+    /// `symbolMemo` while only the zoom changes.
+    let symbolsReadZoom: Bool
+    let symbolMemo = SymbolMemo()
 
     public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
         self.definition = definition
@@ -32,6 +37,8 @@ public final class StyledLayer: Sendable {
         let values = Array(definition.paint.values) + Array(definition.layout.values)
         dependsOnZoom = (definition.type == .symbol && definition.layout["symbol-placement"] != nil) || transitions.values.contains { $0.isZoomDependent } || definition.filter != nil
             || values.contains { $0.isZoomDependent } || definition.paint["line-dasharray"] != nil
+        symbolsReadZoom = definition.layout["symbol-placement"] != nil || transitions.values.contains { $0.isZoomDependent }
+            || values.contains { $0.isZoomDependent }
         if definition.type == .line && transitions["line-dasharray"] == nil {
             let given = definition.paint["line-dasharray"]
             let value = given == nil ? paintSpecs["line-dasharray"]?.defaultValue : given?.constant
