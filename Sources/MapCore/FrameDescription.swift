@@ -42,7 +42,7 @@ public struct FrameDescription: Equatable, Sendable {
     /// One layer ready to draw: paint evaluated for the instant, colours already lit.
     public struct DrawLayer: Equatable, Sendable {
         public let id: String
-        public let paint: LayerPaint
+        public let paint: DrawPaint
         public let geometry: GeometrySet?
         public let image: ImageDraw?
         /// A style-document layer's features, each with its evaluated paint.
@@ -50,7 +50,7 @@ public struct FrameDescription: Equatable, Sendable {
         /// A symbol layer's symbols, placed with every other symbol layer's of the frame.
         public var symbols: SymbolDraw?
 
-        public init(id: String, paint: LayerPaint, geometry: GeometrySet?, image: ImageDraw? = nil,
+        public init(id: String, paint: DrawPaint, geometry: GeometrySet?, image: ImageDraw? = nil,
                     features: FeatureDraw? = nil, symbols: SymbolDraw? = nil) {
             self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
             self.features = features; self.symbols = symbols

@@ -34,9 +34,6 @@ public struct MapModel: Sendable {
     /// Device pixels per CSS pixel: every length in pixels (lines, text, icons, the overlay) is
     /// scaled by it, and the camera's zoom is the style's zoom plus log2 of it (`setPixelRatio`).
     public private(set) var pixelRatio = 1.0
-    /// Paint properties of typed layers whose value is (or was) transitioning, by layer id then
-    /// property name.
-    private var transitions: [String: [String: TransitioningValue]] = [:]
     /// The light preset, and the ground radiance easing between presets.
     public private(set) var lightPreset: LightPreset
     private var radiance: TransitioningValue
@@ -150,20 +147,6 @@ public struct MapModel: Sendable {
     /// Applies a change to the style (the style API's extension uses this).
     mutating func mutateStyle(_ change: (inout Style) -> Void) { change(&style) }
 
-    /// Sets a paint property at instant `at`, animated by the layer's `<name>-transition` or the
-    /// style's transition; retargeting a running transition continues from the value shown then.
-    public mutating func setPaintProperty(layer id: String, _ name: String, _ value: PaintValue, at time: Double) throws {
-        guard let index = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
-        let layer = style.layers[index]
-        try PaintProperty.validate(name, value, layer: layer)
-        guard let current = transitions[id]?[name] ?? PaintProperty.get(name, of: layer.paint).map(TransitioningValue.init(constant:)) else {
-            throw StyleError("layers.\(id).paint.\(name): not a property of this layer")
-        }
-        let options = layer.transitions[name] ?? style.transition
-        transitions[id, default: [:]][name] = current.retargeted(to: value, options: options, now: time)
-        PaintProperty.set(name, value, in: &style.layers[index].paint)
-    }
-
     /// What symbols keep clear of: the app's obstacles, and the overlay's strip along the bottom
     /// (status, scale bar, attribution).
     private func symbolAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
@@ -190,8 +173,7 @@ public struct MapModel: Sendable {
     /// A symbol layer's vector icon, its scale (device pixels per icon unit) and its emissive
     /// strength now, for a feature without properties (nil: not a symbol layer with a vector image).
     public func vectorIcon(layer id: String) -> (icon: VectorIcon, scale: Double, emissive: Double)? {
-        guard let layer = style.layers.first(where: { $0.id == id }), case let .styled(s) = layer.paint,
-              s.definition.type == .symbol else { return nil }
+        guard let s = style.layers.first(where: { $0.id == id })?.styled, s.definition.type == .symbol else { return nil }
         let c = EvaluationContext(zoom: camera.state.zoom - log2(pixelRatio), time: now)
         guard let name = s.layout("icon-image", c).asString, let icon = style.icons[name] else { return nil }
         return (icon, (s.layout("icon-size", c).asNumber ?? 1) * pixelRatio, s.paint("icon-emissive-strength", c).asNumber ?? 0)
@@ -203,28 +185,15 @@ public struct MapModel: Sendable {
         style.layers[i].visible = visible
     }
 
-    /// Sets a layer's own transition for one property (`<name>-transition`).
-    public mutating func setTransition(layer id: String, _ name: String, _ options: TransitionOptions) throws {
-        guard let index = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
-        guard PaintProperty.get(name, of: style.layers[index].paint) != nil else {
-            throw StyleError("layers.\(id).paint.\(name)-transition: unknown property for a \(style.layers[index].paint.typeName) layer")
-        }
-        style.layers[index].transitions[name] = options
-    }
-
     /// The value a paint property shows at the model's current instant.
     public func paintValue(layer id: String, _ name: String) -> PaintValue? {
-        if let t = transitions[id]?[name] { return t.value(at: now) }
-        guard let layer = style.layers.first(where: { $0.id == id }) else { return nil }
-        if case let .styled(s) = layer.paint {
-            switch s.paintValue(name, zoom: camera.state.zoom - log2(pixelRatio), now: now) {
-            case let .number(v): return .number(v)
-            case let .color(c): return .color(c)
-            case let .array(a): return a.allSatisfy { $0.asNumber != nil } ? .numbers(a.compactMap(\.asNumber)) : nil
-            default: return nil
-            }
+        guard let s = style.layers.first(where: { $0.id == id })?.styled else { return nil }
+        switch s.paintValue(name, zoom: camera.state.zoom - log2(pixelRatio), now: now) {
+        case let .number(v): return .number(v)
+        case let .color(c): return .color(c)
+        case let .array(a): return a.allSatisfy { $0.asNumber != nil } ? .numbers(a.compactMap(\.asNumber)) : nil
+        default: return nil
         }
-        return PaintProperty.get(name, of: layer.paint)
     }
 
     /// Changes the light preset at `time`, the ground radiance easing over 300 ms.
@@ -262,25 +231,13 @@ public struct MapModel: Sendable {
     public mutating func advance(to now: Double) {
         camera.advance(to: now)
         self.now = max(self.now, now)
-        // Drop typed transitions that have ended: their layers hold the targets already. (Only
-        // when one has, and in place: a layer keeps its emptied dictionary for its next one.)
-        if transitions.values.contains(where: { $0.values.contains { !$0.isRunning(at: self.now) } }) {
-            var i = transitions.startIndex
-            while i != transitions.endIndex {
-                while let ended = transitions.values[i].firstIndex(where: { !$0.value.isRunning(at: self.now) }) {
-                    transitions.values[i].remove(at: ended)
-                }
-                i = transitions.index(after: i)
-            }
-        }
     }
 
     /// True while something changes from instant to instant: the loop keeps drawing, even when
     /// a transitioning layer is fully transparent at this moment.
     public var isAnimating: Bool {
         camera.isAnimating || radiance.isRunning(at: now) || isFading
-            || transitions.values.contains { $0.values.contains { $0.isRunning(at: now) } }
-            || style.layers.contains { if case let .styled(s) = $0.paint { return s.isTransitioning(at: now) } else { return false } }
+            || style.layers.contains { $0.styled.isTransitioning(at: now) }
     }
 
     /// True while a raster layer cross-fades between two frames of its image source.
@@ -293,24 +250,12 @@ public struct MapModel: Sendable {
         return false
     }
 
-    /// A raster layer's paint as drawn now: a typed layer's (transitions applied), a document
-    /// layer's evaluated at the current zoom.
+    /// A raster layer's paint as drawn now, evaluated at the current zoom and instant.
     public func rasterPaint(layer id: String) -> RasterPaint? {
-        guard let layer = style.layers.first(where: { $0.id == id }) else { return nil }
-        switch layer.paint {
-        case var .raster(p):
-            if let running = transitions[id] {
-                var paint = LayerPaint.raster(p)
-                for (name, value) in running { PaintProperty.set(name, value.value(at: now), in: &paint) }
-                if case let .raster(q) = paint { p = q }
-            }
-            return p
-        case let .styled(s) where s.definition.type == .raster:
-            return s.rasterPaint(zoom: camera.state.zoom - log2(pixelRatio), now: now)
-        default:
-            return nil
-        }
+        guard let s = style.layers.first(where: { $0.id == id })?.styled, s.definition.type == .raster else { return nil }
+        return s.rasterPaint(zoom: camera.state.zoom - log2(pixelRatio), now: now)
     }
+
 
     // MARK: Frames
 
@@ -342,34 +287,12 @@ public struct MapModel: Sendable {
         let styleZoom = zoom - log2(pixelRatio)
         let v = camera.view.visibleMercator
         let visible = MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY)
+        let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light, worldSize: camera.view.worldSize,
+                                now: now, visible: visible, bearing: camera.state.bearing)
         for layer in style.layers where layer.isShown(atZoom: styleZoom) {
-            var paint = layer.paint
-            if let running = transitions[layer.id] {
-                for (name, value) in running { PaintProperty.set(name, value.value(at: now), in: &paint) }
-            }
-            switch paint {
-            case .background:
-                out.append(.init(id: layer.id, paint: paint, geometry: nil))
-            case var .fill(f):
-                guard let g = layer.source.flatMap({ style.sources[$0] }) else { continue }
-                f.color = f.color.lit(by: light, emissive: f.emissiveStrength)
-                out.append(.init(id: layer.id, paint: .fill(f), geometry: g))
-            case var .line(l):
-                guard let g = layer.source.flatMap({ style.sources[$0] }) else { continue }
-                l.color = l.color.lit(by: light, emissive: l.emissiveStrength)
-                if pixelRatio != 1 { l.scale(by: pixelRatio) }
-                out.append(.init(id: layer.id, paint: .line(l), geometry: g))
-            case let .raster(r):
-                guard let source = layer.source.flatMap({ style.images[$0] }),
-                      let draw = imageDraw(source, id: layer.source, r, light: light) else { continue }
-                out.append(.init(id: layer.id, paint: paint, geometry: nil, image: draw))
-            case let .styled(s):
-                let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light,
-                                        worldSize: camera.view.worldSize, now: now, visible: visible,
-                                        bearing: camera.state.bearing)
-                if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {
-                    out.append(draw)
-                }
+            let s = layer.styled
+            if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {
+                out.append(draw)
             }
         }
         // Every symbol layer is placed against the others and the boxes to keep clear.

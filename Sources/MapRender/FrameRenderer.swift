@@ -177,8 +177,6 @@ public final class FrameRenderer {
         case let .raster(paint):
             guard let draw = layer.image, paint.opacity > 0 else { return }
             drawRaster(draw, paint, placement, pixmap)
-        case .styled:
-            return      // (the model evaluates these into the kinds above)
         }
     }
 }

@@ -84,7 +84,8 @@ enum Headless {
     /// The ids of the layers that set text (`text-field`): the bench's scenarios without text hide them.
     static func textLayers(_ style: Style) -> [String] {
         style.layers.compactMap { layer in
-            guard case let .styled(s) = layer.paint, s.definition.type == .symbol, s.definition.layout["text-field"] != nil else { return nil }
+            let s = layer.styled
+            guard s.definition.type == .symbol, s.definition.layout["text-field"] != nil else { return nil }
             return layer.id
         }
     }

@@ -40,8 +40,7 @@ import Testing
             // The same frame with every feature evaluated (the public evaluation, no region).
             let e = StyleEvaluation(zoom: m.camera.state.zoom, pixelRatio: 1, light: .white, worldSize: m.camera.view.worldSize)
             let full = FrameDescription(view: indexed.view, layers: m.style.layers.compactMap {
-                guard case let .styled(s) = $0.paint else { return nil }
-                return s.drawLayer(m.style, e, image: { _, _ in nil })
+                $0.styled.drawLayer(m.style, e, image: { _, _ in nil })
             })
             let a = Pixmap(width: size.width, height: size.height), b = Pixmap(width: size.width, height: size.height)
             renderer.render(indexed, into: a)

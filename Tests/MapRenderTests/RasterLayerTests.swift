@@ -39,7 +39,7 @@ import TestSupport
         let radar = try! LayerDefinition(json: try! JSON.parse(Data(json.utf8), name: "radar"),
                                          sources: ["radar": .image(url: "radar.gif", corners: ImageCorners(Self.box))])
         let style = Style(images: ["radar": source], layers: [
-            Layer(id: "bg", paint: .background(color: .black, opacity: 1)),
+            Layer(try! LayerDefinition(json: try! JSON.parse(Data(#"{"id": "bg", "type": "background", "paint": {"background-color": "black"}}"#.utf8), name: "bg"), sources: [:])),
             Layer(radar),
         ])
         var m = MapApp(style: style, size: Self.size, scene: .radar, radarLayerID: "radar", light: light)

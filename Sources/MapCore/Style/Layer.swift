@@ -75,38 +75,18 @@ public struct RasterPaint: Equatable, Sendable {
     }
 }
 
-/// What a layer draws.
-public enum LayerPaint: Equatable, Sendable {
+/// A layer's paint as the frame draws it, evaluated for one instant (colours lit, lengths in
+/// device pixels): one paint for a whole layer. (Layers drawn feature by feature carry their
+/// features' paint in `FeatureDraw`, symbol layers their symbols in `SymbolDraw`.)
+public enum DrawPaint: Equatable, Sendable {
     case background(color: Color, opacity: Double)
     case fill(FillPaint)
     case line(LinePaint)
     case raster(RasterPaint)
-    /// A style-document layer, evaluated per frame (and per feature) from its definition.
-    case styled(StyledLayer)
-
-    public static func == (a: LayerPaint, b: LayerPaint) -> Bool {
-        switch (a, b) {
-        case let (.background(c1, o1), .background(c2, o2)): return c1 == c2 && o1 == o2
-        case let (.fill(x), .fill(y)): return x == y
-        case let (.line(x), .line(y)): return x == y
-        case let (.raster(x), .raster(y)): return x == y
-        case let (.styled(x), .styled(y)): return x === y
-        default: return false
-        }
-    }
-
-    public var typeName: String {
-        switch self {
-        case .background: return "background"
-        case .fill: return "fill"
-        case .line: return "line"
-        case .raster: return "raster"
-        case let .styled(s): return s.definition.type.rawValue
-        }
-    }
 }
 
-/// A style layer: plain data naming its source and paint.
+/// A layer of the map's style: a style-document layer (its definition and running
+/// transitions), with its id, source, zoom range and visibility at hand.
 public struct Layer: Equatable, Sendable {
     public var id: String
     /// The source id; nil for backgrounds.
@@ -114,15 +94,12 @@ public struct Layer: Equatable, Sendable {
     public var minZoom: Double
     public var maxZoom: Double
     public var visible: Bool
-    /// Target values of the paint (and line layout) properties.
-    public var paint: LayerPaint
-    /// Per-property transitions (`<property>-transition`), overriding the style's.
-    public var transitions: [String: TransitionOptions]
+    /// The document layer, evaluated for each frame.
+    public var styled: StyledLayer
 
-    public init(id: String, source: String? = nil, minZoom: Double = 0, maxZoom: Double = 24,
-                visible: Bool = true, paint: LayerPaint, transitions: [String: TransitionOptions] = [:]) {
-        self.id = id; self.source = source; self.minZoom = minZoom; self.maxZoom = maxZoom
-        self.visible = visible; self.paint = paint; self.transitions = transitions
+    public static func == (a: Layer, b: Layer) -> Bool {
+        a.id == b.id && a.source == b.source && a.minZoom == b.minZoom && a.maxZoom == b.maxZoom && a.visible == b.visible
+            && a.styled === b.styled
     }
 
     /// Drawn at `zoom` (the specification's [minzoom, maxzoom) range).

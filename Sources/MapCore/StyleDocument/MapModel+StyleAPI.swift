@@ -73,7 +73,7 @@ extension MapModel {
     /// `transition`; `<name>-transition` itself can be set too.
     public mutating func setPaintProperty(layer id: String, _ name: String, json: JSON, at time: Double? = nil) throws {
         let i = try styledIndex(id)
-        guard case let .styled(s) = style.layers[i].paint else { return }
+        let s = style.layers[i].styled
         let changed = try s.settingPaint(name, json, now: time ?? now, styleTransition: style.transition)
         mutateStyle { $0.layers[i] = Layer(changed) }
     }
@@ -123,21 +123,18 @@ extension MapModel {
 
     /// The definition of a document layer.
     public func layerDefinition(_ id: String) -> LayerDefinition? {
-        guard let l = style.layers.first(where: { $0.id == id }), case let .styled(s) = l.paint else { return nil }
+        guard let s = style.layers.first(where: { $0.id == id })?.styled else { return nil }
         return s.definition
     }
 
     private func styledIndex(_ id: String) throws -> Int {
         guard let i = style.layerIndex(id) else { throw StyleError("layers.\(id): no such layer") }
-        guard case .styled = style.layers[i].paint else {
-            throw StyleError("layers.\(id): not a style-document layer (use setPaintProperty with a PaintValue)")
-        }
         return i
     }
 
     private mutating func changeDefinition(_ id: String, _ change: (inout LayerDefinition) throws -> Void) throws {
         let i = try styledIndex(id)
-        guard case let .styled(s) = style.layers[i].paint else { return }
+        let s = style.layers[i].styled
         let changed = try s.with(change)
         mutateStyle { $0.layers[i] = Layer(changed) }
     }

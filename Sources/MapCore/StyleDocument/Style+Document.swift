@@ -5,7 +5,7 @@ extension Layer {
     /// The map-style layer for a document layer and its running transitions.
     public init(_ layer: StyledLayer) {
         let d = layer.definition
-        self.init(id: d.id, source: d.source, minZoom: d.minZoom, maxZoom: d.maxZoom, visible: d.visible, paint: .styled(layer))
+        id = d.id; source = d.source; minZoom = d.minZoom; maxZoom = d.maxZoom; visible = d.visible; styled = layer
     }
 }
 

@@ -196,7 +196,7 @@ extension StyledLayer {
         case .fill, .line:
             // A basemap layer: one paint for all its geometry (no feature properties to read).
             if let name = d.sourceLayer, let g = style.sources[name], d.source.map({ style.features[$0] == nil }) ?? false {
-                let paint: LayerPaint
+                let paint: DrawPaint
                 if d.type == .fill {
                     paint = .fill(fillPaint(zc, e))
                 } else {
@@ -284,7 +284,7 @@ extension StyledLayer {
             }
         }
         guard !items.isEmpty else { return nil }
-        let kind: LayerPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
+        let kind: DrawPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
         let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
         return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
     }
