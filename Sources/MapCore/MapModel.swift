@@ -216,7 +216,7 @@ public struct MapModel: Sendable {
     /// calls this at each of its steps); with a positive `raster-fade-duration` its raster layers
     /// cross-fade from the frame shown before. An unknown source is an error.
     public mutating func setImageFrame(source id: String, index: Int, at time: Double) throws {
-        guard style.images[id] != nil else { throw StyleError("sources.\(id): no image source with this id") }
+        guard style.image(id) != nil else { throw StyleError("sources.\(id): no image source with this id") }
         let current = imageFrames[id]?.index ?? 0
         guard current != index else { return }
         imageFrames[id] = ImageFrame(index: index, previous: current, changed: time)

@@ -32,7 +32,7 @@ extension MapApp {
                 dx = min(dx, 1 - dx)
                 return (dx * dx + (a.y - b.y) * (a.y - b.y)).squareRoot() * world >= 0.25 || abs(old.bearing - p.bearing) >= 0.5
             } ?? true
-            if moved, model.style.features[Self.issSourceID] != nil {
+            if moved, model.style.geojson(Self.issSourceID) != nil {
                 issShown = (p.fix.position, p.bearing, now)
                 try? model.updateGeoJSONSource(Self.issSourceID, GeoJSONData.point(p.fix.position, properties: ["bearing": .number(p.bearing)]))
             }
@@ -57,10 +57,10 @@ extension MapApp {
         // The ground track: the last 45 minutes and the next 90, redrawn once a minute.
         if tracker.orbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt) {
             trackComputedAt = now
-            if model.style.features[Self.trackPastID] != nil {
+            if model.style.geojson(Self.trackPastID) != nil {
                 try? model.updateGeoJSONSource(Self.trackPastID, GeoJSONData.lines(tracker.groundTrack(from: utc - 45 * 60, to: utc)))
             }
-            if model.style.features[Self.trackFutureID] != nil {
+            if model.style.geojson(Self.trackFutureID) != nil {
                 try? model.updateGeoJSONSource(Self.trackFutureID, GeoJSONData.lines(tracker.groundTrack(from: utc, to: utc + 90 * 60)))
             }
         }

@@ -6,7 +6,7 @@ extension MapApp {
     /// The radar layer's image source and its frame count.
     private var radarSource: (id: String, count: Int)? {
         guard let layer = radarLayerID, let id = model.style.layers.first(where: { $0.id == layer })?.source,
-              let source = model.style.images[id], !source.frames.isEmpty else { return nil }
+              let source = model.style.image(id), !source.frames.isEmpty else { return nil }
         return (id, source.frames.count)
     }
 

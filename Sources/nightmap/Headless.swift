@@ -145,7 +145,7 @@ enum Headless {
 
     static func radarJSON(_ model: MapApp) -> [String: Any] {
         guard let id = model.radarLayerID, let layer = model.style.layers.first(where: { $0.id == id }),
-              let source = layer.source.flatMap({ model.style.images[$0] }), let f = model.radarFrame else { return [:] }
+              let source = model.style.image(layer.source), let f = model.radarFrame else { return [:] }
         let c = source.corners
         let emissive = model.model.rasterPaint(layer: id)?.emissiveStrength ?? 0
         return ["frame": f.index, "frames": f.count, "playing": f.playing, "placement": source.placement.rawValue,

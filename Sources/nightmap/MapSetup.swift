@@ -45,7 +45,7 @@ enum MapSetup {
         try BundledAssets.add(to: &style, resources: resources)
         if let placesLoad {
             let places = try placesLoad.wait()
-            for id in placeSources.keys { style.features[id] = places }
+            for id in placeSources.keys { style.sources[id] = .geojson(places) }
         }
 
         // The animated layers, each where the document puts it.
@@ -60,7 +60,7 @@ enum MapSetup {
                 // functions included); the timer steps its image source through the frames.
                 let (source, frames) = try load.wait()
                 frames.problems.forEach(report)
-                style.images[radarDef.source ?? radarID] = source
+                style.sources[radarDef.source ?? radarID] = .image(source)
                 layers.append(layer)
             case (routeID, _, let routeDef?, _):
                 // (The steps are added in its place once the model is made, and it is removed.)

@@ -96,7 +96,7 @@ import Testing
         #expect(throws: StyleError.self) { try m.removeSource("g") }     // still used by "l"
         try m.removeLayer("l")
         try m.removeSource("g")
-        #expect(m.style.features["g"] == nil)
+        #expect(m.style.sources["g"] == nil)
         var def = LayerDefinition(id: "bg", type: .background)
         try def.setPaint("background-color", .string("#ff0000"))
         try m.addLayer(def)

@@ -38,7 +38,7 @@ import TestSupport
             + #""raster-emissive-strength": \#(p.emissiveStrength)}}"#
         let radar = try! LayerDefinition(json: try! JSON.parse(Data(json.utf8), name: "radar"),
                                          sources: ["radar": .image(url: "radar.gif", corners: ImageCorners(Self.box))])
-        let style = Style(images: ["radar": source], layers: [
+        let style = Style(sources: ["radar": .image(source)], layers: [
             Layer(try! LayerDefinition(json: try! JSON.parse(Data(#"{"id": "bg", "type": "background", "paint": {"background-color": "black"}}"#.utf8), name: "bg"), sources: [:])),
             Layer(radar),
         ])

@@ -108,9 +108,8 @@ public struct Layer: Equatable, Sendable {
 
 /// Sources and layers in draw order, and the default transition.
 public struct Style: Sendable {
-    public var sources: [String: GeometrySet]
-    /// Image sources by id (raster layers name them as their source).
-    public var images: [String: ImageSource]
+    /// The sources by id.
+    public var sources: [String: Source]
     /// Vector images by name (`icon-image` of symbol layers finds them when the sprite has no
     /// image of that name).
     public var icons: [String: VectorIcon] = [:] { didSet { imagesVersion &+= 1 } }
@@ -121,16 +120,31 @@ public struct Style: Sendable {
     /// The fonts symbol layers' `text-font` names.
     public var fonts: (any FontSource)?
     public var layers: [Layer]
-    /// GeoJSON sources by id (style-document layers draw their features).
-    public var features: [String: GeoJSONData] = [:]
     /// The style's sprite (icons of style-document symbol layers).
     public var sprite: SpriteSheet?
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions
 
-    public init(sources: [String: GeometrySet] = [:], images: [String: ImageSource] = [:], layers: [Layer] = [],
-                transition: TransitionOptions = .default) {
-        self.sources = sources; self.images = images; self.layers = layers; self.transition = transition
+    public init(sources: [String: Source] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
+        self.sources = sources; self.layers = layers; self.transition = transition
+    }
+
+    /// The GeoJSON source `id`'s data (nil: none, or another kind).
+    public func geojson(_ id: String?) -> GeoJSONData? {
+        if let id, case let .geojson(d)? = sources[id] { return d }
+        return nil
+    }
+
+    /// The image source `id`.
+    public func image(_ id: String?) -> ImageSource? {
+        if let id, case let .image(s)? = sources[id] { return s }
+        return nil
+    }
+
+    /// The geometry of layer `sourceLayer` of vector source `id`.
+    public func vectorLayer(_ id: String?, _ sourceLayer: String?) -> GeometrySet? {
+        if let id, let name = sourceLayer, case let .vector(v)? = sources[id] { return v.layers[name] }
+        return nil
     }
 
     public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }

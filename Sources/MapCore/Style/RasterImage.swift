@@ -43,9 +43,13 @@ public final class ImageSource: Sendable {
     public let placement: ImagePlacement
     public let frames: [Pixmap?]
     public let names: [String]
+    /// Each frame's valid time (seconds since 1970, UTC), nil where it has none (a demo loop, a
+    /// folder of images); as many as `frames`.
+    public let times: [Double?]
 
-    public init(corners: ImageCorners, placement: ImagePlacement, frames: [Pixmap?], names: [String]) {
+    public init(corners: ImageCorners, placement: ImagePlacement, frames: [Pixmap?], names: [String], times: [Double?]? = nil) {
         self.corners = corners; self.placement = placement; self.frames = frames; self.names = names
+        self.times = times.map { t in frames.indices.map { $0 < t.count ? t[$0] : nil } } ?? frames.map { _ in nil }
     }
 
     /// The image to show for frame `index` (taken modulo the count): the frame itself, or the

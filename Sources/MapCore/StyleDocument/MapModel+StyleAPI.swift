@@ -4,19 +4,15 @@
 extension MapModel {
     /// Adds a GeoJSON source; an existing id is an error.
     public mutating func addSource(_ id: String, geojson: GeoJSONData) throws {
-        guard style.features[id] == nil, style.images[id] == nil, style.sources[id] == nil else {
-            throw StyleError("sources.\(id): a source with this id exists")
-        }
-        mutateStyle { $0.features[id] = geojson }
+        guard style.sources[id] == nil else { throw StyleError("sources.\(id): a source with this id exists") }
+        mutateStyle { $0.sources[id] = .geojson(geojson) }
     }
 
     /// Adds an image source (its corners checked as a document's are).
     public mutating func addSource(_ id: String, image: ImageSource) throws {
-        guard style.features[id] == nil, style.images[id] == nil, style.sources[id] == nil else {
-            throw StyleError("sources.\(id): a source with this id exists")
-        }
+        guard style.sources[id] == nil else { throw StyleError("sources.\(id): a source with this id exists") }
         try Self.checkCorners(id, image)
-        mutateStyle { $0.images[id] = image }
+        mutateStyle { $0.sources[id] = .image(image) }
     }
 
     private static func checkCorners(_ id: String, _ image: ImageSource) throws {
@@ -27,15 +23,15 @@ extension MapModel {
 
     /// Replaces a GeoJSON source's data (`updateGeoJSONSource` / `setData`).
     public mutating func updateGeoJSONSource(_ id: String, _ data: GeoJSONData) throws {
-        guard style.features[id] != nil else { throw StyleError("sources.\(id): no GeoJSON source with this id") }
-        mutateStyle { $0.features[id] = data }
+        guard style.geojson(id) != nil else { throw StyleError("sources.\(id): no GeoJSON source with this id") }
+        mutateStyle { $0.sources[id] = .geojson(data) }
     }
 
     /// Replaces an image source's image and corners (`updateImage` / `setCoordinates`).
     public mutating func updateImageSource(_ id: String, _ image: ImageSource) throws {
-        guard style.images[id] != nil else { throw StyleError("sources.\(id): no image source with this id") }
+        guard style.image(id) != nil else { throw StyleError("sources.\(id): no image source with this id") }
         try Self.checkCorners(id, image)
-        mutateStyle { $0.images[id] = image }
+        mutateStyle { $0.sources[id] = .image(image) }
     }
 
     /// Removes a source no layer uses.
@@ -43,14 +39,14 @@ extension MapModel {
         if let user = style.layers.first(where: { $0.source == id }) {
             throw StyleError("sources.\(id): layer \"\(user.id)\" uses this source")
         }
-        guard style.features[id] != nil || style.images[id] != nil else { throw StyleError("sources.\(id): no such source") }
-        mutateStyle { $0.features[id] = nil; $0.images[id] = nil }
+        guard style.sources[id] != nil else { throw StyleError("sources.\(id): no such source") }
+        mutateStyle { $0.sources[id] = nil }
     }
 
     /// Adds a document layer on top, or below the layer `below`.
     public mutating func addLayer(_ definition: LayerDefinition, below: String? = nil) throws {
         guard style.layerIndex(definition.id) == nil else { throw StyleError("layers.\(definition.id): a layer with this id exists") }
-        if let s = definition.source, style.features[s] == nil, style.images[s] == nil, style.sources[definition.sourceLayer ?? ""] == nil {
+        if let s = definition.source, style.sources[s] == nil {
             throw StyleError("layers.\(definition.id).source: no source \"\(s)\"")
         }
         var index = style.layers.count

@@ -14,8 +14,11 @@ extension Style {
     /// loaded), image sources, basemap geometry by source-layer name, and the sprite.
     public init(document: StyleDocument, features: [String: GeoJSONData], images: [String: ImageSource],
                 geometry: [String: GeometrySet] = [:], sprite: SpriteSheet? = nil) {
-        self.init(sources: geometry, images: images, layers: document.layers.map(Layer.init), transition: document.transition)
-        self.features = features
+        var sources = features.mapValues(Source.geojson).merging(images.mapValues(Source.image)) { a, _ in a }
+        // The document's vector sources read `geometry` (the embedded basemap's layers).
+        let vector = VectorSource(layers: geometry)
+        for (id, definition) in document.sources { if case .vector = definition, sources[id] == nil { sources[id] = .vector(vector) } }
+        self.init(sources: sources, layers: document.layers.map(Layer.init), transition: document.transition)
         self.sprite = sprite
     }
 }

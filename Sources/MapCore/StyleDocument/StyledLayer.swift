@@ -189,13 +189,14 @@ extension StyledLayer {
             let color = color("background-color", zc).lit(by: e.light, emissive: number("background-emissive-strength", zc))
             return .init(id: d.id, paint: .background(color: color, opacity: number("background-opacity", zc)), geometry: nil)
         case .raster:
-            guard let source = d.source.flatMap({ style.images[$0] }) else { return nil }
+            guard let source = style.image(d.source) else { return nil }
             let p = rasterPaint(zoom: e.zoom, now: e.now)
             guard let draw = image(source, p) else { return nil }
             return .init(id: d.id, paint: .raster(p), geometry: nil, image: draw)
         case .fill, .line:
-            // A basemap layer: one paint for all its geometry (no feature properties to read).
-            if let name = d.sourceLayer, let g = style.sources[name], d.source.map({ style.features[$0] == nil }) ?? false {
+            // A vector source's layer (the basemap): one paint for all its geometry (no feature
+            // properties to read).
+            if let g = style.vectorLayer(d.source, d.sourceLayer) {
                 let paint: DrawPaint
                 if d.type == .fill {
                     paint = .fill(fillPaint(zc, e))
@@ -221,7 +222,7 @@ extension StyledLayer {
     }
 
     private func symbolLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
-        guard let data = definition.source.flatMap({ style.features[$0] }),
+        guard let data = style.geojson(definition.source),
               let set = symbolSet(style, data, e, candidates: candidates(data, region)) else { return nil }
         return .init(id: definition.id, paint: .fill(FillPaint()), geometry: nil, symbols: SymbolDraw(set: set))
     }
@@ -229,7 +230,7 @@ extension StyledLayer {
     /// `region`: evaluate only the features whose boxes touch it (nil: all).
     private func featureLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
         let d = definition
-        guard let data = d.source.flatMap({ style.features[$0] }) else { return nil }
+        guard let data = style.geojson(d.source) else { return nil }
         let chosen = candidates(data, region)
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         var items: [FeatureDraw.Item] = []
