@@ -21,6 +21,9 @@ public enum Places {
         var features: [GeoFeature] = []
         features.reserveCapacity(40_000)
         let city = StyleValue.string("city"), country = StyleValue.string("country")
+        let template: [String: StyleValue] = ["name": .null, "kind": .null, "rank": .null, "minzoom": .null]
+        func slot(_ key: String) -> Dictionary<String, StyleValue>.Index { template.index(forKey: key) ?? template.startIndex }
+        let slots = (name: slot("name"), kind: slot("kind"), rank: slot("rank"), minzoom: slot("minzoom"))
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
             var i = 0, lineNumber = 0
@@ -50,22 +53,24 @@ public enum Places {
                     k += 1
                 }
                 cuts.6 = end + 1
+                func failure() -> Failure { Failure(description: "\(path): line \(lineNumber) is not kind, name, longitude, latitude, rank, minzoom") }
+                // (Fewer tabs leave cuts at 0: no field ranges to make of them.)
+                guard count == 6 else { throw failure() }
                 let fields = (cuts.0..<(cuts.1 - 1), cuts.1..<(cuts.2 - 1), cuts.2..<(cuts.3 - 1),
                               cuts.3..<(cuts.4 - 1), cuts.4..<(cuts.5 - 1), cuts.5..<(cuts.6 - 1))
                 func number(_ r: Range<Int>) -> Double? { parseDecimal(bytes, r) }
-                guard count == 6, let lon = number(fields.2), let lat = number(fields.3),
+                guard let lon = number(fields.2), let lat = number(fields.3),
                       let rank = number(fields.4), let z = number(fields.5),
-                      (-180...180).contains(lon), (-90...90).contains(lat) else {
-                    throw Failure(description: "\(path): line \(lineNumber) is not kind, name, longitude, latitude, rank, minzoom")
-                }
+                      (-180...180).contains(lon), (-90...90).contains(lat) else { throw failure() }
                 let isCountry = bytes[fields.0.lowerBound] == 99 && fields.0.count == 7 && bytes[fields.0.lowerBound + 1] == 111
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[fields.1]), as: UTF8.self)
                 let point = WebMercator.project(LngLat(lng: lon, lat: lat))
-                var properties = [String: StyleValue](minimumCapacity: 4)
-                properties["name"] = .string(name)
-                properties["kind"] = isCountry ? country : city
-                properties["rank"] = .number(rank)
-                properties["minzoom"] = .number(z)
+                // (A copy of the template with its values replaced by position: no key hashed again.)
+                var properties = template
+                properties.values[slots.name] = .string(name)
+                properties.values[slots.kind] = isCountry ? country : city
+                properties.values[slots.rank] = .number(rank)
+                properties.values[slots.minzoom] = .number(z)
                 features.append(GeoFeature(geometry: FeatureGeometry(point: point), evaluation: EvaluationFeature(properties: properties)))
             }
         }
