@@ -21,9 +21,8 @@ public enum Places {
         var features: [GeoFeature] = []
         features.reserveCapacity(40_000)
         let city = StyleValue.string("city"), country = StyleValue.string("country")
-        let template: [String: StyleValue] = ["name": .null, "kind": .null, "rank": .null, "minzoom": .null]
-        func slot(_ key: String) -> Dictionary<String, StyleValue>.Index { template.index(forKey: key) ?? template.startIndex }
-        let slots = (name: slot("name"), kind: slot("kind"), rank: slot("rank"), minzoom: slot("minzoom"))
+        // Every place has the same four properties: values beside one shared key table.
+        let keys = PropertyTable(keys: ["name", "kind", "rank", "minzoom"])
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
             var i = 0, lineNumber = 0
@@ -65,12 +64,7 @@ public enum Places {
                 let isCountry = bytes[fields.0.lowerBound] == 99 && fields.0.count == 7 && bytes[fields.0.lowerBound + 1] == 111
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[fields.1]), as: UTF8.self)
                 let point = WebMercator.project(LngLat(lng: lon, lat: lat))
-                // (A copy of the template with its values replaced by position: no key hashed again.)
-                var properties = template
-                properties.values[slots.name] = .string(name)
-                properties.values[slots.kind] = isCountry ? country : city
-                properties.values[slots.rank] = .number(rank)
-                properties.values[slots.minzoom] = .number(z)
+                let properties = FeatureProperties(table: keys, values: [.string(name), isCountry ? country : city, .number(rank), .number(z)])
                 features.append(GeoFeature(geometry: FeatureGeometry(point: point), evaluation: EvaluationFeature(properties: properties)))
             }
         }

@@ -249,13 +249,14 @@ extension IconAnchor {
 
 /// A symbol layer's features' symbols as last evaluated, by feature index, with what they were
 /// evaluated for: a zooming camera evaluates only the filter again. Bounded: past
-/// `SymbolMemo.limit` features it starts afresh.
+/// `SymbolMemo.limit` features it keeps only those of the last evaluation (a camera wandering for
+/// hours does not gather the whole data set).
 final class SymbolMemo: @unchecked Sendable {
     struct Entry {
         let key: Double
         let symbols: [SymbolSet.Symbol]
     }
-    static let limit = 200_000
+    static let limit = 2048
     private let lock = NSLock()
     private(set) var entries: [Int32: Entry] = [:]
     /// The features the filter passed this time (kept storage), and last time with the set made of them.
@@ -270,7 +271,7 @@ final class SymbolMemo: @unchecked Sendable {
         lock.lock()
         let fonts = style.fonts.map { $0 as AnyObject }
         if data !== self.data || style.sprite !== sprite || style.imagesVersion != images || e.pixelRatio != pixelRatio
-            || e.light != light || fonts !== self.fonts || entries.count > Self.limit {
+            || e.light != light || fonts !== self.fonts {
             entries.removeAll()
             lastSet = nil
             lastPassing.removeAll()
@@ -285,6 +286,15 @@ final class SymbolMemo: @unchecked Sendable {
     func remember(_ set: SymbolSet?) {
         lastSet = set
         swap(&passing, &lastPassing)
+        if entries.count > Self.limit {
+            // (`lastPassing` is in ascending order: the candidates come sorted.)
+            let kept = lastPassing
+            entries = entries.filter { entry in
+                var lo = 0, hi = kept.count
+                while lo < hi { let mid = (lo + hi) / 2; if kept[mid] < entry.key { lo = mid + 1 } else { hi = mid } }
+                return lo < kept.count && kept[lo] == entry.key
+            }
+        }
     }
     func unlock() { lock.unlock() }
 }

@@ -177,7 +177,7 @@ final class FeatureNode: Node, @unchecked Sendable {
         switch part {
         case .id: return feature.id ?? .null
         case .geometryType: return .string(feature.geometryType)
-        case .properties: return .object(feature.properties)
+        case .properties: return .object(feature.properties.dictionary)
         }
     }
 }

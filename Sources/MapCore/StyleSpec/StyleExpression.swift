@@ -2,7 +2,7 @@ import Foundation
 
 /// The feature an expression is evaluated for: its properties, id and geometry type.
 public struct EvaluationFeature: Sendable {
-    public var properties: [String: StyleValue]
+    public var properties: FeatureProperties
     public var id: StyleValue?
     /// "Point", "LineString" or "Polygon"; multi-geometries report the single name, as
     /// MapLibre's `geometry-type` and `$type` do for tiled data.
@@ -10,6 +10,10 @@ public struct EvaluationFeature: Sendable {
 
     /// `geometryType` "MultiPoint", "MultiLineString" or "MultiPolygon" is stored as the single name.
     public init(properties: [String: StyleValue] = [:], id: StyleValue? = nil, geometryType: String = "Point") {
+        self.init(properties: FeatureProperties(properties), id: id, geometryType: geometryType)
+    }
+
+    public init(properties: FeatureProperties, id: StyleValue? = nil, geometryType: String = "Point") {
         self.properties = properties
         self.id = id
         self.geometryType = geometryType.hasPrefix("Multi") ? String(geometryType.dropFirst(5)) : geometryType
