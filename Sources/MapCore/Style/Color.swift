@@ -27,6 +27,12 @@ public struct Color: Equatable, Hashable, Sendable {
         return (q(r), q(g), q(b), q(a))
     }
 
+    /// `t` of the way to `other`, in straight RGBA with alpha alongside (transitions: a
+    /// transparent red stays red).
+    public func mixed(with other: Color, _ t: Double) -> Color {
+        Color(r: r + (other.r - r) * t, g: g + (other.g - g) * t, b: b + (other.b - b) * t, a: a + (other.a - a) * t)
+    }
+
     public static let black = Color(r: 0, g: 0, b: 0)
     public static let white = Color(r: 1, g: 1, b: 1)
 }

@@ -30,8 +30,7 @@ public enum PaintValue: Equatable, Sendable, CustomStringConvertible {
         case let (.number(x), .number(y)):
             return .number(x + (y - x) * t)
         case let (.color(x), .color(y)):
-            return .color(Color(r: x.r + (y.r - x.r) * t, g: x.g + (y.g - x.g) * t,
-                                b: x.b + (y.b - x.b) * t, a: x.a + (y.a - x.a) * t))
+            return .color(x.mixed(with: y, t))
         case let (.numbers(x), .numbers(y)) where x.count == y.count:
             return .numbers(zip(x, y).map { $0 + ($1 - $0) * t })
         default:

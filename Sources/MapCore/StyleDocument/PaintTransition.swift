@@ -58,8 +58,7 @@ public final class PaintTransition: Sendable {
         case let (.number(x), .number(y)):
             return .number(x + (y - x) * t)
         case let (.color(x), .color(y)):
-            return .color(Color(r: x.r + (y.r - x.r) * t, g: x.g + (y.g - x.g) * t,
-                                b: x.b + (y.b - x.b) * t, a: x.a + (y.a - x.a) * t))
+            return .color(x.mixed(with: y, t))
         case let (.array(x), .array(y)) where x.count == y.count:
             var out: [StyleValue] = []
             out.reserveCapacity(x.count)

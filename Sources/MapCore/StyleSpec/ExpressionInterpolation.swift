@@ -94,7 +94,7 @@ extension Interpolation {
         func lerp(_ x: Double, _ y: Double) -> Double { x + t * (y - x) }
         switch space {
         case .rgb:
-            return Color(r: lerp(from.r, to.r), g: lerp(from.g, to.g), b: lerp(from.b, to.b), a: lerp(from.a, to.a))
+            return from.mixed(with: to, t)
         case .lab:
             let p = ColorSpaces.lab(from), q = ColorSpaces.lab(to)
             return ColorSpaces.color(lab: (lerp(p.l, q.l), lerp(p.a, q.a), lerp(p.b, q.b)), alpha: lerp(from.a, to.a))

@@ -35,8 +35,6 @@ public struct FeatureProperties: Equatable, Sendable, ExpressibleByDictionaryLit
         }
     }
 
-    public var isEmpty: Bool { dictionary.isEmpty }
-
     public static func == (a: FeatureProperties, b: FeatureProperties) -> Bool { a.dictionary == b.dictionary }
 }
 

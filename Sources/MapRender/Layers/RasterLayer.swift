@@ -23,9 +23,7 @@ extension FrameRenderer {
         else { return }
         // World copies: draw the quad in each copy the viewport shows.
         let c = draw.corners
-        let minX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
-        let maxX = WebMercator.x(lng: max(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
-        for copy in Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up)) {
+        for copy in worldCopies(c, p) {
             let shifted = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world,
                                           ox: p.ox + Double(copy) * p.world, oy: p.oy) ?? mapper
             let pts = (shifted.screen(c.topLeft), shifted.screen(c.topRight), shifted.screen(c.bottomRight), shifted.screen(c.bottomLeft))
@@ -84,6 +82,13 @@ extension FrameRenderer {
         }
     }
 
+    /// The world copies (whole-world shifts) in which the quad may meet what `p` shows.
+    private func worldCopies(_ c: ImageCorners, _ p: Placement) -> ClosedRange<Int> {
+        let minX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        let maxX = WebMercator.x(lng: max(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        return Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up))
+    }
+
     /// The quad at a bearing, in each world copy the viewport shows: outlined through the view's
     /// rotation, every covered pixel sampled through its inverse (`ImageQuadMapper.warp`).
     func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ pixmap: Pixmap) {
@@ -91,8 +96,6 @@ extension FrameRenderer {
         guard let quad = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
         let c = draw.corners
-        let minX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
-        let maxX = WebMercator.x(lng: max(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
         // The quad's Mercator rows in view (the latitude table's range).
         let rowsShown = (max(WebMercator.y(lat: max(c.topLeft.lat, c.topRight.lat, c.bottomRight.lat, c.bottomLeft.lat)), p.visible.minY),
                          min(WebMercator.y(lat: min(c.topLeft.lat, c.topRight.lat, c.bottomRight.lat, c.bottomLeft.lat)), p.visible.maxY))
@@ -102,7 +105,7 @@ extension FrameRenderer {
             brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
             saturation: paint.saturation, hueRotate: paint.hueRotate)
         let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
-        for copy in Int((p.visible.minX - maxX).rounded(.down))...Int((p.visible.maxX - minX).rounded(.up)) {
+        for copy in worldCopies(c, p) {
             let map = RotatedMap(p, copy: Double(copy), translate: (0, 0))
             func corner(_ q: LngLat) -> Point { map.point(WebMercator.x(lng: q.lng), WebMercator.y(lat: q.lat)) }
             let pts = (corner(c.topLeft), corner(c.topRight), corner(c.bottomRight), corner(c.bottomLeft))
