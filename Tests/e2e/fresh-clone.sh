@@ -26,5 +26,10 @@ set +e
 rc=$?
 set -e
 tail -n 15 "$top/log"
+# A failure far up the log would scroll out of the tail: name every failing test and its issue.
+if [ "$rc" != 0 ]; then
+    echo "fresh-clone: failing tests and their issues:" >&2
+    grep -E "recorded an issue|failed after|error: |Fatal error|Test Case .* failed" "$top/log" | head -n 40 >&2 || true
+fi
 [ "$rc" = 0 ] || { echo "fresh-clone: FAILED: swift test exited $rc in the fresh clone" >&2; exit 1; }
 echo "fresh-clone: passed"
