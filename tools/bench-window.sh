@@ -24,7 +24,7 @@ wait_log() { for _ in $(seq 100); do grep -q "$1" "$WORK/log" && return 0; sleep
 
 firsts=()
 for run in $(seq "$RUNS"); do
-    "$BIN" view --verbose --iss tle > "$WORK/log" 2>&1 &
+    "$BIN" view --verbose --iss tle --radar demo > "$WORK/log" 2>&1 &
     APP=$!
     wait_log "first frame on screen"
     firsts+=("$(sed -n 's/.*first frame on screen \([0-9]*\) ms.*/\1/p' "$WORK/log")")

@@ -17,11 +17,13 @@ public struct FrameDescription: Equatable, Sendable {
         /// Snap the view's centre to the pixel grid for this image (the reference engines do so
         /// while the camera is still, so texels fall on the same pixels from frame to frame).
         public let pixelAligned: Bool
+        /// The image's clear runs, when the source found them beforehand.
+        public let runs: ImageRuns?
 
         public init(image: Pixmap, previous: Pixmap?, fade: Double, corners: ImageCorners,
-                    placement: ImagePlacement, light: Color, pixelAligned: Bool = false) {
+                    placement: ImagePlacement, light: Color, pixelAligned: Bool = false, runs: ImageRuns? = nil) {
             self.image = image; self.previous = previous; self.fade = fade; self.corners = corners
-            self.placement = placement; self.light = light; self.pixelAligned = pixelAligned
+            self.placement = placement; self.light = light; self.pixelAligned = pixelAligned; self.runs = runs
         }
 
         public static func == (a: ImageDraw, b: ImageDraw) -> Bool {

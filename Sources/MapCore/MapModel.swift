@@ -336,6 +336,6 @@ public struct MapModel: Sendable {
         }
         let multiplier = Color.white.lit(by: light, emissive: paint.emissiveStrength)
         return .init(image: image, previous: previous, fade: fade, corners: source.corners,
-                     placement: source.placement, light: multiplier, pixelAligned: !camera.isAnimating)
+                     placement: source.placement, light: multiplier, pixelAligned: !camera.isAnimating, runs: source.runs(of: image))
     }
 }

@@ -1,32 +1,69 @@
 import MapCore
+import Raster
 
-/// The radar player: the timer's count, modulo the number of frames, is the frame the radar's
-/// image source shows (the weather example's 1-second loop 0 -> 1 -> ... -> 4 -> 0).
+/// The radar player: the radar's series (its slots and their frames) in the radar layer's image
+/// source, and the loop's clock choosing the frame shown (`RadarLoop`: the weather example's
+/// 1-second loop for untimed frames; newest first, a dwell, then oldest to newest for
+/// time-stamped ones).
 extension MapApp {
-    /// The radar layer's image source and its frame count.
-    private var radarSource: (id: String, count: Int)? {
-        guard let layer = radarLayerID, let id = model.style.layers.first(where: { $0.id == layer })?.source,
-              let source = model.style.image(id), !source.frames.isEmpty else { return nil }
-        return (id, source.frames.count)
+    /// The radar layer's image source id.
+    var radarSourceID: String? {
+        guard let layer = radarLayerID else { return nil }
+        return model.style.layers.first(where: { $0.id == layer })?.source
     }
 
-    /// The radar frame the timer points at now, the number of frames, and whether it plays.
-    public var radarFrame: (index: Int, count: Int, playing: Bool)? {
-        guard let (_, n) = radarSource else { return nil }
-        return (Self.wrap(timer.ticks(at: model.now), n), n, timer.isPlaying)
+    /// What the radar shows now.
+    public struct RadarShown: Equatable, Sendable {
+        /// The slot shown (oldest 0) of `slots`.
+        public let slot: Int, slots: Int
+        /// The frame shown (oldest 0) of the loop's `frames`.
+        public let frame: Int, frames: Int
+        public let playing: Bool
+        /// The frame's valid time (UTC seconds), nil for untimed frames.
+        public let time: Double?
+        public let origin: RadarSeries.Origin
+        public let name: String
     }
 
-    /// Hands the engine the frame the timer points at, from the instant the count last changed
-    /// (after the frame it changed from, so a cross-fade starts from that one).
+    /// The radar frame shown now, or nil when the radar has none.
+    public var radarFrame: RadarShown? {
+        guard let series = radar, let f = loop.frame(at: model.now) else { return nil }
+        let frames = series.frameSlots
+        guard f < frames.count else { return nil }
+        let slot = frames[f]
+        return RadarShown(slot: slot, slots: series.slots.count, frame: f, frames: frames.count, playing: loop.isPlaying,
+                          time: series.slots[slot].time, origin: series.origin, name: series.slots[slot].name)
+    }
+
+    /// Shows `series` from now: its frames go into the radar's image source (images already
+    /// shown stay the same objects, so nothing is redrawn for them), and the loop keeps showing
+    /// the frame it showed, wherever it now is in the series.
+    /// `since`: the instant the loop counts from when these are its first frames (default now;
+    /// a snapshot passes 0, so its loop is the one a window that had the frames from the start
+    /// shows at the same elapsed time).
+    public mutating func showRadar(_ series: RadarSeries, since: Double? = nil) {
+        guard let id = radarSourceID, let old = model.style.image(id) else { return }
+        let shownImage = radarFrame.flatMap { radar?.slots[$0.slot].image }
+        let slots = series.frameSlots
+        let images = slots.map { series.slots[$0].image }
+        radar = series
+        loop.setFrames(count: images.count, timed: series.timed, keeping: images.firstIndex { $0 === shownImage },
+                       at: loop.count == 0 ? min(since ?? model.now, model.now) : model.now)
+        let source = ImageSource(corners: old.corners, placement: old.placement, frames: images, names: slots.map { series.slots[$0].name },
+                                 times: slots.map { series.slots[$0].time }, runs: slots.map { series.slots[$0].runs })
+        try? model.updateImageSource(id, source)
+        model.attribution = (credits + [series.attribution]).joined(separator: " · ")
+        showRadarFrame()
+    }
+
+    /// Hands the engine the frame the loop shows, from the instant it changed (after the frame
+    /// it changed from, so a cross-fade starts from that one).
     mutating func showRadarFrame() {
-        guard let (id, n) = radarSource else { return }
+        guard let id = radarSourceID, let index = loop.frame(at: model.now) else { return }
         let now = model.now
-        let index = Self.wrap(timer.ticks(at: now), n)
         guard index != model.imageFrame(source: id) else { return }
-        let change = timer.lastChange(at: now)
-        if let change { try? model.setImageFrame(source: id, index: Self.wrap(change.from, n), at: change.time) }
+        let change = loop.lastChange(at: now)
+        if let change { try? model.setImageFrame(source: id, index: change.from, at: change.time) }
         try? model.setImageFrame(source: id, index: index, at: change?.time ?? now)
     }
-
-    private static func wrap(_ i: Int, _ n: Int) -> Int { ((i % n) + n) % n }
 }

@@ -12,8 +12,18 @@ public struct MapApp: Sendable {
     public private(set) var scene: Scene
     /// The scenes keys 1, 2 and 3 switch to.
     public private(set) var scenes: [Scene]
-    /// The radar loop's timer.
-    public private(set) var timer: AnimationTimer
+    /// The radar loop's clock.
+    public internal(set) var loop: RadarLoop
+    /// The radar's slots and frames (nil: the map has no radar).
+    public internal(set) var radar: RadarSeries?
+    /// The radar's colour legend is shown (`g`).
+    public internal(set) var showsLegend = true
+    /// The attribution's parts other than the radar's (which follows them).
+    public var credits: [String] = []
+    /// The live radar source the run loop keeps current (nil: frames from files).
+    public var radarLive: RadarFeed.Source?
+    /// Where the demo frames are (the live radar's last fallback).
+    public var radarDemoPath: String?
     /// The raster layer the timer steps through (the radar), if any.
     public let radarLayerID: String?
     public internal(set) var pulse: RoutePulse?
@@ -42,7 +52,8 @@ public struct MapApp: Sendable {
 
     /// The demos over a map of `style` in a viewport of `size` device pixels, opening on `scene`.
     public init(style: Style, size: ViewportSize, scene: Scene, scenes: [Scene] = [], start: Double = 0,
-                radarLayerID: String? = nil, light: LightPreset = .night, clockOrigin: Double = 0, iss: IssTracker? = nil) {
+                radarLayerID: String? = nil, radarDwell: Double = 2, light: LightPreset = .night, clockOrigin: Double = 0,
+                iss: IssTracker? = nil) {
         model = MapModel(style: style, size: size, camera: scene.startCamera(size: size), bounds: scene.bounds, start: start, light: light)
         model.lighting = true               // (nightmap's maps are lit by the light preset)
         self.scene = scene
@@ -52,7 +63,11 @@ public struct MapApp: Sendable {
         self.iss = iss
         followsIss = scene.followsIss
         lastFollow = start
-        timer = AnimationTimer(interval: 1, playing: scene.timerStartsPlaying, start: start)
+        loop = RadarLoop(frameSeconds: 1, dwell: radarDwell, playing: scene.timerStartsPlaying, start: start)
+        // A radar image source that already has frames plays them (untimed unless they have times).
+        if let id = radarSourceID, let source = style.image(id), !source.frames.isEmpty {
+            showRadar(RadarSeries(source: source))
+        }
     }
 
     // The engine's state the run loop and the headless commands read.
@@ -89,11 +104,19 @@ public struct MapApp: Sendable {
         case let .zoomCentered(delta):
             model.zoomCentered(by: delta, duration: ease, now: now)
         case .toggleTimer:
-            timer.toggle(at: now)
+            loop.toggle(at: now)
             showRadarFrame()
         case let .stepFrame(delta):
-            timer.step(delta, at: now)
+            loop.step(delta, at: now)
             showRadarFrame()
+        case let .jumpFrame(oldest):
+            loop.jump(to: oldest ? 0 : loop.count - 1, at: now)
+            showRadarFrame()
+        case let .frameSpeed(factor):
+            loop.setFrameSeconds(loop.frameSeconds * factor, at: now)
+            showRadarFrame()
+        case .toggleLegend:
+            showsLegend.toggle()
         case .cycleLight:
             model.setLight(model.lightPreset.next, at: now)
         case .toggleEmissive:
@@ -167,7 +190,7 @@ public struct MapApp: Sendable {
     /// or the moment the ISS has moved a quarter of a pixel, whichever is first.
     public var nextScheduledChange: Double? {
         let now = model.now
-        var next = radarLayerID == nil ? nil : timer.nextTick(after: now)
+        var next = radarLayerID == nil ? nil : loop.nextChange(after: now)
         if let step = issUpdateInterval { next = min(next ?? .infinity, now + step) }
         return next
     }
@@ -179,7 +202,8 @@ public enum HelpText {
         "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
         "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
         "right-drag, Ctrl+drag: rotate    Shift+Left/Right: turn 15°    n, Alt+Up: north up",
-        "click, space: play / pause the radar    , .: previous / next frame (paused)",
+        "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
+        "[ ]: radar frames faster / slower    g: radar legend",
         "l: light preset    e: radar emissive strength 1 / 0",
         "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",

@@ -79,6 +79,17 @@ public struct RadarFrames {
     public func source(corners: ImageCorners, placement: ImagePlacement) -> ImageSource {
         ImageSource(corners: corners, placement: placement, frames: images.map { $0 }, names: names)
     }
+
+    /// These frames as an untimed radar series (their clear runs found here, off the render
+    /// thread); a frame that failed is a slot in error, and the good frame before it shows in
+    /// its place.
+    public func series(origin: RadarSeries.Origin, provider: String) -> RadarSeries {
+        let slots = images.indices.map { i -> RadarSeries.Slot in
+            guard let image = images[i] else { return .init(time: nil, status: .error, name: names[i], problem: "\(names[i]): cannot be decoded") }
+            return .init(time: nil, status: .ok, image: image, runs: ImageRuns(image), name: names[i])
+        }
+        return RadarSeries(origin: origin, slots: slots, lastError: problems.last, provider: provider)
+    }
 }
 
 /// ESRI world files: six numbers placing a north-up raster in longitude/latitude.

@@ -15,7 +15,8 @@ enum ConfigFile {
     /// The long options of `view` a line may name, and whether each is a flag.
     static let viewOptions: [String: Bool] = [
         "size": false, "style": false, "center": false, "zoom": false, "scene": false, "route": false, "radar": false,
-        "radar-bounds": false, "radar-placement": false, "light": false, "iss": false, "iss-url": false, "tle": false,
+        "radar-bounds": false, "radar-placement": false, "radar-url": false, "radar-step": false,
+        "radar-count": false, "radar-dwell": false, "light": false, "iss": false, "iss-url": false, "tle": false,
         "tle-url": false, "time": false, "elapsed": false, "verbose": true, "no-restore": true,
     ]
 

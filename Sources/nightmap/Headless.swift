@@ -10,6 +10,7 @@ import Raster
 enum Headless {
     static func snapshot(_ o: Options) throws {
         var model = try MapSetup.model(o, report: warn)
+        loadRadarOnce(&model, o)
         if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: snapshots stay offline
         let pixmap = Pixmap(width: model.camera.size.width, height: model.camera.size.height)
         FrameRenderer().render(model.frame(), into: pixmap)
@@ -18,6 +19,7 @@ enum Headless {
 
     static func state(_ o: Options) throws -> String {
         var model = try MapSetup.model(o, report: warn)
+        loadRadarOnce(&model, o)
         fetchIssOnce(&model, o)
         // The status line as the window shows it with nothing moving.
         model.status = StatusLine.compose(model, framesPerSecond: 0)
@@ -39,6 +41,17 @@ enum Headless {
             out["compass"] = box(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
         }
         return out
+    }
+
+    /// With a live radar, one refresh of its feed (at most `--radar-timeout` seconds) before
+    /// drawing, so the picture is the window's once it has loaded.
+    static func loadRadarOnce(_ model: inout MapApp, _ o: Options, cache: RadarCache = .standard(), report: @escaping @Sendable (String) -> Void = warn) {
+        let instant = model.clockOrigin + model.now
+        guard let feed = MapSetup.radarFeed(model, o, cache: cache, clock: { instant }, report: report) else { return }
+        feed.refresh(deadline: ProcessInfo.processInfo.systemUptime + o.radarTimeout)
+        if let (series, _) = feed.take(after: 0) { model.showRadar(series, since: 0) }
+        model.advance(to: model.now)
+        model.status = StatusLine.compose(model, framesPerSecond: nil)
     }
 
     /// With a live or auto source, one request (within the feed's time limit) before drawing.
@@ -124,8 +137,7 @@ enum Headless {
                        "minZoom": b.minZoom - log2(model.model.pixelRatio), "maxZoom": b.maxZoom - log2(model.model.pixelRatio)],
             "size": [model.camera.size.width, model.camera.size.height],
             "pixelRatio": model.model.pixelRatio,
-            "timer": model.timer.stateName,
-            "timerTicks": model.timer.ticks(at: o.elapsed),
+            "timer": model.loop.stateName,
             "layers": model.model.visibleLayerIDs,
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
@@ -143,13 +155,21 @@ enum Headless {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The radar: where its frames come from, every slot (oldest first) with its time and
+    /// status, the slot shown, whether the loop plays, the last problem, and the placement.
     static func radarJSON(_ model: MapApp) -> [String: Any] {
         guard let id = model.radarLayerID, let layer = model.style.layers.first(where: { $0.id == id }),
-              let source = model.style.image(layer.source), let f = model.radarFrame else { return [:] }
+              let source = model.style.image(layer.source), let series = model.radar else { return [:] }
         let c = source.corners
         let emissive = model.model.rasterPaint(layer: id)?.emissiveStrength ?? 0
-        return ["frame": f.index, "frames": f.count, "playing": f.playing, "placement": source.placement.rawValue,
-                "file": source.names[f.index], "emissiveStrength": emissive,
+        let shown = model.radarFrame
+        let frames: [[String: Any]] = series.slots.map { slot in
+            ["time": slot.time.map(RadarTime.iso) ?? NSNull(), "status": slot.status.rawValue]
+        }
+        return ["source": series.origin.rawValue, "frames": frames, "frame": shown.map { $0.slot } ?? NSNull(),
+                "playing": model.loop.isPlaying, "lastError": series.lastError ?? NSNull(),
+                "file": shown?.name ?? NSNull(), "frameSeconds": model.loop.frameSeconds,
+                "placement": source.placement.rawValue, "emissiveStrength": emissive,
                 "corners": [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft].map { [$0.lng, $0.lat] }]
     }
 

@@ -51,16 +51,22 @@ enum MapSetup {
         // The animated layers, each where the document puts it.
         var layers: [Layer] = []
         var routeSteps: RouteFile.Steps?
+        var radarSeries: RadarSeries?
+        var radarLive: RadarFeed.Source?
+        var radarDemo: String?
         var tracker: IssTracker?
         var rocket: VectorIcon?
         for layer in style.layers {
             switch (layer.id, radarLoad, routeDef, issDef) {
             case (radarID, let (radarDef, load)?, _, _):
                 // The document's own raster layer, evaluated every frame like any other (zoom
-                // functions included); the timer steps its image source through the frames.
-                let (source, frames) = try load.wait()
-                frames.problems.forEach(report)
-                style.sources[radarDef.source ?? radarID] = .image(source)
+                // functions included); the loop steps its image source through the frames.
+                let radar = try load.wait()
+                radar.problems.forEach(report)
+                style.sources[radarDef.source ?? radarID] = .image(radar.source)
+                radarSeries = radar.series
+                radarLive = radar.live
+                radarDemo = radar.demoPath
                 layers.append(layer)
             case (routeID, _, let routeDef?, _):
                 // (The steps are added in its place once the model is made, and it is removed.)
@@ -94,8 +100,10 @@ enum MapSetup {
         let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
                                 height: Int((Double(o.size.height) * o.pixelRatio).rounded()))
         var model = MapApp(style: style, size: size, scene: scene, scenes: scenes,
-                           radarLayerID: radarDef == nil ? nil : radarID, light: o.light,
+                           radarLayerID: radarDef == nil ? nil : radarID, radarDwell: o.radarDwell, light: o.light,
                            clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
+        model.radarLive = radarLive
+        model.radarDemoPath = radarDemo
         if let rocket { try model.model.addImage(rocket) }
 
         if let steps = routeSteps, let routeDef {
@@ -111,7 +119,9 @@ enum MapSetup {
             model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom,
                                        bearing: o.bearing ?? document.bearing))
         }
-        model.model.attribution = usesBasemap ? StatusLine.attribution(o) : (document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent)
+        model.credits = usesBasemap ? StatusLine.credits(o) : [document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent]
+        model.model.attribution = model.credits.joined(separator: " · ")
+        if let radarSeries { model.showRadar(radarSeries) }
         model.advance(to: o.elapsed)
         model.status = StatusLine.compose(model, framesPerSecond: nil)
         return model
@@ -127,17 +137,56 @@ enum MapSetup {
         }
     }
 
-    /// The radar's frames: every GIF in the folder of the image source's file (or `--radar`),
-    /// placed by `--radar-bounds`, a world file beside them, or the source's coordinates.
+    /// The radar: what its image source starts with, the series shown, problems with files,
+    /// and the live source to keep current (nil for frames from files).
+    struct Radar: Sendable {
+        var source: ImageSource
+        var series: RadarSeries
+        var problems: [String]
+        var live: RadarFeed.Source?
+        var demoPath: String
+    }
+
+    /// The radar: live (the default: an empty series the feed fills in), `demo` (the bundled
+    /// frames in `Resources/radar`), or every frame in `--radar PATH`; placed by
+    /// `--radar-bounds`, a world file beside the files, or the image source's coordinates.
     private static func radarSource(_ layer: LayerDefinition, _ document: StyleDocument, _ resolver: ResourceResolver,
-                                    _ o: Options) throws -> (ImageSource, RadarFrames) {
+                                    _ o: Options) throws -> Radar {
         guard let id = layer.source, case let .image(_, corners)? = document.sources[id] else {
             throw StyleError("layers.\(layer.id).source: the radar layer needs an image source")
         }
-        let path = try o.radar ?? URL(fileURLWithPath: sourcePath(layer, document, resolver)).deletingLastPathComponent().path
+        let demoPath = try URL(fileURLWithPath: sourcePath(layer, document, resolver)).deletingLastPathComponent().path
+        guard let chosen = o.radar, chosen != "live" else {
+            let box = o.radarBounds ?? LngLatBounds(west: min(corners.topLeft.lng, corners.bottomLeft.lng),
+                                                    south: min(corners.bottomLeft.lat, corners.bottomRight.lat),
+                                                    east: max(corners.topRight.lng, corners.bottomRight.lng),
+                                                    north: max(corners.topLeft.lat, corners.topRight.lat))
+            let template = o.radarURL ?? .iem
+            let size = RadarFeed.Source.requestSize(box: box, maxZoom: Scene.radar.bounds.maxZoom + log2(o.pixelRatio))
+            let live = RadarFeed.Source(template: template, box: box, width: size.width, height: size.height,
+                                        schedule: RadarSchedule(step: o.radarStep * 60, count: o.radarCount),
+                                        provider: RadarFeed.Source.provider(for: template))
+            let source = ImageSource(corners: ImageCorners(box), placement: .lonlat, frames: [], names: [])
+            return Radar(source: source, series: .empty(provider: live.provider), problems: [], live: live, demoPath: demoPath)
+        }
+        let path = chosen == "demo" ? demoPath : chosen
         let frames = try RadarFrames.load(path: path)
         let box = o.radarBounds ?? frames.worldFileBounds
-        return (frames.source(corners: box.map(ImageCorners.init) ?? corners, placement: o.radarPlacement), frames)
+        let origin: RadarSeries.Origin = chosen == "demo" ? .demo : .files
+        return Radar(source: frames.source(corners: box.map(ImageCorners.init) ?? corners, placement: o.radarPlacement),
+                     series: frames.series(origin: origin, provider: URL(fileURLWithPath: path).lastPathComponent),
+                     problems: frames.problems, live: nil, demoPath: demoPath)
+    }
+
+    /// A live radar's feed: the disk cache, then the source; its last fallback is the demo frames.
+    static func radarFeed(_ model: MapApp, _ o: Options, cache: RadarCache = .standard(), clock: @escaping @Sendable () -> Double,
+                          report: @escaping @Sendable (String) -> Void) -> RadarFeed? {
+        guard let live = model.radarLive else { return nil }
+        let demo = model.radarDemoPath
+        return RadarFeed(source: live, cache: cache, timeout: o.radarTimeout, clock: clock, report: report) {
+            guard let demo, let frames = try? RadarFrames.load(path: demo) else { return nil }
+            return frames.series(origin: .demo, provider: "demo")
+        }
     }
 
     /// The ISS: `--tle` as given (its errors are fatal); else the newest of the bundled set and the

@@ -14,7 +14,14 @@ struct Options: Equatable {
     var bearing: Double?
     var scene = "radar"
     var route: String?
+    /// `--radar`: live (default), demo, or a folder or file of frames.
     var radar: String?
+    /// `--radar-url`: the live source's URL template (default: IEM's NEXRAD WMS).
+    var radarURL: RadarURLTemplate?
+    var radarStep = 5.0
+    var radarCount = 12
+    var radarDwell = 2.0
+    var radarTimeout = 10.0
     var radarBounds: LngLatBounds?
     var radarPlacement: ImagePlacement = .lonlat
     var light: LightPreset = .night
@@ -65,7 +72,16 @@ struct Options: Equatable {
       --bearing DEG      camera bearing, -360...360 (the compass direction up on screen; default 0)
       --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
       --route FILE       the pulsing route: GeoJSON LineString, MultiLineString or FeatureCollection
-      --radar PATH       radar frames: a directory of GIFs (sorted by name) or one (animated) GIF
+      --radar SOURCE     radar frames: live (default: the last hour of the IEM NEXRAD mosaic, else
+                         the cache, else the demo frames), demo (the bundled synthetic frames), or a
+                         directory of GIFs and PNGs (sorted by name) or one (animated) GIF or PNG
+      --radar-url TEMPLATE  a time-enabled image service instead of IEM's (implies --radar live);
+                         placeholders {time} {yyyy} {MM} {dd} {HH} {mm} {bbox} {width} {height}
+      --radar-step MIN   minutes between live frames (default 5)
+      --radar-count N    live frames in the loop (default 12)
+      --radar-dwell S    seconds the newest frame is held in a time-stamped loop (default 2)
+      --radar-timeout S  snapshot, state: seconds to wait for the live frames (default 10)
+                         (bench and soak show the demo frames unless --radar says otherwise)
       --radar-bounds W,S,E,N  where the frames go (default: a world file beside them, else the example's box)
       --radar-placement lonlat|linear  rows at their true latitude (default) or linear in Mercator
       --light PRESET     day, dusk, night (default) or dawn
@@ -159,7 +175,29 @@ struct Options: Equatable {
             case "--route":
                 o.route = try value()
             case "--radar":
-                o.radar = try value()
+                let v = try value()
+                guard !v.isEmpty else { throw UsageError(description: "option --radar: give live, demo or a path") }
+                o.radar = v
+            case "--radar-url":
+                let v = try value()
+                do { o.radarURL = try RadarURLTemplate(v) } catch { throw UsageError(description: "option --radar-url: \(error)") }
+                o.radar = "live"
+            case "--radar-step":
+                let m = try number(try value())
+                guard m >= 0.01, m <= 1440 else { throw UsageError(description: "option --radar-step: \(m) is outside 0.01...1440 minutes") }
+                o.radarStep = m
+            case "--radar-count":
+                let v = try value()
+                guard let n = Int(v), (1...100).contains(n) else { throw UsageError(description: "option --radar-count: '\(v)' is not a count 1...100") }
+                o.radarCount = n
+            case "--radar-dwell":
+                let d = try number(try value())
+                guard (0...60).contains(d) else { throw UsageError(description: "option --radar-dwell: \(d) is outside 0...60 seconds") }
+                o.radarDwell = d
+            case "--radar-timeout":
+                let t = try number(try value())
+                guard t > 0, t <= 600 else { throw UsageError(description: "option --radar-timeout: \(t) is outside 0...600 seconds") }
+                o.radarTimeout = t
             case "--radar-bounds":
                 let v = try value()
                 let n = v.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -233,6 +271,8 @@ struct Options: Equatable {
                 throw UsageError(description: arg.hasPrefix("-") ? "unknown option '\(name)'" : "unexpected argument '\(arg)'")
             }
         }
+        // The benchmarks and the soak measure drawing: their radar is the demo frames unless told.
+        if (o.command == .bench || o.command == .soak) && o.radar == nil { o.radar = "demo" }
         if o.command == .snapshot && o.output == nil && !o.showHelp && !o.showVersion {
             throw UsageError(description: "snapshot needs -o FILE.png")
         }

@@ -49,6 +49,8 @@ enum SDLInput {
         case Int(SDLK_ESCAPE.rawValue): return .escape
         case Int(SDLK_SPACE.rawValue): return .space
         case Int(SDLK_RETURN.rawValue): return .enter
+        case Int(SDLK_HOME.rawValue): return .home
+        case Int(SDLK_END.rawValue): return .end
         case Int(SDLK_KP_PLUS.rawValue): return .keypadPlus
         case Int(SDLK_KP_MINUS.rawValue): return .keypadMinus
         case Int(SDLK_F11.rawValue): return .function(11)

@@ -11,10 +11,7 @@ enum StatusLine {
     static func compose(_ model: MapApp, framesPerSecond fps: Double?, pointer: LngLat? = nil, notice: StatusPart? = nil) -> [StatusPart] {
         var parts: [StatusPart] = []
         if let notice { parts.append(notice) }
-        if let f = model.radarFrame {
-            parts.append(StatusPart("radar \(f.index + 1)/\(f.count) \(f.playing ? "playing" : "paused")",
-                                    short: "radar \(f.index + 1)/\(f.count)\(f.playing ? "" : " paused")", essential: true))
-        }
+        if let full = radar(model) { parts.append(StatusPart(full, short: radar(model, short: true), essential: true)) }
         if let full = iss(model) { parts.append(StatusPart(full, short: iss(model, short: true), essential: true)) }
         if let p = pointer { parts.append(StatusPart(coordinates(p), essential: false)) }
         if let fps { parts.append(StatusPart(fps > 0 ? String(format: "%.0f fps", fps) : "idle", essential: false)) }
@@ -55,11 +52,41 @@ enum StatusLine {
         }
     }
 
-    /// The data credits: the basemap, GeoNames (CC BY 4.0 requires it), the radar's nature.
-    static func attribution(_ o: Options) -> String {
+    /// The data credits but the radar's (the radar's series adds its own): the basemap,
+    /// GeoNames (CC BY 4.0 requires it), the ISS feed.
+    static func credits(_ o: Options) -> [String] {
         var parts = ["Natural Earth", "GeoNames (CC BY 4.0)"]
-        if o.radar == nil { parts.append("radar frames: synthetic demo data") }
         if o.issMode != .tle { parts.append("ISS: wheretheiss.at") }
-        return parts.joined(separator: " · ")
+        return parts
+    }
+
+    /// The radar frame shown: its time in UTC and local time, its place among the slots, and
+    /// whether the loop plays ("radar 14:35 UTC (09:35 EST) 7/12 playing"); its age when it is
+    /// more than 30 minutes old; what the frames are when not live. Nil without a radar.
+    static func radar(_ model: MapApp, short: Bool = false, zone: TimeZone = .current) -> String? {
+        guard let series = model.radar else { return nil }
+        guard let f = model.radarFrame else {
+            return series.origin == .live && series.slots.isEmpty ? "radar: loading" : "radar: no frames"
+        }
+        var prefix = "radar"
+        if f.origin == .demo { prefix = "demo radar" } else if f.origin == .cache { prefix = "cached radar" }
+        let state = f.playing ? "" : " paused"
+        guard let time = f.time else {
+            return short ? "\(prefix) \(f.slot + 1)/\(f.slots)\(state)" : "\(prefix) \(f.slot + 1)/\(f.slots) \(f.playing ? "playing" : "paused")"
+        }
+        let age = model.clockOrigin + model.now - time
+        let old = age > 30 * 60 ? ", \(duration(age)) old" : ""
+        if short { return "\(prefix) \(RadarTime.hourMinute(time))Z \(f.slot + 1)/\(f.slots)\(state)\(old)" }
+        return "\(prefix) \(RadarTime.hourMinute(time)) UTC (\(RadarTime.local(time, zone: zone))) \(f.slot + 1)/\(f.slots)"
+            + " \(f.playing ? "playing" : "paused")\(old)"
+    }
+
+    /// "47 min", "2 h 5 min", "3 d 4 h".
+    static func duration(_ seconds: Double) -> String {
+        let m = Int((seconds / 60).rounded(.down))
+        if m < 60 { return "\(m) min" }
+        let h = m / 60
+        if h < 48 { return m % 60 == 0 ? "\(h) h" : "\(h) h \(m % 60) min" }
+        return h % 24 == 0 ? "\(h / 24) d" : "\(h / 24) d \(h % 24) h"
     }
 }

@@ -31,6 +31,9 @@ final class Viewer {
     /// The live ISS feed, polled off this thread; nil with `--iss tle`.
     private var feed: IssFeedPoller?
     private var lastFeedProblem: String?
+    /// The live radar, kept current off this thread; nil for frames from files.
+    private var radarFeed: RadarFeed?
+    private var radarGeneration = 0
     /// Full screen at the desktop's resolution (F11), and the window's size before it.
     private var fullscreen: Bool
     private var windowedSize: ViewportSize
@@ -49,10 +52,14 @@ final class Viewer {
         if options.issMode != .tle && model.iss != nil {
             feed = IssFeedPoller(client: IssFeedClient(url: options.issURL ?? IssFeedClient.defaultURL))
         }
+        // The radar's clock: the instant the map shows (`--time` moves it, the wall clock runs it).
+        let offset = (options.time.map { $0 - Date().timeIntervalSince1970 } ?? 0) + options.elapsed
+        radarFeed = MapSetup.radarFeed(model, options, clock: { Date().timeIntervalSince1970 + offset }, report: warn)
     }
 
     deinit {
         feed?.stop()
+        radarFeed?.stop()
         if let t = texture { SDL_DestroyTexture(t) }
         if let r = sdlRenderer { SDL_DestroyRenderer(r) }
         if let w = window { SDL_DestroyWindow(w) }
@@ -127,10 +134,12 @@ final class Viewer {
         needsPresent = true
     }
 
-    /// `nightmap - playing`, then the radar frame and the light preset.
+    /// `nightmap - playing`, then the radar frame (its time when it has one) and the light preset.
     private func windowTitle() -> String {
-        var t = "nightmap - \(model.timer.stateName)"
-        if let f = model.radarFrame { t += " - frame \(f.index + 1)/\(f.count)" }
+        var t = "nightmap - \(model.loop.stateName)"
+        if let f = model.radarFrame {
+            t += f.time.map { " - radar \(RadarTime.hourMinute($0)) UTC \(f.slot + 1)/\(f.slots)" } ?? " - frame \(f.slot + 1)/\(f.slots)"
+        }
         t += " - \(model.lightPreset.rawValue)"
         return t + (StatusLine.iss(model).map { " - " + $0 } ?? "")
     }
@@ -139,6 +148,7 @@ final class Viewer {
     func run() throws {
         var event = SDL_Event()
         feed?.start()
+        radarFeed?.start()
         while !model.wantsQuit {
             // Sleep until the next event, the next animation frame or the next timer tick.
             var timeout: Int32 = 1000
@@ -152,6 +162,13 @@ final class Viewer {
                 while SDL_PollEvent(&event) != 0 { try handle(event) }
             }
             drainFeed()
+            if let (series, generation) = radarFeed?.take(after: radarGeneration) {
+                radarGeneration = generation
+                model.advance(to: now())
+                model.showRadar(series)
+                statusUpdated = -.infinity
+                if options.verbose { log("\(series.attribution): \(series.frameSlots.count) of \(series.slots.count) frames") }
+            }
             let t = now()
             model.advance(to: t)
             updateStatus(t)
@@ -196,10 +213,13 @@ final class Viewer {
             }
             model.apply(c, now: now())
             if options.verbose {
-                if case .toggleTimer = c { log("timer \(model.timer.stateName)") }
+                if case .toggleTimer = c { log("timer \(model.loop.stateName)") }
                 if case .togglePulse = c { log("pulse \(model.pulse?.isRunning == true ? "running" : "stopped")") }
                 if case let .switchScene(name) = c { log("scene \(name)") }
-                if case .stepFrame = c, let f = model.radarFrame { log("radar frame \(f.index)") }
+                if case .stepFrame = c, let f = model.radarFrame { log("radar frame \(f.slot)") }
+                if case .jumpFrame = c, let f = model.radarFrame { log("radar frame \(f.slot)") }
+                if case .frameSpeed = c { log("radar frame time \(model.loop.frameSeconds) s") }
+                if case .toggleLegend = c { log("legend \(model.showsLegend ? "shown" : "hidden")") }
                 if case .cycleLight = c { log("light \(model.lightPreset.rawValue)") }
                 if case .toggleEmissive = c { log("radar emissive toggled") }
                 if case .toggleFollow = c { log("follow \(model.followsIss ? "on" : "off")") }

@@ -124,7 +124,7 @@ import TestSupport
         var m = model(colours.map { Self.solid($0) })
         for (t, want) in [(0.0, 0), (1.0, 1), (4.2, 4), (5.0, 0)] {
             m.advance(to: t)
-            #expect(m.radarFrame?.index == want, "at \(t)")
+            #expect(m.radarFrame?.slot == want, "at \(t)")
             #expect(render(m).color(atX: 320, y: 240) == colours[want], "pixels at \(t)")
         }
     }
@@ -154,7 +154,7 @@ import TestSupport
         let colours = [RGBA8(255, 0, 0), RGBA8(0, 255, 0)]
         var m = model([Self.solid(colours[0]), nil, Self.solid(colours[1])])
         m.advance(to: 1.2)
-        #expect(m.radarFrame?.index == 1)
+        #expect(m.radarFrame?.slot == 1)
         #expect(render(m).color(atX: 320, y: 240) == colours[0])
         m.advance(to: 2.2)
         #expect(render(m).color(atX: 320, y: 240) == colours[1])
@@ -164,16 +164,16 @@ import TestSupport
         var m = model((0..<5).map { _ in Self.solid(RGBA8(9, 9, 9)) })
         m.advance(to: 2.5)
         m.apply(.toggleTimer, now: 2.5)
-        for t in [2.6, 10.0, 1000.0] { m.advance(to: t); #expect(m.radarFrame?.index == 2) }
+        for t in [2.6, 10.0, 1000.0] { m.advance(to: t); #expect(m.radarFrame?.slot == 2) }
         m.apply(.stepFrame(1), now: 1000); m.apply(.stepFrame(1), now: 1000); m.apply(.stepFrame(1), now: 1000)
-        #expect(m.radarFrame?.index == 0)
+        #expect(m.radarFrame?.slot == 0)
         m.apply(.stepFrame(-1), now: 1000)
-        #expect(m.radarFrame?.index == 4)
+        #expect(m.radarFrame?.slot == 4)
         m.apply(.toggleTimer, now: 1000)
         m.advance(to: 1000.99)
-        #expect(m.radarFrame?.index == 4)
+        #expect(m.radarFrame?.slot == 4)
         m.advance(to: 1001)
-        #expect(m.radarFrame?.index == 0)
+        #expect(m.radarFrame?.slot == 0)
     }
 
     @Test func colourAdjustmentsFollowTheSpecification() {

@@ -105,37 +105,6 @@ import Testing
     }
 }
 
-@Suite struct AnimationTimerTests {
-    @Test func ticksOncePerSecondWhilePlaying() {
-        let t = AnimationTimer(interval: 1, playing: true, start: 0)
-        #expect(t.ticks(at: 0) == 0)
-        #expect(t.ticks(at: 0.999) == 0)
-        #expect(t.ticks(at: 1) == 1)
-        #expect(t.ticks(at: 4.5) == 4)
-        #expect(t.nextTick(after: 4.5) == 5)
-    }
-
-    @Test func pauseStopsAndResumeRestartsThePeriod() {
-        var t = AnimationTimer(interval: 1, playing: true, start: 0)
-        t.toggle(at: 2.5)
-        #expect(!t.isPlaying && t.stateName == "paused")
-        #expect(t.ticks(at: 100) == 2)
-        #expect(t.nextTick(after: 3) == nil)
-        t.toggle(at: 10.2)
-        #expect(t.stateName == "playing")
-        #expect(t.ticks(at: 11.1) == 2)
-        #expect(t.ticks(at: 11.2) == 3)
-        #expect(t.nextTick(after: 11.5) == 12.2)
-    }
-
-    @Test func clickTogglesTheMapTimer() {
-        var m = MapApp(style: Style(), size: ViewportSize(width: 1280, height: 800), scene: .radar)
-        #expect(m.timer.isPlaying)
-        m.apply(.toggleTimer, now: 0.5)
-        #expect(!m.timer.isPlaying)
-    }
-}
-
 @Suite struct EasingTests {
     @Test func curves() {
         #expect(Easing.linear.value(0.25) == 0.25)

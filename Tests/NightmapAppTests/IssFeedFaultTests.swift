@@ -3,6 +3,7 @@ import NightmapApp
 import MapCore
 import MapData
 import Testing
+import TestSupport
 
 /// The ISS feed against a local server that misbehaves in every way a real one can (issue 9):
 /// each fault ends within the client's time limit with a one-line reason naming the URL, what

@@ -3,6 +3,7 @@ import NightmapApp
 import MapCore
 import MapData
 import Testing
+import TestSupport
 
 /// The live ISS feed against a local server that answers well and badly. No test touches the
 /// internet.

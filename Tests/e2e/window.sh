@@ -33,7 +33,7 @@ for _ in $(seq 50); do [ -s "$WORK/displayfd" ] && break; sleep 0.1; done
 export DISPLAY=":$(head -1 "$WORK/displayfd")"
 unset SDL_VIDEODRIVER
 
-"$BIN" view --verbose --iss tle > "$LOG" 2>&1 &      # tests never touch the internet
+"$BIN" view --verbose --iss tle --radar demo > "$LOG" 2>&1 &      # tests never touch the internet
 APP=$!
 WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window titled 'nightmap - playing ...'"
 ok "window $WID opened, title '$(xdotool getwindowname "$WID")'"
@@ -233,7 +233,7 @@ wait "$APP" && rc=0 || rc=$?
 ok "q: exited 0"
 [ -s "$STATE" ] || fail "no state file at $STATE"
 grep -q '"light" : "dawn"' "$STATE" || fail "state file does not keep the light: $(cat "$STATE")"
-"$BIN" view --verbose --iss tle > "$LOG" 2>&1 &
+"$BIN" view --verbose --iss tle --radar demo > "$LOG" 2>&1 &
 APP=$!
 WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window after relaunch"
 wait_for "restored state" grep -q "restored $STATE" "$LOG"
@@ -246,7 +246,7 @@ wait "$APP" || fail "relaunched viewer exited $?"
 
 # 16. A corrupt state file: one warning naming it, and the defaults.
 echo '{"version": 1, "camera": [' > "$STATE"
-"$BIN" view --verbose --iss tle > "$LOG" 2>&1 &
+"$BIN" view --verbose --iss tle --radar demo > "$LOG" 2>&1 &
 APP=$!
 WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window with a corrupt state file"
 wait_for "default camera" grep -q "camera lat=41.87400 lon=-75.78900 zoom=5.000" "$LOG"
@@ -256,4 +256,34 @@ ok "corrupt state: '$(grep "$STATE" "$LOG")', defaults shown"
 xdotool key --window "$WID" q 2>/dev/null || true
 wait "$APP" || fail "viewer exited $? after a corrupt state file"
 APP=""
+
+# 17. The live radar from a local stand-in for a time-enabled WMS: the title and the status line
+# show each frame's time, advancing through the slots; a click pauses on one.
+export XDG_CACHE_HOME="$WORK/cache"
+python3 "$(dirname "$0")/wms-standin.py" "$WORK/wms.port" &
+WMS=$!
+trap 'kill $APP $XVFB $WMS 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 50); do [ -s "$WORK/wms.port" ] && break; sleep 0.1; done
+[ -s "$WORK/wms.port" ] || fail "the WMS stand-in did not start"
+TEMPLATE="http://127.0.0.1:$(cat "$WORK/wms.port")/wms?SERVICE=WMS&REQUEST=GetMap&LAYERS=radar&SRS=EPSG:4326&BBOX={bbox}&WIDTH={width}&HEIGHT={height}&FORMAT=image/png&TRANSPARENT=true&TIME={time}"
+"$BIN" view --verbose --iss tle --no-restore --radar-url "$TEMPLATE" > "$LOG" 2>&1 &
+APP=$!
+WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window with the live radar"
+radar_time() { xdotool getwindowname "$WID" | sed -n 's/.* - radar \([0-9][0-9]:[0-9][0-9]\) UTC \([0-9]*\/[0-9]*\).*/\1 \2/p'; }
+wait_for "a time-stamped frame in the title" sh -c "xdotool getwindowname $WID | grep -q ' - radar [0-9][0-9]:[0-9][0-9] UTC 12/12'"
+seen=$(radar_time)
+for _ in $(seq 40); do sleep 0.25; t=$(radar_time); case " $seen " in *" $t "*) ;; *) seen="$seen, $t" ;; esac; done
+[ "$(echo "$seen" | tr ',' '\n' | wc -l)" -ge 5 ] || fail "the title did not advance through the frames: $seen"
+grep -q "radar: 127.0.0.1: 12 of 12 frames" "$LOG" || fail "the log does not show twelve live frames: $(grep radar: "$LOG")"
+ok "live radar: the title went through $seen"
+xdotool mousemove --window "$WID" 640 400 click 1
+wait_for "paused" title_is "nightmap - paused"
+p1=$(radar_time); sleep 2.2; p2=$(radar_time)
+[ -n "$p1" ] && [ "$p1" = "$p2" ] || fail "the radar moved while paused ($p1 -> $p2)"
+ok "click: paused on $p2, '$(xdotool getwindowname "$WID")'"
+xdotool key --window "$WID" q 2>/dev/null || true
+wait "$APP" || fail "the live-radar viewer exited $?"
+APP=""
+ls "$XDG_CACHE_HOME"/nightmap/radar/*/*.png > /dev/null 2>&1 || fail "no radar frames in the cache $XDG_CACHE_HOME/nightmap/radar"
+ok "the frames are in the cache: $(ls "$XDG_CACHE_HOME"/nightmap/radar/*/ | grep -c png) files"
 echo "e2e: all $pass checks passed"

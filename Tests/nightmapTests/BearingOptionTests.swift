@@ -14,33 +14,33 @@ import TestSupport
     static let fixed = ["--iss", "tle", "--time", "2025-10-01T12:00:00Z"]
 
     @Test func theOptionIsCheckedAndTaken() throws {
-        #expect(try Options.parse(["snapshot", "-o", "a.png", "--bearing", "30"]).bearing == 30)
-        #expect(try Options.parse(["state", "--bearing=-45.5"]).bearing == -45.5)
+        #expect(try Options.parse(["snapshot", "--radar", "demo", "-o", "a.png", "--bearing", "30"]).bearing == 30)
+        #expect(try Options.parse(["state", "--radar", "demo", "--bearing=-45.5"]).bearing == -45.5)
         #expect(try Options.parse(["view"]).bearing == nil)
         for (bad, message) in [("400", "option --bearing: 400.0 is outside -360...360"), ("east", "option --bearing: 'east' is not a number"),
                                ("nan", "option --bearing: 'nan' is not a number")] {
-            #expect { _ = try Options.parse(["snapshot", "-o", "a.png", "--bearing", bad]) } throws: { "\($0)" == message }
+            #expect { _ = try Options.parse(["snapshot", "--radar", "demo", "-o", "a.png", "--bearing", bad]) } throws: { "\($0)" == message }
         }
         #expect(Options.usage.contains("--bearing DEG"))
     }
 
     @Test func stateReportsTheBearing() throws {
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--bearing", "-200"] + Self.fixed)).utf8)) as! [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--radar", "demo", "--bearing", "-200"] + Self.fixed)).utf8)) as! [String: Any]
         let camera = json["camera"] as! [String: Any]
         #expect(camera["bearing"] as? Double == 160)
-        let north = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state"] + Self.fixed)).utf8)) as! [String: Any]
+        let north = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--radar", "demo"] + Self.fixed)).utf8)) as! [String: Any]
         #expect((north["camera"] as! [String: Any])["bearing"] as? Double == 0)
         // The compass is reported while it shows, and no label overlaps it.
         #expect((north["overlay"] as! [String: Any])["compass"] == nil)
         let compass = try #require((json["overlay"] as! [String: Any])["compass"] as? [Double])
         #expect(compass == [1238, 12, 30, 30])
-        let model = try MapSetup.model(try Options.parse(["state", "--bearing", "-200"] + Self.fixed))
+        let model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--bearing", "-200"] + Self.fixed))
         let box = FrameDescription.ScreenBox(minX: 1238, minY: 12, maxX: 1268, maxY: 42)
         #expect(!Headless.placedLabels(model).contains { $0.box.intersects(box) })
     }
 
     @Test func theSavedStateRemembersTheBearing() throws {
-        var model = try MapSetup.model(try Options.parse(["state"] + Self.fixed))
+        var model = try MapSetup.model(try Options.parse(["state", "--radar", "demo"] + Self.fixed))
         model.apply(.rotate(degrees: 42), now: 0)
         let state = SavedState(model: model, window: .init(width: 900, height: 600, fullscreen: false))
         #expect(state.camera.bearing == 42)
@@ -60,7 +60,7 @@ import TestSupport
 
     /// Following the ISS keeps the bearing (the follow eases move the centre and zoom only).
     @Test func followingTheIssKeepsTheBearing() throws {
-        var model = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--bearing", "30"] + Self.fixed))
+        var model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--bearing", "30"] + Self.fixed))
         #expect(model.followsIss && model.camera.state.bearing == 30)
         model.advance(to: 3.5)
         #expect(abs(model.camera.state.bearing - 30) < 1e-9 && model.camera.state.zoom > 2)
@@ -68,7 +68,7 @@ import TestSupport
 
     /// `--scene route --bearing 60` fits the route's box in the turned view.
     @Test func theRouteSceneFitsTheTurnedView() throws {
-        let model = try MapSetup.model(try Options.parse(["state", "--scene", "route", "--bearing", "60", "--size", "640x400"] + Self.fixed))
+        let model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "route", "--bearing", "60", "--size", "640x400"] + Self.fixed))
         #expect(model.camera.state.bearing == 60)
         let box = try #require(model.scene.fit)
         let v = model.camera.view
@@ -87,8 +87,8 @@ import TestSupport
         try ##"{"version": 8, "center": [10, 20], "zoom": 3, "bearing": 30, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#123456"}}]}"##
             .write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try MapSetup.model(try Options.parse(["state", "--style", path])).camera.state.bearing == 30)
-        #expect(try MapSetup.model(try Options.parse(["state", "--style", path, "--bearing", "-10"])).camera.state.bearing == -10)
+        #expect(try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", path])).camera.state.bearing == 30)
+        #expect(try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", path, "--bearing", "-10"])).camera.state.bearing == -10)
     }
 
     /// At bearing 90 (east up) a circle translated 10 px east with `circle-translate-anchor: map`
@@ -107,7 +107,7 @@ import TestSupport
     @Test func aSnapshotAtBearing30PutsPlacesWhereTheRotationSays() throws {
         let out = NSTemporaryDirectory() + "nightmap-bearing-\(UUID().uuidString).png"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try Headless.snapshot(try Options.parse(["snapshot", "-o", out, "--bearing", "30"] + Self.fixed))
+        try Headless.snapshot(try Options.parse(["snapshot", "--radar", "demo", "-o", out, "--bearing", "30"] + Self.fixed))
         let pm = try PNGCodec.read(path: out)
         let size = ViewportSize(width: 1280, height: 800)
         let centre = Scene.radar.camera.center
@@ -133,7 +133,7 @@ import TestSupport
         let ny = predicted(newYork, 30)
         let c = pm.color(atX: ny.x, y: ny.y)
         #expect(Int(c.r) + Int(c.g) + Int(c.b) > 600, "no dot at \(ny): \(c)")
-        let model = try MapSetup.model(try Options.parse(["state", "--bearing", "30"] + Self.fixed))
+        let model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--bearing", "30"] + Self.fixed))
         let dot = try #require(Headless.placedLabels(model).first { $0.text == "New York City" }?.dot)
         #expect(abs(dot.x - (Double(ny.x) + 0.5)) <= 1 && abs(dot.y - (Double(ny.y) + 0.5)) <= 1, "dot at \(dot), predicted \(ny)")
     }

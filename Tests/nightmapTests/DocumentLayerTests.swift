@@ -32,7 +32,7 @@ import Testing
 
     /// The map opened at its start zoom (5), then zoomed to `zoom`, as a user would.
     static func render(_ style: URL, zoom: Double) throws -> Pixmap {
-        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "0.9",
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--time", "2025-10-01T12:00:00Z", "--elapsed", "0.9",
                                    "--size", "640x400", "--style", style.path])
         var model = try MapSetup.model(o)
         model.jump(to: CameraState(center: model.camera.state.center, zoom: zoom))

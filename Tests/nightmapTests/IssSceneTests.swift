@@ -16,7 +16,7 @@ import Testing
     @Test func snapshotDrawsTheRocketWhereThePropagatedPositionIs() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("iss-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let o = try Options.parse(["snapshot", "-o", out, "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--size", "800x500"])
+        let o = try Options.parse(["snapshot", "--radar", "demo", "-o", out, "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--size", "800x500"])
         try Headless.snapshot(o)
         let pm = try PNGCodec.read(path: out)
         let model = try MapSetup.model(o)
@@ -35,16 +35,16 @@ import Testing
     }
 
     @Test func theIssSceneStartsOverTheWorldThenFollowsAtZoom3() throws {
-        let start = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
+        let start = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
         #expect(start.camera.state.zoom == 1 && start.followsIss)
-        let later = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--elapsed", "12"]))
+        let later = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--elapsed", "12"]))
         let iss = try #require(later.issNow).fix.position
         #expect(later.camera.state.zoom == 3)
         #expect(abs(later.camera.state.center.lat - iss.lat) < 0.2 && abs(later.camera.state.center.lng - iss.lng) < 0.2)
     }
 
     @Test func fTogglesFollowAndDraggingEndsIt() throws {
-        var m = try MapSetup.model(try Options.parse(["state", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
+        var m = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
         #expect(!m.followsIss)
         m.apply(.toggleFollow, now: 0)
         #expect(m.followsIss)
@@ -73,7 +73,7 @@ import Testing
         2 25544  51.6325 140.1428 0001055 183.8834 176.2147 15.49589290531650
         """.write(toFile: path, atomically: true, encoding: .utf8)
         do {
-            _ = try MapSetup.model(try Options.parse(["state", "--tle", path, "--iss", "tle"]))
+            _ = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--tle", path, "--iss", "tle"]))
             Issue.record("bad checksum accepted")
         } catch {
             let s = "\(error)"

@@ -12,7 +12,7 @@ import TestSupport
 /// anywhere, the same placement for the same camera, clear of the ISS icon.
 @Suite struct LabelTests {
     static func model(_ extra: [String] = []) throws -> MapApp {
-        try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
+        try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
     }
 
     @Test func theNortheastsCitiesArePlacedAtZoom5() throws {
@@ -76,7 +76,7 @@ import TestSupport
     @Test func pixelsInsideLabelBoxesShowText() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("labels-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try Headless.snapshot(try Options.parse(["snapshot", "-o", out, "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "0.9"]))
+        try Headless.snapshot(try Options.parse(["snapshot", "--radar", "demo", "-o", out, "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "0.9"]))
         let pm = try PNGCodec.read(path: out)
         let labels = Headless.placedLabels(try Self.model(["--elapsed", "0.9"]))
         for l in labels where ["Boston", "Pittsburgh", "Buffalo", "Albany"].contains(l.text) {
@@ -161,7 +161,7 @@ import TestSupport
 
     @Test func labelsKeepClearOfTheIssIcon() throws {
         // The ISS scene following at zoom 3: its icon is at the centre of the window.
-        let model = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "15"]))
+        let model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--elapsed", "15"]))
         let frame = model.frame()
         let avoid = frame.layers.compactMap { $0.symbols?.context.avoid.first }.first
         let box = try #require(avoid, "no ISS box given to the labels")
@@ -171,7 +171,7 @@ import TestSupport
     }
 
     @Test func stateListsThePlacedLabels() throws {
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--iss", "tle"])).utf8)) as? [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--radar", "demo", "--iss", "tle"])).utf8)) as? [String: Any]
         let labels = try #require(json?["labels"] as? [[String: Any]])
         #expect(labels.contains { $0["text"] as? String == "Boston" && ($0["box"] as? [Double])?.count == 4 })
     }
@@ -201,7 +201,7 @@ import TestSupport
     func snapshot(_ extra: [String] = []) throws -> Pixmap {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("ov-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try Headless.snapshot(try Options.parse(["snapshot", "-o", out, "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
+        try Headless.snapshot(try Options.parse(["snapshot", "--radar", "demo", "-o", out, "--iss", "tle", "--time", "2025-10-01T12:00:00Z"] + extra))
         return try PNGCodec.read(path: out)
     }
 
@@ -215,8 +215,11 @@ import TestSupport
         let pm = try snapshot()
         #expect(bright(pm, 1000..<1275, 780..<798) > 100, "no attribution text")
         #expect(bright(pm, 5..<300, 780..<798) > 100, "no status text")
-        let model = try MapSetup.model(try Options.parse(["state", "--iss", "tle"]))
+        let model = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--radar", "demo"]))
         #expect(model.model.attribution.contains("GeoNames") && model.model.attribution.contains("synthetic demo data"))
+        // The live radar, before its first frames: who makes them.
+        let live = try MapSetup.model(try Options.parse(["state", "--iss", "tle"]))
+        #expect(live.model.attribution.contains("radar: IEM NEXRAD") && !live.model.attribution.contains("synthetic"))
         let own = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--radar", URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().appendingPathComponent("../MapDataTests/Fixtures/gif/ok_01_single_global.gif").path]))
         #expect(!own.model.attribution.contains("synthetic"))

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func defaultMapComesFromTheBundledDocument() throws {
-        let m = try MapSetup.model(try Options.parse(["state", "--iss", "tle"]))
+        let m = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle"]))
         // Basemap layers as the document lists them, the radar after the lakes, labels under the
         // route steps, the ISS layers last.
         let ids = m.style.layers.map(\.id)
@@ -92,13 +92,13 @@ import Testing
                     {"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 8, "circle-color": "#ff0000"}}]}
         """#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let m = try MapSetup.model(try Options.parse(["state", "--style", path, "--size", "100x100"]))
+        let m = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", path, "--size", "100x100"]))
         #expect(m.style.layers.map(\.id) == ["bg", "c"])
         #expect(m.camera.state.center == LngLat(lng: 10, lat: 20) && m.camera.state.zoom == 3)
         #expect(!m.model.lighting && m.iss == nil && m.radarLayerID == nil)
         let out = NSTemporaryDirectory() + "nightmap-style-\(UUID().uuidString).png"
         defer { try? FileManager.default.removeItem(atPath: out) }
-        try Headless.snapshot(try Options.parse(["snapshot", "--style", path, "--size", "100x100", "-o", out]))
+        try Headless.snapshot(try Options.parse(["snapshot", "--radar", "demo", "--style", path, "--size", "100x100", "-o", out]))
         let pm = try PNGCodec.read(path: out)
         #expect(pm.color(atX: 50, y: 50) == RGBA8(255, 0, 0))
         #expect(pm.color(atX: 5, y: 5) == RGBA8(0x12, 0x34, 0x56))
@@ -111,7 +111,7 @@ import Testing
         """#)
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            _ = try MapSetup.model(try Options.parse(["state", "--style", path]))
+            _ = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", path]))
             Issue.record("a bad document was accepted")
         } catch let e as StyleDocumentError {
             #expect(e.problems.count == 4, "\(e.problems)")
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func missingOrUnreadableDocument() {
-        #expect(throws: StyleDocumentError.self) { _ = try MapSetup.model(try Options.parse(["state", "--style", "/nonexistent/style.json"])) }
-        #expect(throws: StyleDocumentError.self) { _ = try MapSetup.model(try Options.parse(["state", "--style", NSTemporaryDirectory()])) }
+        #expect(throws: StyleDocumentError.self) { _ = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", "/nonexistent/style.json"])) }
+        #expect(throws: StyleDocumentError.self) { _ = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", NSTemporaryDirectory()])) }
     }
 }

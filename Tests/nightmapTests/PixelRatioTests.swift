@@ -10,7 +10,7 @@ import Testing
 /// R times as wide, the same camera reported.
 @Suite struct PixelRatioTests {
     static func options(_ extra: [String]) throws -> Options {
-        try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--size", "640x400"] + extra)
+        try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--size", "640x400"] + extra)
     }
 
     @Test func theSameGroundInTwiceThePixels() throws {
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func ratiosOutsideOneToFourAreRefused() {
-        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "-o", "x.png", "--pixel-ratio", "0.5"]) }
-        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "-o", "x.png", "--pixel-ratio", "5"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "--radar", "demo", "-o", "x.png", "--pixel-ratio", "0.5"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "--radar", "demo", "-o", "x.png", "--pixel-ratio", "5"]) }
     }
 }

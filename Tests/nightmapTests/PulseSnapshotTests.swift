@@ -14,7 +14,7 @@ import Testing
     func snapshot(elapsed: Double) throws -> (Pixmap, MapApp) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pulse-\(elapsed)-\(UUID().uuidString).png").path
         // The radar is moved out of the way: only the route changes between instants.
-        let o = try Options.parse(["snapshot", "-o", out, "--scene", "route", "--route", Self.fixture,
+        let o = try Options.parse(["snapshot", "--radar", "demo", "-o", out, "--scene", "route", "--route", Self.fixture,
                                    "--radar-bounds=-100,30,-99,31", "--size", "640x400", "--elapsed=\(elapsed)"])
         try Headless.snapshot(o)
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func stateReportsThePulse() throws {
-        let o = try Options.parse(["state", "--scene", "route", "--route", Self.fixture, "--iss", "tle"])
+        let o = try Options.parse(["state", "--radar", "demo", "--scene", "route", "--route", Self.fixture, "--iss", "tle"])
         let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any]
         let pulse = json?["pulse"] as? [String: Any]
         #expect(pulse?["running"] as? Bool == true)

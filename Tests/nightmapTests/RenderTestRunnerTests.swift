@@ -259,7 +259,7 @@ import Testing
         } catch {
             #expect("\(error)" == "render-test needs at least one tests DIR")
         }
-        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "-o", "x.png", "extra"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["snapshot", "--radar", "demo", "-o", "x.png", "extra"]) }
         #expect(Options.usage.contains("nightmap render-test DIR... [--assets DIR] [--output DIR]"))
     }
 }

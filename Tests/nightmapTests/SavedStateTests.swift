@@ -17,7 +17,7 @@ import Testing
     @Test func whatTheModelShowsComesBack() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var model = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"]))
+        var model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"]))
         model.jump(to: CameraState(center: LngLat(lng: -73.5, lat: 42.25), zoom: 5.5))
         model.apply(.cycleLight, now: 0)
         model.apply(.toggleUnits, now: 0)
@@ -41,7 +41,7 @@ import Testing
         #expect(other.scene == "iss" && other.center == nil && other.zoom == nil && other.light == .dawn)
 
         // The toggles go into a fresh model.
-        var fresh = try MapSetup.model(try Options.parse(["state", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"]))
+        var fresh = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"]))
         back.restoreToggles(&fresh, now: 0)
         #expect(fresh.model.imperialUnits && fresh.showsHelp)
     }

@@ -46,10 +46,21 @@ public final class ImageSource: Sendable {
     /// Each frame's valid time (seconds since 1970, UTC), nil where it has none (a demo loop, a
     /// folder of images); as many as `frames`.
     public let times: [Double?]
+    /// Each frame's clear runs, where they were found before the frame was handed over (off the
+    /// render thread); nil where the renderer finds them itself.
+    public let runs: [ImageRuns?]
 
-    public init(corners: ImageCorners, placement: ImagePlacement, frames: [Pixmap?], names: [String], times: [Double?]? = nil) {
+    public init(corners: ImageCorners, placement: ImagePlacement, frames: [Pixmap?], names: [String], times: [Double?]? = nil,
+                runs: [ImageRuns?]? = nil) {
         self.corners = corners; self.placement = placement; self.frames = frames; self.names = names
         self.times = times.map { t in frames.indices.map { $0 < t.count ? t[$0] : nil } } ?? frames.map { _ in nil }
+        self.runs = runs.map { r in frames.indices.map { $0 < r.count ? r[$0] : nil } } ?? frames.map { _ in nil }
+    }
+
+    /// The clear runs found for `image` (one of the frames), if any.
+    public func runs(of image: Pixmap) -> ImageRuns? {
+        guard let i = frames.firstIndex(where: { $0 === image }) else { return nil }
+        return runs[i]
     }
 
     /// The image to show for frame `index` (taken modulo the count): the frame itself, or the

@@ -59,7 +59,7 @@ extension FrameRenderer {
                                                             opacity: paint.opacity, light: light, adjustment: adjustment)
                         if previous == nil && adjustment == nil {
                             // Skip the image's clear runs (most of a weather image).
-                            let runs = imageRuns(image)
+                            let runs = draw.runs ?? imageRuns(image)
                             if columnReach.count < 2 * (image.width + 1) { columnReach = [Int32](repeating: 0, count: 2 * (image.width + 1)) }
                             columnReach.withUnsafeMutableBufferPointer { reach in
                                 guard let reach = reach.baseAddress else { return }

@@ -3,7 +3,7 @@ import MapCore
 public enum Key: Equatable, Sendable {
     case character(Character)
     case left, right, up, down
-    case escape, space, enter
+    case escape, space, enter, home, end
     case keypadPlus, keypadMinus
     /// A function key, F1 ... F12.
     case function(Int)
@@ -59,6 +59,12 @@ public enum MapCommand: Equatable, Sendable {
     case toggleTimer
     /// While paused, show the previous (-1) or next (+1) radar frame.
     case stepFrame(Int)
+    /// Show the oldest (Home) or newest (End) radar frame.
+    case jumpFrame(oldest: Bool)
+    /// Multiply the time each radar frame shows by `factor` (`[` 0.5, `]` 2).
+    case frameSpeed(factor: Double)
+    /// Show or hide the radar's colour legend.
+    case toggleLegend
     /// Go to the next light preset, eased over 300 ms.
     case cycleLight
     /// Switch the radar layer's emissive strength between 1 and 0.

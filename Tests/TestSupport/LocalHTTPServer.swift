@@ -7,8 +7,8 @@ import Glibc
 /// request. Each connection reads the request head, then answers with the behaviour set at that
 /// moment (`behaviour` can change between requests). One thread per connection; `stop()` wakes
 /// every waiting connection, closes everything and waits for the threads to end.
-final class LocalHTTPServer: @unchecked Sendable {
-    enum Behaviour: Sendable {
+public final class LocalHTTPServer: @unchecked Sendable {
+    public enum Behaviour: Sendable {
         case json(String)                       // 200 with this body
         case status(Int, String)                // this status with an HTML body
         case silent                             // accept, read, never answer
@@ -24,19 +24,22 @@ final class LocalHTTPServer: @unchecked Sendable {
         case reset                              // read the request, then close with SO_LINGER 0 (a TCP RST)
         case cutShort(String)                   // Content-Length of this body, half of it, then close
         case slow(String, after: Double)        // 200 with this body after a delay
+        case image(Data, type: String)          // 200 with these bytes as `type`
+        indirect case route(@Sendable (String) -> Behaviour)
+                                                // the behaviour for the request target (path and query)
 
         /// 200 `application/json` whose body is not UTF-8.
-        static let invalidUTF8 = raw(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\nConnection: close\r\n\r\n".utf8)
+        public static let invalidUTF8 = raw(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\nConnection: close\r\n\r\n".utf8)
                                      + Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0xC0, 0x7D]))
         /// 200 with the beginning of a JSON object (its Content-Length is right).
-        static let truncatedJSON = json(#"{"name":"iss","id":25544,"latitude":50.11,"longitude":11"#)
+        public static let truncatedJSON = json(#"{"name":"iss","id":25544,"latitude":50.11,"longitude":11"#)
         /// 200 with `depth` '[' (valid bytes, nesting no parser should follow).
-        static func nested(_ depth: Int) -> Behaviour { json(String(repeating: "[", count: depth)) }
+        public static func nested(_ depth: Int) -> Behaviour { json(String(repeating: "[", count: depth)) }
         /// 200 with the HTML error page a proxy or a broken backend serves.
-        static let htmlErrorPage = status(200, "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n")
+        public static let htmlErrorPage = status(200, "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>\n")
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let lock = NSLock()
     private var current: Behaviour
     private var listener: Int32 = -1
@@ -47,8 +50,9 @@ final class LocalHTTPServer: @unchecked Sendable {
     private let threads = DispatchGroup()
     private var sent = 0
     private var served = 0
+    private var seenTargets: [String] = []
 
-    init(_ behaviour: Behaviour) throws {
+    public init(_ behaviour: Behaviour) throws {
         current = behaviour
         let (fd, port) = try Self.listenSocket(port: 0)
         self.port = port
@@ -57,11 +61,11 @@ final class LocalHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/v1/satellites/25544")! }
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)/v1/satellites/25544")! }
 
     /// What the next request gets. `.refuse` closes the listening socket; any other behaviour
     /// opens it again on the same port.
-    var behaviour: Behaviour {
+    public var behaviour: Behaviour {
         get { lock.lock(); defer { lock.unlock() }; return current }
         set {
             lock.lock()
@@ -82,11 +86,13 @@ final class LocalHTTPServer: @unchecked Sendable {
     }
 
     /// Body bytes and headers written to clients so far (what a client could have received).
-    var bytesSent: Int { lock.lock(); defer { lock.unlock() }; return sent }
+    public var bytesSent: Int { lock.lock(); defer { lock.unlock() }; return sent }
     /// Requests read so far.
-    var requests: Int { lock.lock(); defer { lock.unlock() }; return served }
+    public var requests: Int { lock.lock(); defer { lock.unlock() }; return served }
+    /// The request targets (path and query) read so far, in order.
+    public var targets: [String] { lock.lock(); defer { lock.unlock() }; return seenTargets }
 
-    func stop() {
+    public func stop() {
         lock.lock()
         if stopped { lock.unlock(); return }
         stopped = true
@@ -196,7 +202,10 @@ final class LocalHTTPServer: @unchecked Sendable {
             if recv(c, &byte, 1, 0) != 1 { return }
             head.append(byte)
         }
-        lock.lock(); served += 1; let behaviour = current; lock.unlock()
+        let requestLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
+        let target = requestLine.count > 1 ? String(requestLine[1]) : "/"
+        lock.lock(); served += 1; seenTargets.append(target); var behaviour = current; lock.unlock()
+        while case let .route(choose) = behaviour { behaviour = choose(target) }
         func reply(_ status: Int, _ body: Data, type: String = "application/json") {
             _ = send(c, "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
             _ = send(c, body)
@@ -239,6 +248,10 @@ final class LocalHTTPServer: @unchecked Sendable {
         case let .slow(body, delay):
             if !pause(delay) { return }
             reply(200, Data(body.utf8))
+        case let .image(data, type):
+            reply(200, data, type: type)
+        case .route:
+            return
         }
         // Close gracefully: stop sending, then wait (at most 2 s) for the client to close its side,
         // so that a slow reader under load never sees a reset instead of the answer's end.

@@ -1,0 +1,258 @@
+import Foundation
+import MapCore
+import MapData
+import Raster
+import Testing
+import TestSupport
+@testable import NightmapApp
+
+/// The live radar against a local stand-in for a time-enabled WMS (issue 20): the slots asked
+/// for, their order, the refresh, the disk cache, and every bad answer a real service gives.
+@Suite(.serialized) struct RadarFeedTests {
+    /// 2025-12-01T15:32:10Z: the newest 5-minute slot is 15:30, the oldest of twelve 14:35.
+    static let now = 1_764_603_130.0
+    static let newest = 1_764_603_000.0
+    static let box = LngLatBounds(west: -80, south: 38, east: -72, north: 46)
+    static let width = 120, height = 100
+
+    /// A clock the test moves.
+    final class TestClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var t: Double
+        init(_ t: Double) { self.t = t }
+        var now: Double { get { lock.lock(); defer { lock.unlock() }; return t } set { lock.lock(); t = newValue; lock.unlock() } }
+    }
+
+    /// Problems reported, in order.
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [String] = []
+        func add(_ s: String) { lock.lock(); stored.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+    }
+
+    static func temporaryCache() -> RadarCache {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-radar-test-\(UUID().uuidString)")
+        return RadarCache(directory: dir)
+    }
+
+    static func feed(_ wms: WMSStandIn, clock: TestClock, cache: RadarCache?, lines: Lines = Lines(), timeout: Double = 5,
+                     fallback: @escaping @Sendable () -> RadarSeries? = { nil }) throws -> RadarFeed {
+        let source = RadarFeed.Source(template: try RadarURLTemplate(wms.template), box: box, width: width, height: height,
+                                      schedule: RadarSchedule(step: 300, count: 12), provider: "stand-in")
+        return RadarFeed(source: source, cache: cache, timeout: timeout, clock: { clock.now }, report: { lines.add($0) }, fallback: fallback)
+    }
+
+    /// The slot whose square an image shows (nil: none), by looking for the square.
+    static func slotShown(_ image: Pixmap?, _ wms: WMSStandIn) -> Int? {
+        guard let image else { return nil }
+        for k in 0..<14 {          // (the squares of a 120-pixel image repeat after 14 slots)
+            let m = wms.marker(slot: k, width: image.width, height: image.height)
+            if image.color(atX: m.x + 1, y: m.y + 1) == WMSStandIn.colour { return k }
+        }
+        return nil
+    }
+
+    @Test func asksForEachSlotOnceNewestFirstForTheBoxAndSize() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300)
+        defer { wms.stop() }
+        let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: nil)
+        feed.refresh()
+        let asked = wms.timesAsked
+        #expect(asked.count == 12)
+        #expect(Set(asked) == Set((0..<12).map { RadarTime.iso(Self.newest - Double(11 - $0) * 300) }))
+        // Three at once, newest first: the first three asked are the three newest.
+        #expect(Set(asked.prefix(3)) == Set([Self.newest, Self.newest - 300, Self.newest - 600].map(RadarTime.iso)))
+        let target = try #require(wms.server.targets.first)
+        #expect(target.contains("BBOX=-80,38,-72,46") && target.contains("WIDTH=120") && target.contains("HEIGHT=100"))
+        let (series, _) = try #require(feed.take(after: 0))
+        #expect(series.origin == .live)
+        #expect(series.slots.map(\.time) == (0..<12).map { Self.newest - Double(11 - $0) * 300 })
+        #expect(series.slots.allSatisfy { $0.status == .ok })
+        // Each frame is its own slot's image.
+        #expect(series.slots.map { Self.slotShown($0.image, wms) } == (0..<12).map { $0 })
+        #expect(series.attribution == "radar: stand-in")
+    }
+
+    @Test func aRefreshFetchesOnlyTheNewSlotAndTheOldestDrops() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300)
+        defer { wms.stop() }
+        let clock = TestClock(Self.now)
+        let feed = try Self.feed(wms, clock: clock, cache: nil)
+        feed.refresh()
+        let (first, g1) = try #require(feed.take(after: 0))
+        clock.now += 300
+        feed.refresh()
+        #expect(wms.timesAsked.count == 13)
+        #expect(wms.timesAsked.last == RadarTime.iso(Self.newest + 300))
+        let (second, _) = try #require(feed.take(after: g1))
+        #expect(second.slots.first?.time == Self.newest - 10 * 300)
+        #expect(second.slots.last?.time == Self.newest + 300)
+        #expect(Self.slotShown(second.slots.last?.image, wms) == 12)
+        // The frames kept are the same images (nothing decoded twice, nothing redrawn).
+        #expect(second.slots[0].image === first.slots[1].image)
+    }
+
+    @Test func theCacheServesARestartAndAnOfflineLaunchShowsTheLastLoopAsCached() throws {
+        let cache = Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300)
+        let clock = TestClock(Self.now)
+        try Self.feed(wms, clock: clock, cache: cache).refresh()
+        #expect(wms.timesAsked.count == 12)
+        wms.stop()
+        // A restart in the same window: every slot from disk, no request, still current.
+        let again = try Self.feed(wms, clock: clock, cache: cache)
+        again.refresh()
+        let (same, _) = try #require(again.take(after: 0))
+        #expect(same.origin == .live && same.slots.allSatisfy { $0.status == .ok })
+        #expect(same.slots.map { Self.slotShown($0.image, wms) } == (0..<12).map { $0 })
+        // Two hours later with the server gone: the last loop, labelled as cached.
+        clock.now += 7200
+        let lines = Lines()
+        let offline = try Self.feed(wms, clock: clock, cache: cache, lines: lines, timeout: 1)
+        offline.refresh()
+        let (cached, _) = try #require(offline.take(after: 0))
+        #expect(cached.origin == .cache)
+        #expect(cached.slots.map(\.time) == (0..<12).map { Self.newest - Double(11 - $0) * 300 })
+        #expect(cached.attribution == "radar: cached, 14:35-15:30 UTC")
+        #expect(lines.all.count == 1, "one line for twelve refused slots: \(lines.all)")
+        #expect(lines.all.first?.contains("connection refused") == true)
+        #expect(lines.all.first?.contains("(and 11 more slots, 16:35-17:30 UTC)") == true)
+    }
+
+    @Test func withNothingCachedTheFallbackShows() throws {
+        let wms = try WMSStandIn(base: Self.newest)
+        wms.server.behaviour = .refuse
+        defer { wms.stop() }
+        let demo = RadarSeries(origin: .demo, slots: [.init(time: nil, status: .ok, image: Pixmap(width: 2, height: 2), name: "d")])
+        let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: Self.temporaryCache(), fallback: { demo })
+        feed.refresh()
+        let (series, _) = try #require(feed.take(after: 0))
+        #expect(series.origin == .demo)
+        #expect(series.lastError?.contains("connection refused") == true)
+    }
+
+    /// Every bad answer: one line naming the URL and the problem, the slot marked, the rest
+    /// shown, nothing bad in the cache.
+    @Test func everyBadAnswerIsNamedAndTheLoopPlaysOn() throws {
+        let base = Self.newest - 11 * 300
+        let wms = try WMSStandIn(base: base)
+        defer { wms.stop() }
+        func slot(_ k: Int) -> String { RadarTime.iso(base + Double(k) * 300) }
+        let opaque = Pixmap(width: Self.width, height: Self.height)
+        opaque.clear(RGBA8(0, 0, 0, 255).premultiplied)
+        let good = wms.png(width: Self.width, height: Self.height, slot: 0)
+        let cases: [(Int, LocalHTTPServer.Behaviour, RadarSeries.Status, String)] = [
+            (0, .status(404, "<html>not found</html>"), .missing, "HTTP 404"),
+            (1, .status(500, "<html>oops</html>"), .error, "HTTP 500"),
+            (2, .status(200, "<!DOCTYPE html><html><body>Bad Gateway</body></html>"), .error, "an HTML page, not an image"),
+            (3, .image(Data(#"<?xml version="1.0"?><ServiceExceptionReport version="1.1.1"><ServiceException code="InvalidDimensionValue">Time 2026 is not available</ServiceException></ServiceExceptionReport>"#.utf8), type: "application/vnd.ogc.se_xml"),
+             .error, "WMS service exception: Time 2026 is not available"),
+            (4, .image(Data(), type: "image/png"), .error, "empty answer"),
+            (5, .image(good.prefix(good.count / 2), type: "image/png"), .error, "PNG"),
+            (6, .image(wms.png(width: 10, height: 10, slot: 0), type: "image/png"), .error, "image is 10x10, asked for 120x100"),
+            (7, .image(try PNGCodec.encode(opaque), type: "image/png"), .error, "no transparent pixels"),
+            (8, .silent, .missing, "no answer within 1 s"),
+            (9, .huge(bytes: 100 << 20), .error, "larger than"),
+        ]
+        var bad: [String: LocalHTTPServer.Behaviour] = [:]
+        for (k, b, _, _) in cases { bad[slot(k)] = b }
+        wms.bad = bad
+        let cache = Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let lines = Lines()
+        let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: cache, lines: lines, timeout: 1)
+        let started = Date()
+        feed.refresh()
+        #expect(Date().timeIntervalSince(started) < 8, "a hanging slot held the refresh")
+        let (series, _) = try #require(feed.take(after: 0))
+        #expect(series.origin == .live)
+        for (k, _, status, words) in cases {
+            #expect(series.slots[k].status == status, "slot \(k)")
+            let line = lines.all.first { $0.contains("TIME=\(slot(k))") }
+            #expect(line?.contains(words) == true, "slot \(k): \(line ?? "no line")")
+        }
+        #expect(series.slots[10].status == .ok && series.slots[11].status == .ok)
+        #expect(series.frameSlots == [10, 11])
+        #expect(lines.all.count == cases.count, "\(lines.all)")
+        // Only the good answers are in the cache, and no temporary file is left.
+        let key = RadarCache.key(template: try RadarURLTemplate(wms.template), box: Self.box, width: Self.width, height: Self.height)
+        #expect(cache.times(key: key) == [base + 10 * 300, base + 11 * 300])
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory.appendingPathComponent(key).path)
+        #expect(files.sorted() == ["202512011525.png", "202512011530.png", "source.txt"])
+        #expect(!files.contains { $0.hasSuffix(".tmp") })
+        // The next refresh asks the bad slots again, and only them.
+        wms.bad = [:]
+        let before = wms.timesAsked.count
+        feed.refresh()
+        #expect(wms.timesAsked.count - before == cases.count)
+        #expect(feed.take(after: 0)?.series.frameSlots.count == 12)
+    }
+
+    @Test func aClockThatRunsBackwardsKeepsTheSlotsInOrderAndNoneFromTheFuture() throws {
+        let cache = Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300)
+        let clock = TestClock(Self.now)
+        let feed = try Self.feed(wms, clock: clock, cache: cache)
+        feed.refresh()
+        clock.now -= 1800
+        feed.refresh()
+        let (series, _) = try #require(feed.take(after: 0))
+        let times = series.slots.compactMap(\.time)
+        #expect(times == times.sorted() && times.count == 12)
+        #expect(times.last == Self.newest - 1800)
+        // Offline, three hours before the cached frames: they are from the future and skipped.
+        wms.stop()
+        clock.now = Self.now - 3 * 3600
+        let lines = Lines()
+        let early = try Self.feed(wms, clock: clock, cache: cache, lines: lines, timeout: 1, fallback: {
+            RadarSeries(origin: .demo, slots: [.init(time: nil, status: .ok, image: Pixmap(width: 2, height: 2), name: "d")])
+        })
+        early.refresh()
+        #expect(early.take(after: 0)?.series.origin == .demo)
+        #expect(lines.all.contains { $0.contains("is later than now") })
+    }
+
+    @Test func aDeadlineBoundsTheRefresh() throws {
+        let wms = try WMSStandIn(base: Self.newest)
+        wms.server.behaviour = .silent
+        defer { wms.stop() }
+        let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: nil, timeout: 30)
+        let started = Date()
+        feed.refresh(deadline: ProcessInfo.processInfo.systemUptime + 1)
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+}
+
+@Suite struct RadarScheduleTests {
+    @Test func slotsEndAtTheLatestMultipleOfTheStep() {
+        let s = RadarSchedule(step: 300, count: 12)
+        #expect(s.newest(at: 1_764_603_130) == 1_764_603_000)
+        #expect(s.newest(at: 1_764_603_000) == 1_764_603_000)
+        let slots = s.slots(at: 1_764_603_130)
+        #expect(slots.count == 12 && slots.first == 1_764_603_000 - 3300 && slots == slots.sorted())
+        #expect(s.nextSlot(after: 1_764_603_130) == 1_764_603_300)
+        // Six-minute slots (ECCC) are multiples of six minutes of UTC.
+        #expect(RadarSchedule(step: 360, count: 1).slots(at: 1_764_603_430) == [1_764_603_360])    // 15:37:10 -> 15:36
+    }
+
+    @Test func templatesFillEveryPlaceholder() throws {
+        let t = try RadarURLTemplate("https://example.org/{yyyy}/{MM}/{dd}/n0q_{yyyy}{MM}{dd}{HH}{mm}.png?t={time}&b={bbox}&w={width}&h={height}")
+        let url = t.url(time: 1_764_603_000, box: LngLatBounds(west: -80.425, south: 37.936, east: -71.5, north: 46.437), width: 806, height: 1040)
+        #expect(url?.absoluteString == "https://example.org/2025/12/01/n0q_202512011530.png?t=2025-12-01T15:30:00Z&b=-80.425,37.936,-71.5,46.437&w=806&h=1040")
+        #expect(throws: RadarURLTemplate.Failure.self) { try RadarURLTemplate("https://x.org/?t={when}") }
+        #expect(throws: RadarURLTemplate.Failure.self) { try RadarURLTemplate("ftp://x.org/{time}") }
+        #expect(throws: RadarURLTemplate.Failure.self) { try RadarURLTemplate("https://x.org/{time") }
+        #expect(RadarURLTemplate.iem.host == "mesonet.agron.iastate.edu")
+        #expect(try RadarURLTemplate(RadarURLTemplate.iem.text) == .iem)
+        #expect(RadarURLTemplate.iem.text.contains("SRS=EPSG:4326") && RadarURLTemplate.iem.text.contains("LAYERS=nexrad-n0q-wmst"))
+    }
+
+    @Test func theRequestIsTheBoxAtTheMaximumZoom() {
+        // The weather example's box at zoom 5.99: 806 x 1040 pixels.
+        let s = RadarFeed.Source.requestSize(box: LngLatBounds(west: -80.425, south: 37.936, east: -71.516, north: 46.437), maxZoom: 5.99)
+        #expect(s.width == 806 && s.height == 1040)
+    }
+}

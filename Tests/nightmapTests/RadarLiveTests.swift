@@ -1,0 +1,141 @@
+import Foundation
+import MapCore
+import MapData
+import MapRender
+import NightmapApp
+import Raster
+import Testing
+import TestSupport
+@testable import nightmap
+
+/// The live radar as `snapshot` and `state` show it, from a local stand-in for a time-enabled
+/// WMS (issue 20): the slot's square at the predicted pixel, the loop at exact instants, the
+/// status line and what `state` reports.
+@Suite(.serialized) struct RadarLiveTests {
+    /// 2025-12-01T15:32:10Z: slots 14:35 ... 15:30.
+    static let now = 1_764_603_130.0
+    static let newest = 1_764_603_000.0
+    static let box = LngLatBounds(west: -80, south: 38, east: -72, north: 46)
+
+    static func cache() -> RadarCache {
+        RadarCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-radar-live-\(UUID().uuidString)"))
+    }
+
+    /// The map `snapshot` draws at `elapsed`, its radar loaded from the stand-in.
+    static func model(_ wms: WMSStandIn, elapsed: Double, cache: RadarCache, extra: [String] = []) throws -> (MapApp, Options) {
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar-url", wms.template,
+                                   "--radar-bounds", "-80,38,-72,46", "--time", RadarTime.iso(now), "--elapsed", "\(elapsed)",
+                                   "--size", "800x600", "--radar-timeout", "5"] + extra)
+        var m = try MapSetup.model(o)
+        Headless.loadRadarOnce(&m, o, cache: cache, report: { _ in })
+        return (m, o)
+    }
+
+    static func render(_ m: MapApp) -> Pixmap {
+        let p = Pixmap(width: m.camera.size.width, height: m.camera.size.height)
+        FrameRenderer().render(m.frame(), into: p)
+        return p
+    }
+
+    /// Where the centre of slot `k`'s square lands on screen.
+    static func squareOnScreen(_ m: MapApp, _ wms: WMSStandIn, slot k: Int) throws -> (x: Int, y: Int) {
+        let live = try #require(m.radarLive)
+        let sq = wms.marker(slot: k, width: live.width, height: live.height)
+        // (The upper part of the square: its middle row is 42° N, where the New York - Pennsylvania
+        // border is drawn over the radar.)
+        let cx = Double(sq.x) + Double(wms.side) / 2, cy = Double(sq.y) + Double(wms.side) / 4
+        // `lonlat` placement: columns linear in longitude, rows linear in latitude.
+        let lon = box.west + cx / Double(live.width) * (box.east - box.west)
+        let lat = box.north - cy / Double(live.height) * (box.north - box.south)
+        let s = m.camera.view.nearestScreen(LngLat(lng: lon, lat: lat))
+        return (Int(s.x), Int(s.y))
+    }
+
+    /// The radar's magenta over what the map shows there without the radar (labels and lines
+    /// above the radar may cover part of it).
+    static func showsSquare(_ p: Pixmap, _ base: Pixmap, _ at: (x: Int, y: Int)) -> Bool {
+        let c = p.color(atX: at.x, y: at.y), b = base.color(atX: at.x, y: at.y)
+        return Int(c.r) - Int(b.r) > 60 && Int(c.b) - Int(b.b) > 60 && Int(c.g) <= Int(b.g) + 8
+    }
+
+    @Test func theLoopOpensOnTheNewestFrameThenPlaysFromTheOldest() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
+        defer { wms.stop() }
+        let cache = Self.cache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        for (elapsed, slot) in [(0.0, 11), (1.9, 11), (2.0, 0), (3.5, 1), (12.99, 10), (13.0, 11)] {
+            let (m, _) = try Self.model(wms, elapsed: elapsed, cache: cache)
+            #expect(m.radarFrame?.slot == slot, "at \(elapsed) s")
+            let p = Self.render(m)
+            var bare = m
+            bare.model.setVisibility(layer: "radar", false)
+            let base = Self.render(bare)
+            let at = try Self.squareOnScreen(m, wms, slot: slot)
+            #expect(Self.showsSquare(p, base, at), "slot \(slot)'s square at \(at) at \(elapsed) s: \(p.color(atX: at.x, y: at.y))")
+            let other = try Self.squareOnScreen(m, wms, slot: slot == 11 ? 0 : 11)
+            #expect(!Self.showsSquare(p, base, other), "another slot's square at \(elapsed) s")
+        }
+        // Twelve requests in all: later launches took every slot from the disk cache.
+        #expect(wms.timesAsked.count == 12)
+    }
+
+    @Test func stateAndTheStatusLineDescribeTheFrameShown() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
+        defer { wms.stop() }
+        wms.bad = [RadarTime.iso(Self.newest - 300): .status(404, "<html>gone</html>")]
+        let cache = Self.cache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        var (m, o) = try Self.model(wms, elapsed: 0, cache: cache)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(m, options: o).utf8)) as? [String: Any])
+        let radar = try #require(json["radar"] as? [String: Any])
+        #expect(radar["source"] as? String == "live")
+        let frames = try #require(radar["frames"] as? [[String: Any]])
+        #expect(frames.count == 12)
+        #expect(frames.first?["time"] as? String == "2025-12-01T14:35:00Z" && frames.last?["time"] as? String == "2025-12-01T15:30:00Z")
+        #expect(frames[10]["status"] as? String == "missing" && frames[11]["status"] as? String == "ok")
+        #expect(radar["frame"] as? Int == 11 && radar["playing"] as? Bool == true)
+        #expect((radar["lastError"] as? String)?.contains("HTTP 404") == true)
+        let ny = try #require(TimeZone(identifier: "America/New_York"))
+        #expect(StatusLine.radar(m, zone: ny) == "radar 15:30 UTC (10:30 EST) 12/12 playing")
+        // The oldest frame is 57 minutes old: its age is shown. The missing slot is skipped.
+        m.advance(to: 2)
+        #expect(StatusLine.radar(m, zone: ny) == "radar 14:35 UTC (09:35 EST) 1/12 playing, 57 min old")
+        m.advance(to: 2 + 9)
+        #expect(m.radarFrame?.slot == 9)
+        m.advance(to: 2 + 10)
+        #expect(m.radarFrame?.slot == 11, "the missing slot 10 is skipped")
+        #expect(m.model.attribution.hasSuffix("radar: 127.0.0.1"), "\(m.model.attribution)")
+    }
+
+    @Test func keysPauseStepJumpAndChangeTheSpeed() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
+        defer { wms.stop() }
+        let cache = Self.cache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        var (m, _) = try Self.model(wms, elapsed: 0, cache: cache)
+        var input = InputController()
+        func press(_ k: Key, at t: Double) { for c in input.handle(.keyDown(k, modifiers: [], time: t)) { m.apply(c, now: t) }; m.advance(to: t) }
+        press(.home, at: 0.5)
+        #expect(m.radarFrame?.slot == 0)
+        press(.space, at: 0.7)
+        m.advance(to: 30)
+        #expect(m.radarFrame?.slot == 0 && m.radarFrame?.playing == false)
+        press(.character("."), at: 30)
+        press(.character("."), at: 30)
+        #expect(m.radarFrame?.slot == 2)
+        press(.end, at: 31)
+        #expect(m.radarFrame?.slot == 11)
+        press(.space, at: 32)
+        press(.character("["), at: 32)              // half a second a frame: the dwell is still 2 s
+        m.advance(to: 33.99)
+        #expect(m.radarFrame?.slot == 11)
+        m.advance(to: 34.0)
+        #expect(m.radarFrame?.slot == 0)
+        m.advance(to: 34.5)
+        #expect(m.radarFrame?.slot == 1)
+        #expect(m.loop.frameSeconds == 0.5)
+        press(.character("]"), at: 35)
+        press(.character("]"), at: 35)
+        #expect(m.loop.frameSeconds == 2)
+    }
+}
