@@ -19,6 +19,10 @@ public struct MapModel: Sendable {
     public var status: [StatusPart] = []
     /// The help panel's lines; nil: no panel.
     public var helpLines: [String]?
+    /// The overlay's timeline of a frame sequence's slots (the radar's), above the status line.
+    public var timeline: Overlay.Timeline?
+    /// The overlay's colour legend (the radar's), top left.
+    public var legend: Overlay.Legend?
     /// The scale bar is in miles and feet.
     public var imperialUnits = false
     /// Draw the overlay (attribution, status, scale, help).
@@ -162,6 +166,7 @@ public struct MapModel: Sendable {
         if overlayEnabled, let c = compassArea {
             boxes.append(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
         }
+        if overlayEnabled, legend != nil, let panel = overlayLayout(scale: nil)?.legend?.panel { boxes.append(panel) }
         if overlayEnabled {
             // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
             let strip = 46 * pixelRatio
@@ -307,9 +312,12 @@ public struct MapModel: Sendable {
         let view = camera.view
         let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
         let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits, maxPixels: 110 * pixelRatio)
-        return Overlay(attribution: attribution, status: status, help: helpLines,
-                       scale: scale, font: style.font, layout: overlayLayout(scale: scale),
-                       compass: compassArea.map { ($0, camera.state.bearing) })
+        var o = Overlay(attribution: attribution, status: status, help: helpLines,
+                        scale: scale, font: style.font, layout: overlayLayout(scale: scale),
+                        compass: compassArea.map { ($0, camera.state.bearing) })
+        o.timeline = timeline
+        o.legend = legend
+        return o
     }
 
     /// Where the overlay's parts go at this window size (nil without a font).
@@ -317,9 +325,21 @@ public struct MapModel: Sendable {
         guard let font = style.font else { return nil }
         let w = Double(camera.size.width), h = Double(camera.size.height)
         let text = overlayLayoutCache.text(attribution: attribution, status: status, font: font, width: w, height: h, ratio: pixelRatio)
-        return OverlayLayout(text: text, scale: scale.flatMap {
+        let line = timeline.flatMap { OverlayLayout.timeline(count: $0.filled.count, over: text, width: w, ratio: pixelRatio) }
+        var bar = scale.flatMap {
             OverlayLayout.scale(pixels: $0.pixels, label: $0.label, over: text, font: font, width: w, height: h, ratio: pixelRatio)
-        })
+        }
+        // The scale bar goes above the timeline where they would meet.
+        if var b = bar, let t = line, b.box.intersects(t.box) {
+            let up = b.box.maxY - t.box.minY + 2 * pixelRatio
+            b.y -= up; b.label.baseline -= up; b.label.box.minY -= up; b.label.box.maxY -= up; b.box.minY -= up; b.box.maxY -= up
+            bar = b.box.minY >= 0 ? b : nil
+        }
+        var layout = OverlayLayout(text: text, scale: bar, timeline: line)
+        if let legend {
+            layout.legend = overlayLayoutCache.legend(legend, font: font, width: w, below: layout.top, ratio: pixelRatio)
+        }
+        return layout
     }
 
     /// The frame the image source shows (or the last good one before it) and, during a

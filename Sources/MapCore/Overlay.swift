@@ -12,6 +12,10 @@ public struct Overlay: Equatable, Sendable {
     public var layout: OverlayLayout?
     /// The compass, shown while the map is not north-up: where it is and the bearing it shows.
     public var compass: (area: CompassArea, bearing: Double)?
+    /// A row of marks above the status line, one per slot of a frame sequence (the radar's).
+    public var timeline: Timeline?
+    /// A colour scale with labelled ticks, top left (the radar's reflectivity).
+    public var legend: Legend?
 
     public init(attribution: String, status: [StatusPart], help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
                 layout: OverlayLayout? = nil, compass: (area: CompassArea, bearing: Double)? = nil) {
@@ -19,10 +23,37 @@ public struct Overlay: Equatable, Sendable {
         self.layout = layout; self.compass = compass
     }
 
+    /// The slots of a frame sequence: filled marks for those with a frame, hollow ones for
+    /// those without, the one shown taller.
+    public struct Timeline: Equatable, Sendable {
+        public var filled: [Bool]
+        public var current: Int?
+        public init(filled: [Bool], current: Int?) { self.filled = filled; self.current = current }
+    }
+
+    /// A colour scale: bins of colour from their lower value to the next bin's (the last to
+    /// `upTo`), drawn left to right, with ticks labelled in `unit`.
+    public struct Legend: Equatable, Sendable {
+        public struct Bin: Equatable, Sendable {
+            public var from: Double
+            public var color: Color
+            public init(from: Double, color: Color) { self.from = from; self.color = color }
+        }
+        public var bins: [Bin]
+        public var upTo: Double
+        public var ticks: [Double]
+        public var unit: String
+        public init(bins: [Bin], upTo: Double, ticks: [Double], unit: String) {
+            self.bins = bins; self.upTo = upTo; self.ticks = ticks; self.unit = unit
+        }
+        public var from: Double { bins.first?.from ?? upTo }
+    }
+
     public static func == (a: Overlay, b: Overlay) -> Bool {
         a.attribution == b.attribution && a.status == b.status && a.help == b.help && a.scale?.pixels == b.scale?.pixels
             && a.scale?.label == b.scale?.label && a.font === b.font && a.layout == b.layout
             && a.compass?.area == b.compass?.area && a.compass?.bearing == b.compass?.bearing
+            && a.timeline == b.timeline && a.legend == b.legend
     }
 
     /// The overlay's light text and its dark halo (drawn at 0.9 opacity).

@@ -48,8 +48,12 @@ public struct OverlayLayout: Equatable, Sendable {
 
     public var text: Text
     public var scale: ScaleBar?
+    public var timeline: TimelineLayout?
+    public var legend: LegendLayout?
 
-    public init(text: Text, scale: ScaleBar?) { self.text = text; self.scale = scale }
+    public init(text: Text, scale: ScaleBar?, timeline: TimelineLayout? = nil, legend: LegendLayout? = nil) {
+        self.text = text; self.scale = scale; self.timeline = timeline; self.legend = legend
+    }
 
     /// The overlay's type: 11.5 px with a 1.6 px halo; margins of 6 px from the window's edges.
     public static let textSize = 11.5
@@ -165,7 +169,7 @@ public struct OverlayLayout: Equatable, Sendable {
     public var top: Double? {
         var t: Double?
         func take(_ y: Double?) { if let y { t = min(t ?? y, y) } }
-        take(scale?.box.minY); take(text.status?.box.minY); take(text.attribution.first?.box.minY)
+        take(scale?.box.minY); take(text.status?.box.minY); take(text.attribution.first?.box.minY); take(timeline?.box.minY)
         return t
     }
 
@@ -185,9 +189,24 @@ final class OverlayLayoutCache: @unchecked Sendable {
         let attribution: String, status: [StatusPart], width: Double, height: Double, ratio: Double
         let font: ObjectIdentifier
     }
+    private struct LegendKey: Equatable {
+        let legend: Overlay.Legend, width: Double, below: Double?, ratio: Double
+        let font: ObjectIdentifier
+    }
     private let lock = NSLock()
     private var key: Key?
     private var text: OverlayLayout.Text?
+    private var legendKey: LegendKey?
+    private var legendLayout: OverlayLayout.LegendLayout?
+
+    func legend(_ legend: Overlay.Legend, font: any TextFont, width: Double, below: Double?, ratio: Double) -> OverlayLayout.LegendLayout? {
+        let k = LegendKey(legend: legend, width: width, below: below, ratio: ratio, font: ObjectIdentifier(font))
+        lock.lock(); defer { lock.unlock() }
+        if legendKey == k { return legendLayout }
+        legendKey = k
+        legendLayout = OverlayLayout.legend(legend, font: font, width: width, below: below, ratio: ratio)
+        return legendLayout
+    }
 
     func text(attribution: String, status: [StatusPart], font: any TextFont, width: Double, height: Double, ratio: Double) -> OverlayLayout.Text {
         let k = Key(attribution: attribution, status: status, width: width, height: height, ratio: ratio, font: ObjectIdentifier(font))

@@ -35,6 +35,23 @@ extension FrameRenderer {
                 put(scale.label.text, x: scale.label.x, baseline: scale.label.baseline)
             }
         }
+        if let timeline = o.timeline, let t = o.layout?.timeline { drawTimeline(timeline, t, text: text, halo: halo, pixmap) }
+        if let legend = o.legend, let l = o.layout?.legend {
+            fillRect(l.panel, RGBA8(11, 16, 22, 204).premultiplied, pixmap)
+            let span = legend.upTo - legend.from
+            for (i, bin) in legend.bins.enumerated() {
+                let end = i + 1 < legend.bins.count ? legend.bins[i + 1].from : legend.upTo
+                let x0 = l.bar.minX + (max(bin.from, legend.from) - legend.from) / span * (l.bar.maxX - l.bar.minX)
+                let x1 = l.bar.minX + (min(end, legend.upTo) - legend.from) / span * (l.bar.maxX - l.bar.minX)
+                guard x1 > x0 else { continue }
+                fillRect(.init(minX: x0, minY: l.bar.minY, maxX: x1, maxY: l.bar.maxY), bin.color.premultiplied(opacity: 1), pixmap)
+            }
+            let k = ui.size / OverlayLayout.textSize
+            for tick in l.ticks {
+                fillRect(.init(minX: tick.x - 0.5 * k, minY: l.bar.maxY, maxX: tick.x + 0.5 * k, maxY: l.bar.maxY + 3 * k), text, pixmap)
+                put(tick.label.text, x: tick.label.x, baseline: tick.label.baseline)
+            }
+        }
         if let compass = o.compass { drawCompass(compass.area, bearing: compass.bearing, text: text, pixmap) }
         if let help = o.help {
             let k = ui.size / OverlayLayout.textSize        // device pixels per CSS pixel
@@ -50,6 +67,37 @@ extension FrameRenderer {
                 put(line, x: left + 16 * k, baseline: top + 14 * k + ascent + Double(i) * lineHeight)
             }
         }
+    }
+
+    /// The timeline's marks over a dark band: filled for slots with a frame, an outline for
+    /// those without, the one shown taller.
+    func drawTimeline(_ timeline: Overlay.Timeline, _ t: OverlayLayout.TimelineLayout, text: PremultipliedColor, halo: PremultipliedColor,
+                      _ pixmap: Pixmap) {
+        fillRect(t.box, halo, pixmap)
+        for (i, filled) in timeline.filled.enumerated() {
+            let x = t.x0 + Double(i) * t.step
+            let h = i == timeline.current ? t.tall : t.short
+            let mark = FrameDescription.ScreenBox(minX: x, minY: t.bottom - h, maxX: x + t.markWidth, maxY: t.bottom)
+            if filled {
+                fillRect(mark, text, pixmap)
+            } else {
+                addRect(mark)
+                addRect(.init(minX: mark.minX + t.line, minY: mark.minY + t.line, maxX: mark.maxX - t.line, maxY: mark.maxY - t.line))
+                rasterizer.fill(pixmap, color: text, rule: .evenOdd)
+            }
+        }
+    }
+
+    /// Fills a screen box with a colour (anti-aliased edges).
+    func fillRect(_ b: FrameDescription.ScreenBox, _ color: PremultipliedColor, _ pixmap: Pixmap) {
+        addRect(b)
+        rasterizer.fill(pixmap, color: color)
+    }
+
+    /// A box's outline into the rasterizer (no path: nothing allocated).
+    private func addRect(_ b: FrameDescription.ScreenBox) {
+        rasterizer.moveTo(Point(b.minX, b.minY)); rasterizer.lineTo(Point(b.maxX, b.minY))
+        rasterizer.lineTo(Point(b.maxX, b.maxY)); rasterizer.lineTo(Point(b.minX, b.maxY)); rasterizer.close()
     }
 
     /// One label's text over its halo in the given colours, from its cached masks; the sprite is

@@ -54,6 +54,28 @@ extension MapApp {
         try? model.updateImageSource(id, source)
         model.attribution = (credits + [series.attribution]).joined(separator: " · ")
         showRadarFrame()
+        showRadarOverlay()
+    }
+
+    /// The timeline (every slot, the one shown) and the legend (while `g` has it shown), in the
+    /// engine's overlay; changed only when they change.
+    mutating func showRadarOverlay() {
+        guard let series = radar else {
+            if model.timeline != nil { model.timeline = nil }
+            if model.legend != nil { model.legend = nil }
+            return
+        }
+        let shown = radarFrame?.slot
+        if series.slots.count >= 2 {
+            if model.timeline?.current != shown || model.timeline?.filled.count != series.slots.count
+                || !(model.timeline?.filled.elementsEqual(series.slots.lazy.map { $0.image != nil }) ?? false) {
+                model.timeline = Overlay.Timeline(filled: series.slots.map { $0.image != nil }, current: shown)
+            }
+        } else if model.timeline != nil {
+            model.timeline = nil
+        }
+        let legend = showsLegend ? RadarLegend.legend(for: series) : nil
+        if model.legend != legend { model.legend = legend }
     }
 
     /// Hands the engine the frame the loop shows, from the instant it changed (after the frame
@@ -65,5 +87,6 @@ extension MapApp {
         let change = loop.lastChange(at: now)
         if let change { try? model.setImageFrame(source: id, index: change.from, at: change.time) }
         try? model.setImageFrame(source: id, index: index, at: change?.time ?? now)
+        showRadarOverlay()
     }
 }

@@ -117,6 +117,7 @@ public struct MapApp: Sendable {
             showRadarFrame()
         case .toggleLegend:
             showsLegend.toggle()
+            showRadarOverlay()
         case .cycleLight:
             model.setLight(model.lightPreset.next, at: now)
         case .toggleEmissive:

@@ -35,9 +35,12 @@ public final class RadarFeed: @unchecked Sendable {
             return (side(w), side(h))
         }
 
+        /// The IEM mosaic's name as a provider.
+        public static let iemProvider = "IEM NEXRAD"
+
         /// The IEM mosaic's provider name, else the template's host.
         public static func provider(for template: RadarURLTemplate) -> String {
-            template == .iem ? "IEM NEXRAD" : template.host
+            template == .iem ? iemProvider : template.host
         }
     }
 

@@ -35,7 +35,8 @@ enum Headless {
         }
         var out: [String: Any] = ["status": box(layout?.text.status?.box), "attribution": box(layout?.attributionBox),
                                   "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
-                                  "attributionLines": layout?.text.attribution.map(\.text) ?? []]
+                                  "attributionLines": layout?.text.attribution.map(\.text) ?? [],
+                                  "timeline": box(layout?.timeline?.box), "legend": box(layout?.legend?.panel)]
         // The compass, while the map is not north up.
         if let c = model.model.compassArea {
             out["compass"] = box(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))

@@ -130,7 +130,7 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(model, options: o).utf8)) as! [String: Any]
         let overlay = try #require(json["overlay"] as? [String: Any])
         var boxes: [(String, FrameDescription.ScreenBox)] = []
-        for key in ["status", "attribution", "scale"] {
+        for key in ["status", "attribution", "scale", "timeline", "legend"] {
             let b = try #require(overlay[key] as? [Double], "\(key) missing at \(width)")
             // (The attribution's box spans all its lines; the status may sit beside its shorter
             // bottom line, so each line is checked on its own.)

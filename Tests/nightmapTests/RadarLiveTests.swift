@@ -107,6 +107,54 @@ import TestSupport
         #expect(m.model.attribution.hasSuffix("radar: 127.0.0.1"), "\(m.model.attribution)")
     }
 
+    /// The timeline: a filled mark per slot with a frame, a hollow one for a missing slot, the
+    /// one shown taller.
+    @Test func theTimelineMarksEverySlot() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
+        defer { wms.stop() }
+        wms.bad = [RadarTime.iso(Self.newest - 2 * 300): .status(500, "<html>oops</html>")]     // slot 9
+        let cache = Self.cache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let (m, _) = try Self.model(wms, elapsed: 3.5, cache: cache)           // slot 1 shown
+        let t = try #require(m.frame().overlay?.layout?.timeline)
+        #expect(m.frame().overlay?.timeline?.filled == (0..<12).map { $0 != 9 })
+        let p = Self.render(m)
+        func centre(_ k: Int, high: Bool = false) -> RGBA8 {
+            let x = t.x0 + Double(k) * t.step + t.markWidth / 2
+            return p.color(atX: Int(x), y: Int(t.bottom - (high ? t.tall - 1 : t.short / 2)))
+        }
+        func bright(_ c: RGBA8) -> Bool { Int(c.r) + Int(c.g) + Int(c.b) > 500 }
+        #expect(bright(centre(0)) && bright(centre(11)), "filled marks")
+        #expect(!bright(centre(9)), "the missing slot's mark is hollow: \(centre(9))")
+        #expect(bright(centre(1, high: true)) && !bright(centre(2, high: true)), "the mark shown is taller")
+        // No legend for a source whose ramp is not known.
+        #expect(m.frame().overlay?.legend == nil)
+    }
+
+    /// The legend: the demo frames' NWS table (IEM's N0Q for IEM's mosaic), `g` hides it.
+    @Test func theLegendShowsTheSourcesRampAndGHidesIt() throws {
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "800x600"])
+        var m = try MapSetup.model(o)
+        let l = try #require(m.frame().overlay?.layout?.legend)
+        #expect(m.frame().overlay?.legend == RadarLegend.nws)
+        let p = Self.render(m)
+        // The 5-10 dBZ bin and the 50-55 dBZ bin, in the table's colours.
+        func at(_ dbz: Double) -> (Int, Int) {
+            (Int(l.bar.minX + (dbz - 5) / 75 * (l.bar.maxX - l.bar.minX)), Int((l.bar.minY + l.bar.maxY) / 2))
+        }
+        #expect(p.color(atX: at(7.5).0, y: at(7.5).1) == RGBA8(0x04, 0xe9, 0xe7))
+        #expect(p.color(atX: at(52.5).0, y: at(52.5).1) == RGBA8(0xfd, 0x00, 0x00))
+        m.apply(.toggleLegend, now: 0)
+        #expect(m.frame().overlay?.legend == nil && m.frame().overlay?.layout?.legend == nil)
+        let hidden = Self.render(m)
+        #expect(hidden.color(atX: at(52.5).0, y: at(52.5).1) != RGBA8(0xfd, 0x00, 0x00))
+        // IEM's mosaic, live or cached, has IEM's ramp: 40 dBZ is (255, 226, 0).
+        let iem = RadarSeries(origin: .cache, slots: [], provider: RadarFeed.Source.iemProvider)
+        let n0q = try #require(RadarLegend.legend(for: iem))
+        #expect(n0q.bins.count == 161 && n0q.bins[80].from == 40 && n0q.bins[80].color.bytes == (255, 226, 0, 255))
+        #expect(RadarLegend.legend(for: RadarSeries(origin: .live, slots: [], provider: "maps.dwd.de")) == nil)
+    }
+
     @Test func keysPauseStepJumpAndChangeTheSpeed() throws {
         let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
         defer { wms.stop() }
