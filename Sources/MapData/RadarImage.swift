@@ -1,4 +1,6 @@
+import CPNG
 import Foundation
+import MapCore
 import Raster
 
 /// One radar image as a service answers it: checked and decoded, or refused in one line.
@@ -9,6 +11,7 @@ import Raster
 public enum RadarImage {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Pixels a radar image may have (4096 x 4096).
@@ -58,8 +61,61 @@ public enum RadarImage {
         return image
     }
 
+    /// A north-up longitude/latitude grid (a world file's): the top-left corner of pixel (0, 0)
+    /// and a pixel's size in degrees, east and south.
+    public struct Grid: Equatable, Sendable {
+        public var west: Double, north: Double, dx: Double, dy: Double
+        public init(west: Double, north: Double, dx: Double, dy: Double) { self.west = west; self.north = north; self.dx = dx; self.dy = dy }
+    }
+
+    /// Decodes a PNG laid on `grid` (a whole mosaic, say) into `width` x `height` pixels over
+    /// `box`, each the source pixel under its centre (clear outside the image). The PNG is read
+    /// one row at a time and only the picked pixels are kept, so a 12200 x 5400 mosaic costs
+    /// one row of memory besides the result.
+    public static func decode(_ data: Data, name: String, grid: Grid, box: LngLatBounds, width: Int, height: Int) throws -> Pixmap {
+        func fail(_ s: String) -> Failure { Failure(description: "\(name): \(s)") }
+        guard !data.isEmpty else { throw fail("empty answer") }
+        guard case .png = ImageKind(data) else {
+            if case .gif = ImageKind(data) { throw fail("a mosaic placed by a world file must be a PNG (this is a GIF)") }
+            return try decode(data, name: name)          // (says what it is instead)
+        }
+        guard width > 0, height > 0, width * height <= maxPixels, grid.dx > 0, grid.dy > 0 else {
+            throw fail("cannot sample \(width)x\(height) pixels from this grid")
+        }
+        do { try PNGCodec.checkChunks(data, name: name) } catch { throw Failure(description: "\(error)") }
+        let columns: [Int32] = (0..<width).map { x in
+            let lon = box.west + (Double(x) + 0.5) / Double(width) * (box.east - box.west)
+            let c = ((lon - grid.west) / grid.dx).rounded(.down)
+            return c.isFinite && c >= 0 && c < 1_073_741_824 ? Int32(c) : -1
+        }
+        let rows: [Int32] = (0..<height).map { y in
+            let lat = box.north - (Double(y) + 0.5) / Double(height) * (box.north - box.south)
+            let r = ((grid.north - lat) / grid.dy).rounded(.down)
+            return r.isFinite && r >= 0 && r < 1_073_741_824 ? Int32(r) : (r < 0 ? -1 : Int32(1 << 30))
+        }
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        var message = [CChar](repeating: 0, count: 200)
+        let status = data.withUnsafeBytes { raw in
+            rgba.withUnsafeMutableBufferPointer { out in
+                nm_png_read_sampled(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, columns, Int32(width),
+                                    rows, Int32(height), out.baseAddress, &message, message.count)
+            }
+        }
+        guard status == 0 else {
+            throw fail("corrupt PNG data (\(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))")
+        }
+        let image = Pixmap(width: width, height: height)
+        for i in 0..<(width * height) {
+            image.pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
+        }
+        return image
+    }
+
+    /// The size a PNG or GIF header declares, from its first 24 bytes; nil for anything else.
+    public static func declaredSize(_ data: Data) -> (width: Int, height: Int)? { ImageKind(data).declaredSize(data) }
+
     /// True when some pixel is not fully opaque.
-    static func hasClearPixels(_ p: Pixmap) -> Bool {
+    public static func hasClearPixels(_ p: Pixmap) -> Bool {
         for i in 0..<p.count where p.pixels[i] >> 24 != 255 { return true }
         return false
     }

@@ -69,6 +69,9 @@ public final class RadarFeed: @unchecked Sendable {
     /// The frames of the last fallback (an older cached loop or the demo), kept while nothing
     /// current can be had.
     private var fallbackSeries: RadarSeries?
+    /// World files found beside image URLs, by folder (a nil value: looked for, none there).
+    private var worldGrids: [String: RadarImage.Grid?] = [:]
+    private let worldLock = NSLock()
 
     enum SlotState {
         case ok(Pixmap, ImageRuns)
@@ -269,11 +272,22 @@ public final class RadarFeed: @unchecked Sendable {
             body = r.body
         }
         do {
-            let image = try RadarImage.decode(body, name: name, size: (source.width, source.height))
+            var image: Pixmap
+            var keep = body
+            if let declared = RadarImage.declaredSize(body), declared != (source.width, source.height),
+               let grid = worldGrid(beside: url, timeout: timeout) {
+                // A whole mosaic placed by the world file beside it (IEM's archive): cropped and
+                // sampled to the box as it is read; the cache keeps the box only.
+                image = try RadarImage.decode(body, name: name, grid: grid, box: source.box, width: source.width, height: source.height)
+                guard RadarImage.hasClearPixels(image) else { throw RadarImage.Failure(description: "\(name): image has no transparent pixels in the box") }
+                keep = try PNGCodec.encode(image)
+            } else {
+                image = try RadarImage.decode(body, name: name, size: (source.width, source.height))
+            }
             let runs = ImageRuns(image)
             if let cache {
                 do {
-                    try cache.write(key: cacheKey, time: t, data: body,
+                    try cache.write(key: cacheKey, time: t, data: keep,
                                     about: "\(source.template.text)\nbox \(source.box.west),\(source.box.south),\(source.box.east),\(source.box.north) size \(source.width)x\(source.height)")
                 } catch {
                     report("\(error)")
@@ -283,6 +297,24 @@ public final class RadarFeed: @unchecked Sendable {
         } catch {
             return .error("\(error)")
         }
+    }
+
+    /// The world file beside an image URL (its extension replaced by `.wld`), asked once per
+    /// image directory and remembered (nil when there is none).
+    private func worldGrid(beside url: URL, timeout: Double) -> RadarImage.Grid? {
+        let wld = url.deletingPathExtension().appendingPathExtension("wld")
+        let folder = wld.deletingLastPathComponent().absoluteString
+        // (One lookup at a time: the workers that need it wait for the first one's answer.)
+        worldLock.lock(); defer { worldLock.unlock() }
+        lock.lock()
+        if let known = worldGrids[folder] { lock.unlock(); return known }
+        lock.unlock()
+        var grid: RadarImage.Grid?
+        if case let .success(r) = HTTPGet.run(wld, timeout: timeout, maxBytes: 4096, maxRedirects: 5, accept: "text/plain") {
+            grid = try? WorldFile.grid(String(decoding: r.body, as: UTF8.self), origin: wld.absoluteString)
+        }
+        lock.lock(); worldGrids[folder] = grid; lock.unlock()
+        return grid
     }
 
     // MARK: The background thread

@@ -20,8 +20,10 @@ public struct RadarFrames {
         public let description: String
     }
 
-    /// Loads from `path` (a directory or a file).
-    public static func load(path: String) throws -> RadarFrames {
+    /// Loads from `path` (a directory or a file). PNG frames placed by a world file that are
+    /// larger than the `box` (default: theirs) needs at zoom `maxZoom`, or whose box is only part
+    /// of theirs (a whole mosaic), are cropped and sampled to it while they are read.
+    public static func load(path: String, box: LngLatBounds? = nil, maxZoom: Double = 5.99) throws -> RadarFrames {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw Failure(description: "\(path): no such file or directory")
@@ -35,6 +37,7 @@ public struct RadarFrames {
         } else {
             files = [path]
         }
+        let sampling = try mosaicSampling(files.first, box: box, maxZoom: maxZoom)
         // The files are decoded at once on every core (a start-up cost), then taken in order.
         let decoded = DecodeSlots(count: files.count)
         let paths = files
@@ -42,7 +45,12 @@ public struct RadarFrames {
             let file = paths[k]
             do {
                 if (file as NSString).pathExtension.lowercased() == "png" {
-                    decoded.set(k, .success(([try PNGCodec.read(path: file)], nil)))
+                    if let m = sampling {
+                        guard let data = FileManager.default.contents(atPath: file) else { throw Failure(description: "\(file): cannot read file") }
+                        decoded.set(k, .success(([try RadarImage.decode(data, name: file, grid: m.grid, box: m.box, width: m.width, height: m.height)], nil)))
+                    } else {
+                        decoded.set(k, .success(([try PNGCodec.read(path: file)], nil)))
+                    }
                 } else {
                     let gif = try GIFDecoder.read(path: file)
                     decoded.set(k, .success((gif.frames, gif.warning)))
@@ -71,8 +79,25 @@ public struct RadarFrames {
         if images.allSatisfy({ $0 == nil }) && files.count == 1 {
             throw Failure(description: problems.first ?? "\(path): no usable frame")
         }
-        let world = try files.first.flatMap { try WorldFile.bounds(besideImage: $0, width: images.first??.width, height: images.first??.height) }
+        let world = try sampling?.box ?? files.first.flatMap { try WorldFile.bounds(besideImage: $0, width: images.first??.width, height: images.first??.height) }
         return RadarFrames(images: images, names: names, problems: problems, worldFileBounds: world)
+    }
+
+    /// How PNG frames placed by a world file are sampled to `box` (their own when nil), or nil
+    /// when they are read as they are: no world file, not PNG, or no larger than needed.
+    static func mosaicSampling(_ first: String?, box: LngLatBounds?, maxZoom: Double) throws
+        -> (grid: RadarImage.Grid, box: LngLatBounds, width: Int, height: Int)? {
+        guard let first, (first as NSString).pathExtension.lowercased() == "png", let grid = try WorldFile.grid(besideImage: first),
+              let handle = FileHandle(forReadingAtPath: first) else { return nil }
+        let head = (try? handle.read(upToCount: 24)) ?? Data()
+        try? handle.close()
+        guard let size = RadarImage.declaredSize(head) else { return nil }
+        let own = LngLatBounds(west: grid.west, south: grid.north - grid.dy * Double(size.height),
+                               east: grid.west + grid.dx * Double(size.width), north: grid.north)
+        let target = box ?? own
+        let want = RadarFeed.Source.requestSize(box: target, maxZoom: maxZoom)
+        guard target != own || size.width * size.height > want.width * want.height else { return nil }
+        return (grid, target, want.width, want.height)
     }
 
     /// The image source these frames make, placed by `corners`.
@@ -89,40 +114,6 @@ public struct RadarFrames {
             return .init(time: nil, status: .ok, image: image, runs: ImageRuns(image), name: names[i])
         }
         return RadarSeries(origin: origin, slots: slots, lastError: problems.last, provider: provider)
-    }
-}
-
-/// ESRI world files: six numbers placing a north-up raster in longitude/latitude.
-public enum WorldFile {
-    /// The bounds of a `width` x `height` image from the world file beside it (`name.gfw` or
-    /// `name.wld`), or nil when there is none.
-    public static func bounds(besideImage path: String, width: Int?, height: Int?) throws -> LngLatBounds? {
-        let base = (path as NSString).deletingPathExtension
-        for ext in ["gfw", "wld", "GFW", "WLD"] {
-            let candidate = base + "." + ext
-            guard let text = try? String(contentsOfFile: candidate, encoding: .utf8) else { continue }
-            guard let w = width, let h = height else { return nil }
-            return try parse(text, width: w, height: h, origin: candidate)
-        }
-        return nil
-    }
-
-    public static func parse(_ text: String, width: Int, height: Int, origin: String) throws -> LngLatBounds {
-        let words = text.split(whereSeparator: \.isWhitespace)
-        let v = words.compactMap { Double($0) }.filter(\.isFinite)
-        guard words.count == 6, v.count == 6 else {
-            throw RadarFrames.Failure(description: "\(origin): a world file needs six numbers")
-        }
-        let (a, d, b, e, c, f) = (v[0], v[1], v[2], v[3], v[4], v[5])
-        guard d == 0, b == 0 else { throw RadarFrames.Failure(description: "\(origin): rotated world files are not supported") }
-        guard a > 0, e < 0 else { throw RadarFrames.Failure(description: "\(origin): pixel size must be positive in x and negative in y") }
-        // (c, f) is the centre of the top-left pixel.
-        let west = c - a / 2, north = f - e / 2
-        let east = west + a * Double(width), south = north + e * Double(height)
-        guard west >= -180, east <= 180, south >= -90, north <= 90, west < east, south < north else {
-            throw RadarFrames.Failure(description: "\(origin): the image would cover [\(west), \(south), \(east), \(north)], outside longitude/latitude")
-        }
-        return LngLatBounds(west: west, south: south, east: east, north: north)
     }
 }
 

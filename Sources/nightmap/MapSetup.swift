@@ -170,7 +170,7 @@ enum MapSetup {
             return Radar(source: source, series: .empty(provider: live.provider), problems: [], live: live, demoPath: demoPath)
         }
         let path = chosen == "demo" ? demoPath : chosen
-        let frames = try RadarFrames.load(path: path)
+        let frames = try RadarFrames.load(path: path, box: o.radarBounds, maxZoom: Scene.radar.bounds.maxZoom + log2(o.pixelRatio))
         let box = o.radarBounds ?? frames.worldFileBounds
         let origin: RadarSeries.Origin = chosen == "demo" ? .demo : .files
         return Radar(source: frames.source(corners: box.map(ImageCorners.init) ?? corners, placement: o.radarPlacement),

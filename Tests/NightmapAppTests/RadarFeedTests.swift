@@ -215,6 +215,38 @@ import TestSupport
         #expect(lines.all.contains { $0.contains("is later than now") })
     }
 
+    /// IEM's archive form: a whole mosaic with a world file beside it, cropped to the box as it
+    /// is read; the cache keeps the box only, and the world file is asked for once.
+    @Test func aWholeMosaicWithAWorldFileIsCroppedToTheBox() throws {
+        let mosaicImage = Pixmap(width: 2440, height: 1080)          // 0.025° a pixel from 126° W, 50° N
+        let (sx, sy) = (Int((-76.0 + 126) / 0.025), Int((50 - 42.0) / 0.025))
+        for y in (sy - 3)...(sy + 3) { for x in (sx - 3)...(sx + 3) { mosaicImage[x, y] = RGBA8(255, 0, 255).premultiplied.packed } }
+        let mosaic = try PNGCodec.encode(mosaicImage)
+        let world = Data("0.025\n0.0\n0.0\n-0.025\n-125.9875\n49.9875\n".utf8)
+        let server = try LocalHTTPServer(.route { target in
+            target.hasSuffix(".wld") ? .image(world, type: "text/plain") : .image(mosaic, type: "image/png")
+        })
+        defer { server.stop() }
+        let cache = Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let template = try RadarURLTemplate("http://127.0.0.1:\(server.port)/archive/{yyyy}/{MM}/{dd}/GIS/uscomp/n0q_{yyyy}{MM}{dd}{HH}{mm}.png")
+        let source = RadarFeed.Source(template: template, box: Self.box, width: 160, height: 200,
+                                      schedule: RadarSchedule(step: 300, count: 3), provider: "archive")
+        let lines = Lines()
+        let feed = RadarFeed(source: source, cache: cache, clock: { Self.now }, report: { lines.add($0) }, fallback: { nil })
+        feed.refresh()
+        let (series, _) = try #require(feed.take(after: 0))
+        #expect(series.slots.allSatisfy { $0.status == .ok }, "\(lines.all)")
+        let image = try #require(series.slots.last?.image)
+        #expect(image.width == 160 && image.height == 200)
+        #expect(image.color(atX: Int((-76.0 + 80) / 8 * 160), y: Int((46 - 42.0) / 8 * 200)) == RGBA8(255, 0, 255))
+        #expect(server.targets.filter { $0.hasSuffix(".wld") }.count == 1)
+        #expect(server.targets.contains("/archive/2025/12/01/GIS/uscomp/n0q_202512011530.png"))
+        let key = RadarCache.key(template: template, box: Self.box, width: 160, height: 200)
+        let cached = try #require(cache.read(key: key, time: Self.newest))
+        #expect(RadarImage.declaredSize(cached.data).map { [$0.width, $0.height] } == [160, 200])
+    }
+
     @Test func aDeadlineBoundsTheRefresh() throws {
         let wms = try WMSStandIn(base: Self.newest)
         wms.server.behaviour = .silent
