@@ -65,6 +65,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("SVG", ["MapData"]),
         ("Config", ["MapData"]),
         ("State", ["MapData", "MapCore", "NightmapApp"]),
+        ("RadarAnswer", ["MapData", "MapCore"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

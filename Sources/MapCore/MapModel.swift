@@ -337,7 +337,10 @@ public struct MapModel: Sendable {
         }
         var layout = OverlayLayout(text: text, scale: bar, timeline: line)
         if let legend {
-            layout.legend = overlayLayoutCache.legend(legend, font: font, width: w, below: layout.top, ratio: pixelRatio)
+            // (Above the text rows and the timeline; the scale bar, which comes and goes with
+            // the zoom, is left of it and lower.)
+            let below = OverlayLayout(text: text, scale: nil, timeline: line).top
+            layout.legend = overlayLayoutCache.legend(legend, font: font, width: w, below: below, ratio: pixelRatio)
         }
         return layout
     }

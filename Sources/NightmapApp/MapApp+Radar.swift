@@ -28,10 +28,9 @@ extension MapApp {
     /// The radar frame shown now, or nil when the radar has none.
     public var radarFrame: RadarShown? {
         guard let series = radar, let f = loop.frame(at: model.now) else { return nil }
-        let frames = series.frameSlots
-        guard f < frames.count else { return nil }
-        let slot = frames[f]
-        return RadarShown(slot: slot, slots: series.slots.count, frame: f, frames: frames.count, playing: loop.isPlaying,
+        guard f < series.frameSlots.count else { return nil }
+        let slot = series.frameSlots[f]
+        return RadarShown(slot: slot, slots: series.slots.count, frame: f, frames: series.frameSlots.count, playing: loop.isPlaying,
                           time: series.slots[slot].time, origin: series.origin, name: series.slots[slot].name)
     }
 

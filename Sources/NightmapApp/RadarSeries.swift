@@ -37,7 +37,12 @@ public struct RadarSeries: Sendable {
     }
 
     public var origin: Origin
-    public var slots: [Slot]
+    public let slots: [Slot]
+    /// The loop's frames, as slot indices in order: the slots that have a frame (an untimed
+    /// series keeps every slot, and a bad frame shows the good one before it).
+    public let frameSlots: [Int]
+    /// True when the frames have valid times (a time-stamped loop).
+    public let timed: Bool
     /// The last problem any slot had (for `nightmap state`).
     public var lastError: String?
     /// Who makes the frames (for the attribution): "IEM NEXRAD", a host name.
@@ -45,6 +50,12 @@ public struct RadarSeries: Sendable {
 
     public init(origin: Origin, slots: [Slot], lastError: String? = nil, provider: String = "") {
         self.origin = origin; self.slots = slots; self.lastError = lastError; self.provider = provider
+        timed = slots.contains { $0.time != nil }
+        if timed {
+            frameSlots = slots.indices.filter { slots[$0].image != nil }
+        } else {
+            frameSlots = slots.contains { $0.image != nil } ? Array(slots.indices) : []
+        }
     }
 
     /// The frames of an image source as a series (frames from files).
@@ -59,15 +70,6 @@ public struct RadarSeries: Sendable {
     /// The series of no frames (a live source before its first answer).
     public static func empty(provider: String) -> RadarSeries { RadarSeries(origin: .live, slots: [], provider: provider) }
 
-    /// True when the frames have valid times (a time-stamped loop).
-    public var timed: Bool { slots.contains { $0.time != nil } }
-
-    /// The loop's frames, as slot indices in order: the slots that have a frame (an untimed
-    /// series keeps every slot, and a bad frame shows the good one before it).
-    public var frameSlots: [Int] {
-        guard timed else { return slots.contains { $0.image != nil } ? Array(slots.indices) : [] }
-        return slots.indices.filter { slots[$0].image != nil }
-    }
 
     /// The attribution's words for these frames.
     public var attribution: String {

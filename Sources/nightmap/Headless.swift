@@ -187,6 +187,8 @@ enum Headless {
         var size: ViewportSize? = nil
         /// Camera bounds for the scenario (nil: the scene's).
         var bounds: CameraBounds? = nil
+        /// Time-stamped radar frames of this many pixels swapped every frame (0: the radar as it is).
+        var radarFrames: (count: Int, width: Int, height: Int)? = nil
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
     }
 
@@ -222,6 +224,9 @@ enum Headless {
             return CameraState(center: LngLat(lng: home.center.lng + 4 * sin(t * 2 * Double.pi),
                                               lat: home.center.lat + 2 * sin(t * 4 * Double.pi)), zoom: zoom)
         },
+        // The camera still while twelve time-stamped 1200x1100 radar frames swap at 60 frames a
+        // second (a live loop stepped every frame).
+        Scenario(name: "radar-live", frameTime: 1.0 / 60, radarFrames: (12, 1200, 1100)) { _, _, home, _ in home },
     ]
 
     /// Renders `--frames` frames per scenario and prints a table of frame times and of the heap
@@ -246,6 +251,11 @@ enum Headless {
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
             model.model.setCameraBounds(scenario.bounds ?? homeBounds)
             if pixmap.width != size.width || pixmap.height != size.height { pixmap = Pixmap(width: size.width, height: size.height) }
+            if let r = scenario.radarFrames, let series = radarSeries(like: model.radar, count: r.count, width: r.width, height: r.height,
+                                                                      newest: model.clockOrigin) {
+                model.showRadar(series)
+                if model.loop.isPlaying { model.apply(.toggleTimer, now: model.now) }
+            }
             var times: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
             // Warm-up: a few frames (caches, scratch buffers) that are not counted.
@@ -264,6 +274,7 @@ enum Headless {
                 camera.bearing = home.bearing           // (`--bearing`: the scenario turned)
                 model.jump(to: camera)
                 if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
+                if scenario.radarFrames != nil { model.apply(.stepFrame(1), now: model.now) }
                 let frame = model.frame(recycling: &spare)
                 let a1 = nightmap_allocations()
                 let s = Clock.now()
@@ -286,7 +297,53 @@ enum Headless {
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",
                             (firstFrame - processStart) * 1000, (firstFrame - t0) * 1000))
+        if o.scenario == nil || o.scenario == "radar-live" {
+            lines.append(radarDecodeLine(model))
+            lines.append(String(format: "resident: %.0f MB after the scenarios (radar: %d frames)", residentMegabytes(), model.radar?.frameSlots.count ?? 0))
+        }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension Headless {
+    /// `count` time-stamped frames of `width` x `height`, `newest` the last, each a distinct
+    /// image scaled from the series' own frames (the demo's), as a live source would deliver them.
+    static func radarSeries(like series: RadarSeries?, count: Int, width: Int, height: Int, newest: Double) -> RadarSeries? {
+        let sources = series?.slots.compactMap(\.image) ?? []
+        guard !sources.isEmpty else { return nil }
+        let slots = (0..<count).map { k -> RadarSeries.Slot in
+            let from = sources[k % sources.count], image = Pixmap(width: width, height: height)
+            for y in 0..<height {
+                let sy = min(from.height - 1, y * from.height / height)
+                // (Each frame shifted a little, so no two are the same picture.)
+                for x in 0..<width { image.pixels[y * width + x] = from.pixels[sy * from.width + min(from.width - 1, (x * from.width / width + k) % from.width)] }
+            }
+            return .init(time: newest - Double(count - 1 - k) * 300, status: .ok, image: image, runs: ImageRuns(image), name: "bench frame \(k)")
+        }
+        return RadarSeries(origin: .live, slots: slots, provider: "bench")
+    }
+
+    /// What a live frame costs off the render thread: decoding a 1200x1100 PNG answer and
+    /// finding its clear runs (median of 15).
+    static func radarDecodeLine(_ model: MapApp) -> String {
+        guard let image = model.radar?.slots.last?.image, let png = try? PNGCodec.encode(image) else { return "radar frame decode: no frame" }
+        var times: [Double] = []
+        for _ in 0..<15 {
+            let s = Clock.now()
+            guard let decoded = try? RadarImage.decode(png, name: "bench", size: (image.width, image.height)) else { return "radar frame decode: failed" }
+            _ = ImageRuns(decoded)
+            times.append((Clock.now() - s) * 1000)
+        }
+        times.sort()
+        return String(format: "radar frame decode + clear runs (%dx%d PNG, %d KB): median %.1f ms", image.width, image.height, png.count / 1024, times[times.count / 2])
+    }
+
+    /// This process's resident memory (VmRSS) in MB.
+    static func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kb / 1024
     }
 }
 
