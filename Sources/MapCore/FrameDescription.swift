@@ -6,8 +6,8 @@ import Raster
 public struct FrameDescription: Equatable, Sendable {
     /// What a raster layer shows: the current image, and while cross-fading the one before it.
     public struct ImageDraw: Equatable, Sendable {
-        public let image: Pixmap
-        public let previous: Pixmap?
+        public let image: any RasterTexture
+        public let previous: (any RasterTexture)?
         /// Progress of the cross-fade from `previous` to `image`, 0...1.
         public let fade: Double
         public let corners: ImageCorners
@@ -20,7 +20,7 @@ public struct FrameDescription: Equatable, Sendable {
         /// The image's clear runs, when the source found them beforehand.
         public let runs: ImageRuns?
 
-        public init(image: Pixmap, previous: Pixmap?, fade: Double, corners: ImageCorners,
+        public init(image: any RasterTexture, previous: (any RasterTexture)?, fade: Double, corners: ImageCorners,
                     placement: ImagePlacement, light: Color, pixelAligned: Bool = false, runs: ImageRuns? = nil) {
             self.image = image; self.previous = previous; self.fade = fade; self.corners = corners
             self.placement = placement; self.light = light; self.pixelAligned = pixelAligned; self.runs = runs

@@ -350,7 +350,7 @@ public struct MapModel: Sendable {
     private func imageDraw(_ source: ImageSource, id: String?, _ paint: RasterPaint, light: Color) -> FrameDescription.ImageDraw? {
         let shown = id.flatMap { imageFrames[$0] }
         guard let image = source.image(at: shown?.index ?? 0) else { return nil }
-        var previous: Pixmap? = nil
+        var previous: (any RasterTexture)? = nil
         var fade = 1.0
         if paint.fadeDuration > 0, let f = shown, let from = f.previous, now - f.changed < paint.fadeDuration,
            let before = source.image(at: from), before !== image {

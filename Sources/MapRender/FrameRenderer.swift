@@ -25,7 +25,7 @@ public final class FrameRenderer {
     /// Latitudes by Mercator y for a lonlat raster image at a bearing (see `ImageQuadMapper.warp`).
     var latitudes: [Double] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
-    var runsCache: [ObjectIdentifier: (image: Pixmap, runs: ImageRuns)] = [:]
+    var runsCache: [ObjectIdentifier: (image: any RasterTexture, runs: ImageRuns)] = [:]
     let mask = CoverageMask(width: 1, height: 1)
     /// Coverage of lines at most two pixels wide (see `ThinStroke`).
     var thin = ThinStroke()

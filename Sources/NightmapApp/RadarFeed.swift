@@ -74,7 +74,7 @@ public final class RadarFeed: @unchecked Sendable {
     private let worldLock = NSLock()
 
     enum SlotState {
-        case ok(Pixmap, ImageRuns)
+        case ok(any RasterTexture, ImageRuns)
         case missing(String?)
         case error(String)
         var isOK: Bool { if case .ok = self { return true } else { return false } }
@@ -141,7 +141,8 @@ public final class RadarFeed: @unchecked Sendable {
             guard let image = try? RadarImage.decode(data, name: path, size: (source.width, source.height)) else {
                 cache.remove(key: cacheKey, time: t); continue
             }
-            slots.append(.init(time: t, status: .ok, image: image, runs: ImageRuns(image), name: path))
+            let (frame, runs) = Self.frame(image)
+            slots.append(.init(time: t, status: .ok, image: frame, runs: runs, name: path))
         }
         guard !slots.isEmpty else { return nil }
         return RadarSeries(origin: .cache, slots: slots.reversed(), lastError: nil, provider: source.provider)
@@ -198,7 +199,8 @@ public final class RadarFeed: @unchecked Sendable {
             for t in unknown {
                 guard let (data, path) = cache.read(key: cacheKey, time: t) else { continue }
                 if let image = try? RadarImage.decode(data, name: path, size: (source.width, source.height)) {
-                    fromDisk[t] = .ok(image, ImageRuns(image))
+                    let (frame, runs) = Self.frame(image)
+                    fromDisk[t] = .ok(frame, runs)
                 } else {
                     cache.remove(key: cacheKey, time: t)
                 }
@@ -284,7 +286,7 @@ public final class RadarFeed: @unchecked Sendable {
             } else {
                 image = try RadarImage.decode(body, name: name, size: (source.width, source.height))
             }
-            let runs = ImageRuns(image)
+            let (frame, runs) = Self.frame(image)
             if let cache {
                 do {
                     try cache.write(key: cacheKey, time: t, data: keep,
@@ -293,7 +295,7 @@ public final class RadarFeed: @unchecked Sendable {
                     report("\(error)")
                 }
             }
-            return .ok(image, runs)
+            return .ok(frame, runs)
         } catch {
             return .error("\(error)")
         }
@@ -315,6 +317,13 @@ public final class RadarFeed: @unchecked Sendable {
         }
         lock.lock(); worldGrids[folder] = grid; lock.unlock()
         return grid
+    }
+
+    /// A decoded image as the loop keeps it: as palette indices when it has at most 256 colours
+    /// (a radar frame's are its ramp's: a quarter of the memory), with its clear runs.
+    public static func frame(_ image: Pixmap) -> (any RasterTexture, ImageRuns) {
+        let kept: any RasterTexture = IndexedImage(image) ?? image
+        return (kept, ImageRuns(kept))
     }
 
     // MARK: The background thread

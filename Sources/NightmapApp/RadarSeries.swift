@@ -23,7 +23,7 @@ public struct RadarSeries: Sendable {
         /// The frame's valid time (seconds since 1970, UTC); nil for untimed frames.
         public var time: Double?
         public var status: Status
-        public var image: Pixmap?
+        public var image: (any RasterTexture)?
         /// The image's clear runs, found off the render thread.
         public var runs: ImageRuns?
         /// The file or URL the frame comes from.
@@ -31,7 +31,7 @@ public struct RadarSeries: Sendable {
         /// Why there is no frame (status missing or error).
         public var problem: String?
 
-        public init(time: Double?, status: Status, image: Pixmap? = nil, runs: ImageRuns? = nil, name: String, problem: String? = nil) {
+        public init(time: Double?, status: Status, image: (any RasterTexture)? = nil, runs: ImageRuns? = nil, name: String, problem: String? = nil) {
             self.time = time; self.status = status; self.image = image; self.runs = runs; self.name = name; self.problem = problem
         }
     }

@@ -94,10 +94,10 @@ struct PixelFinish {
 /// per-channel light factor, and is composited source-over.
 public struct ImageBlitter: SpanBlitter {
     struct Source {
-        let pixels: UnsafeMutablePointer<UInt32>
+        let texels: Texels
         let width: Int, height: Int
         let fw: Float, fh: Float
-        init(_ p: Pixmap) { pixels = p.pixels; width = p.width; height = p.height; fw = Float(p.width); fh = Float(p.height) }
+        init(_ p: any RasterTexture) { texels = p.texels; width = p.width; height = p.height; fw = Float(p.width); fh = Float(p.height) }
     }
 
     let dst: UnsafeMutablePointer<UInt32>
@@ -110,7 +110,7 @@ public struct ImageBlitter: SpanBlitter {
     let sampling: ImageSampling
     let finish: PixelFinish
 
-    public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, rows: UnsafePointer<ImageRowMap>,
+    public init(destination: Pixmap, image: any RasterTexture, previous: (any RasterTexture)?, fade: Double, rows: UnsafePointer<ImageRowMap>,
                 firstRow: Int, sampling: ImageSampling, opacity: Double, light: (Double, Double, Double),
                 adjustment: ColorAdjustment?) {
         dst = destination.pixels; stride = destination.width
@@ -131,16 +131,16 @@ public struct ImageBlitter: SpanBlitter {
         case .nearest:
             let x = min(max(Int(s * src.fw), 0), src.width - 1)
             let y = min(max(Int(t * src.fh), 0), src.height - 1)
-            return src.pixels[y &* src.width &+ x]
+            return src.texels[y &* src.width &+ x]
         case .bilinear:
             let fx = s * src.fw - 0.5, fy = t * src.fh - 0.5
             let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
             let wx = UInt32((fx - x0f) * 256), wy = UInt32((fy - y0f) * 256)
             let x0 = min(max(Int(x0f), 0), src.width - 1), x1 = min(max(Int(x0f) + 1, 0), src.width - 1)
             let y0 = min(max(Int(y0f), 0), src.height - 1), y1 = min(max(Int(y0f) + 1, 0), src.height - 1)
-            let r0 = src.pixels + y0 &* src.width, r1 = src.pixels + y1 &* src.width
-            let top = Self.lerp(Self.spread(r0[x0]), Self.spread(r0[x1]), wx)
-            let bottom = Self.lerp(Self.spread(r1[x0]), Self.spread(r1[x1]), wx)
+            let r0 = y0 &* src.width, r1 = y1 &* src.width, px = src.texels
+            let top = Self.lerp(Self.spread(px[r0 &+ x0]), Self.spread(px[r0 &+ x1]), wx)
+            let bottom = Self.lerp(Self.spread(px[r1 &+ x0]), Self.spread(px[r1 &+ x1]), wx)
             return Self.pack(Self.lerp(top, bottom, wy))
         }
     }
@@ -252,9 +252,9 @@ public struct AxisSamples: Sendable {
 public struct SeparableImageBlitter: SpanBlitter {
     let dst: UnsafeMutablePointer<UInt32>
     let stride: Int
-    let src: UnsafeMutablePointer<UInt32>
+    let src: Texels
     let srcWidth: Int
-    let previous: UnsafeMutablePointer<UInt32>?
+    let previous: Texels?
     let fade: UInt32
     let columns: UnsafePointer<AxisSamples>     // indexed by screen x
     let rows: UnsafePointer<AxisSamples>        // indexed by screen y - rowOffset
@@ -262,25 +262,25 @@ public struct SeparableImageBlitter: SpanBlitter {
     let finish: PixelFinish
 
     /// `previous`, when given, must have the same size as `image`.
-    public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, columns: UnsafePointer<AxisSamples>,
+    public init(destination: Pixmap, image: any RasterTexture, previous: (any RasterTexture)?, fade: Double, columns: UnsafePointer<AxisSamples>,
                 rows: UnsafePointer<AxisSamples>, firstRow: Int, opacity: Double, light: (Double, Double, Double),
                 adjustment: ColorAdjustment?) {
         precondition(previous.map { $0.width == image.width && $0.height == image.height } ?? true)
         dst = destination.pixels; stride = destination.width
-        src = image.pixels; srcWidth = image.width
-        self.previous = previous?.pixels
+        src = image.texels; srcWidth = image.width
+        self.previous = previous?.texels
         self.fade = UInt32((min(max(fade, 0), 1) * 256).rounded())
         self.columns = columns; self.rows = rows; rowOffset = firstRow
         finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
     }
 
     @inline(__always)
-    func sample(_ base: UnsafeMutablePointer<UInt32>, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
-        let r0 = base + Int(r.i0) &* srcWidth, r1 = base + Int(r.i1) &* srcWidth
-        guard srcWidth >= 2 else { return sampleOneByOne(r0, r1, c, r) }
-        // Both columns of each row in one load.
-        let top = UnsafeRawPointer(r0 + Int(c.tap)).loadUnaligned(as: UInt64.self)
-        let bottom = UnsafeRawPointer(r1 + Int(c.tap)).loadUnaligned(as: UInt64.self)
+    func sample(_ base: Texels, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
+        let r0 = Int(r.i0) &* srcWidth, r1 = Int(r.i1) &* srcWidth
+        guard srcWidth >= 2 else { return sampleOneByOne(base, r0, r1, c, r) }
+        // Both columns of each row in one load (two palette lookups for indices).
+        let top = base.pair(r0 &+ Int(c.tap))
+        let bottom = base.pair(r1 &+ Int(c.tap))
         // (Four clear pixels blend to 0 without a test: whether they are clear is as good as
         // random at the edges of the weather.)
         return PairBlend.blend(top, bottom, wx: c.tapWeight, wy: r.w)
@@ -288,8 +288,8 @@ public struct SeparableImageBlitter: SpanBlitter {
 
     /// `sample` for an image one pixel wide.
     @inline(never)
-    func sampleOneByOne(_ r0: UnsafeMutablePointer<UInt32>, _ r1: UnsafeMutablePointer<UInt32>, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
-        let p00 = r0[Int(c.i0)], p01 = r0[Int(c.i1)], p10 = r1[Int(c.i0)], p11 = r1[Int(c.i1)]
+    func sampleOneByOne(_ t: Texels, _ r0: Int, _ r1: Int, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
+        let p00 = t[r0 + Int(c.i0)], p01 = t[r0 + Int(c.i1)], p10 = t[r1 + Int(c.i0)], p11 = t[r1 + Int(c.i1)]
         if p00 | p01 | p10 | p11 == 0 { return 0 }
         if p00 == p01 && p00 == p10 && p00 == p11 { return p00 }
         let top = ImageBlitter.lerp(ImageBlitter.spread(p00), ImageBlitter.spread(p01), c.w)

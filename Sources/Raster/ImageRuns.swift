@@ -5,18 +5,19 @@ public final class ImageRuns: @unchecked Sendable {
     let rowStart: [Int32]
     let runs: [(Int32, Int32)]
 
-    public init(_ image: Pixmap) {
+    public init(_ image: any RasterTexture) {
         var starts: [Int32] = [0]
         var runs: [(Int32, Int32)] = []
         starts.reserveCapacity(image.height + 1)
+        let t = image.texels
         for y in 0..<image.height {
-            let row = image.pixels + y * image.width
+            let row = y * image.width
             var x = 0
             while x < image.width {
-                while x < image.width && row[x] == 0 { x += 1 }
+                while x < image.width && t[row &+ x] == 0 { x += 1 }
                 if x == image.width { break }
                 let s = x
-                while x < image.width && row[x] != 0 { x += 1 }
+                while x < image.width && t[row &+ x] != 0 { x += 1 }
                 // Gaps under 16 columns join the runs: visiting a few clear pixels is cheaper
                 // than looking up many small runs.
                 if let last = runs.last, runs.count > Int(starts.last ?? 0), Int32(s) - last.1 < 16 {

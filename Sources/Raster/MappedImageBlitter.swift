@@ -58,7 +58,7 @@ public struct MappedImageBlitter: SpanBlitter {
     let sampling: ImageSampling
     let finish: PixelFinish
 
-    public init(destination: Pixmap, image: Pixmap, previous: Pixmap?, fade: Double, warp: ImageWarp,
+    public init(destination: Pixmap, image: any RasterTexture, previous: (any RasterTexture)?, fade: Double, warp: ImageWarp,
                 sampling: ImageSampling, opacity: Double, light: (Double, Double, Double), adjustment: ColorAdjustment?) {
         dst = destination.pixels; stride = destination.width
         self.image = .init(image); self.previous = previous.map(ImageBlitter.Source.init)
@@ -79,8 +79,8 @@ public struct MappedImageBlitter: SpanBlitter {
         let xi = Int(min(max(x0f, -2), src.fw + 2)), yi = Int(min(max(y0f, -2), src.fh + 2))
         let x0 = min(max(xi, 0), src.width - 1), x1 = min(max(xi + 1, 0), src.width - 1)
         let y0 = min(max(yi, 0), src.height - 1), y1 = min(max(yi + 1, 0), src.height - 1)
-        let r0 = src.pixels + y0 &* src.width, r1 = src.pixels + y1 &* src.width
-        let p00 = r0[x0], p01 = r0[x1], p10 = r1[x0], p11 = r1[x1]
+        let r0 = y0 &* src.width, r1 = y1 &* src.width, px = src.texels
+        let p00 = px[r0 &+ x0], p01 = px[r0 &+ x1], p10 = px[r1 &+ x0], p11 = px[r1 &+ x1]
         if p00 | p01 | p10 | p11 == 0 { return 0 }
         let wx = UInt32((fx - x0f) * 256), wy = UInt32((fy - y0f) * 256)
         let top = ImageBlitter.lerp(ImageBlitter.spread(p00), ImageBlitter.spread(p01), wx)

@@ -316,26 +316,28 @@ extension Headless {
             for y in 0..<height {
                 let sy = min(from.height - 1, y * from.height / height)
                 // (Each frame shifted a little, so no two are the same picture.)
-                for x in 0..<width { image.pixels[y * width + x] = from.pixels[sy * from.width + min(from.width - 1, (x * from.width / width + k) % from.width)] }
+                let t = from.texels
+                for x in 0..<width { image.pixels[y * width + x] = t[sy * from.width + min(from.width - 1, (x * from.width / width + k) % from.width)] }
             }
-            return .init(time: newest - Double(count - 1 - k) * 300, status: .ok, image: image, runs: ImageRuns(image), name: "bench frame \(k)")
+            let (frame, runs) = RadarFeed.frame(image)
+            return .init(time: newest - Double(count - 1 - k) * 300, status: .ok, image: frame, runs: runs, name: "bench frame \(k)")
         }
         return RadarSeries(origin: .live, slots: slots, provider: "bench")
     }
 
-    /// What a live frame costs off the render thread: decoding a 1200x1100 PNG answer and
-    /// finding its clear runs (median of 15).
+    /// What a live frame costs off the render thread: decoding a 1200x1100 PNG answer, keeping
+    /// it as palette indices and finding its clear runs (median of 15).
     static func radarDecodeLine(_ model: MapApp) -> String {
-        guard let image = model.radar?.slots.last?.image, let png = try? PNGCodec.encode(image) else { return "radar frame decode: no frame" }
+        guard let image = model.radar?.slots.last?.image, let png = try? PNGCodec.encode(Pixmap(copying: image)) else { return "radar frame decode: no frame" }
         var times: [Double] = []
         for _ in 0..<15 {
             let s = Clock.now()
             guard let decoded = try? RadarImage.decode(png, name: "bench", size: (image.width, image.height)) else { return "radar frame decode: failed" }
-            _ = ImageRuns(decoded)
+            _ = RadarFeed.frame(decoded)
             times.append((Clock.now() - s) * 1000)
         }
         times.sort()
-        return String(format: "radar frame decode + clear runs (%dx%d PNG, %d KB): median %.1f ms", image.width, image.height, png.count / 1024, times[times.count / 2])
+        return String(format: "radar frame decode + indices + clear runs (%dx%d PNG, %d KB): median %.1f ms", image.width, image.height, png.count / 1024, times[times.count / 2])
     }
 
     /// This process's resident memory (VmRSS) in MB.

@@ -25,7 +25,7 @@ import TestSupport
         return p
     }
 
-    func model(_ frames: [Pixmap?], placement: ImagePlacement = .lonlat, paint: RasterPaint = RasterPaint(fadeDuration: 0, emissiveStrength: 1),
+    func model(_ frames: [(any RasterTexture)?], placement: ImagePlacement = .lonlat, paint: RasterPaint = RasterPaint(fadeDuration: 0, emissiveStrength: 1),
                light: LightPreset = .night, camera: CameraState? = nil) -> MapApp {
         let source = ImageSource(corners: ImageCorners(Self.box), placement: placement, frames: frames.map { $0 },
                                  names: frames.indices.map { "f\($0)" })
@@ -117,6 +117,31 @@ import TestSupport
         #expect(abs(Double(got.r) - want.0) <= 1.5 && abs(Double(got.g) - want.1) <= 1.5 && abs(Double(got.b) - want.2) <= 1.5,
                 "got \(got), expected \(want)")
         #expect(abs(r.r - 0) < 0.005 && abs(r.g - 0.062) < 0.002 && abs(r.b - 0.161) < 0.002, "night radiance \(r)")
+    }
+
+    /// A frame kept as palette indices draws exactly as the same frame packed: north up, on the
+    /// separable path and at a bearing, in both placements.
+    @Test func indexedFramesDrawLikePackedOnes() throws {
+        let gif = try GIFDecoder.read(path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Resources/radar/radar2.gif").standardized.path)
+        let packed = try #require(gif.frames.first)
+        let indexed = try #require(IndexedImage(packed))
+        #expect(indexed.colorCount <= 256 && indexed.bytes < packed.count * 4 / 3)
+        for (x, y) in [(0, 0), (300, 280), (599, 572)] { #expect(indexed.color(atX: x, y: y) == packed.color(atX: x, y: y)) }
+        for placement in [ImagePlacement.lonlat, .linear] {
+            for bearing in [0.0, 30.0] {
+                let camera = CameraState(center: LngLat(lng: -75.97, lat: 42.3), zoom: 5.5, bearing: bearing)
+                let a = render(model([packed], placement: placement, camera: camera))
+                let b = render(model([indexed], placement: placement, camera: camera))
+                var differ = 0
+                for i in 0..<a.count where a.pixels[i] != b.pixels[i] { differ += 1 }
+                #expect(differ == 0, "\(placement) at \(bearing)°: \(differ) pixels differ")
+            }
+        }
+        // More than 256 colours stay packed.
+        let many = Pixmap(width: 32, height: 32)
+        for i in 0..<many.count { many.pixels[i] = RGBA8(UInt8(i & 255), UInt8(i >> 8), 7).premultiplied.packed }
+        #expect(IndexedImage(many) == nil)
     }
 
     @Test func framesFollowTheTimer() {

@@ -44,7 +44,7 @@ import TestSupport
     }
 
     /// The slot whose square an image shows (nil: none), by looking for the square.
-    static func slotShown(_ image: Pixmap?, _ wms: WMSStandIn) -> Int? {
+    static func slotShown(_ image: (any RasterTexture)?, _ wms: WMSStandIn) -> Int? {
         guard let image else { return nil }
         for k in 0..<14 {          // (the squares of a 120-pixel image repeat after 14 slots)
             let m = wms.marker(slot: k, width: image.width, height: image.height)
@@ -72,6 +72,8 @@ import TestSupport
         // Each frame is its own slot's image.
         #expect(series.slots.map { Self.slotShown($0.image, wms) } == (0..<12).map { $0 })
         #expect(series.attribution == "radar: stand-in")
+        // Kept as palette indices: a quarter of the memory.
+        #expect(series.slots.allSatisfy { $0.image is IndexedImage })
     }
 
     @Test func aRefreshFetchesOnlyTheNewSlotAndTheOldestDrops() throws {

@@ -41,7 +41,7 @@ public struct ImageCorners: Equatable, Sendable {
 public final class ImageSource: Sendable {
     public let corners: ImageCorners
     public let placement: ImagePlacement
-    public let frames: [Pixmap?]
+    public let frames: [(any RasterTexture)?]
     public let names: [String]
     /// Each frame's valid time (seconds since 1970, UTC), nil where it has none (a demo loop, a
     /// folder of images); as many as `frames`.
@@ -50,7 +50,7 @@ public final class ImageSource: Sendable {
     /// render thread); nil where the renderer finds them itself.
     public let runs: [ImageRuns?]
 
-    public init(corners: ImageCorners, placement: ImagePlacement, frames: [Pixmap?], names: [String], times: [Double?]? = nil,
+    public init(corners: ImageCorners, placement: ImagePlacement, frames: [(any RasterTexture)?], names: [String], times: [Double?]? = nil,
                 runs: [ImageRuns?]? = nil) {
         self.corners = corners; self.placement = placement; self.frames = frames; self.names = names
         self.times = times.map { t in frames.indices.map { $0 < t.count ? t[$0] : nil } } ?? frames.map { _ in nil }
@@ -58,14 +58,14 @@ public final class ImageSource: Sendable {
     }
 
     /// The clear runs found for `image` (one of the frames), if any.
-    public func runs(of image: Pixmap) -> ImageRuns? {
+    public func runs(of image: any RasterTexture) -> ImageRuns? {
         guard let i = frames.firstIndex(where: { $0 === image }) else { return nil }
         return runs[i]
     }
 
     /// The image to show for frame `index` (taken modulo the count): the frame itself, or the
     /// closest good frame before it (wrapping), or nil when no frame is good.
-    public func image(at index: Int) -> Pixmap? {
+    public func image(at index: Int) -> (any RasterTexture)? {
         guard !frames.isEmpty else { return nil }
         let n = frames.count
         for back in 0..<n {

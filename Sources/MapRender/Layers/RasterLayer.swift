@@ -4,7 +4,7 @@ import Raster
 
 /// Raster layers: an image source's frame on its quad.
 extension FrameRenderer {
-    func imageRuns(_ image: Pixmap) -> ImageRuns {
+    func imageRuns(_ image: any RasterTexture) -> ImageRuns {
         let key = ObjectIdentifier(image)
         if let r = runsCache[key] { return r.runs }       // (the entry keeps the image, so the key stays its own)
         if runsCache.count >= 32 { runsCache.removeAll() }
