@@ -29,6 +29,11 @@ public final class FrameRenderer {
     let mask = CoverageMask(width: 1, height: 1)
     /// Coverage of lines at most two pixels wide (see `ThinStroke`).
     var thin = ThinStroke()
+    /// A run of layers above a changing one, kept as an image (see `drawUnchangedRun`).
+    var keptRun: KeptRun?
+    /// The runs drawn directly lately: which run, in which frame (a few slots, reused: nothing
+    /// allocated per frame).
+    var recentRuns: [(start: Int, count: Int, frame: Int)] = Array(repeating: (-1, 0, -10), count: 8)
     // The bottom layers that stayed the same, drawn once.
     var lastFrame: FrameDescription?
     var cache: Pixmap?
@@ -108,6 +113,8 @@ public final class FrameRenderer {
         if let last = lastFrame, last.view == frame.view {
             while stable < min(layers.count, last.layers.count) && layers[stable] == last.layers[stable] { stable += 1 }
         }
+        // The previous frame's layers when they can be compared one by one (same view, same count).
+        let previous = lastFrame.flatMap { $0.view == frame.view && $0.layers.count == layers.count ? $0.layers : nil }
         lastFrame = frame
         var first = 0
         if cachedRows != rows { cachedLayers = [] }
@@ -121,7 +128,18 @@ public final class FrameRenderer {
                 pixmap.clear(clearColor, rows: rows)
             }
         }
-        for index in first..<layers.count {
+        var index = first
+        while index < layers.count {
+            // Above a change, a run of layers unchanged since the previous frame: from its kept
+            // image when it has one (see `drawUnchangedRun`).
+            if index >= stable, let previous, layers[index] == previous[index] {
+                var end = index + 1
+                while end < layers.count && layers[end] == previous[end] { end += 1 }
+                drawUnchangedRun(layers, index..<end, placement, frame, pixmap)
+                index = end
+                continue
+            }
+            defer { index += 1 }
             draw(layers[index], index, placement, frame, pixmap)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
             if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
@@ -145,8 +163,8 @@ public final class FrameRenderer {
         }
     }
 
-    private func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
-                      _ pixmap: Pixmap) {
+    func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
+              _ pixmap: Pixmap) {
         if let background = pendingBackground {
             // An opaque background under a fill: both in one pass over the rows.
             if layer.features == nil, case let .fill(paint) = layer.paint, let g = layer.geometry,

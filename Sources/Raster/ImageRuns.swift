@@ -5,12 +5,17 @@ public final class ImageRuns: @unchecked Sendable {
     let rowStart: [Int32]
     let runs: [(Int32, Int32)]
 
-    public init(_ image: any RasterTexture) {
+    public convenience init(_ image: any RasterTexture) { self.init(image, rows: 0..<image.height) }
+
+    /// The runs of the rows `rows` only (the others have none).
+    public init(_ image: any RasterTexture, rows: Range<Int>) {
         var starts: [Int32] = [0]
         var runs: [(Int32, Int32)] = []
         starts.reserveCapacity(image.height + 1)
         let t = image.texels
+        let scanned = rows.clamped(to: 0..<image.height)
         for y in 0..<image.height {
+            guard scanned.contains(y) else { starts.append(Int32(runs.count)); continue }
             let row = y * image.width
             var x = 0
             while x < image.width {
@@ -30,6 +35,21 @@ public final class ImageRuns: @unchecked Sendable {
         }
         rowStart = starts
         self.runs = runs
+    }
+}
+
+extension ImageRuns {
+    /// Draws `image` (whose runs these are) over `destination` of the same size, source-over,
+    /// in the rows `rows`, touching only its runs.
+    public func composite(_ image: Pixmap, onto destination: Pixmap, rows: Range<Int>) {
+        precondition(image.width == destination.width && image.height == destination.height)
+        for y in rows.clamped(to: 0..<image.height) {
+            let base = y * image.width
+            for k in Int(rowStart[y])..<Int(rowStart[y + 1]) {
+                let (a, b) = runs[k]
+                SpanOver.over(image.pixels + base + Int(a), onto: destination.pixels + base + Int(a), count: Int(b - a))
+            }
+        }
     }
 }
 

@@ -1,12 +1,12 @@
 import Foundation
 import MapCore
 import MapData
-import MapRender
 import NightmapApp
 import Raster
 import Testing
 import TestSupport
 @testable import nightmap
+@testable import MapRender
 
 /// The live radar as `snapshot` and `state` show it, from a local stand-in for a time-enabled
 /// WMS (issue 20): the slot's square at the predicted pixel, the loop at exact instants, the
@@ -185,5 +185,35 @@ import TestSupport
         press(.character("]"), at: 35)
         press(.character("]"), at: 35)
         #expect(m.loop.frameSeconds == 2)
+    }
+}
+
+/// The radar swapping every frame under labels and borders that stay: the run of unchanged
+/// layers above it is kept as an image and composited, and every frame is the one a renderer
+/// without that image draws (to a level of rounding).
+@Suite struct KeptRunTests {
+    @Test func swappedFramesUnderKeptLabelsMatchAFreshRenderer() throws {
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "640x400",
+                                   "--time", "2025-10-01T12:00:00Z"])
+        var m = try MapSetup.model(o)
+        m.apply(.togglePulse, now: 0)               // (only the radar changes from frame to frame)
+        m.apply(.toggleTimer, now: 0)
+        let kept = FrameRenderer()
+        var worst = 0, differing = 0
+        for k in 0..<6 {
+            m.apply(.stepFrame(1), now: Double(k) / 60)       // (at 60 frames a second, as the bench swaps them)
+            m.advance(to: Double(k) / 60)
+            let frame = m.frame()
+            let a = Pixmap(width: 640, height: 400), b = Pixmap(width: 640, height: 400)
+            kept.render(frame, into: a)
+            FrameRenderer().render(frame, into: b)
+            for i in 0..<a.count where a.pixels[i] != b.pixels[i] {
+                differing += 1
+                let x = a.pixels[i], y = b.pixels[i]
+                for s in stride(from: 0, to: 32, by: 8) { worst = max(worst, abs(Int(x >> UInt32(s) & 255) - Int(y >> UInt32(s) & 255))) }
+            }
+        }
+        #expect(kept.keptRun != nil, "the labels and borders above the radar were not kept")
+        #expect(worst <= 2, "a kept frame differs by \(worst) levels (\(differing) pixels)")
     }
 }

@@ -80,7 +80,9 @@ public final class SymbolSet: Sendable {
     }
 
     public let symbols: [Symbol]
-    public init(_ symbols: [Symbol]) { self.symbols = symbols }
+    /// Some symbol has text (labels: what costs most to draw).
+    public let hasText: Bool
+    public init(_ symbols: [Symbol]) { self.symbols = symbols; hasText = symbols.contains { $0.text != nil } }
 }
 
 /// What every symbol layer of a frame is placed against: the frame's symbol sets (all layers
