@@ -18,30 +18,35 @@ extension RasterTexture {
 /// or as palette indices.
 public struct Texels {
     public let width: Int, height: Int
-    let packed: UnsafeMutablePointer<UInt32>?
-    let indices: UnsafeMutablePointer<UInt8>?
-    let palette: UnsafeMutablePointer<UInt32>?
+    enum Storage {
+        case packed(UnsafeMutablePointer<UInt32>)
+        case indexed(UnsafeMutablePointer<UInt8>, palette: UnsafeMutablePointer<UInt32>)
+    }
+    let storage: Storage
 
     public init(packed: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
-        self.packed = packed; indices = nil; palette = nil; self.width = width; self.height = height
+        storage = .packed(packed); self.width = width; self.height = height
     }
 
     public init(indices: UnsafeMutablePointer<UInt8>, palette: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
-        packed = nil; self.indices = indices; self.palette = palette; self.width = width; self.height = height
+        storage = .indexed(indices, palette: palette); self.width = width; self.height = height
     }
 
     /// Pixel `i` (row-major).
     @inline(__always) public subscript(i: Int) -> UInt32 {
-        if let packed { return packed[i] }
-        return palette.unsafelyUnwrapped[Int(indices.unsafelyUnwrapped[i])]
+        switch storage {
+        case let .packed(p): return p[i]
+        case let .indexed(x, palette): return palette[Int(x[i])]
+        }
     }
 
     /// Pixels `i` and `i + 1` in one value (`i` in the low half), as one 8-byte load of packed
     /// pixels gives them.
     @inline(__always) func pair(_ i: Int) -> UInt64 {
-        if let packed { return UnsafeRawPointer(packed + i).loadUnaligned(as: UInt64.self) }
-        let p = palette.unsafelyUnwrapped, x = indices.unsafelyUnwrapped
-        return UInt64(p[Int(x[i])]) | UInt64(p[Int(x[i &+ 1])]) << 32
+        switch storage {
+        case let .packed(p): return UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+        case let .indexed(x, palette): return UInt64(palette[Int(x[i])]) | UInt64(palette[Int(x[i &+ 1])]) << 32
+        }
     }
 }
 

@@ -158,11 +158,11 @@ import Testing
         let b = try WorldFile.parse("0.01\n0\n0\n-0.01\n-80.005\n46.435\n", width: 600, height: 573, origin: "x.gfw")
         #expect(abs(b.west - -80.01) < 1e-9 && abs(b.north - 46.44) < 1e-9)
         #expect(abs(b.east - -74.01) < 1e-9 && abs(b.south - 40.71) < 1e-9)
-        #expect(throws: RadarFrames.Failure.self) { try WorldFile.parse("1 2 3", width: 1, height: 1, origin: "x.wld") }
-        #expect(throws: RadarFrames.Failure.self) { try WorldFile.parse("0.01 0.001 0 -0.01 0 0", width: 1, height: 1, origin: "x.wld") }
+        #expect(throws: WorldFile.Failure.self) { try WorldFile.parse("1 2 3", width: 1, height: 1, origin: "x.wld") }
+        #expect(throws: WorldFile.Failure.self) { try WorldFile.parse("0.01 0.001 0 -0.01 0 0", width: 1, height: 1, origin: "x.wld") }
         // Six words that are not six finite numbers.
         for text in ["0.01 0 0 -0.01 -80 nan", "0.01 0 0 -0.01 -80 inf", "0.01 0 0 -0.01 -80 x", "0.01 0 0 -0.01 -80 46 7"] {
-            let e = #expect(throws: RadarFrames.Failure.self) { try WorldFile.parse(text, width: 1, height: 1, origin: "x.wld") }
+            let e = #expect(throws: WorldFile.Failure.self) { try WorldFile.parse(text, width: 1, height: 1, origin: "x.wld") }
             #expect(e?.description == "x.wld: a world file needs six numbers", "\(text)")
         }
         let dir = try tempDir(["frame.gif": "ok_01_single_global.gif"])
