@@ -88,10 +88,9 @@ extension FrameRenderer {
         }
     }
 
-    /// Fills a screen box with a colour (anti-aliased edges).
+    /// Fills a screen box with a colour (its edge pixels by the area they cover).
     func fillRect(_ b: FrameDescription.ScreenBox, _ color: PremultipliedColor, _ pixmap: Pixmap) {
-        addRect(b)
-        rasterizer.fill(pixmap, color: color)
+        pixmap.fillBox(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, color: color, rows: rows)
     }
 
     /// A box's outline into the rasterizer (no path: nothing allocated).
