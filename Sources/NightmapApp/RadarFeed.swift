@@ -210,7 +210,20 @@ public final class RadarFeed: @unchecked Sendable {
         lock.lock()
         for (t, s) in fromDisk where window.contains(t) { states[t] = s }
         publishLocked(final: false, reached: true)
+        // Nothing shown yet and nothing current on disk: the fallback shows while the source is
+        // asked (a source that does not answer takes its time limit to say so).
+        let showFallbackFirst = latest == nil && fallbackSeries == nil && !todo.isEmpty
         lock.unlock()
+        if showFallbackFirst {
+            let found = offlineLoop(now: now) ?? fallback()
+            lock.lock()
+            if latest == nil, let found {
+                fallbackSeries = found
+                latest = found
+                generation += 1
+            }
+            lock.unlock()
+        }
 
         let answered = Counter()
         failures = []

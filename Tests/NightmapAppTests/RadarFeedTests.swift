@@ -250,6 +250,22 @@ import TestSupport
         #expect(RadarImage.declaredSize(cached.data).map { [$0.width, $0.height] } == [160, 200])
     }
 
+    /// A source that does not answer takes its time limit to say so: the fallback shows at once.
+    @Test func theFallbackShowsWhileASilentSourceIsAsked() throws {
+        let wms = try WMSStandIn(base: Self.newest)
+        wms.server.behaviour = .silent
+        defer { wms.stop() }
+        let demo = RadarSeries(origin: .demo, slots: [.init(time: nil, status: .ok, image: Pixmap(width: 2, height: 2), name: "d")])
+        let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: Self.temporaryCache(), timeout: 1, fallback: { demo })
+        let done = DispatchSemaphore(value: 0)
+        Thread { feed.refresh(); done.signal() }.start()
+        var shown: RadarSeries?
+        let deadline = Date().addingTimeInterval(2)
+        while shown == nil && Date() < deadline { shown = feed.take(after: 0)?.series; Thread.sleep(forTimeInterval: 0.02) }
+        #expect(shown?.origin == .demo, "nothing to show while the source was asked")
+        done.wait()
+    }
+
     @Test func aDeadlineBoundsTheRefresh() throws {
         let wms = try WMSStandIn(base: Self.newest)
         wms.server.behaviour = .silent
