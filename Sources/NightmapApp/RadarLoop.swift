@@ -160,7 +160,9 @@ public struct RadarLoop: Equatable, Sendable {
             let s = segment(frame(phase: p))
             fraction = s.length > 0 ? (p - s.start) / s.length : 0
         }
-        let wasEmpty = count == 0
+        // (From no frames, or between untimed and time-stamped frames: the demo's giving way to
+        // live ones, the loop starts over.)
+        let wasEmpty = count == 0 || newTimed != timed
         count = n; timed = newTimed
         anchor = now
         changeAtAnchor = nil

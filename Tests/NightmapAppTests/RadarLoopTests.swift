@@ -103,6 +103,11 @@ import MapCore
         #expect(e.frame(at: 3.5) == 1)                  // still the newest, in its dwell
         #expect(e.frame(at: 4.99) == 1)
         #expect(e.frame(at: 5) == 0)
+        // The demo's five untimed frames giving way to twelve live ones: the newest first.
+        var d = RadarLoop(count: 5, timed: false, playing: true, start: 0)
+        #expect(d.frame(at: 3.5) == 3)
+        d.setFrames(count: 12, timed: true, keeping: nil, at: 3.5)
+        #expect(d.frame(at: 3.5) == 11 && d.frame(at: 5.49) == 11 && d.frame(at: 5.5) == 0)
     }
 
     @Test func clickTogglesTheMapsLoop() {
