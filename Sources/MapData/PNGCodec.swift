@@ -60,11 +60,7 @@ public enum PNGCodec {
     /// Decodes PNG bytes into a premultiplied pixmap. `name` names the source in errors.
     public static func decode(_ data: Data, name: String) throws -> Pixmap {
         let (w, h, rgba) = try decodeRGBA(data, name: name)
-        let pm = Pixmap(width: w, height: h)
-        for i in 0..<(w * h) {
-            pm.pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
-        }
-        return pm
+        return Pixmap(straightRGBA: rgba, width: w, height: h)
     }
 
     /// Decodes PNG bytes into straight (not premultiplied) RGBA8 pixels, rows packed. An 8-bit

@@ -104,11 +104,7 @@ public enum RadarImage {
         guard status == 0 else {
             throw fail("corrupt PNG data (\(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))")
         }
-        let image = Pixmap(width: width, height: height)
-        for i in 0..<(width * height) {
-            image.pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
-        }
-        return image
+        return Pixmap(straightRGBA: rgba, width: width, height: height)
     }
 
     /// The size a PNG or GIF header declares, from its first 24 bytes; nil for anything else.

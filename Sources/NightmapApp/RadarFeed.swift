@@ -133,15 +133,11 @@ public final class RadarFeed: @unchecked Sendable {
         var slots: [RadarSeries.Slot] = []
         for t in cache.times(key: cacheKey).reversed() {
             guard slots.count < source.schedule.count else { break }
-            guard let (data, path) = cache.read(key: cacheKey, time: t) else { continue }
             if t > now + 60 {
-                note(t, "\(path): cached frame for \(RadarTime.iso(t)) is later than now (\(RadarTime.iso(now))); skipped")
+                note(t, "\(cache.directory.path)/\(cacheKey): cached frame for \(RadarTime.iso(t)) is later than now (\(RadarTime.iso(now))); skipped")
                 continue
             }
-            guard let image = try? RadarImage.decode(data, name: path, size: (source.width, source.height)) else {
-                cache.remove(key: cacheKey, time: t); continue
-            }
-            let (frame, runs) = Self.frame(image)
+            guard let (frame, runs, path) = cachedFrame(cache, t) else { continue }
             slots.append(.init(time: t, status: .ok, image: frame, runs: runs, name: path))
         }
         guard !slots.isEmpty else { return nil }
@@ -166,6 +162,18 @@ public final class RadarFeed: @unchecked Sendable {
             report("\(g.slots[0].line) (and \(g.slots.count - 1) more slots, \(RadarTime.hourMinute(times.min()!))-\(RadarTime.hourMinute(times.max()!)) UTC)")
         }
         failures = []
+    }
+
+    /// Slot `t`'s frame from the disk cache, decoded and kept as the loop keeps frames; a file
+    /// that no longer decodes is removed.
+    private func cachedFrame(_ cache: RadarCache, _ t: Double) -> (any RasterTexture, ImageRuns, String)? {
+        guard let (data, path) = cache.read(key: cacheKey, time: t) else { return nil }
+        guard let image = try? RadarImage.decode(data, name: path, size: (source.width, source.height)) else {
+            cache.remove(key: cacheKey, time: t)
+            return nil
+        }
+        let (frame, runs) = Self.frame(image)
+        return (frame, runs, path)
     }
 
     private func note(_ slot: Double, _ line: String) {
@@ -197,13 +205,7 @@ public final class RadarFeed: @unchecked Sendable {
         var fromDisk: [Double: SlotState] = [:]
         if let cache {
             for t in unknown {
-                guard let (data, path) = cache.read(key: cacheKey, time: t) else { continue }
-                if let image = try? RadarImage.decode(data, name: path, size: (source.width, source.height)) {
-                    let (frame, runs) = Self.frame(image)
-                    fromDisk[t] = .ok(frame, runs)
-                } else {
-                    cache.remove(key: cacheKey, time: t)
-                }
+                if let (frame, runs, _) = cachedFrame(cache, t) { fromDisk[t] = .ok(frame, runs) }
             }
         }
         let todo = WorkList(unknown.filter { fromDisk[$0] == nil })
