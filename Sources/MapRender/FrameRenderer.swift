@@ -31,6 +31,14 @@ public final class FrameRenderer {
     var thin = ThinStroke()
     /// A run of layers above a changing one, kept as an image (see `drawUnchangedRun`).
     var keptRun: KeptRun?
+    /// Raster layers drawn for `drawnView` in the rows `drawnRows` (see `drawRasterLayer`).
+    var drawnRasters: [DrawnRaster] = []
+    var drawnView: ViewTransform?
+    var drawnRows: Range<Int> = 0..<0
+    /// Where a raster layer to keep is drawn (clear pixels, the frame's size; made when needed, let go once a kept one is used).
+    var drawnScratch: Pixmap?
+    /// Whether this frame's view is the previous frame's.
+    var viewIsStill = false
     /// The runs drawn directly lately: which run, in which frame (a few slots, reused: nothing
     /// allocated per frame).
     var recentRuns: [(start: Int, count: Int, frame: Int)] = Array(repeating: (-1, 0, -10), count: 8)
@@ -115,6 +123,7 @@ public final class FrameRenderer {
         }
         // The previous frame's layers when they can be compared one by one (same view, same count).
         let previous = lastFrame.flatMap { $0.view == frame.view && $0.layers.count == layers.count ? $0.layers : nil }
+        viewIsStill = lastFrame?.view == frame.view
         lastFrame = frame
         var first = 0
         if cachedRows != rows { cachedLayers = [] }
@@ -194,7 +203,7 @@ public final class FrameRenderer {
             drawLine(g, paint, placement, pixmap)
         case let .raster(paint):
             guard let draw = layer.image, paint.opacity > 0 else { return }
-            drawRaster(draw, paint, placement, pixmap)
+            drawRasterLayer(layer, draw, paint, placement, frame, pixmap)
         }
     }
 }

@@ -217,3 +217,57 @@ import TestSupport
         #expect(worst <= 2, "a kept frame differs by \(worst) levels (\(differing) pixels)")
     }
 }
+
+/// A loop of radar frames over a still camera: each frame's pixels are kept once drawn for the
+/// view and composited after, to the bit what drawing it again gives; a moved camera drops them.
+@Suite struct DrawnRasterTests {
+    /// The largest channel difference between two pixmaps, and how many pixels differ.
+    func difference(_ a: Pixmap, _ b: Pixmap) -> (worst: Int, count: Int) {
+        var worst = 0, count = 0
+        for i in 0..<a.count where a.pixels[i] != b.pixels[i] {
+            count += 1
+            let x = a.pixels[i], y = b.pixels[i]
+            for s in stride(from: 0, to: 32, by: 8) { worst = max(worst, abs(Int(x >> UInt32(s) & 255) - Int(y >> UInt32(s) & 255))) }
+        }
+        return (worst, count)
+    }
+
+    @Test func aLoopOverAStillCameraIsDrawnOnceAndMatchesAFreshRenderer() throws {
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "640x400",
+                                   "--time", "2025-10-01T12:00:00Z"])
+        var m = try MapSetup.model(o)
+        m.apply(.togglePulse, now: 0)
+        m.apply(.toggleTimer, now: 0)
+        let renderer = FrameRenderer()
+        // (Every layer but the radar hidden: the frame is the radar over the bottom layers, with
+        // no kept run above it to round.)
+        for id in ["coastline", "state-borders", "country-borders", "country-labels", "city-labels", "route",
+                   "iss-track-past", "iss-track-future", "iss"] { m.model.setVisibility(layer: id, false) }
+        m.model.overlayEnabled = false
+        let frames = m.radar?.frameSlots.count ?? 0
+        #expect(frames == 5)
+        for k in 0..<(2 * frames + 1) {
+            m.apply(.stepFrame(1), now: 0)
+            let frame = m.frame()
+            let a = Pixmap(width: 640, height: 400), b = Pixmap(width: 640, height: 400)
+            renderer.render(frame, into: a)
+            FrameRenderer().render(frame, into: b)
+            let d = difference(a, b)
+            #expect(d.count == 0, "frame \(k) differs from a fresh renderer's by \(d.worst) levels in \(d.count) pixels")
+        }
+        // The first frame was drawn before the camera had stood still; the loop's second round kept it too.
+        #expect(renderer.drawnRasters.count == frames)
+        #expect(renderer.drawnRasters.allSatisfy { $0.pixels.count > 1000 }, "a kept frame holds almost nothing")
+
+        // A moved camera: nothing kept is used for it, and what is drawn is the fresh renderer's.
+        var moved = m.camera.state
+        moved.center.lng += 0.5
+        m.jump(to: moved)
+        let frame = m.frame()
+        let a = Pixmap(width: 640, height: 400), b = Pixmap(width: 640, height: 400)
+        renderer.render(frame, into: a)
+        FrameRenderer().render(frame, into: b)
+        #expect(difference(a, b).count == 0)
+        #expect(renderer.drawnRasters.isEmpty, "frames kept for the old view outlived it")
+    }
+}
