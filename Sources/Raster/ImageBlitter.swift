@@ -274,21 +274,57 @@ public struct SeparableImageBlitter: SpanBlitter {
         finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
     }
 
+    /// This blitter reading its image through `R` (the image's storage's reader).
+    func typed<R: TexelReader>(_: R.Type) -> TypedSeparableBlitter<R> {
+        let (base, palette) = src.raw
+        return TypedSeparableBlitter<R>(dst: dst, stride: stride, base: base, palette: palette, srcWidth: srcWidth, src: src,
+                                        previous: previous, fade: fade, columns: columns, rows: rows, rowOffset: rowOffset,
+                                        finish: finish)
+    }
+
+    var isIndexed: Bool { src.isIndexed }
+
+    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        if isIndexed { var b = typed(IndexedTexels.self); b.blitPixel(x: x, y: y, alpha: alpha) }
+        else { var b = typed(PackedTexels.self); b.blitPixel(x: x, y: y, alpha: alpha) }
+    }
+
+    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        if isIndexed { var b = typed(IndexedTexels.self); b.blitSpan(x: x, y: y, count: count, alpha: alpha) }
+        else { var b = typed(PackedTexels.self); b.blitSpan(x: x, y: y, count: count, alpha: alpha) }
+    }
+}
+
+/// `SeparableImageBlitter` with its image read by `R`: what the sweep runs.
+struct TypedSeparableBlitter<R: TexelReader>: SpanBlitter {
+    let dst: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let base: UnsafeRawPointer
+    let palette: UnsafePointer<UInt32>
+    let srcWidth: Int
+    let src: Texels
+    let previous: Texels?
+    let fade: UInt32
+    let columns: UnsafePointer<AxisSamples>
+    let rows: UnsafePointer<AxisSamples>
+    let rowOffset: Int
+    let finish: PixelFinish
+
     @inline(__always)
-    func sample(_ base: Texels, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
+    func sample(_ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
         let r0 = Int(r.i0) &* srcWidth, r1 = Int(r.i1) &* srcWidth
-        guard srcWidth >= 2 else { return sampleOneByOne(base, r0, r1, c, r) }
+        guard srcWidth >= 2 else { return Self.sampleOneByOne(src, r0, r1, c, r) }
         // Both columns of each row in one load (two palette lookups for indices).
-        let top = base.pair(r0 &+ Int(c.tap))
-        let bottom = base.pair(r1 &+ Int(c.tap))
+        let top = R.pair(base, palette, r0 &+ Int(c.tap))
+        let bottom = R.pair(base, palette, r1 &+ Int(c.tap))
         // (Four clear pixels blend to 0 without a test: whether they are clear is as good as
         // random at the edges of the weather.)
         return PairBlend.blend(top, bottom, wx: c.tapWeight, wy: r.w)
     }
 
-    /// `sample` for an image one pixel wide.
+    /// `sample` for an image one pixel wide (or the previous image of a cross-fade).
     @inline(never)
-    func sampleOneByOne(_ t: Texels, _ r0: Int, _ r1: Int, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
+    static func sampleOneByOne(_ t: Texels, _ r0: Int, _ r1: Int, _ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
         let p00 = t[r0 + Int(c.i0)], p01 = t[r0 + Int(c.i1)], p10 = t[r1 + Int(c.i0)], p11 = t[r1 + Int(c.i1)]
         if p00 | p01 | p10 | p11 == 0 { return 0 }
         if p00 == p01 && p00 == p10 && p00 == p11 { return p00 }
@@ -299,15 +335,18 @@ public struct SeparableImageBlitter: SpanBlitter {
 
     @inline(__always)
     func shade(_ c: AxisSamples, _ r: AxisSamples) -> UInt32 {
-        var p = sample(src, c, r)
+        var p = sample(c, r)
         if let previous, fade < 256 {
-            p = ImageBlitter.pack(ImageBlitter.lerp(ImageBlitter.spread(sample(previous, c, r)), ImageBlitter.spread(p), fade))
+            let r0 = Int(r.i0) &* srcWidth, r1 = Int(r.i1) &* srcWidth
+            let q = srcWidth < 2 ? Self.sampleOneByOne(previous, r0, r1, c, r)
+                : PairBlend.blend(previous.pair(r0 &+ Int(c.tap)), previous.pair(r1 &+ Int(c.tap)), wx: c.tapWeight, wy: r.w)
+            p = ImageBlitter.pack(ImageBlitter.lerp(ImageBlitter.spread(q), ImageBlitter.spread(p), fade))
         }
         return finish.apply(p)
     }
 
     @inline(__always)
-    public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+    mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
         let s = shade(columns[x], rows[y &- rowOffset])
         if s == 0 { return }
         let d = dst + (y &* stride &+ x)
@@ -315,7 +354,7 @@ public struct SeparableImageBlitter: SpanBlitter {
     }
 
     @inline(__always)
-    public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+    mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
         let d = dst + (y &* stride &+ x)
         let k = alpha &+ (alpha >> 7)
         let r = rows[y &- rowOffset]
@@ -332,7 +371,7 @@ extension Rasterizer {
     /// Fills the accumulated edges with a separably mapped image and forgets them.
     public mutating func fill(_ pixmap: Pixmap, separableImage blitter: SeparableImageBlitter, rule: FillRule = .nonZero) {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        var b = blitter
-        sweep(rule, &b)
+        if blitter.isIndexed { var b = blitter.typed(IndexedTexels.self); sweep(rule, &b) }
+        else { var b = blitter.typed(PackedTexels.self); sweep(rule, &b) }
     }
 }

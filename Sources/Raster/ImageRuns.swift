@@ -53,7 +53,7 @@ extension ImageRuns {
     }
 }
 
-extension SeparableImageBlitter {
+extension TypedSeparableBlitter {
     /// Draws the span [x, x + count) of row y touching only screen pixels whose source samples
     /// can be non-transparent (the union of the runs of the one or two source rows it blends,
     /// grown by one column for bilinear neighbours). `columns` must be non-decreasing in x.
@@ -140,8 +140,29 @@ public struct RunSkippingImageBlitter: SpanBlitter {
     @inline(__always)
     public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) { inner.blitPixel(x: x, y: y, alpha: alpha) }
 
-    @inline(__always)
     public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        if inner.isIndexed { var b = typed(IndexedTexels.self); b.blitSpan(x: x, y: y, count: count, alpha: alpha) }
+        else { var b = typed(PackedTexels.self); b.blitSpan(x: x, y: y, count: count, alpha: alpha) }
+    }
+
+    func typed<R: TexelReader>(_: R.Type) -> TypedRunSkippingBlitter<R> {
+        TypedRunSkippingBlitter(inner: inner.typed(R.self), runs: runs, width: width, firstReaching: firstReaching, firstPast: firstPast)
+    }
+}
+
+/// `RunSkippingImageBlitter` with its image read by `R`: what the sweep runs.
+struct TypedRunSkippingBlitter<R: TexelReader>: SpanBlitter {
+    var inner: TypedSeparableBlitter<R>
+    let runs: ImageRuns
+    let width: Int
+    let firstReaching: UnsafePointer<Int32>
+    let firstPast: UnsafePointer<Int32>
+
+    @inline(__always)
+    mutating func blitPixel(x: Int, y: Int, alpha: UInt32) { inner.blitPixel(x: x, y: y, alpha: alpha) }
+
+    @inline(__always)
+    mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
         inner.blitSpan(x: x, y: y, count: count, alpha: alpha, runs: runs, width: width,
                        firstReaching: firstReaching, firstPast: firstPast)
     }
@@ -151,7 +172,7 @@ extension Rasterizer {
     /// Fills the accumulated edges with a separably mapped image, skipping its transparent runs.
     public mutating func fill(_ pixmap: Pixmap, runSkippingImage blitter: RunSkippingImageBlitter, rule: FillRule = .nonZero) {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        var b = blitter
-        sweep(rule, &b)
+        if blitter.inner.isIndexed { var b = blitter.typed(IndexedTexels.self); sweep(rule, &b) }
+        else { var b = blitter.typed(PackedTexels.self); sweep(rule, &b) }
     }
 }

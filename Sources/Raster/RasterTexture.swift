@@ -50,6 +50,38 @@ public struct Texels {
     }
 }
 
+extension Texels {
+    /// The pixels' storage as a blitter generic over its reader takes it: where they start, and
+    /// the palette (for packed pixels the pixels themselves, which their reader never takes for one).
+    var raw: (base: UnsafeRawPointer, palette: UnsafePointer<UInt32>) {
+        switch storage {
+        case let .packed(p): return (UnsafeRawPointer(p), UnsafePointer(p))
+        case let .indexed(x, palette): return (UnsafeRawPointer(x), UnsafePointer(palette))
+        }
+    }
+
+    var isIndexed: Bool { if case .indexed = storage { return true } else { return false } }
+}
+
+/// How a blitter generic over the storage reads two neighbouring texels: its hot loops are made
+/// once for packed pixels and once for palette indices, with no test of the storage per sample.
+protocol TexelReader {
+    static func pair(_ base: UnsafeRawPointer, _ palette: UnsafePointer<UInt32>, _ i: Int) -> UInt64
+}
+
+enum PackedTexels: TexelReader {
+    @inline(__always) static func pair(_ base: UnsafeRawPointer, _ palette: UnsafePointer<UInt32>, _ i: Int) -> UInt64 {
+        (base + 4 &* i).loadUnaligned(as: UInt64.self)
+    }
+}
+
+enum IndexedTexels: TexelReader {
+    @inline(__always) static func pair(_ base: UnsafeRawPointer, _ palette: UnsafePointer<UInt32>, _ i: Int) -> UInt64 {
+        let x = base.assumingMemoryBound(to: UInt8.self)
+        return UInt64(palette[Int(x[i])]) | UInt64(palette[Int(x[i &+ 1])]) << 32
+    }
+}
+
 extension Pixmap: RasterTexture {
     public var texels: Texels { Texels(packed: pixels, width: width, height: height) }
 }
