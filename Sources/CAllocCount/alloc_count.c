@@ -91,3 +91,7 @@ int posix_memalign(void **out, size_t a, size_t n) {
 int nightmap_limit_malloc_arenas(int arenas) {
     return mallopt(M_ARENA_MAX, arenas);
 }
+
+void nightmap_release_free_memory(void) {
+    malloc_trim(0);
+}

@@ -53,6 +53,9 @@ public final class RadarFeed: @unchecked Sendable {
     let clock: @Sendable () -> Double
     let report: @Sendable (String) -> Void
     let fallback: @Sendable () -> RadarSeries?
+    /// Called after a refresh that fetched slots (the process may give the memory decoding
+    /// freed back to the system).
+    let afterFetching: @Sendable () -> Void
     let cacheKey: String
 
     private let lock = NSCondition()
@@ -82,9 +85,10 @@ public final class RadarFeed: @unchecked Sendable {
 
     public init(source: Source, cache: RadarCache?, timeout: Double = 10, concurrency: Int = 3,
                 clock: @escaping @Sendable () -> Double, report: @escaping @Sendable (String) -> Void,
+                afterFetching: @escaping @Sendable () -> Void = {},
                 fallback: @escaping @Sendable () -> RadarSeries?) {
         self.source = source; self.cache = cache; self.timeout = timeout; self.concurrency = max(1, concurrency)
-        self.clock = clock; self.report = report; self.fallback = fallback
+        self.clock = clock; self.report = report; self.afterFetching = afterFetching; self.fallback = fallback
         cacheKey = RadarCache.key(template: source.template, box: source.box, width: source.width, height: source.height)
     }
 
@@ -268,6 +272,7 @@ public final class RadarFeed: @unchecked Sendable {
         if let found { fallbackSeries = found }
         publishLocked(final: true, reached: todo.isEmpty || answered.value > 0)
         lock.unlock()
+        if !todo.isEmpty { afterFetching() }
     }
 
     /// Fetches, checks and decodes one slot; a good image is cached before it counts.

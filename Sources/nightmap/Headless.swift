@@ -254,6 +254,7 @@ enum Headless {
             if let r = scenario.radarFrames, let series = radarSeries(like: model.radar, count: r.count, width: r.width, height: r.height,
                                                                       newest: model.clockOrigin) {
                 model.showRadar(series)
+                nightmap_release_free_memory()      // (as the live feed does after fetching frames)
                 if model.loop.isPlaying { model.apply(.toggleTimer, now: model.now) }
             }
             var times: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
@@ -336,6 +337,7 @@ extension Headless {
             _ = RadarFeed.frame(decoded)
             times.append((Clock.now() - s) * 1000)
         }
+        nightmap_release_free_memory()      // (as the live feed does after fetching frames)
         times.sort()
         return String(format: "radar frame decode + indices + clear runs (%dx%d PNG, %d KB): median %.1f ms", image.width, image.height, png.count / 1024, times[times.count / 2])
     }

@@ -1,3 +1,4 @@
+import CAllocCount
 import Foundation
 import MapCore
 import NightmapApp
@@ -183,7 +184,8 @@ enum MapSetup {
                           report: @escaping @Sendable (String) -> Void) -> RadarFeed? {
         guard let live = model.radarLive else { return nil }
         let demo = model.radarDemoPath
-        return RadarFeed(source: live, cache: cache, timeout: o.radarTimeout, clock: clock, report: report) {
+        return RadarFeed(source: live, cache: cache, timeout: o.radarTimeout, clock: clock, report: report,
+                         afterFetching: { nightmap_release_free_memory() }) {
             guard let demo, let frames = try? RadarFrames.load(path: demo) else { return nil }
             return frames.series(origin: .demo, provider: "demo")
         }

@@ -13,4 +13,8 @@ void nightmap_trace_allocations(int on);
 /// Lets glibc's malloc keep at most `arenas` arenas (mallopt M_ARENA_MAX); returns 1 when set.
 int nightmap_limit_malloc_arenas(int arenas);
 
+/// Gives the memory malloc holds free back to the system (malloc_trim): decoding a radar frame
+/// passes through buffers of 10 MB, which glibc otherwise keeps resident once freed.
+void nightmap_release_free_memory(void);
+
 #endif
