@@ -17,19 +17,21 @@ extension FrameRenderer {
     }
 
     /// Bytes of drawn rasters kept (for the view shown; all go when it changes).
-    static let drawnRasterBudget = 32 * 1024 * 1024
+    static let drawnRasterBudget = 8 * 1024 * 1024
     /// The largest drawing kept: a twelfth of the budget, so that a loop of twelve frames fits
     /// (a larger one would push out the frame needed next, and drawing it to keep costs more
     /// than drawing it).
     static var drawnRasterLimit: Int { drawnRasterBudget / 12 }
 
-    /// Draws the raster layer `layer` from its kept pixels when it was drawn for this view
-    /// already; else draws it, and keeps what it drew when the camera stood still since the
-    /// frame before (a moving camera draws each view once) and the image is not cross-fading.
+    /// Draws the raster layer `layer` from its kept pixels when it was kept for this view
+    /// already; else draws it, and keeps what it drew when its image shows for the second time
+    /// in this view, the camera stood still since the frame before and the image is not
+    /// cross-fading.
     func drawRasterLayer(_ layer: FrameDescription.DrawLayer, _ draw: FrameDescription.ImageDraw, _ paint: RasterPaint,
                          _ placement: Placement, _ frame: FrameDescription, _ pixmap: Pixmap) {
         if drawnView != frame.view || drawnRows != rows || drawnRasters.first.map({ $0.pixels.width != pixmap.width || $0.pixels.height != pixmap.height }) ?? false {
             drawnRasters.removeAll()
+            drawnSeen.removeAll(keepingCapacity: true)
             drawnView = frame.view
             drawnRows = rows
         }
@@ -39,7 +41,11 @@ extension FrameRenderer {
             drawnScratch = nil          // (a loop drawn whole needs it no more: its pixels go back)
             return
         }
-        guard viewIsStill, draw.previous == nil else {
+        // Kept from its second showing for this view: a loop that comes round again over a
+        // still camera (a camera that moves on draws each frame once, and keeps nothing).
+        let seen = drawnSeen.contains(ObjectIdentifier(draw.image))
+        guard viewIsStill, draw.previous == nil, seen else {
+            if !seen && drawnSeen.count < 64 { drawnSeen.append(ObjectIdentifier(draw.image)) }
             drawRaster(draw, paint, placement, pixmap)
             return
         }

@@ -35,6 +35,8 @@ public final class FrameRenderer {
     var drawnRasters: [DrawnRaster] = []
     var drawnView: ViewTransform?
     var drawnRows: Range<Int> = 0..<0
+    /// The images drawn for `drawnView` (identities only: an image seen again is worth keeping).
+    var drawnSeen: [ObjectIdentifier] = []
     /// Where a raster layer to keep is drawn (clear pixels, the frame's size; made when needed, let go once a kept one is used).
     var drawnScratch: Pixmap?
     /// Whether this frame's view is the previous frame's.

@@ -218,8 +218,8 @@ import TestSupport
     }
 }
 
-/// A loop of radar frames over a still camera: each frame's pixels are kept once drawn for the
-/// view and composited after, to the bit what drawing it again gives; a moved camera drops them.
+/// A loop of radar frames over a still camera: each frame's pixels are kept when it comes round
+/// again for the view and composited after, to the bit what drawing it again gives; a moved camera drops them.
 @Suite struct DrawnRasterTests {
     /// The largest channel difference between two pixmaps, and how many pixels differ.
     func difference(_ a: Pixmap, _ b: Pixmap) -> (worst: Int, count: Int) {
@@ -255,7 +255,8 @@ import TestSupport
             let d = difference(a, b)
             #expect(d.count == 0, "frame \(k) differs from a fresh renderer's by \(d.worst) levels in \(d.count) pixels")
         }
-        // The first frame was drawn before the camera had stood still; the loop's second round kept it too.
+        // Each frame is kept from its second showing (the loop's second round), and drawn from
+        // what was kept in the third.
         #expect(renderer.drawnRasters.count == frames)
         #expect(renderer.drawnRasters.allSatisfy { $0.pixels.count > 1000 }, "a kept frame holds almost nothing")
 
