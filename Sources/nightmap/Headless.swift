@@ -259,8 +259,9 @@ enum Headless {
             }
             var times: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
-            // Warm-up: a few frames (caches, scratch buffers) that are not counted.
-            let warmUp = min(5, o.frames)
+            // Warm-up: a few frames (caches, scratch buffers) that are not counted; for swapped
+            // radar frames two rounds of the loop (each frame's pixels are kept in the second).
+            let warmUp = scenario.radarFrames.map { 2 * $0.count } ?? min(5, o.frames)
             // The frame before the last (the renderer keeps the last) lends its storage to the next.
             var spare: FrameDescription?, previous: FrameDescription?
             for i in 0..<(o.frames + warmUp) {
