@@ -36,7 +36,8 @@ public enum RadarImage {
             if let size, declared.width != size.width || declared.height != size.height {
                 throw fail("image is \(declared.width)x\(declared.height), asked for \(size.width)x\(size.height)")
             }
-            guard declared.width * declared.height <= maxPixels else {
+            let pixels = declared.width.multipliedReportingOverflow(by: declared.height)
+            guard !pixels.overflow, pixels.partialValue <= maxPixels else {
                 throw fail("image is \(declared.width)x\(declared.height), more than the \(maxPixels) pixels a radar frame may have")
             }
         }
@@ -79,7 +80,7 @@ public enum RadarImage {
             if case .gif = ImageKind(data) { throw fail("a mosaic placed by a world file must be a PNG (this is a GIF)") }
             return try decode(data, name: name)          // (says what it is instead)
         }
-        guard width > 0, height > 0, width * height <= maxPixels, grid.dx > 0, grid.dy > 0 else {
+        guard width > 0, height > 0, width <= maxPixels / height, grid.dx > 0, grid.dy > 0 else {
             throw fail("cannot sample \(width)x\(height) pixels from this grid")
         }
         do { try PNGCodec.checkChunks(data, name: name) } catch { throw Failure(description: "\(error)") }

@@ -33,6 +33,18 @@ import Testing
         #expect(entries.map(\.line) == [1, 2, 4, 5] && entries.map(\.value) == ["day", "4", "1x1", "iss"])
     }
 
+    // MARK: Radar answers
+
+    /// A PNG signature and an IHDR whose width and height are 0xFFFFFFFF: their product
+    /// overflowed while the answer's declared size was checked against the pixel limit.
+    @Test func radarAnswerWithAnOverflowingDeclaredSize() throws {
+        let data = try Self.input("radaranswer", "overflow-declared-size.png")
+        let m = Self.message { _ = try RadarImage.decode(data, name: "http://radar.test/a.png") }
+        #expect(m.hasPrefix("http://radar.test/a.png: image is 4294967295x4294967295, more than the"), "\(m)")
+        let asked = Self.message { _ = try RadarImage.decode(data, name: "a.png", size: (64, 64)) }
+        #expect(asked == "a.png: image is 4294967295x4294967295, asked for 64x64")
+    }
+
     // MARK: PNG
 
     /// 41 bytes: IHDR, then a tEXt chunk declaring 0x20000019 bytes. libpng allocated the
