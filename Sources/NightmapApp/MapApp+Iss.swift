@@ -35,6 +35,7 @@ extension MapApp {
             if moved, model.style.geojson(Self.issSourceID) != nil {
                 issShown = (p.fix.position, p.bearing, now)
                 try? model.updateGeoJSONSource(Self.issSourceID, GeoJSONData.point(p.fix.position, properties: ["bearing": .number(p.bearing)]))
+                showFootprint(at: p.fix.position, altitudeKm: p.fix.altitudeKm)
             }
             markIss(at: p.fix.position)
         }

@@ -39,6 +39,8 @@ public struct MapApp: Sendable {
     public private(set) var followsIss = false
     var lastFollow = 0.0
     var trackComputedAt = -Double.infinity
+    /// When the night shading and the subsolar point were last worked out (map time).
+    var skyComputedAt = -Double.infinity
     /// Where the ISS was last put into its source.
     var issShown: (position: LngLat, bearing: Double, time: Double)?
     public private(set) var showsHelp = false
@@ -118,6 +120,10 @@ public struct MapApp: Sendable {
         case .toggleLegend:
             showsLegend.toggle()
             showRadarOverlay()
+        case .toggleDaylight:
+            toggleLayers([Self.nightID, Self.subsolarID])
+        case .toggleFootprint:
+            toggleLayers([Self.footprintID, Self.footprintEdgeID])
         case .cycleLight:
             model.setLight(model.lightPreset.next, at: now)
         case .toggleEmissive:
@@ -182,6 +188,7 @@ public struct MapApp: Sendable {
         advancePulse(to: now)
         showRadarFrame()
         advanceIss()
+        advanceSky()
     }
 
     /// True while something changes from instant to instant: the loop keeps drawing.
@@ -193,6 +200,7 @@ public struct MapApp: Sendable {
         let now = model.now
         var next = radarLayerID == nil ? nil : loop.nextChange(after: now)
         if let step = issUpdateInterval { next = min(next ?? .infinity, now + step) }
+        if model.style.geojson(Self.nightID) != nil { next = min(next ?? .infinity, max(now, skyComputedAt + 60)) }
         return next
     }
 }
@@ -206,7 +214,7 @@ public enum HelpText {
         "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
         "[ ]: radar frames faster / slower    g: radar legend",
         "l: light preset    e: radar emissive strength 1 / 0",
-        "p: route pulse    f: follow the ISS    1 radar, 2 ISS, 3 route scene",
+        "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    1 radar, 2 ISS, 3 route scene",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
     ]
 }

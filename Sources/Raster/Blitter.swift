@@ -37,6 +37,16 @@ public struct SolidBlitter: SpanBlitter {
         let s = alpha == 255 ? color : Blend.scale(color, alpha &+ (alpha >> 7))
         let inv = 256 &- ((s >> 24) &+ (s >> 31))
         var i = 0
+        #if arch(x86_64)
+        // Four at a time (`SpanOver`'s blend is this one to the bit): a translucent shading
+        // laid over the whole frame costs a quarter of the loop's instructions.
+        let pair = UInt64(s) | UInt64(s) << 32
+        let four = SIMD2<Int64>(Int64(bitPattern: pair), Int64(bitPattern: pair))
+        while i + 4 <= count {
+            SpanOver.sse2(four, p + i)
+            i &+= 4
+        }
+        #endif
         while i < count {
             p[i] = s &+ Blend.scale(p[i], inv)
             i &+= 1

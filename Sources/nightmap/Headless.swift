@@ -111,6 +111,7 @@ enum Headless {
             out["lat"] = p.fix.position.lat; out["lon"] = p.fix.position.lng
             out["altitudeKm"] = p.fix.altitudeKm; out["source"] = p.fix.source.rawValue
             out["ageSeconds"] = p.ageSeconds; out["bearing"] = p.bearing
+            out["footprintRadiusKm"] = model.issFootprintRadiusKm ?? NSNull()
         } else {
             out["source"] = "none"
         }
@@ -121,6 +122,12 @@ enum Headless {
         }
         out["following"] = model.followsIss
         return out
+    }
+
+    /// The point under the Sun at the map's instant, and whether the night shading shows.
+    static func sunJSON(_ model: MapApp) -> [String: Any] {
+        let p = model.subsolarPoint
+        return ["lat": p.lat, "lon": p.lng, "shown": model.showsDaylight]
     }
 
     /// What the map shows, as one JSON object.
@@ -144,6 +151,7 @@ enum Headless {
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),
             "iss": issJSON(model),
+            "sun": sunJSON(model),
             "labels": labelsJSON(model),
             "overlay": overlayJSON(model),
             "pulse": model.pulse.map { p -> [String: Any] in

@@ -71,10 +71,10 @@ import Testing
 
     @Test func defaultMapComesFromTheBundledDocument() throws {
         let m = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle"]))
-        // Basemap layers as the document lists them, the radar after the lakes, labels under the
-        // route steps, the ISS layers last.
+        // Basemap layers as the document lists them, the night's shading and the radar after the
+        // lakes, labels under the route steps, the ISS layers last.
         let ids = m.style.layers.map(\.id)
-        #expect(Array(ids.prefix(7)) == ["background", "land", "lakes", "radar", "coastline", "state-borders", "country-borders"])
+        #expect(Array(ids.prefix(8)) == ["background", "land", "lakes", "night", "radar", "coastline", "state-borders", "country-borders"])
         #expect(ids.contains("city-labels") && ids.firstIndex(of: "city-labels")! < ids.firstIndex(of: "route-step-0")!)
         #expect(ids.suffix(3) == ["iss-track-past", "iss-track-future", "iss"])
         #expect(m.model.lighting)

@@ -13,9 +13,11 @@ import Testing
     /// Renders through the snapshot command into a PNG and reads it back.
     func snapshot(elapsed: Double) throws -> (Pixmap, MapApp) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("pulse-\(elapsed)-\(UUID().uuidString).png").path
-        // The radar is moved out of the way: only the route changes between instants.
+        // The radar is moved out of the way: only the route changes between instants (and the
+        // instant is pinned to a morning, so no terminator crosses the route between two).
         let o = try Options.parse(["snapshot", "--radar", "demo", "-o", out, "--scene", "route", "--route", Self.fixture,
-                                   "--radar-bounds=-100,30,-99,31", "--size", "640x400", "--elapsed=\(elapsed)"])
+                                   "--radar-bounds=-100,30,-99,31", "--size", "640x400", "--elapsed=\(elapsed)",
+                                   "--time", "2025-10-01T15:00:00Z"])
         try Headless.snapshot(o)
         defer { try? FileManager.default.removeItem(atPath: out) }
         return (try PNGCodec.read(path: out), try MapSetup.model(o))

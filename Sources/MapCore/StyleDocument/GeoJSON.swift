@@ -79,6 +79,24 @@ public final class GeoJSONData: Sendable {
                                                  evaluation: EvaluationFeature(properties: properties, geometryType: "MultiLineString"))])
     }
 
+    /// One MultiPolygon feature of `polygons` (each its exterior ring, then its holes; rings
+    /// closed), with `properties`; no feature when there are none.
+    public static func polygons(_ polygons: [[[LngLat]]], properties: [String: StyleValue] = [:]) -> GeoJSONData {
+        GeoJSONData(features: polygonFeature(polygons, properties: properties).map { [$0] } ?? [])
+    }
+
+    /// The feature `polygons` makes (nil for none), for sources of several.
+    public static func polygonFeature(_ polygons: [[[LngLat]]], properties: [String: StyleValue] = [:]) -> GeoFeature? {
+        var parts: [[MercatorPoint]] = [], starts: [Int] = []
+        for polygon in polygons where !polygon.isEmpty {
+            starts.append(parts.count)
+            for ring in polygon { parts.append(ring.map(WebMercator.project)) }
+        }
+        guard !parts.isEmpty else { return nil }
+        return GeoFeature(geometry: FeatureGeometry(kind: .polygons, parts: parts, polygonStarts: starts),
+                          evaluation: EvaluationFeature(properties: properties, geometryType: "MultiPolygon"))
+    }
+
     /// Reads GeoJSON from parsed JSON; `path` names the place in messages (`sources.points.data`).
     public convenience init(json: JSON, path: String) throws {
         var out: [GeoFeature] = []

@@ -140,6 +140,8 @@ public struct InputController: Sendable {
         case .character("["): return [.frameSpeed(factor: 0.5)]
         case .character("]"): return [.frameSpeed(factor: 2)]
         case .character("g"), .character("G"): return [.toggleLegend]
+        case .character("t"), .character("T"): return [.toggleDaylight]
+        case .character("v"), .character("V"): return [.toggleFootprint]
         case .character("l"), .character("L"): return [.cycleLight]
         case .character("e"), .character("E"): return [.toggleEmissive]
         case .character("1"): return [.switchScene("radar")]

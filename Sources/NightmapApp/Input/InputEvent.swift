@@ -65,6 +65,10 @@ public enum MapCommand: Equatable, Sendable {
     case frameSpeed(factor: Double)
     /// Show or hide the radar's colour legend.
     case toggleLegend
+    /// The night side, its twilight bands and the subsolar point (`t`).
+    case toggleDaylight
+    /// The ISS's visibility footprint (`v`).
+    case toggleFootprint
     /// Go to the next light preset, eased over 300 ms.
     case cycleLight
     /// Switch the radar layer's emissive strength between 1 and 0.
