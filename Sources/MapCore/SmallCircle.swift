@@ -82,24 +82,9 @@ public struct SmallCircle: Equatable, Sendable {
     /// +/-180), latitudes clamped to the map's.
     public func outline(count: Int = 180) -> [[LngLat]] {
         guard radius > 0, radius < 180 else { return [] }
-        var lines: [[LngLat]] = [], current: [LngLat] = []
-        var previous: LngLat?
-        for q in ring(count: count) {
-            let p = LngLat(lng: LngLat(lng: q.lng, lat: 0).wrapped.lng, lat: min(Self.mapEdge, max(-Self.mapEdge, q.lat)))
-            if let a = previous, abs(p.lng - a.lng) > 180 {
-                let east = a.lng > 0
-                let span = east ? (180 - a.lng) + (p.lng + 180) : (a.lng + 180) + (180 - p.lng)
-                let k = span > 0 ? (east ? 180 - a.lng : a.lng + 180) / span : 0.5
-                let lat = a.lat + (p.lat - a.lat) * k
-                current.append(LngLat(lng: east ? 180 : -180, lat: lat))
-                if current.count >= 2 { lines.append(current) }
-                current = [LngLat(lng: east ? -180 : 180, lat: lat)]
-            }
-            current.append(p)
-            previous = p
-        }
-        if current.count >= 2 { lines.append(current) }
-        return lines
+        return LngLat.cutAtAntimeridian(ring(count: count).map {
+            LngLat(lng: $0.wrapped.lng, lat: min(Self.mapEdge, max(-Self.mapEdge, $0.lat)))
+        })
     }
 
     /// Twice the area a closed ring encloses in the longitude/latitude plane, north up:

@@ -112,26 +112,12 @@ public struct IssTracker: Sendable {
     /// cut where it crosses the antimeridian (each piece ends and starts exactly on +/-180).
     public func groundTrack(from start: Double, to end: Double, step: Double = 30) -> [[LngLat]] {
         guard let orbit, end > start, step > 0 else { return [] }
-        var lines: [[LngLat]] = [], current: [LngLat] = []
+        var points: [LngLat] = []
         var t = start
-        var previous: LngLat?
         while t <= end + 1e-9 {
-            guard let p = orbit(t)?.position else { t += step; continue }
-            if let q = previous, abs(p.lng - q.lng) > 180 {
-                // Crossing: interpolate the latitude where the longitude passes +/-180.
-                let east = q.lng > 0                     // going east across +180
-                let span = east ? (180 - q.lng) + (p.lng + 180) : (q.lng + 180) + (180 - p.lng)
-                let k = span > 0 ? (east ? 180 - q.lng : q.lng + 180) / span : 0.5
-                let lat = q.lat + (p.lat - q.lat) * k
-                current.append(LngLat(lng: east ? 180 : -180, lat: lat))
-                if current.count >= 2 { lines.append(current) }
-                current = [LngLat(lng: east ? -180 : 180, lat: lat)]
-            }
-            current.append(p)
-            previous = p
+            if let p = orbit(t)?.position { points.append(p) }
             t += step
         }
-        if current.count >= 2 { lines.append(current) }
-        return lines
+        return LngLat.cutAtAntimeridian(points)
     }
 }

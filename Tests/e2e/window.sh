@@ -158,7 +158,10 @@ ok "1x1, minimise, 4,000 wheel events, key held 2 s, click during an ease: still
 xdotool windowsize "$WID" 1280 800
 sleep 0.5
 
-# 11. A screenshot shows the map: land and ocean colours both cover a good share of the screen.
+# 11. A screenshot shows the map: land and ocean colours both cover a good share of the screen
+# (with day and night hidden, `t`: the night side's shading depends on the hour).
+xdotool key --window "$WID" t
+sleep 0.5
 import -window root "$WORK/shot.png"
 convert "$WORK/shot.png" -format %c histogram:info:- > "$WORK/hist.txt"
 share() { # share R,G,B -> percentage of pixels with that colour (within 3 per channel)
