@@ -18,6 +18,10 @@ public enum HTTPGet {
     /// Why a request failed, without the URL (callers name it).
     public struct Failure: Error, Sendable {
         public let reason: String
+        /// The status of the last answer the server sent (a 403, a redirect not followed), or
+        /// nil when none came (no connection, no answer in time).
+        public let status: Int?
+        public init(reason: String, status: Int? = nil) { self.reason = reason; self.status = status }
     }
 
     /// Fetches `url`: at most `timeout` seconds in all, `maxBytes` of body (an answer announcing
@@ -52,14 +56,15 @@ public enum HTTPGet {
             return curl_easy_perform(curl)
         }
         return withExtendedLifetime(state) {
-            if let stopped = state.stopped { return .failure(Failure(reason: stopped)) }
+            if let stopped = state.stopped { return .failure(Failure(reason: stopped, status: state.status)) }
             if code == CURLE_OK {
                 var status = 0
                 _ = nm_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
                 return .success(Response(status: status, body: state.body))
             }
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(Failure(reason: describe(code, detail: detail, transfer: state, timeout: timeout, maxRedirects: maxRedirects)))
+            return .failure(Failure(reason: describe(code, detail: detail, transfer: state, timeout: timeout, maxRedirects: maxRedirects),
+                                    status: state.status))
         }
     }
 
@@ -75,7 +80,8 @@ public enum HTTPGet {
         case CURLE_GOT_NOTHING: return "the server closed the connection without answering"
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR: return "connection lost (reset or closed by the server)"
         case CURLE_PARTIAL_FILE: return "connection closed before the answer was complete (\(firstLine(detail)))"
-        case CURLE_TOO_MANY_REDIRECTS: return "too many redirects (more than \(maxRedirects))"
+        case CURLE_TOO_MANY_REDIRECTS:
+            return maxRedirects == 0 ? "HTTP \(transfer.status ?? 300) (a redirect, not followed)" : "too many redirects (more than \(maxRedirects))"
         case CURLE_UNSUPPORTED_PROTOCOL: return "not an http or https address (\(firstLine(detail)))"
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE:
             return "secure connection failed (\(firstLine(detail)))"

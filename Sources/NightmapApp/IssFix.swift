@@ -11,6 +11,18 @@ public enum IssMode: String, Sendable, CaseIterable {
     case tle
 }
 
+/// Where the orbit's element set came from.
+public enum ElementsOrigin: String, Sendable {
+    /// The set that ships with nightmap.
+    case bundled
+    /// The one a previous run downloaded.
+    case cache
+    /// Downloaded by this run.
+    case download
+    /// The file given with `--tle`.
+    case file
+}
+
 /// One position of the ISS at one instant.
 public struct IssFix: Equatable, Sendable {
     public enum Source: String, Sendable { case live, tle }
@@ -41,16 +53,57 @@ public struct IssTracker: Sendable {
     public typealias Orbit = @Sendable (Double) -> (position: LngLat, altitudeKm: Double)?
 
     public let mode: IssMode
-    public let orbit: Orbit?
+    public private(set) var orbit: Orbit?
     /// The epoch of the orbit's element set (Unix seconds), when there is one.
-    public let orbitEpoch: Double?
+    public private(set) var orbitEpoch: Double?
+    /// Where the element set came from.
+    public private(set) var orbitOrigin: ElementsOrigin?
     public private(set) var lastLive: IssFix?
     public private(set) var previousLive: IssFix?
+    /// The live fixes of the last minute (at most 8, newest last), which the orbit is fitted to.
+    public private(set) var recentLive: [IssFix] = []
+    /// How far the orbit of the elements puts the station from the newest fix, in km.
+    public private(set) var orbitOffsetKm: Double?
+    /// The shift that puts the orbit through the fixes, once two fixes show the way it moves;
+    /// `fitGeneration` counts its changes (the track is redrawn on each).
+    public private(set) var fit: OrbitFit?
+    public private(set) var fitGeneration = 0
+    private var fitted: Orbit?
+    /// The elements put the station this far from a fix, or more: they are stale.
+    public static let staleKm = 20.0
     /// When the live feed last failed (Unix seconds), and why.
     public private(set) var lastFailure: (time: Double, reason: String)?
 
-    public init(mode: IssMode, orbit: Orbit?, orbitEpoch: Double? = nil) {
-        self.mode = mode; self.orbit = orbit; self.orbitEpoch = orbitEpoch
+    public init(mode: IssMode, orbit: Orbit?, orbitEpoch: Double? = nil, orbitOrigin: ElementsOrigin? = nil) {
+        self.mode = mode; self.orbit = orbit; self.orbitEpoch = orbitEpoch; self.orbitOrigin = orbitOrigin
+    }
+
+    /// A newer element set (downloaded while running).
+    public mutating func use(_ orbit: IssOrbit, origin: ElementsOrigin) {
+        self.orbit = orbit.position; orbitEpoch = orbit.epoch; orbitOrigin = origin
+        fit = nil; fitted = nil; fitGeneration += 1
+        refit()
+    }
+
+    /// The elements disagree with the live fixes by more than `staleKm`.
+    public var elementsStale: Bool { (orbitOffsetKm ?? 0) > Self.staleKm }
+
+    /// The orbit the track is drawn from and the icon moves along: the elements' orbit, shifted
+    /// onto the live fixes once fitted.
+    public var drawnOrbit: Orbit? { fitted ?? orbit }
+
+    /// Measures the orbit against the newest fix and fits it to the recent ones. A fit that still
+    /// passes within a kilometre of the newest fix is kept (the track stays still); one that no
+    /// longer fits is dropped.
+    private mutating func refit() {
+        guard let orbit, let last = recentLive.last else { return }
+        orbitOffsetKm = orbit(last.time).map { $0.position.distanceKm(to: last.position) }
+        if let fitted, let p = fitted(last.time), p.position.distanceKm(to: last.position) < 1 { return }
+        let next = OrbitFit.fit(orbit, to: recentLive, near: fit?.dt ?? 0, tolerance: Self.staleKm)
+        if next == nil && fit == nil { return }
+        fit = next
+        fitted = next.map { $0.apply(orbit) }
+        fitGeneration += 1
     }
 
     /// A fix from the live feed. One not newer than the last is not shown, but it is a good
@@ -60,6 +113,10 @@ public struct IssTracker: Sendable {
         if let last = lastLive, fix.time <= last.time { return }     // stale or repeated
         previousLive = lastLive
         lastLive = fix
+        recentLive.append(fix)
+        recentLive.removeAll { $0.time < fix.time - 60 }
+        if recentLive.count > 8 { recentLive.removeFirst(recentLive.count - 8) }
+        refit()
     }
 
     /// A failed request of the live feed: the last position stays; `auto` falls back to the orbit.
@@ -82,21 +139,28 @@ public struct IssTracker: Sendable {
     /// The position shown at `time`, its heading (degrees clockwise from north), its source and
     /// the age of the data it comes from (seconds).
     public func position(at time: Double) -> (fix: IssFix, bearing: Double, ageSeconds: Double)? {
-        if !usesLive(at: time), let orbit, let now = orbit(time) {
+        if !usesLive(at: time), let orbit = drawnOrbit, let now = orbit(time) {
             let ahead = orbit(time + 10)
             let bearing = ahead.map { Self.bearing(from: now.position, to: $0.position) } ?? 0
             return (IssFix(time: time, position: now.position, altitudeKm: now.altitudeKm, source: .tle), bearing, 0)
         }
         guard let last = lastLive else { return nil }
-        guard let prev = previousLive, last.time > prev.time else { return (last, 0, time - last.time) }
-        // Carry on along the last two fixes for up to 5 s past the newest.
+        // Carried on for up to 5 s past the newest fix: along the fitted orbit (the track's path)...
+        let t = min(max(time, last.time - 60), last.time + 5)
+        // (The altitude is the feed's: stale elements have the wrong one.)
+        if let fitted, let now = fitted(t) {
+            let bearing = fitted(t + 10).map { Self.bearing(from: now.position, to: $0.position) } ?? 0
+            return (IssFix(time: time, position: now.position, altitudeKm: last.altitudeKm, source: .live), bearing, max(0, time - last.time))
+        }
+        // ... or, before there is one, along the last two fixes.
+        guard let prev = previousLive, last.time > prev.time else { return (last, 0, max(0, time - last.time)) }
         let k = min(max(time - last.time, 0), 5) / (last.time - prev.time)
         var dl = last.position.lng - prev.position.lng
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
         let p = LngLat(lng: last.position.lng + dl * k,
                        lat: min(max(last.position.lat + (last.position.lat - prev.position.lat) * k, -90), 90)).wrapped
         let fix = IssFix(time: time, position: p, altitudeKm: last.altitudeKm, source: .live)
-        return (fix, Self.bearing(from: prev.position, to: last.position), time - last.time)
+        return (fix, Self.bearing(from: prev.position, to: last.position), max(0, time - last.time))
     }
 
     /// Initial great-circle bearing in degrees clockwise from north.
@@ -110,8 +174,10 @@ public struct IssTracker: Sendable {
 
     /// The ground track from `start` to `end` (Unix seconds) sampled every `step` seconds,
     /// cut where it crosses the antimeridian (each piece ends and starts exactly on +/-180).
+    /// None while the elements are stale and not yet fitted: a track through the wrong place
+    /// is not drawn.
     public func groundTrack(from start: Double, to end: Double, step: Double = 30) -> [[LngLat]] {
-        guard let orbit, end > start, step > 0 else { return [] }
+        guard let orbit = drawnOrbit, end > start, step > 0, fitted != nil || !elementsStale else { return [] }
         var points: [LngLat] = []
         var t = start
         while t <= end + 1e-9 {

@@ -24,11 +24,21 @@ public struct IssOrbit: Sendable {
         return try parse(text, origin: path)
     }
 
-    public static func parse(_ text: String, origin: String) throws -> IssOrbit {
-        let sets: [TLE]
+    /// The newest set in `text`. With `catalogNumber`, only sets of that satellite count; with
+    /// `notAfter` (Unix seconds), a set whose epoch is later is refused (a clock or a server wrong).
+    public static func parse(_ text: String, origin: String, catalogNumber: Int? = nil, notAfter: Double? = nil) throws -> IssOrbit {
+        var sets: [TLE]
         do { sets = try TLE.parseAll(text) } catch { throw Failure(description: "\(origin): \(error)") }
+        if let n = catalogNumber, let other = sets.first, !sets.contains(where: { $0.catalogNumber == n }) {
+            throw Failure(description: "\(origin): no element set for catalogue number \(n) (it has \(other.catalogNumber))")
+        }
+        if let n = catalogNumber { sets = sets.filter { $0.catalogNumber == n } }
         guard let tle = sets.max(by: { $0.epochUnixSeconds < $1.epochUnixSeconds }) else {
             throw Failure(description: "\(origin): no two-line element set in the file")
+        }
+        if let limit = notAfter, tle.epochUnixSeconds > limit {
+            let f = ISO8601DateFormatter()
+            throw Failure(description: "\(origin): the element set's epoch \(f.string(from: Date(timeIntervalSince1970: tle.epochUnixSeconds))) is more than a day ahead of the clock")
         }
         let sgp4 = SGP4(tle: tle)
         do { _ = try sgp4.propagate(minutesSinceEpoch: 0) } catch {

@@ -12,6 +12,15 @@ extension MapApp {
     /// A failed request of the live feed, with a one-line reason.
     public mutating func issFeedFailed(at time: Double, reason: String) { iss?.failed(at: time, reason: reason) }
 
+    /// A newer element set (downloaded while the map shows): the orbit, its track and the
+    /// position follow it from the next frame.
+    public mutating func useElements(_ orbit: IssOrbit, origin: ElementsOrigin) {
+        guard iss != nil else { return }
+        iss?.use(orbit, origin: origin)
+        trackComputedAt = -.infinity
+        issShown = nil
+    }
+
     /// The orbit's element set epoch (Unix seconds), when the ISS has one.
     public var issOrbitEpoch: Double? { iss?.orbitEpoch }
 
@@ -55,16 +64,26 @@ extension MapApp {
             }
             model.advance(to: now)
         }
-        // The ground track: the last 45 minutes and the next 90, redrawn once a minute.
-        if tracker.orbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt) {
+        // The ground track: the last 45 minutes and the next 90, redrawn once a minute and when
+        // the orbit's fit to the live fixes changes.
+        if tracker.drawnOrbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt || tracker.fitGeneration != trackFitGeneration) {
             trackComputedAt = now
+            trackFitGeneration = tracker.fitGeneration
+            let past = tracker.groundTrack(from: utc - 45 * 60, to: utc), future = tracker.groundTrack(from: utc, to: utc + 90 * 60)
+            trackLines = past + future
             if model.style.geojson(Self.trackPastID) != nil {
-                try? model.updateGeoJSONSource(Self.trackPastID, GeoJSONData.lines(tracker.groundTrack(from: utc - 45 * 60, to: utc)))
+                try? model.updateGeoJSONSource(Self.trackPastID, GeoJSONData.lines(past))
             }
             if model.style.geojson(Self.trackFutureID) != nil {
-                try? model.updateGeoJSONSource(Self.trackFutureID, GeoJSONData.lines(tracker.groundTrack(from: utc, to: utc + 90 * 60)))
+                try? model.updateGeoJSONSource(Self.trackFutureID, GeoJSONData.lines(future))
             }
         }
+    }
+
+    /// How far the position shown is from the ground track drawn, in km; nil with no track drawn.
+    public var issTrackOffsetKm: Double? {
+        guard let p = issNow?.fix.position, trackLines.contains(where: { $0.count > 1 }) else { return nil }
+        return trackLines.map { p.distanceKm(toLine: $0) }.min()
     }
 
     /// The arrow at the window's edge towards the ISS (the colour of its icon's first shape,

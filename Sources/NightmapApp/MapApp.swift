@@ -35,10 +35,16 @@ public struct MapApp: Sendable {
     public let clockOrigin: Double
     /// The ISS: its position source and where it is (nil when the map has no ISS).
     public internal(set) var iss: IssTracker?
+    /// What keeping the element set current last did, in a few words ("up to date", "no try
+    /// before 14:05 UTC: HTTP 403"); nil when it is off.
+    public var elementsRefresh: String?
     /// Follow mode: the camera eases to the ISS once a second.
     public private(set) var followsIss = false
     var lastFollow = 0.0
     var trackComputedAt = -Double.infinity
+    /// The fit the track was last drawn with, and the track drawn (past and future pieces).
+    var trackFitGeneration = 0
+    var trackLines: [[LngLat]] = []
     /// When the night shading and the subsolar point were last worked out (map time).
     var skyComputedAt = -Double.infinity
     /// Where the ISS was last put into its source.

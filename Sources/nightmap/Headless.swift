@@ -11,7 +11,9 @@ enum Headless {
     static func snapshot(_ o: Options) throws {
         var model = try MapSetup.model(o, report: warn)
         loadRadarOnce(&model, o)
-        if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: snapshots stay offline
+        refreshElementsOnce(&model, o)
+        if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: one picture needs no feed
+        model.status = StatusLine.compose(model, framesPerSecond: nil)
         let pixmap = Pixmap(width: model.camera.size.width, height: model.camera.size.height)
         FrameRenderer().render(model.frame(), into: pixmap)
         try PNGCodec.write(pixmap, to: o.output ?? "snapshot.png")
@@ -20,6 +22,7 @@ enum Headless {
     static func state(_ o: Options) throws -> String {
         var model = try MapSetup.model(o, report: warn)
         loadRadarOnce(&model, o)
+        refreshElementsOnce(&model, o)
         fetchIssOnce(&model, o)
         // The status line as the window shows it with nothing moving.
         model.status = StatusLine.compose(model, framesPerSecond: 0)
@@ -55,15 +58,33 @@ enum Headless {
         model.status = StatusLine.compose(model, framesPerSecond: nil)
     }
 
+    /// The element set kept current as the window would at start (at most one request, within
+    /// its 2 s limit, when CelesTrak's rules allow one).
+    static func refreshElementsOnce(_ model: inout MapApp, _ o: Options) {
+        guard let refresh = MapSetup.elementsRefresh(model, o) else { return }
+        let outcome = refresh.run(now: Date().timeIntervalSince1970, instant: model.clockOrigin + model.now, newestEpoch: model.issOrbitEpoch)
+        MapSetup.apply(outcome, to: &model, report: warn)
+        model.advance(to: model.now)
+    }
+
     /// With a live or auto source, one request (within the feed's time limit) before drawing.
     static func fetchIssOnce(_ model: inout MapApp, _ o: Options) {
         guard o.issMode != .tle, model.iss != nil else { return }
         let client = IssFeedClient(url: o.issURL ?? IssFeedClient.defaultURL)
-        switch client.fetchNow() {
-        case let .success(fix): model.receiveIss(fix)
-        case let .failure(e):
-            model.issFeedFailed(at: Date().timeIntervalSince1970, reason: e.description)
-            warn("\(e.description); keeping the last ISS position")
+        // A second fix a second later when the elements disagree with the first: the two show
+        // which way the station moves, which the orbit's fit needs.
+        for attempt in 0..<2 {
+            if attempt == 1 {
+                guard let tracker = model.iss, tracker.elementsStale, tracker.fit == nil else { break }
+                Thread.sleep(forTimeInterval: 1.05)
+            }
+            switch client.fetchNow() {
+            case let .success(fix): model.receiveIss(fix)
+            case let .failure(e):
+                model.issFeedFailed(at: Date().timeIntervalSince1970, reason: e.description)
+                warn("\(e.description); keeping the last ISS position")
+            }
+            if model.iss?.lastFailure != nil { break }
         }
         model.advance(to: model.now)
     }
@@ -112,14 +133,21 @@ enum Headless {
             out["altitudeKm"] = p.fix.altitudeKm; out["source"] = p.fix.source.rawValue
             out["ageSeconds"] = p.ageSeconds; out["bearing"] = p.bearing
             out["footprintRadiusKm"] = model.issFootprintRadiusKm ?? NSNull()
+            out["trackOffsetKm"] = model.issTrackOffsetKm ?? NSNull()
         } else {
             out["source"] = "none"
         }
         if let f = tracker.lastFailure { out["lastError"] = f.reason }
+        // The elements against the live feed: how far off they put the station, and the shift fitted.
+        out["orbitOffsetKm"] = tracker.orbitOffsetKm ?? NSNull()
+        out["elementsStale"] = tracker.elementsStale
+        out["orbitFit"] = tracker.fit.map { ["seconds": $0.dt, "degrees": $0.dLng] } ?? NSNull()
         if let epoch = model.issOrbitEpoch {
             out["tleEpoch"] = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: epoch))
             out["tleAgeDays"] = (model.clockOrigin + model.now - epoch) / 86400
+            out["tleOrigin"] = tracker.orbitOrigin?.rawValue ?? NSNull()
         }
+        out["tleRefresh"] = model.elementsRefresh ?? "off"
         out["following"] = model.followsIss
         return out
     }

@@ -191,19 +191,43 @@ enum MapSetup {
         }
     }
 
-    /// The ISS: `--tle` as given (its errors are fatal); else the newest of the bundled set and the
-    /// cached one, after a refresh from `--tle-url` when asked.
+    /// The ISS: `--tle` as given (its errors are fatal); else of the bundled set and the cached
+    /// one the nearer to the instant shown (a bad cache is reported and skipped). Nothing here reads the network:
+    /// `refreshElements` does, once the map is built.
     private static func issTracker(_ o: Options, _ resources: URL, _ report: (String) -> Void) throws -> IssTracker {
-        var orbit: IssOrbit?
         if let path = o.tle {
-            orbit = try IssOrbit.load(path: path)
-        } else {
-            let cache = TLECache.cacheFile()
-            if let url = o.tleURL, case let .failure(e) = TLECache.refresh(from: url, cache: cache) {
-                report("\(e.description); using the newest element set on disk")
-            }
-            orbit = TLECache.newest([resources.appendingPathComponent("tle/iss.tle").path, cache.path], report: report)
+            let orbit = try IssOrbit.load(path: path)
+            return IssTracker(mode: o.issMode, orbit: orbit.position, orbitEpoch: orbit.epoch, orbitOrigin: .file)
         }
-        return IssTracker(mode: o.issMode, orbit: orbit?.position, orbitEpoch: orbit?.epoch)
+        let bundled = resources.appendingPathComponent("tle/iss.tle").path, cache = TLECache.cacheFile().path
+        let instant = (o.time ?? Date().timeIntervalSince1970) + o.elapsed
+        guard let (orbit, path) = TLECache.nearest([bundled, cache], to: instant, report: report) else {
+            return IssTracker(mode: o.issMode, orbit: nil)
+        }
+        return IssTracker(mode: o.issMode, orbit: orbit.position, orbitEpoch: orbit.epoch, orbitOrigin: path == bundled ? .bundled : .cache)
+    }
+
+    /// The element-set refresh the options ask for: nil with `--tle FILE`, `--tle-url none` or no ISS.
+    static func elementsRefresh(_ model: MapApp, _ o: Options, cache: URL = TLECache.cacheFile()) -> ElementsRefresh? {
+        guard model.iss != nil, o.tle == nil, let url = o.tleURL else { return nil }
+        return ElementsRefresh(url: url, cache: cache)
+    }
+
+    /// Applies one run of the refresh to the model: a new set replaces the orbit; what happened
+    /// goes into `elementsRefresh` (for `state`), a failure to `report` (once: the runs after it wait).
+    static func apply(_ outcome: ElementsRefresh.Outcome, to model: inout MapApp, report: (String) -> Void) {
+        switch outcome {
+        case .upToDate:
+            model.elementsRefresh = "up to date"
+        case let .waiting(until, reason):
+            model.elementsRefresh = "no try before \(RadarTime.hourMinute(until)) UTC: \(reason)"
+        case let .downloaded(orbit):
+            let instant = model.clockOrigin + model.now
+            if abs(orbit.epoch - instant) < abs((model.issOrbitEpoch ?? -.infinity) - instant) { model.useElements(orbit, origin: .download) }
+            model.elementsRefresh = "downloaded"
+        case let .failed(reason):
+            model.elementsRefresh = reason
+            report("\(reason); using the newest element set on disk")
+        }
     }
 }

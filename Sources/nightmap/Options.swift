@@ -32,7 +32,8 @@ struct Options: Equatable {
     var issMode: IssMode = .auto
     var issURL: URL?
     var tle: String?
-    var tleURL: URL?
+    /// Where the element set is kept current from (nil: `--tle-url none`).
+    var tleURL: URL? = ElementsRefresh.celestrak
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
     var time: Double?
     var elapsed: Double = 0
@@ -88,7 +89,8 @@ struct Options: Equatable {
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
       --tle FILE         the ISS orbit's two-line elements (default: the newest of the bundled and cached ones)
-      --tle-url URL      refresh the element set from this URL (e.g. CelesTrak's GP query) and cache it
+      --tle-url URL      keep the element set current from this URL when it is over 12 h old, at most once
+                         in 2 h (default CelesTrak's GP query for 25544; none: never)
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
@@ -226,8 +228,9 @@ struct Options: Equatable {
                 o.tle = try value()
             case "--tle-url":
                 let v = try value()
+                if v == "none" { o.tleURL = nil; break }
                 guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil else {
-                    throw UsageError(description: "option --tle-url: '\(v)' is not an http or https URL")
+                    throw UsageError(description: "option --tle-url: '\(v)' is not an http or https URL, nor none")
                 }
                 o.tleURL = u
             case "--light":

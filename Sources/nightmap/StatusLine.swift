@@ -41,10 +41,13 @@ enum StatusLine {
             problem = " (feed: \(reason))"
         }
         guard let p = model.issNow else { return "ISS: no position" + problem }
+        // Elements that disagree with the feed: the track is fitted to the fixes (or not drawn yet).
+        let stale = tracker.elementsStale ? (short ? ", stale TLE" : tracker.fit == nil ? ", elements stale: no track" : ", elements stale: track fitted to the feed") : ""
         switch p.fix.source {
         case .live:
-            return "ISS live" + (p.ageSeconds >= 2 ? ", \(Int(p.ageSeconds)) s old" : "") + problem
+            return "ISS live" + (p.ageSeconds >= 2 ? ", \(Int(p.ageSeconds)) s old" : "") + stale + problem
         case .tle:
+            if !stale.isEmpty { return "ISS orbit" + stale + problem }
             guard let epoch = model.issOrbitEpoch else { return "ISS orbit" + problem }
             let days = (model.clockOrigin + model.now - epoch) / 86400
             guard days > 3 else { return "ISS orbit" + problem }

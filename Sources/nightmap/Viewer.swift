@@ -34,6 +34,9 @@ final class Viewer {
     /// The live radar, kept current off this thread; nil for frames from files.
     private var radarFeed: RadarFeed?
     private var radarGeneration = 0
+    /// Keeps the ISS element set current off this thread; nil with `--tle`, `--tle-url none`.
+    private var elements: ElementsKeeper?
+    private var lastElementsProblem: String?
     /// Full screen at the desktop's resolution (F11), and the window's size before it.
     private var fullscreen: Bool
     private var windowedSize: ViewportSize
@@ -55,11 +58,18 @@ final class Viewer {
         // The radar's clock: the instant the map shows (`--time` moves it, the wall clock runs it).
         let offset = (options.time.map { $0 - Date().timeIntervalSince1970 } ?? 0) + options.elapsed
         radarFeed = MapSetup.radarFeed(model, options, clock: { Date().timeIntervalSince1970 + offset }, report: warn)
+        if let refresh = MapSetup.elementsRefresh(model, options) {
+            elements = ElementsKeeper(refresh: refresh, newestEpoch: model.issOrbitEpoch) {
+                let now = Date().timeIntervalSince1970
+                return (now, now + offset)
+            }
+        }
     }
 
     deinit {
         feed?.stop()
         radarFeed?.stop()
+        elements?.stop()
         if let t = texture { SDL_DestroyTexture(t) }
         if let r = sdlRenderer { SDL_DestroyRenderer(r) }
         if let w = window { SDL_DestroyWindow(w) }
@@ -149,6 +159,7 @@ final class Viewer {
         var event = SDL_Event()
         feed?.start()
         radarFeed?.start()
+        elements?.start()
         while !model.wantsQuit {
             // Sleep until the next event, the next animation frame or the next timer tick.
             var timeout: Int32 = 1000
@@ -162,6 +173,7 @@ final class Viewer {
                 while SDL_PollEvent(&event) != 0 { try handle(event) }
             }
             drainFeed()
+            drainElements()
             if let (series, generation) = radarFeed?.take(after: radarGeneration) {
                 radarGeneration = generation
                 model.advance(to: now())
@@ -281,6 +293,23 @@ final class Viewer {
             if ww > 0 && wh > 0 { size = ViewportSize(width: Int(ww), height: Int(wh)) }
         }
         return SavedState(model: model, window: .init(width: size.width, height: size.height, fullscreen: fullscreen))
+    }
+
+    /// Hands a new element set to the model (the track is redrawn with it); a failure is
+    /// reported once until it changes.
+    private func drainElements() {
+        guard let elements else { return }
+        for outcome in elements.drain() {
+            model.advance(to: now())
+            MapSetup.apply(outcome, to: &model) { reason in
+                if reason != lastElementsProblem { warn(reason) }
+            }
+            if case let .failed(reason) = outcome { lastElementsProblem = reason } else { lastElementsProblem = nil }
+            if case .downloaded = outcome, options.verbose, let epoch = model.issOrbitEpoch {
+                log("ISS element set of \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: epoch))) downloaded")
+            }
+            statusUpdated = -.infinity
+        }
     }
 
     /// Hands what the feed delivered to the model; a failure is reported once until it changes.

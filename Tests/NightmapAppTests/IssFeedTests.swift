@@ -211,8 +211,8 @@ import TestSupport
     }
 }
 
-/// Refreshing the element set from a CelesTrak-style URL (a local server here) into the cache.
-@Suite(.serialized) struct TLECacheTests {
+/// Keeping the element set current by CelesTrak's rules (a local server stands in for it).
+@Suite(.serialized) struct ElementsRefreshTests {
     static let tle = """
     ISS (ZARYA)
     1 25544U 98067A   25274.49975208  .00018288  00000-0  33242-3 0  9998
@@ -223,40 +223,158 @@ import TestSupport
     1 25544U 98067A   25194.43411487  .00010152  00000-0  18227-3 0  9995
     2 25544  51.6340 176.9702 0002675   6.8375 353.2650 15.50520436519237
     """
+    /// The epochs of `tle` (2025-10-01 11:59:38 UTC) and `older`.
+    static let epoch = 1_759_319_978.1, olderEpoch = 1_752_403_747.0
+    /// A wall clock two days after `tle`'s epoch (its set is stale then).
+    static let now = epoch + 2 * 86400
 
     func tempCache() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("tle-\(UUID().uuidString)/nightmap/iss.tle")
     }
 
-    @Test func aGoodAnswerIsParsedAndCached() throws {
+    /// The text with each data line's last digit set to its checksum (digits, and 1 for '-', mod 10).
+    static func checksummed(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count == 69, line.hasPrefix("1 ") || line.hasPrefix("2 ") else { return String(line) }
+            let sum = line.dropLast().reduce(0) { $0 + ($1 == "-" ? 1 : Int(String($1)) ?? 0) }
+            return line.dropLast() + String(sum % 10)
+        }.joined(separator: "\n")
+    }
+
+    func refresh(_ server: LocalHTTPServer, _ cache: URL) -> ElementsRefresh {
+        ElementsRefresh(url: URL(string: "http://127.0.0.1:\(server.port)/NORAD/elements/gp.php?CATNR=25544&FORMAT=TLE")!, cache: cache)
+    }
+
+    @Test func threeLaunchesInTwoHoursMakeOneRequest() throws {
         let server = try LocalHTTPServer(.json(Self.tle))
         defer { server.stop() }
         let cache = tempCache()
         defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent().deletingLastPathComponent()) }
-        let orbit = try TLECache.refresh(from: server.url, cache: cache).get()
-        #expect(abs(orbit.epoch - 1_759_319_978.1) < 1)       // 2025-10-01 11:59:38 UTC
-        #expect(FileManager.default.fileExists(atPath: cache.path))
-        // The newest of several files wins.
-        let oldPath = cache.deletingLastPathComponent().appendingPathComponent("old.tle")
-        try Self.older.write(to: oldPath, atomically: true, encoding: .utf8)
-        var reports: [String] = []
-        let best = TLECache.newest([oldPath.path, cache.path, "/nonexistent.tle"]) { reports.append($0) }
-        #expect(best?.epoch == orbit.epoch && reports.isEmpty)
+        let r = refresh(server, cache)
+        // The bundled set is the older one: stale at `now`.
+        guard case let .downloaded(orbit) = r.run(now: Self.now, instant: Self.now, newestEpoch: Self.olderEpoch) else {
+            Issue.record("the first launch did not download"); return
+        }
+        #expect(abs(orbit.epoch - Self.epoch) < 1)
+        #expect(server.targets == ["/NORAD/elements/gp.php?CATNR=25544&FORMAT=TLE"])
+        #expect(abs((ElementsRefresh.modified(cache) ?? 0) - Self.now) < 0.01)
+        // The next launches find the cache (the set is still 2 days old): they wait for 2 hours
+        // from the cache file's time, and ask nothing.
+        for later in [1800.0, 7199] {
+            guard case let .waiting(until, _) = r.run(now: Self.now + later, instant: Self.now + later, newestEpoch: Self.epoch) else {
+                Issue.record("launch at +\(later) s did not wait"); return
+            }
+            #expect(abs(until - (Self.now + 7200)) < 0.01)
+        }
+        #expect(server.requests == 1)
+        // After 2 hours it may ask again.
+        if case .downloaded = r.run(now: Self.now + 7201, instant: Self.now + 7201, newestEpoch: Self.epoch) {} else { Issue.record("no request after 2 hours") }
+        #expect(server.requests == 2)
     }
 
-    @Test(arguments: [("500", LocalHTTPServer.Behaviour.status(500, "no")), ("garbage", .json("<html>maintenance</html>")),
-                      ("bad checksum", .json(TLECacheTests.tle.replacingOccurrences(of: "9998", with: "9997")))])
-    func badAnswersLeaveTheCacheAlone(_ name: String, _ b: LocalHTTPServer.Behaviour) throws {
+    @Test func aFreshSetAsksNothing() throws {
+        let server = try LocalHTTPServer(.json(Self.tle))
+        defer { server.stop() }
+        let r = refresh(server, tempCache())
+        // 11 hours old at the instant shown; and a map of a day before the set needs nothing newer.
+        if case .upToDate = r.run(now: Self.epoch + 11 * 3600, instant: Self.epoch + 11 * 3600, newestEpoch: Self.epoch) {} else { Issue.record("fresh set refreshed") }
+        if case .upToDate = r.run(now: Self.now, instant: Self.epoch - 86400, newestEpoch: Self.epoch) {} else { Issue.record("past map refreshed") }
+        #expect(server.requests == 0)
+    }
+
+    @Test(arguments: [403, 404, 503, 302])
+    func aRefusalStopsTriesForTwoHoursAndIsSaidOnce(_ status: Int) throws {
+        let server = try LocalHTTPServer(status == 302 ? .redirectLoop : .status(status, "GP data has not updated since your last successful download"))
+        defer { server.stop() }
+        let cache = tempCache()
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent().deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.older.write(to: cache, atomically: true, encoding: .utf8)
+        ElementsRefresh.touch(cache, at: Self.now - 3 * 3600)
+        let r = refresh(server, cache)
+        guard case let .failed(reason) = r.run(now: Self.now, instant: Self.now, newestEpoch: Self.olderEpoch) else {
+            Issue.record("HTTP \(status) accepted"); return
+        }
+        #expect(reason.contains("127.0.0.1") && reason.contains("HTTP \(status)") && reason.contains("2 hours") && !reason.contains("\n"), "\(reason)")
+        #expect(server.requests == 1)
+        #expect(try String(contentsOf: cache, encoding: .utf8) == Self.older)
+        // Later runs, and other processes, wait quietly until 2 hours after the refusal.
+        guard case let .waiting(until, why) = r.run(now: Self.now + 3600, instant: Self.now + 3600, newestEpoch: Self.olderEpoch) else {
+            Issue.record("HTTP \(status): the next run did not wait"); return
+        }
+        #expect(abs(until - (Self.now + 7200)) < 0.01 && why.contains("HTTP \(status)"))
+        #expect(server.requests == 1)
+        _ = r.run(now: Self.now + 7201, instant: Self.now + 7201, newestEpoch: Self.olderEpoch)
+        #expect(server.requests == 2)
+    }
+
+    @Test(arguments: [("garbage", LocalHTTPServer.Behaviour.json("<html>maintenance</html>")),
+                      ("bad checksum", .json(ElementsRefreshTests.tle.replacingOccurrences(of: "9998", with: "9997"))),
+                      ("another satellite", .json(ElementsRefreshTests.checksummed(ElementsRefreshTests.tle.replacingOccurrences(of: "25544", with: "48274")))),
+                      ("empty", .json("")),
+                      ("cut short", .cutShort(ElementsRefreshTests.tle))])
+    func aBadBodyNeverReplacesTheCache(_ name: String, _ b: LocalHTTPServer.Behaviour) throws {
         let server = try LocalHTTPServer(b)
         defer { server.stop() }
         let cache = tempCache()
-        let r = TLECache.refresh(from: server.url, cache: cache)
-        if case let .failure(e) = r {
-            #expect(e.description.contains("127.0.0.1") && !e.description.contains("\n"), "\(name): \(e)")
-        } else {
-            Issue.record("\(name) accepted")
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent().deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.older.write(to: cache, atomically: true, encoding: .utf8)
+        ElementsRefresh.touch(cache, at: Self.now - 3 * 3600)
+        let r = refresh(server, cache)
+        guard case let .failed(reason) = r.run(now: Self.now, instant: Self.now, newestEpoch: Self.olderEpoch) else {
+            Issue.record("\(name) accepted"); return
         }
+        #expect(reason.contains("127.0.0.1") && !reason.contains("\n"), "\(name): \(reason)")
+        #expect(try String(contentsOf: cache, encoding: .utf8) == Self.older, "\(name)")
+        if name == "another satellite" { #expect(reason.contains("25544") && reason.contains("48274"), "\(reason)") }
+        // Whatever the body, the next run does not ask again within 2 hours.
+        _ = r.run(now: Self.now + 60, instant: Self.now + 60, newestEpoch: Self.olderEpoch)
+        #expect(server.requests == 1, "\(name)")
+    }
+
+    @Test func aSetFromTheFutureIsRefused() throws {
+        let server = try LocalHTTPServer(.json(Self.tle))
+        defer { server.stop() }
+        let cache = tempCache()
+        let r = refresh(server, cache)
+        // The wall clock 2 days before the set's epoch: more than a day ahead.
+        guard case let .failed(reason) = r.run(now: Self.epoch - 2 * 86400, instant: Self.epoch - 2 * 86400, newestEpoch: Self.olderEpoch) else {
+            Issue.record("a set 2 days ahead accepted"); return
+        }
+        #expect(reason.contains("ahead of the clock"), "\(reason)")
         #expect(!FileManager.default.fileExists(atPath: cache.path))
+    }
+
+    @Test func noAnswerIsNoRefusal() throws {
+        let server = try LocalHTTPServer(.refuse)
+        defer { server.stop() }
+        let cache = tempCache()
+        let r = refresh(server, cache)
+        guard case let .failed(reason) = r.run(now: Self.now, instant: Self.now, newestEpoch: Self.olderEpoch) else {
+            Issue.record("no failure"); return
+        }
+        #expect(reason.contains("connection refused") && !reason.contains("2 hours"), "\(reason)")
+        // Nothing answered, so nothing pauses: the next launch may try.
+        #expect(r.pause() == nil)
+        if case .fetch = r.plan(now: Self.now + 60, instant: Self.now + 60, newestEpoch: Self.olderEpoch) {} else { Issue.record("paused after no answer") }
+    }
+
+    @Test func theSetNearestTheInstantWins() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let new = dir.appendingPathComponent("new.tle"), old = dir.appendingPathComponent("old.tle"), bad = dir.appendingPathComponent("bad.tle")
+        try Self.tle.write(to: new, atomically: true, encoding: .utf8)
+        try Self.older.write(to: old, atomically: true, encoding: .utf8)
+        try "not a TLE".write(to: bad, atomically: true, encoding: .utf8)
+        var reports: [String] = []
+        let paths = [old.path, bad.path, new.path, "/nonexistent.tle"]
+        let best = TLECache.nearest(paths, to: Self.now) { reports.append($0) }
+        #expect(best?.path == new.path && abs((best?.orbit.epoch ?? 0) - Self.epoch) < 1)
+        #expect(reports.count == 1 && reports[0].contains("bad.tle"))
+        // A map of the summer before takes the summer's set.
+        #expect(TLECache.nearest(paths, to: Self.olderEpoch + 86400) { _ in }?.path == old.path)
     }
 
     @Test func theCacheFollowsXDG() {
@@ -271,4 +389,61 @@ final class Counter: @unchecked Sendable {
     private var n = 0
     func add() { lock.lock(); n += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+}
+
+/// Fitting stale elements to live fixes (`OrbitFit`, through `IssTracker`).
+@Suite struct OrbitFitTests {
+    static let fresh = try! IssOrbit.parse(ElementsRefreshTests.tle, origin: "fresh")
+    static let stale = try! IssOrbit.parse(ElementsRefreshTests.older, origin: "stale")
+    static let start = 1_759_320_000.0          // 2025-10-01 12:00:00 UTC
+
+    static func fix(_ t: Double) -> IssFix {
+        let p = fresh.position(t)!
+        return IssFix(time: t, position: p.position, altitudeKm: p.altitudeKm, source: .live)
+    }
+
+    /// Over the 45 minutes before and the 90 after, the fitted track stays near the path the
+    /// station really takes, at every minute.
+    @Test(arguments: [0.0, 1500, 3100, 4700])
+    func theFittedTrackFollowsTheRealPath(_ offset: Double) throws {
+        let t0 = Self.start + offset
+        var tracker = IssTracker(mode: .live, orbit: Self.stale.position, orbitEpoch: Self.stale.epoch)
+        tracker.receive(Self.fix(t0 - 1))
+        #expect(tracker.elementsStale && tracker.fit == nil && tracker.groundTrack(from: t0, to: t0 + 600).isEmpty)
+        tracker.receive(Self.fix(t0))
+        let fit = try #require(tracker.fit)
+        let track = tracker.groundTrack(from: t0 - 45 * 60, to: t0 + 90 * 60)
+        var worst = 0.0
+        for minute in stride(from: -45.0, through: 90, by: 1) {
+            let truth = try #require(Self.fresh.position(t0 + minute * 60)).position
+            worst = max(worst, track.map { truth.distanceKm(toLine: $0) }.min() ?? .infinity)
+        }
+        #expect(worst < 20, "fit \(fit): the track is up to \(worst) km from the real path")
+        // Between fixes the icon moves along that track, heading along it.
+        for dt in [0.25, 0.5, 2, 4.5] {
+            let p = try #require(tracker.position(at: t0 + dt))
+            #expect(track.map { p.fix.position.distanceKm(toLine: $0) }.min() ?? .infinity < 2)
+            let truth = try #require(Self.fresh.position(t0 + dt)).position
+            #expect(p.fix.position.distanceKm(to: truth) < 1)
+            let ahead = try #require(Self.fresh.position(t0 + dt + 10)).position
+            #expect(abs(p.bearing - IssTracker.bearing(from: truth, to: ahead)) < 1)
+        }
+    }
+
+    /// The next fix a second later keeps the fit (and the track) as it is; an orbit that is not
+    /// the station's fits nothing.
+    @Test func theFitIsStableAndRefusesAWrongOrbit() throws {
+        var tracker = IssTracker(mode: .live, orbit: Self.stale.position, orbitEpoch: Self.stale.epoch)
+        tracker.receive(Self.fix(Self.start - 1))
+        tracker.receive(Self.fix(Self.start))
+        let generation = tracker.fitGeneration
+        for k in 1...5 { tracker.receive(Self.fix(Self.start + Double(k))) }
+        #expect(tracker.fitGeneration == generation)
+        // A polar orbit through nowhere near: no shift puts it through all the fixes.
+        let polar: IssTracker.Orbit = { t in (LngLat(lng: 10, lat: ((t / 10).truncatingRemainder(dividingBy: 180)) - 90), 420) }
+        var wrong = IssTracker(mode: .live, orbit: polar)
+        wrong.receive(Self.fix(Self.start - 30))
+        wrong.receive(Self.fix(Self.start))
+        #expect(wrong.fit == nil && wrong.elementsStale && wrong.groundTrack(from: Self.start, to: Self.start + 600).isEmpty)
+    }
 }

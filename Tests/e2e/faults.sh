@@ -19,7 +19,7 @@ expect_error() {
     [ "$(wc -l < "$WORK/err")" -le 2 ] || fail "$what: more than two lines on stderr: $(cat "$WORK/err")"
     ok "$what: $(head -1 "$WORK/err")"
 }
-snap() { "$BIN" snapshot --iss tle --radar demo --size 320x200 "$@"; }
+snap() { "$BIN" snapshot --iss tle --tle-url none --radar demo --size 320x200 "$@"; }
 
 # 1. Unreadable files (root reads anything, so the check runs as nobody when we are root). The
 # checkout may sit in a folder nobody cannot enter (a clone in /root or a mode-0700 temporary
@@ -37,10 +37,10 @@ fi
 as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
 cp "$RESOURCES/routes/default.geojson" "$WORK/route.geojson"
 chmod 000 "$WORK/route.geojson"
-expect_error "unreadable route" "route.geojson" as_user "$USER_BIN" snapshot --iss tle --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
+expect_error "unreadable route" "route.geojson" as_user "$USER_BIN" snapshot --iss tle --tle-url none --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
 echo '{"version": 8, "sources": {}, "layers": []}' > "$WORK/style.json"
 chmod 000 "$WORK/style.json"
-expect_error "unreadable style" "style.json" as_user "$USER_BIN" snapshot --iss tle --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
+expect_error "unreadable style" "style.json" as_user "$USER_BIN" snapshot --iss tle --tle-url none --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
 
 # 2. A directory where a file is expected.
 mkdir -p "$WORK/dir.json" "$WORK/dir.geojson" "$WORK/dir.tle"
@@ -71,7 +71,7 @@ ok "style rewritten while read: $runs snapshots, $failed refused with a one-line
 # says so, the earlier snapshot at that path is untouched and no temporary file is left.
 snap -o "$WORK/full.png"
 before=$(sha256sum < "$WORK/full.png")
-expect_error "file size limit while writing" "File too large" prlimit --fsize=2048 "$BIN" snapshot --iss tle --radar demo --size 320x200 --elapsed 0.5 -o "$WORK/full.png"
+expect_error "file size limit while writing" "File too large" prlimit --fsize=2048 "$BIN" snapshot --iss tle --tle-url none --radar demo --size 320x200 --elapsed 0.5 -o "$WORK/full.png"
 [ "$(sha256sum < "$WORK/full.png")" = "$before" ] || fail "the earlier snapshot was changed"
 leftovers=$(find "$WORK" -name '.full.png.*' | wc -l)
 [ "$leftovers" = 0 ] || fail "$leftovers temporary files left behind"

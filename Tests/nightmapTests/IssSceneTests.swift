@@ -4,6 +4,7 @@ import NightmapApp
 import MapData
 import Raster
 import Testing
+import TestSupport
 @testable import nightmap
 
 /// The ISS scene from the command line's point of view: the rocket where SGP4 puts it, follow
@@ -56,7 +57,7 @@ import Testing
 
     @Test func stateReportsTheSourceAndTheTLEAge() throws {
         let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(
-            ["state", "--scene", "iss", "--time", "2025-10-11T11:59:38Z", "--iss", "tle", "--tle", Self.tle])).utf8)) as? [String: Any]
+            ["state", "--radar", "demo", "--scene", "iss", "--time", "2025-10-11T11:59:38Z", "--iss", "tle", "--tle", Self.tle])).utf8)) as? [String: Any]
         let iss = try #require(json?["iss"] as? [String: Any])
         #expect(iss["source"] as? String == "tle")
         #expect(iss["tleEpoch"] as? String == "2025-10-01T11:59:38Z")
@@ -80,4 +81,114 @@ import Testing
             #expect(s.hasPrefix(path) && s.contains("checksum") && !s.contains("\n"), "\(s)")
         }
     }
+
+    /// A stale set is replaced by the one the refresh downloads (from a local stand-in for
+    /// CelesTrak): the orbit, `state`'s epoch, age and origin all follow it.
+    @Test func aDownloadedSetReplacesTheStaleOne() throws {
+        let bundled = try String(contentsOfFile: Self.tle, encoding: .utf8).split(separator: "\n").map(String.init)
+        func checksummed(_ l: String) -> String {
+            String(l.prefix(68)) + String(l.prefix(68).reduce(0) { $0 + ($1 == "-" ? 1 : Int(String($1)) ?? 0) } % 10)
+        }
+        let l1 = bundled[bundled.count - 2], l2 = bundled[bundled.count - 1]
+        let fresh = "ISS (ZARYA)\n" + checksummed(String(l1.prefix(18)) + "26335.00000000" + String(l1.dropFirst(32))) + "\n" + l2 + "\n"
+        let server = try LocalHTTPServer(.json(fresh))
+        defer { server.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tle-\(UUID().uuidString)/iss.tle")
+        defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
+        let o = try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--iss", "tle", "--time", "2026-12-01T06:00:00Z",
+                                   "--tle-url", "http://127.0.0.1:\(server.port)/gp.php?CATNR=25544&FORMAT=TLE"])
+        var m = try MapSetup.model(o)
+        let refresh = try #require(MapSetup.elementsRefresh(m, o, cache: cache))
+        let instant = m.clockOrigin + m.now
+        let outcome = refresh.run(now: instant, instant: instant, newestEpoch: 1_759_319_978)
+        var reports: [String] = []
+        MapSetup.apply(outcome, to: &m) { reports.append($0) }
+        #expect(reports.isEmpty && server.requests == 1, "\(reports)")
+        #expect(m.iss?.orbitOrigin == .download && m.issOrbitEpoch == 1_796_083_200)
+        m.advance(to: m.now)
+        let json = try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(m, options: o).utf8)) as? [String: Any]
+        let iss = try #require(json?["iss"] as? [String: Any])
+        #expect(iss["tleOrigin"] as? String == "download" && iss["tleRefresh"] as? String == "downloaded")
+        #expect(iss["tleEpoch"] as? String == "2026-12-01T00:00:00Z" && abs((iss["tleAgeDays"] as? Double ?? 0) - 0.25) < 1e-6)
+        // The position is the new set's, six hours on.
+        let expected = try #require(try IssOrbit.parse(fresh, origin: "fresh").position(instant))
+        let shown = try #require(m.issNow).fix.position
+        #expect(abs(shown.lat - expected.position.lat) < 1e-9 && abs(shown.lng - expected.position.lng) < 1e-9)
+        // A refusal is said once, and kept for `state`.
+        server.behaviour = .status(403, "GP data has not updated")
+        MapSetup.apply(ElementsRefresh(url: refresh.url, cache: cache.appendingPathExtension("other")).run(now: instant + 8000, instant: instant, newestEpoch: 0),
+                       to: &m) { reports.append($0) }
+        #expect(reports.count == 1 && reports[0].contains("HTTP 403") && (m.elementsRefresh ?? "").contains("HTTP 403"), "\(reports)")
+    }
+
+    @Test func noRefreshWithAFileOrNone() throws {
+        let file = try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--tle", Self.tle])
+        #expect(MapSetup.elementsRefresh(try MapSetup.model(file), file) == nil)
+        let none = try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--tle-url", "none"])
+        #expect(MapSetup.elementsRefresh(try MapSetup.model(none), none) == nil)
+        let standard = try Options.parse(["state", "--radar", "demo", "--iss", "tle"])
+        #expect(MapSetup.elementsRefresh(try MapSetup.model(standard), standard)?.url.absoluteString
+            == "https://celestrak.org/NORAD/elements/gp.php?CATNR=25544&FORMAT=TLE")
+        #expect(throws: (any Error).self) { try Options.parse(["state", "--tle-url", "ftp://x/y"]) }
+    }
+
+    /// A feed (a local stand-in) serving positions propagated from the 2025-10-01 set, one second
+    /// apart from 12:00:00, while the orbit comes from `tle`: what `state` reports.
+    static func stateWithFeed(tle: String) throws -> [String: Any] {
+        let fresh = try IssOrbit.load(path: Self.tle)
+        let start = 1_759_320_000.0        // 2025-10-01 12:00:00 UTC
+        let asked = Requests()
+        let server = try LocalHTTPServer(.route { _ in
+            let t = start + Double(asked.next())
+            guard let p = fresh.position(t) else { return .status(500, "no") }
+            return .json(#"{"latitude": \#(p.position.lat), "longitude": \#(p.position.lng), "altitude": \#(p.altitudeKm), "timestamp": \#(Int(t))}"#)
+        })
+        defer { server.stop() }
+        let o = try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--iss", "live", "--iss-url", server.url.absoluteString,
+                                   "--tle", tle, "--time", "2025-10-01T12:00:00Z"])
+        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any]
+        return try #require(json)
+    }
+
+    /// Elements 80 days stale put the station thousands of km away; the track is fitted through
+    /// the fixes, and the status says so.
+    @Test func staleElementsAreFittedToTheFeed() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stale = dir.appendingPathComponent("july.tle").path
+        try """
+        ISS (ZARYA)
+        1 25544U 98067A   25194.43411487  .00010152  00000-0  18227-3 0  9995
+        2 25544  51.6340 176.9702 0002675   6.8375 353.2650 15.50520436519237
+        """.write(toFile: stale, atomically: true, encoding: .utf8)
+        let json = try Self.stateWithFeed(tle: stale)
+        let iss = try #require(json["iss"] as? [String: Any])
+        #expect(iss["source"] as? String == "live")
+        #expect((iss["orbitOffsetKm"] as? Double ?? 0) > 100, "\(iss)")
+        #expect(iss["elementsStale"] as? Bool == true)
+        let offset = try #require(iss["trackOffsetKm"] as? Double, "no track: \(iss)")
+        #expect(offset < 20, "\(iss)")
+        let status = try #require((json["overlay"] as? [String: Any])?["statusText"] as? String)
+        #expect(status.contains("elements stale"), "\(status)")
+    }
+
+    /// With the set the feed comes from, the track passes through the station.
+    @Test func freshElementsAgreeWithTheFeed() throws {
+        let json = try Self.stateWithFeed(tle: Self.tle)
+        let iss = try #require(json["iss"] as? [String: Any])
+        #expect((iss["orbitOffsetKm"] as? Double ?? 99) < 1, "\(iss)")
+        #expect(iss["elementsStale"] as? Bool == false)
+        #expect((iss["trackOffsetKm"] as? Double ?? 99) < 5, "\(iss)")
+        let status = try #require((json["overlay"] as? [String: Any])?["statusText"] as? String)
+        #expect(!status.contains("stale"), "\(status)")
+    }
+}
+
+/// A count of requests shared by the stand-in's threads.
+final class Requests: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    /// The count before this request.
+    func next() -> Int { lock.lock(); defer { n += 1; lock.unlock() }; return n }
 }

@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func stateReportsThePulse() throws {
-        let o = try Options.parse(["state", "--radar", "demo", "--scene", "route", "--route", Self.fixture, "--iss", "tle"])
+        let o = try Options.parse(["state", "--radar", "demo", "--scene", "route", "--route", Self.fixture, "--iss", "tle", "--tle-url", "none"])
         let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any]
         let pulse = json?["pulse"] as? [String: Any]
         #expect(pulse?["running"] as? Bool == true)
