@@ -18,7 +18,7 @@ count() {   # scenario frames -> instructions
     grep -E '^summary:|^totals:' "$out/cg" | head -1 | awk '{print $2}'
 }
 printf '%-12s %18s\n' scenario "instructions/frame"
-for s in pulse pan pan-notext pan-mt 1080p world zoom-sweep radar-live; do
+for s in pulse pan pan-notext pan-nosky pan-mt 1080p world zoom-sweep radar-live; do
     a=$(count "$s" "$N"); b=$(count "$s" $((3 * N)))
     printf '%-12s %18s\n' "$s" "$(( (b - a) / (2 * N) ))"
 done

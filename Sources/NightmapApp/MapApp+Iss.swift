@@ -71,6 +71,9 @@ extension MapApp {
             trackFitGeneration = tracker.fitGeneration
             let past = tracker.groundTrack(from: utc - 45 * 60, to: utc), future = tracker.groundTrack(from: utc, to: utc + 90 * 60)
             trackLines = past + future
+            if model.style.geojson(Self.trackSeenID) != nil {
+                try? model.updateGeoJSONSource(Self.trackSeenID, GeoJSONData.lines(seenTrack(tracker, from: utc - 45 * 60, to: utc + 90 * 60)))
+            }
             if model.style.geojson(Self.trackPastID) != nil {
                 try? model.updateGeoJSONSource(Self.trackPastID, GeoJSONData.lines(past))
             }

@@ -38,6 +38,10 @@ public struct MapApp: Sendable {
     /// What keeping the element set current last did, in a few words ("up to date", "no try
     /// before 14:05 UTC: HTTP 403"); nil when it is off.
     public var elementsRefresh: String?
+    /// The place passes are predicted for (`--observer`), and whether `o` shows the next one.
+    public internal(set) var observer: LngLat?
+    public internal(set) var showsNextPass = false
+    var passCache: PassCache?
     /// Follow mode: the camera eases to the ISS once a second.
     public private(set) var followsIss = false
     var lastFollow = 0.0
@@ -130,6 +134,9 @@ public struct MapApp: Sendable {
             toggleLayers([Self.nightID, Self.subsolarID])
         case .toggleFootprint:
             toggleLayers([Self.footprintID, Self.footprintEdgeID])
+        case .toggleNextPass:
+            showsNextPass.toggle()
+            advanceNextPass()
         case .cycleLight:
             model.setLight(model.lightPreset.next, at: now)
         case .toggleEmissive:
@@ -194,6 +201,7 @@ public struct MapApp: Sendable {
         advancePulse(to: now)
         showRadarFrame()
         advanceIss()
+        advanceNextPass()
         advanceSky()
     }
 
@@ -220,7 +228,7 @@ public enum HelpText {
         "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
         "[ ]: radar frames faster / slower    g: radar legend",
         "l: light preset    e: radar emissive strength 1 / 0",
-        "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    1 radar, 2 ISS, 3 route scene",
+        "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route scene",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
     ]
 }

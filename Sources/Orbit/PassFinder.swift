@@ -61,7 +61,7 @@ public struct PassFinder: Sendable {
     }
 
     /// The instant the elevation crosses 0 between `a` and `b`, to a millisecond.
-    func crossing(_ a: Double, _ b: Double, rising: Bool) -> Double {
+    public func crossing(_ a: Double, _ b: Double, rising: Bool) -> Double {
         var (lo, hi) = (a, b)
         while hi - lo > 1e-3 {
             let m = (lo + hi) / 2

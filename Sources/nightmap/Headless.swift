@@ -217,6 +217,8 @@ enum Headless {
         var threads = 1
         /// Place labels and the overlay drawn (false: measures what text costs).
         var text = true
+        /// Day and night and the ISS's footprint drawn (false: measures what they cost).
+        var sky = true
         /// Seconds of animation time per frame (0: time stands still).
         var frameTime = 0.0
         /// The viewport (nil: `--size`).
@@ -241,6 +243,8 @@ enum Headless {
         Scenario(name: "pan") { i, n, home, _ in panLoop(i, n, home) },
         // The same pan without place labels or overlay text: the difference is what text costs.
         Scenario(name: "pan-notext", text: false) { i, n, home, _ in panLoop(i, n, home) },
+        // The same pan without day and night or the footprint: the difference is what they cost.
+        Scenario(name: "pan-nosky", sky: false) { i, n, home, _ in panLoop(i, n, home) },
         // The same pan drawn by one thread per core, in bands.
         Scenario(name: "pan-mt", threads: ProcessInfo.processInfo.activeProcessorCount) { i, n, home, _ in panLoop(i, n, home) },
         // The same pan in a 1920x1080 window.
@@ -276,12 +280,16 @@ enum Headless {
         let firstFrame = Clock.now()
         let home = model.camera.state
         let homeBounds = model.camera.bounds
+        var medians: [String: Double] = [:]
         var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d unless named, scene %@ (pulse: camera still, route and radar animating; the others redraw every layer)",
                             o.frames, o.size.width, o.size.height, o.scene),
                      "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
             for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
+            for id in [MapApp.nightID, MapApp.subsolarID, MapApp.footprintID, MapApp.footprintEdgeID] where model.style.layers.contains(where: { $0.id == id }) {
+                model.model.setVisibility(layer: id, scenario.sky)
+            }
             model.model.overlayEnabled = scenario.text
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
@@ -327,11 +335,15 @@ enum Headless {
             }
             times.sort()
             let median = times[times.count / 2]
+            medians[scenario.name] = median
             let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
             func perFrame(_ a: [UInt64]) -> Double { Double(a.reduce(0, +)) / Double(max(1, a.count)) }
             lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 18, withPad: " ", startingAt: 0)
                          + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f", median, p95, times.last ?? 0, 1000 / median,
                                   perFrame(modelAllocs), perFrame(renderAllocs)))
+        }
+        if let with = medians["pan"], let without = medians["pan-nosky"] {
+            lines.append(String(format: "day and night and the footprint: %.2f ms of a pan frame (pan - pan-nosky)", with - without))
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",
                             (firstFrame - processStart) * 1000, (firstFrame - t0) * 1000))

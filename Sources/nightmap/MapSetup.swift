@@ -123,6 +123,7 @@ enum MapSetup {
         model.credits = usesBasemap ? StatusLine.credits(o) : [document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent]
         model.model.attribution = model.credits.joined(separator: " · ")
         if let radarSeries { model.showRadar(radarSeries) }
+        if let place = o.observer { model.setObserver(place) }
         model.advance(to: o.elapsed)
         model.status = StatusLine.compose(model, framesPerSecond: nil)
         return model

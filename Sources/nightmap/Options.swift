@@ -4,7 +4,7 @@ import NightmapApp
 
 /// The parsed command line.
 struct Options: Equatable {
-    enum Command: String { case view, snapshot, state, bench, soak, renderTest = "render-test" }
+    enum Command: String { case view, snapshot, state, passes, bench, soak, renderTest = "render-test" }
 
     var command: Command = .view
     var size = ViewportSize(width: 1280, height: 800)
@@ -32,6 +32,12 @@ struct Options: Equatable {
     var issMode: IssMode = .auto
     var issURL: URL?
     var tle: String?
+    /// `--observer`: where passes are predicted for, and the marker.
+    var observer: LngLat?
+    /// passes: days ahead, the lowest maximum elevation listed (degrees), JSON output.
+    var days = 3.0
+    var minElevation = 10.0
+    var json = false
     /// Where the element set is kept current from (nil: `--tle-url none`).
     var tleURL: URL? = ElementsRefresh.celestrak
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
@@ -61,10 +67,11 @@ struct Options: Equatable {
     usage: nightmap [view] [options]
            nightmap snapshot -o FILE.png [options]
            nightmap state [options]
+           nightmap passes [--observer LAT,LON] [--days D] [--min-elevation DEG] [--json] [options]
            nightmap bench [--frames N] [options]
            nightmap soak [--minutes M] [options]
            nightmap render-test DIR... [--assets DIR] [--output DIR]
-    options (view, snapshot, state, bench, soak):
+    options (view, snapshot, state, passes, bench, soak):
       --size WxH         viewport in pixels (default 1280x800)
       --style FILE.json  a style document (MapLibre style spec v8) to show instead of nightmap's own
                          (Resources/style/nightmap.json); its layers "radar", "route" and "iss" animate
@@ -91,6 +98,10 @@ struct Options: Equatable {
       --tle FILE         the ISS orbit's two-line elements (default: the newest of the bundled and cached ones)
       --tle-url URL      keep the element set current from this URL when it is over 12 h old, at most once
                          in 2 h (default CelesTrak's GP query for 25544; none: never)
+      --observer LAT,LON where the ISS's passes are predicted for (marked on the map; o: the next pass)
+      --days D           passes: days ahead from the instant shown (default 3, at most 30)
+      --min-elevation DEG  passes: list passes whose highest elevation reaches this (default 10)
+      --json             passes: a JSON array instead of a table
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
@@ -98,7 +109,7 @@ struct Options: Equatable {
       --minutes M        soak: simulated minutes of the animated scene, camera wandering, ISS from a
                          local feed that fails half the time (default 60; exits 1 if memory grows
                          2 MB or more after warm-up or a frame takes over 50 ms)
-      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-mt, 1080p, world, world-notext, zoom-sweep,
+      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-nosky, pan-mt, 1080p, world, world-notext, zoom-sweep,
                          radar-live)
       --verbose          view: log camera and timer changes on stdout
       --no-restore       view: ignore the saved state (camera, scene, light, units, help, window size)
@@ -152,15 +163,24 @@ struct Options: Equatable {
                     throw UsageError(description: "option --size: '\(v)' is not WIDTHxHEIGHT with sides 1...16384")
                 }
                 o.size = ViewportSize(width: w, height: h)
-            case "--center":
+            case "--center", "--observer":
                 let v = try value()
                 let parts = v.split(separator: ",", omittingEmptySubsequences: false)
                 guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
                       let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
                       (-90...90).contains(lat), (-180...180).contains(lon) else {
-                    throw UsageError(description: "option --center: '\(v)' is not LAT,LON in degrees (lat -90...90, lon -180...180)")
+                    throw UsageError(description: "option \(name): '\(v)' is not LAT,LON in degrees (lat -90...90, lon -180...180)")
                 }
-                o.center = LngLat(lng: lon, lat: lat)
+                if name == "--center" { o.center = LngLat(lng: lon, lat: lat) } else { o.observer = LngLat(lng: lon, lat: lat) }
+            case "--days":
+                let d = try number(try value())
+                guard d > 0 && d <= 30 else { throw UsageError(description: "option --days: \(d) is outside 0...30 (more than 0)") }
+                o.days = d
+            case "--min-elevation":
+                let d = try number(try value())
+                guard (0...90).contains(d) else { throw UsageError(description: "option --min-elevation: \(d) is outside 0...90") }
+                o.minElevation = d
+            case "--json": o.json = true
             case "--zoom":
                 let z = try number(try value())
                 guard (0...24).contains(z) else { throw UsageError(description: "option --zoom: \(z) is outside 0...24") }

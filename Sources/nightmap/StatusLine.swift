@@ -13,6 +13,7 @@ enum StatusLine {
         if let notice { parts.append(notice) }
         if let full = radar(model) { parts.append(StatusPart(full, short: radar(model, short: true), essential: true)) }
         if let full = iss(model) { parts.append(StatusPart(full, short: iss(model, short: true), essential: true)) }
+        if let full = nextPass(model) { parts.append(StatusPart(full, short: nextPass(model, short: true), essential: true)) }
         if let p = pointer { parts.append(StatusPart(coordinates(p), essential: false)) }
         if let fps { parts.append(StatusPart(fps > 0 ? String(format: "%.0f fps", fps) : "idle", essential: false)) }
         parts.append(StatusPart("h: help", essential: false))
@@ -55,6 +56,22 @@ enum StatusLine {
         }
     }
 
+    /// With `o`: the next pass over the observer and how long until it rises (or sets, while it
+    /// is up): "next pass 21:14 UTC (in 1 h 12 min), up to 47°, visible".
+    static func nextPass(_ model: MapApp, short: Bool = false) -> String? {
+        guard model.showsNextPass else { return nil }
+        guard model.observer != nil else { return "no observer: --observer LAT,LON" }
+        guard let p = model.nextPass else { return short ? "no pass" : "no pass in the next 2 days" }
+        let now = model.clockOrigin + model.now
+        if now >= p.rise {
+            return short ? "ISS up, sets in \(countdown(p.set - now))"
+                : String(format: "ISS up now (%.0f° at most), sets %@ UTC, in %@", p.maxElevation, RadarTime.hourMinute(p.set), countdown(p.set - now))
+        }
+        if short { return "pass in \(countdown(p.rise - now))" }
+        return String(format: "next pass %@ UTC (in %@), up to %.0f°%@", RadarTime.hourMinute(p.rise), countdown(p.rise - now),
+                      p.maxElevation, p.visible ? ", visible" : "")
+    }
+
     /// The data credits but the radar's (the radar's series adds its own): the basemap,
     /// GeoNames (CC BY 4.0 requires it), the ISS feed.
     static func credits(_ o: Options) -> [String] {
@@ -85,6 +102,12 @@ enum StatusLine {
     }
 
     /// "47 min", "2 h 5 min", "3 d 4 h".
+    /// A countdown, rounded up: to the second within the hour ("12 min 05 s"), then as `duration`.
+    static func countdown(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded(.up)))
+        return s >= 3600 ? duration(seconds) : String(format: "%d min %02d s", s / 60, s % 60)
+    }
+
     static func duration(_ seconds: Double) -> String {
         let m = Int((seconds / 60).rounded(.down))
         if m < 60 { return "\(m) min" }

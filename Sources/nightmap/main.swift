@@ -59,6 +59,12 @@ do {
         try Headless.snapshot(options)
     case .state:
         print(try Headless.state(options))
+    case .passes:
+        // The observer, when not given, from the configuration file.
+        if options.observer == nil {
+            do { options.observer = try Options.parse(["view"] + ConfigFile.arguments(path: ConfigFile.path())).observer } catch { fail("\(error)", code: 2) }
+        }
+        print(try Passes.run(options))
     case .soak:
         let result = try Soak.run(options)
         print(result.report)

@@ -76,7 +76,7 @@ import Testing
         let ids = m.style.layers.map(\.id)
         #expect(Array(ids.prefix(8)) == ["background", "land", "lakes", "night", "radar", "coastline", "state-borders", "country-borders"])
         #expect(ids.contains("city-labels") && ids.firstIndex(of: "city-labels")! < ids.firstIndex(of: "route-step-0")!)
-        #expect(ids.suffix(3) == ["iss-track-past", "iss-track-future", "iss"])
+        #expect(ids.suffix(5) == ["iss-track-past", "iss-track-future", "iss-track-seen", "observer", "iss"])
         #expect(m.model.lighting)
         // (The last step has not been pulsed yet at instant 0.)
         guard case let .line(step)? = m.frame().layers.first(where: { $0.id == "route-step-13" })?.features?.items.first?.paint else {
