@@ -101,6 +101,9 @@ public struct IssTracker: Sendable {
         if let fitted, let p = fitted(last.time), p.position.distanceKm(to: last.position) < 1 { return }
         let next = OrbitFit.fit(orbit, to: recentLive, near: fit?.dt ?? 0, tolerance: Self.staleKm)
         if next == nil && fit == nil { return }
+        // No new fit (one fix after a pause in the feed, say): the old one stays while it is
+        // within `staleKm` of the fix.
+        if next == nil, let fitted, let p = fitted(last.time), p.position.distanceKm(to: last.position) < Self.staleKm { return }
         fit = next
         fitted = next.map { $0.apply(orbit) }
         fitGeneration += 1

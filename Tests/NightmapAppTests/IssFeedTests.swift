@@ -439,6 +439,9 @@ final class Counter: @unchecked Sendable {
         let generation = tracker.fitGeneration
         for k in 1...5 { tracker.receive(Self.fix(Self.start + Double(k))) }
         #expect(tracker.fitGeneration == generation)
+        // After ten minutes without the feed, one fix alone cannot show the way: the fit stays.
+        tracker.receive(Self.fix(Self.start + 600))
+        #expect(tracker.recentLive.count == 1 && tracker.fit != nil && !tracker.groundTrack(from: Self.start, to: Self.start + 600).isEmpty)
         // A polar orbit through nowhere near: no shift puts it through all the fixes.
         let polar: IssTracker.Orbit = { t in (LngLat(lng: 10, lat: ((t / 10).truncatingRemainder(dividingBy: 180)) - 90), 420) }
         var wrong = IssTracker(mode: .live, orbit: polar)
