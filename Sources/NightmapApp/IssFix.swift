@@ -65,7 +65,7 @@ public struct IssTracker: Sendable {
     /// How far the orbit of the elements puts the station from the newest fix, in km.
     public private(set) var orbitOffsetKm: Double?
     /// The shift that puts the orbit through the fixes, once two fixes show the way it moves;
-    /// `fitGeneration` counts its changes (the track is redrawn on each).
+    /// `fitGeneration` counts its changes, and those of `elementsStale` (the track is redrawn on each).
     public private(set) var fit: OrbitFit?
     public private(set) var fitGeneration = 0
     private var fitted: Orbit?
@@ -97,7 +97,9 @@ public struct IssTracker: Sendable {
     /// longer fits is dropped.
     private mutating func refit() {
         guard let orbit, let last = recentLive.last else { return }
+        let wasStale = elementsStale
         orbitOffsetKm = orbit(last.time).map { $0.position.distanceKm(to: last.position) }
+        if elementsStale != wasStale { fitGeneration += 1 }     // the track drawn or not: redrawn
         if let fitted, let p = fitted(last.time), p.position.distanceKm(to: last.position) < 1 { return }
         let next = OrbitFit.fit(orbit, to: recentLive, near: fit?.dt ?? 0, tolerance: Self.staleKm)
         if next == nil && fit == nil { return }

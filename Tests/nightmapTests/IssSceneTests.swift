@@ -173,6 +173,23 @@ import TestSupport
         #expect(status.contains("elements stale"), "\(status)")
     }
 
+    /// The issue's case: a feed that puts the station where the stale orbit cannot be, and does
+    /// not move (no way to fit): the station is drawn where the feed says, and no track at all.
+    @Test func aFeedTheOrbitCannotFitDrawsNoTrack() throws {
+        let asked = Requests()
+        let server = try LocalHTTPServer(.route { _ in
+            .json(#"{"latitude": 12.5, "longitude": -45.25, "altitude": 420, "timestamp": \#(1_759_320_000 + asked.next())}"#)
+        })
+        defer { server.stop() }
+        let o = try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--iss", "live", "--iss-url", server.url.absoluteString,
+                                   "--tle", Self.tle, "--time", "2025-10-01T12:00:00Z"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any])
+        let iss = try #require(json["iss"] as? [String: Any])
+        #expect(iss["lat"] as? Double == 12.5 && iss["lon"] as? Double == -45.25)
+        #expect(iss["trackOffsetKm"] is NSNull && iss["elementsStale"] as? Bool == true, "\(iss)")
+        #expect(((json["overlay"] as? [String: Any])?["statusText"] as? String ?? "").contains("ISS live, elements stale: no track"))
+    }
+
     /// With the set the feed comes from, the track passes through the station.
     @Test func freshElementsAgreeWithTheFeed() throws {
         let json = try Self.stateWithFeed(tle: Self.tle)
