@@ -90,7 +90,10 @@ public struct IssTracker: Sendable {
 
     /// The orbit the track is drawn from and the icon moves along: the elements' orbit, shifted
     /// onto the live fixes once fitted.
-    public var drawnOrbit: Orbit? { fitted ?? orbit }
+    public var drawnOrbit: Orbit? {
+        if let fitted { return fitted }          // (not `??`: its autoclosure allocated every frame)
+        return orbit
+    }
 
     /// Measures the orbit against the newest fix and fits it to the recent ones. A fit that still
     /// passes within a kilometre of the newest fix is kept (the track stays still); one that no
