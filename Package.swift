@@ -67,6 +67,8 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("Config", ["MapData"]),
         ("State", ["MapData", "MapCore", "NightmapApp"]),
         ("RadarAnswer", ["MapData", "MapCore"]),
+        ("MVT", ["MapData"]),
+        ("PMTiles", ["MapData"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

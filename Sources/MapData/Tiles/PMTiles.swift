@@ -77,47 +77,47 @@ public final class PMTiles: @unchecked Sendable {
     /// Leaf directories nest no deeper than this (the writers use one level).
     public static let maxDepth = 4
 
+    /// The file's path (or the name a memory archive was given), for errors.
     public let path: String
     public let header: Header
-    private let fd: Int32
-    private let size: UInt64
+    private let source: any ByteSource
+    private var size: UInt64 { source.size }
     private let root: [Entry]
     /// Leaf directories read so far, by offset (a few are enough for a view; bounded).
     private var leaves: [UInt64: [Entry]] = [:]
     private let lock = NSLock()
 
     /// Opens `path` and reads its header and root directory; errors name the file.
-    public init(path: String) throws {
-        self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw Failure(description: "\(path): not a regular file")
-        }
-        self.fd = fd
-        size = UInt64(info.st_size)
-        do {
-            guard size >= 127 else { throw Failure(description: "not a PMTiles file (shorter than its 127-byte header)") }
-            header = try Header.parse(try Self.read(fd, at: 0, count: 127, size: size), fileSize: size)
-            root = try Self.directory(try Self.read(fd, at: header.rootOffset, count: header.rootLength, size: size),
-                                      compression: header.internalCompression)
-        } catch let f as Failure {
-            close(fd)
-            throw Failure(description: "\(path): \(f.description)")
-        } catch {
-            close(fd)
-            throw Failure(description: "\(path): \(error)")
-        }
+    public convenience init(path: String) throws {
+        let file: FileBytes
+        do { file = try FileBytes(path: path) } catch let f as Failure { throw Failure(description: "\(path): \(f.description)") }
+        try self.init(source: file, name: path)
     }
 
-    deinit { close(fd) }
+    /// An archive in memory (a download, a fuzzer's input), named `name` in errors.
+    public convenience init(data: Data, name: String) throws {
+        try self.init(source: MemoryBytes(data: data), name: name)
+    }
+
+    init(source: any ByteSource, name: String) throws {
+        path = name
+        self.source = source
+        do {
+            guard source.size >= 127 else { throw Failure(description: "not a PMTiles file (shorter than its 127-byte header)") }
+            header = try Header.parse(try source.read(at: 0, count: 127), fileSize: source.size)
+            root = try Self.directory(try source.read(at: header.rootOffset, count: header.rootLength),
+                                      compression: header.internalCompression)
+        } catch let f as Failure {
+            throw Failure(description: "\(name): \(f.description)")
+        } catch let f as Inflate.Failure {
+            throw Failure(description: "\(name): \(f.description)")
+        }
+    }
 
     /// The archive's JSON metadata (inflated), as bytes.
     public func metadata() throws -> Data {
         guard header.metadataLength > 0 else { return Data("{}".utf8) }
-        return try named { try Self.inflate(try Self.read(fd, at: header.metadataOffset, count: header.metadataLength, size: size),
+        return try named { try Self.inflate(try source.read(at: header.metadataOffset, count: header.metadataLength),
                                             header.internalCompression) }
     }
 
@@ -138,7 +138,7 @@ public final class PMTiles: @unchecked Sendable {
                         throw Failure(description: "tile \(tile) (\(e.length) bytes at \(e.offset)) lies outside the tile data")
                     }
                     guard e.length <= 64 << 20 else { throw Failure(description: "tile \(tile) claims \(e.length) bytes") }
-                    return try Self.read(fd, at: header.tileDataOffset + e.offset, count: e.length, size: size)
+                    return try source.read(at: header.tileDataOffset + e.offset, count: e.length)
                 }
                 depth += 1
                 guard depth <= Self.maxDepth else { throw Failure(description: "leaf directories nest more than \(Self.maxDepth) deep (a loop?)") }
@@ -159,7 +159,7 @@ public final class PMTiles: @unchecked Sendable {
         lock.unlock()
         let (start, over) = header.leafOffset.addingReportingOverflow(offset)
         guard !over, length <= 16 << 20 else { throw Failure(description: "a leaf directory of \(length) bytes at \(offset)") }
-        let entries = try Self.directory(try Self.read(fd, at: start, count: length, size: size), compression: header.internalCompression)
+        let entries = try Self.directory(try source.read(at: start, count: length), compression: header.internalCompression)
         lock.lock()
         if leaves.count >= 64 { leaves.removeAll() }
         leaves[offset] = entries
@@ -228,10 +228,43 @@ public final class PMTiles: @unchecked Sendable {
         }
     }
 
-    /// `count` bytes at `offset`, all of them within the file, or an error.
-    static func read(_ fd: Int32, at offset: UInt64, count: UInt64, size: UInt64) throws -> Data {
+}
+
+/// Where an archive's bytes come from: a file read with `pread`, or memory.
+protocol ByteSource: Sendable {
+    var size: UInt64 { get }
+    /// `count` bytes at `offset`, all of them within the source, or an error.
+    func read(at offset: UInt64, count: UInt64) throws -> Data
+}
+
+extension ByteSource {
+    func checkRange(_ offset: UInt64, _ count: UInt64) throws {
         let (end, over) = offset.addingReportingOverflow(count)
-        guard !over, end <= size else { throw Failure(description: "\(count) bytes at \(offset) lie outside the file (\(size) bytes)") }
+        guard !over, end <= size else { throw PMTiles.Failure(description: "\(count) bytes at \(offset) lie outside the file (\(size) bytes)") }
+    }
+}
+
+/// A regular file, open for reading while the archive lives.
+final class FileBytes: ByteSource, @unchecked Sendable {
+    private let fd: Int32
+    let size: UInt64
+
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PMTiles.Failure(description: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw PMTiles.Failure(description: "not a regular file")
+        }
+        self.fd = fd
+        size = UInt64(info.st_size)
+    }
+
+    deinit { close(fd) }
+
+    func read(at offset: UInt64, count: UInt64) throws -> Data {
+        try checkRange(offset, count)
         var data = Data(count: Int(count))
         var done = 0
         try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
@@ -239,11 +272,23 @@ public final class PMTiles: @unchecked Sendable {
             while done < Int(count) {
                 let n = pread(fd, base + done, Int(count) - done, off_t(offset) + off_t(done))
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw Failure(description: n == 0 ? "the file ends early" : String(cString: strerror(errno))) }
+                guard n > 0 else { throw PMTiles.Failure(description: n == 0 ? "the file ends early" : String(cString: strerror(errno))) }
                 done += n
             }
         }
         return data
+    }
+}
+
+/// Bytes in memory.
+struct MemoryBytes: ByteSource {
+    let data: Data
+    var size: UInt64 { UInt64(data.count) }
+
+    func read(at offset: UInt64, count: UInt64) throws -> Data {
+        try checkRange(offset, count)
+        let start = data.startIndex + Int(offset)
+        return data.subdata(in: start..<(start + Int(count)))
     }
 }
 
