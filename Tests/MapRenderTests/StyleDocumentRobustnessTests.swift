@@ -8,14 +8,16 @@ import Testing
 
 /// Hostile style documents, GeoJSON, sprites and images: each must either be refused with a
 /// `StyleDocumentError` naming the JSON path, or render (small) without trapping, hanging or
-/// exploding in time or memory. Every render here must finish in under 2 s (debug build), but
+/// exploding in time or memory. Every render here must finish in under 4 s (debug build), but
 /// for one known issue of the typed line path in FrameRenderer.swift (see `hostileBasemapLayer`).
 @Suite(.serialized) struct StyleDocumentRobustnessTests {
-    /// (Longer under a sanitizer, as `make test-asan` and `make test-tsan` say in NIGHTMAP_SANITIZER:
-    /// AddressSanitizer slows this code about 2-4 times, ThreadSanitizer 5-15 times.)
+    /// A bound against blow-ups, not a speed figure: the slowest case takes 1.6 s alone and 2.4 s
+    /// beside a build on this host, so 4 s. (Longer under a sanitizer, as `make test-asan` and
+    /// `make test-tsan` say in NIGHTMAP_SANITIZER: AddressSanitizer slows this code about 2-4
+    /// times, ThreadSanitizer 5-15 times.)
     static let budget: Duration = {
         switch ProcessInfo.processInfo.environment["NIGHTMAP_SANITIZER"] {
-        case nil: return .seconds(2)
+        case nil: return .seconds(4)
         case "thread": return .seconds(30)
         default: return .seconds(8)
         }
@@ -280,7 +282,7 @@ import Testing
             let start = ContinuousClock.now
             _ = try renderStyle(style, size: 48, pixelRatio: camera.ratio, center: camera.center, zoom: camera.zoom)
             let elapsed = start.duration(to: .now)
-            #expect(elapsed < Self.budget * 30, "\(camera)")     // never unbounded (60 s; 240 s under a sanitizer)
+            #expect(elapsed < Self.budget * 30, "\(camera)")     // never unbounded (120 s; 240 s under AddressSanitizer)
             if layer.contains(#""line-blur": 1e308"#) {
                 // Bounded, but the typed line path (FrameRenderer.swift) strokes a blurred line 32
                 // times (64 with a gap) in every copy, each segment across the whole view.
