@@ -43,6 +43,32 @@ public enum DataFile {
         return data
     }
 
+    /// The first `count` bytes of the regular file at `path` (fewer when it is shorter), with the
+    /// same errors as `read`.
+    public static func readPrefix(_ path: String, count: Int) throws(Failure) -> Data {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(description: "\(path): \(reason(errno))") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw Failure(description: "\(path): is a directory, not a file")
+        default: throw Failure(description: "\(path): not a regular file")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "\(path): \(reason(errno))") }
+        defer { close(fd) }
+        var data = Data(count: count)
+        var done = 0
+        while done < count {
+            let n = data.withUnsafeMutableBytes { b in b.baseAddress.map { Glibc.read(fd, $0 + done, count - done) } ?? 0 }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw Failure(description: "\(path): cannot read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            done += n
+        }
+        data.count = done
+        return data
+    }
+
     static func reason(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "no such file"

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import CSQLite
 import Testing
 @testable import MapData
 
@@ -251,5 +252,71 @@ import Testing
         #expect(throws: Inflate.Failure(description: "inflates to more than 0 MB")) { try Inflate.decompress(raw, limit: 10) }
         #expect(throws: Inflate.Failure(description: "compressed data ends early")) { try Inflate.decompress(raw.prefix(raw.count - 9)) }
         #expect(throws: Inflate.Failure.self) { try Inflate.decompress(Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff])) }
+    }
+
+    // MARK: MBTiles
+
+    /// Every tile by its XYZ id (the file's rows are TMS), inflated, and the metadata.
+    @Test func mbtilesGivesEveryTileByXYZ() throws {
+        let file = try MBTiles(path: Self.folder.appendingPathComponent("small.mbtiles").path)
+        #expect(file.metadata["format"] == "pbf" && file.metadata["name"] == "small" && file.metadata["json"]?.contains("vector_layers") == true)
+        for z in 0...2 {
+            for x in 0..<(1 << z) {
+                for y in 0..<(1 << z) {
+                    let id = try #require(TileID(z: z, x: x, y: y))
+                    let data = try #require(try file.tile(id), "\(id)")
+                    #expect(try VectorTile(data: data).layer("tiles")?.features.first?.properties["tile"] == .string("\(z)/\(x)/\(y)"))
+                }
+            }
+        }
+        let deeper = try #require(TileID(z: 3, x: 1, y: 1))
+        #expect(try file.tile(deeper) == nil)
+    }
+
+    @Test func badMBTilesAreOneNamedError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mbtiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let html = dir.appendingPathComponent("page.mbtiles").path
+        try "<!DOCTYPE html><html><body>404</body></html>".write(toFile: html, atomically: true, encoding: .utf8)
+        let empty = dir.appendingPathComponent("empty.mbtiles").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let cases = [(html, "not an SQLite database"), (empty, "not an SQLite database"),
+                     (Self.folder.appendingPathComponent("notiles.mbtiles").path, "no 'tiles' table"),
+                     (dir.appendingPathComponent("missing.mbtiles").path, "no such file"), (dir.path, "is a directory")]
+        for (path, expected) in cases {
+            do {
+                _ = try MBTiles(path: path)
+                Issue.record("\(path) opened")
+            } catch {
+                #expect("\(error)".hasPrefix(path) && "\(error)".contains(expected) && !"\(error)".contains("\n"), "\(error)")
+            }
+        }
+        // Nothing was created or changed by opening (read-only).
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("missing.mbtiles").path))
+    }
+
+    /// A writer holding an exclusive lock: the read fails after the busy timeout with a named error,
+    /// and works again once the lock is gone.
+    @Test func aLockedFileFailsAndRecovers() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("locked-\(UUID().uuidString).mbtiles").path
+        try FileManager.default.copyItem(atPath: Self.folder.appendingPathComponent("small.mbtiles").path, toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try MBTiles(path: path)
+        var writer: OpaquePointer?
+        #expect(sqlite3_open(path, &writer) == SQLITE_OK)
+        defer { sqlite3_close(writer) }
+        #expect(sqlite3_exec(writer, "BEGIN EXCLUSIVE", nil, nil, nil) == SQLITE_OK)
+        let id = try #require(TileID(z: 1, x: 0, y: 0))
+        let start = Date()
+        do {
+            _ = try file.tile(id)
+            Issue.record("read through an exclusive lock")
+        } catch {
+            #expect("\(error)".hasPrefix(path) && "\(error)".contains("locked"), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(sqlite3_exec(writer, "COMMIT", nil, nil, nil) == SQLITE_OK)
+        #expect(try file.tile(id) != nil)
     }
 }

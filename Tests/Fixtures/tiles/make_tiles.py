@@ -12,10 +12,15 @@ writes
   each a gzipped MVT with one point whose `tile` property names it, the directories gzipped and
   split into leaves of four entries (a root of leaf pointers), tiles 2/3/3 and 2/0/3 sharing
   one run of bytes; small.json: each tile's z/x/y, PMTiles tile id and name;
+- small.mbtiles: the same 21 tiles as an MBTiles 1.3 file (Python's sqlite3): rows in TMS order,
+  gzipped MVT, metadata with format pbf and a json of vector_layers; notiles.mbtiles: an SQLite
+  file with a metadata table only;
 - bomb.gz: 64 MB of zeros, gzipped (65 KB): what a tile must not inflate to.
 """
 import gzip
 import json
+import os
+import sqlite3
 
 import mapbox_vector_tile
 from pmtiles.tile import Compression, Entry, TileType, serialize_directory, serialize_header, zxy_to_tileid
@@ -95,6 +100,33 @@ def small():
               open("small.json", "w"), indent=1)
 
 
+def mbtiles():
+    for name in ("small.mbtiles", "notiles.mbtiles"):
+        if os.path.exists(name):
+            os.remove(name)
+    db = sqlite3.connect("small.mbtiles")
+    db.execute("CREATE TABLE metadata (name text, value text)")
+    db.execute("CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+    db.execute("CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)")
+    meta = {"name": "small", "format": "pbf", "minzoom": "0", "maxzoom": "2", "bounds": "-180,-85.05113,180,85.05113",
+            "json": json.dumps({"vector_layers": [{"id": "tiles", "fields": {"tile": "String"}}]})}
+    db.executemany("INSERT INTO metadata VALUES (?, ?)", meta.items())
+    for z in range(3):
+        for x in range(1 << z):
+            for y in range(1 << z):
+                mvt = mapbox_vector_tile.encode([{"name": "tiles", "features": [{"geometry": "POINT (2048 2048)", "properties": {"tile": f"{z}/{x}/{y}"}}]}],
+                                                default_options={"y_coord_down": True})
+                db.execute("INSERT INTO tiles VALUES (?, ?, ?, ?)", (z, x, (1 << z) - 1 - y, gzip.compress(mvt, mtime=0)))
+    db.commit()
+    db.execute("VACUUM")
+    db.close()
+    db = sqlite3.connect("notiles.mbtiles")
+    db.execute("CREATE TABLE metadata (name text, value text)")
+    db.commit()
+    db.close()
+
+
 basic()
 small()
+mbtiles()
 open("bomb.gz", "wb").write(gzip.compress(bytes(64 << 20), mtime=0))
