@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import MapData
+
+/// JPEG raster tiles through libjpeg-turbo, against Pillow's decode of the same files
+/// (`Tests/Fixtures/tiles/make_jpeg.py`), and bad input.
+@Suite struct JPEGCodecTests {
+    static let folder = TileReaderTests.folder
+
+    @Test func pixelsMatchPillow() throws {
+        let fixture = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("jpeg.json"))) as? [String: Any])
+        let points = try #require(fixture["points"] as? [[Int]])
+        let images = try #require(fixture["images"] as? [String: [String: Any]])
+        #expect(images.count == 3)
+        for (name, e) in images {
+            let (w, h, rgba) = try JPEGCodec.decodeRGBA(Data(contentsOf: Self.folder.appendingPathComponent(name)), name: name)
+            #expect([w, h] == e["size"] as? [Int])
+            let pixels = try #require(e["pixels"] as? [[Int]])
+            for (p, expected) in zip(points, pixels) {
+                let i = (p[1] * w + p[0]) * 4
+                let got = [Int(rgba[i]), Int(rgba[i + 1]), Int(rgba[i + 2])]
+                #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 3 } && rgba[i + 3] == 255, "\(name) at \(p): \(got), Pillow \(expected)")
+            }
+        }
+        // The premultiplied pixmap of an opaque tile.
+        let pixmap = try JPEGCodec.decode(Data(contentsOf: Self.folder.appendingPathComponent("tile.jpg")), name: "tile.jpg")
+        #expect(pixmap.width == 256 && pixmap.pixels[0] >> 24 == 255)
+    }
+
+    @Test func badJPEGsAreOneNamedError() throws {
+        let good = try Data(contentsOf: Self.folder.appendingPathComponent("tile.jpg"))
+        var huge = good
+        // The SOF0 frame's height and width (FF C0, length, precision, then 16-bit height and width).
+        if let sof = (0..<(good.count - 9)).first(where: { good[$0] == 0xFF && good[$0 + 1] == 0xC0 }) {
+            huge.replaceSubrange((sof + 5)..<(sof + 9), with: [0x7F, 0x00, 0x7F, 0x00])
+        }
+        let cases: [(String, Data, String)] = [
+            ("html", Data("<html>404</html>".utf8), "not a JPEG file"),
+            ("empty", Data(), "not a JPEG file"),
+            // (libjpeg only warns of these and fills the rest with grey: refused all the same.)
+            ("cut", good.prefix(good.count / 2), "corrupt JPEG data (the data ends early)"),
+            ("cut late", good.prefix(good.count * 3 / 4), "corrupt JPEG data (the data ends early)"),
+            ("no end marker", good.prefix(good.count - 2), "corrupt JPEG data (the data ends early)"),
+            ("header only", good.prefix(20), "corrupt JPEG data"),
+            ("32512 a side", huge, "JPEG size 32512x32512 is out of range"),
+        ]
+        for (name, data, expected) in cases {
+            do {
+                _ = try JPEGCodec.decodeRGBA(data, name: "t/\(name).jpg")
+                Issue.record("\(name): decoded")
+            } catch {
+                #expect("\(error)".hasPrefix("t/\(name).jpg: ") && "\(error)".contains(expected) && !"\(error)".contains("\n"), "\(name): \(error)")
+            }
+        }
+        // Every prefix: decoded or refused, never a crash.
+        for n in stride(from: 0, to: good.count, by: 7) { _ = try? JPEGCodec.decodeRGBA(good.prefix(n), name: "p") }
+    }
+}
