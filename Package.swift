@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "CJPEG", path: "Sources/CJPEG"),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -28,7 +29,7 @@ let package = Package(
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
         .target(name: "MapCore", dependencies: ["Raster"]),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CZlib", "CSQLite", "CGif", "CFreeType", "CCurl"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CCurl"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
         // nightmap's demos over the engine: the radar player, the ISS tracker, the route pulse,
@@ -72,6 +73,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("MVT", ["MapData"]),
         ("PMTiles", ["MapData"]),
         ("JPEG", ["MapData"]),
+        ("WebP", ["MapData"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

@@ -2,24 +2,27 @@ import Foundation
 import Testing
 @testable import MapData
 
-/// JPEG raster tiles through libjpeg-turbo, against Pillow's decode of the same files
-/// (`Tests/Fixtures/tiles/make_jpeg.py`), and bad input.
-@Suite struct JPEGCodecTests {
+/// JPEG and WebP raster tiles through libjpeg-turbo and libwebp, against Pillow's decode of the
+/// same files (`Tests/Fixtures/tiles/make_images.py`), and bad input.
+@Suite struct ImageTileCodecTests {
     static let folder = TileReaderTests.folder
 
     @Test func pixelsMatchPillow() throws {
-        let fixture = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("jpeg.json"))) as? [String: Any])
+        let fixture = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("images.json"))) as? [String: Any])
         let points = try #require(fixture["points"] as? [[Int]])
         let images = try #require(fixture["images"] as? [String: [String: Any]])
-        #expect(images.count == 3)
+        #expect(images.count == 6)
         for (name, e) in images {
-            let (w, h, rgba) = try JPEGCodec.decodeRGBA(Data(contentsOf: Self.folder.appendingPathComponent(name)), name: name)
+            let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
+            let (w, h, rgba) = name.hasSuffix(".webp") ? try WebPCodec.decodeRGBA(data, name: name) : try JPEGCodec.decodeRGBA(data, name: name)
             #expect([w, h] == e["size"] as? [Int])
             let pixels = try #require(e["pixels"] as? [[Int]])
             for (p, expected) in zip(points, pixels) {
                 let i = (p[1] * w + p[0]) * 4
-                let got = [Int(rgba[i]), Int(rgba[i + 1]), Int(rgba[i + 2])]
-                #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 3 } && rgba[i + 3] == 255, "\(name) at \(p): \(got), Pillow \(expected)")
+                let got = [Int(rgba[i]), Int(rgba[i + 1]), Int(rgba[i + 2]), Int(rgba[i + 3])]
+                // (A clear pixel's colour is whatever the encoder kept: only its alpha counts.)
+                let compared = expected[3] == 0 ? [3] : [0, 1, 2, 3]
+                #expect(compared.allSatisfy { abs(got[$0] - expected[$0]) <= 3 }, "\(name) at \(p): \(got), Pillow \(expected)")
             }
         }
         // The premultiplied pixmap of an opaque tile.
@@ -54,5 +57,29 @@ import Testing
         }
         // Every prefix: decoded or refused, never a crash.
         for n in stride(from: 0, to: good.count, by: 7) { _ = try? JPEGCodec.decodeRGBA(good.prefix(n), name: "p") }
+    }
+
+    @Test func badWebPsAreOneNamedError() throws {
+        let good = try Data(contentsOf: Self.folder.appendingPathComponent("lossy.webp"))
+        var wrongChunk = good
+        wrongChunk.replaceSubrange(12..<16, with: Array("XXXX".utf8))
+        let cases: [(String, Data, String)] = [
+            ("jpeg", try Data(contentsOf: Self.folder.appendingPathComponent("tile.jpg")), "not a WebP file"),
+            ("short", good.prefix(11), "not a WebP file"),
+            ("cut", good.prefix(good.count / 2), "corrupt WebP data"),
+            ("unknown chunk", wrongChunk, "corrupt WebP data"),
+        ]
+        for (name, data, expected) in cases {
+            do {
+                _ = try WebPCodec.decodeRGBA(data, name: "t/\(name).webp")
+                Issue.record("\(name): decoded")
+            } catch {
+                #expect("\(error)".hasPrefix("t/\(name).webp: ") && "\(error)".contains(expected) && !"\(error)".contains("\n"), "\(name): \(error)")
+            }
+        }
+        for n in stride(from: 0, to: good.count, by: 3) { _ = try? WebPCodec.decodeRGBA(good.prefix(n), name: "p") }
+        // A clear pixel stays clear, premultiplied.
+        let alpha = try WebPCodec.decode(Data(contentsOf: Self.folder.appendingPathComponent("alpha.webp")), name: "alpha.webp")
+        #expect(alpha[10, 10] == 0 && alpha[200, 10] >> 24 == 255 && alpha[200, 120] >> 24 == 128)
     }
 }
