@@ -10,13 +10,7 @@ public enum DataFile {
 
     /// The bytes of the regular file at `path` (symbolic links followed), at most `limit` of them.
     public static func read(_ path: String, limit: Int) throws(Failure) -> Data {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw Failure(description: "\(path): \(reason(errno))") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw Failure(description: "\(path): is a directory, not a file")
-        default: throw Failure(description: "\(path): not a regular file")
-        }
+        let info = try regularFile(path)
         guard Int(info.st_size) <= limit else {
             throw Failure(description: "\(path): \(info.st_size) bytes is over the \(limit) bytes such a file may have")
         }
@@ -46,13 +40,7 @@ public enum DataFile {
     /// The first `count` bytes of the regular file at `path` (fewer when it is shorter), with the
     /// same errors as `read`.
     public static func readPrefix(_ path: String, count: Int) throws(Failure) -> Data {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw Failure(description: "\(path): \(reason(errno))") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw Failure(description: "\(path): is a directory, not a file")
-        default: throw Failure(description: "\(path): not a regular file")
-        }
+        _ = try regularFile(path)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(description: "\(path): \(reason(errno))") }
         defer { close(fd) }
@@ -67,6 +55,17 @@ public enum DataFile {
         }
         data.count = done
         return data
+    }
+
+    /// The file's status, when `path` is a regular file (symbolic links followed); else why not.
+    static func regularFile(_ path: String) throws(Failure) -> stat {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(description: "\(path): \(reason(errno))") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return info
+        case S_IFDIR: throw Failure(description: "\(path): is a directory, not a file")
+        default: throw Failure(description: "\(path): not a regular file")
+        }
     }
 
     static func reason(_ code: Int32) -> String {
