@@ -51,16 +51,18 @@ public struct FrameDescription: Equatable, Sendable {
         public let features: FeatureDraw?
         /// A symbol layer's symbols, placed with every other symbol layer's of the frame.
         public var symbols: SymbolDraw?
+        /// A tiled raster layer's tiles, each an image in its square.
+        public let tiles: [ImageDraw]
 
         public init(id: String, paint: DrawPaint, geometry: GeometrySet?, image: ImageDraw? = nil,
-                    features: FeatureDraw? = nil, symbols: SymbolDraw? = nil) {
+                    features: FeatureDraw? = nil, symbols: SymbolDraw? = nil, tiles: [ImageDraw] = []) {
             self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
-            self.features = features; self.symbols = symbols
+            self.features = features; self.symbols = symbols; self.tiles = tiles
         }
 
         public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
             a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image
-                && a.features == b.features && a.symbols == b.symbols
+                && a.features == b.features && a.symbols == b.symbols && a.tiles == b.tiles
         }
     }
 

@@ -32,6 +32,8 @@ public struct MapModel: Sendable {
     /// Document layers drawn feature by feature, kept between frames that do not change them.
     private let featureDrawCache = FeatureDrawCache()
     private let symbolContexts = SymbolContextCache()
+    /// What the last frame drew of the tiled sources.
+    private let tileFrames = TileFrameCache()
     /// Light the layers by the light preset (Mapbox Standard); off (the default), colours show
     /// as written, as MapLibre draws (its styles have no light).
     public var lighting = false
@@ -270,6 +272,13 @@ public struct MapModel: Sendable {
     }
 
     /// What to draw at the instant the model was advanced to.
+    /// The tiles the view wants from each tiled source a shown layer draws (for the loaders).
+    public func tileRequests() -> [TileRequest] {
+        let v = camera.view.visibleMercator
+        return TileFrameCache.requests(style, zoom: camera.state.zoom - log2(pixelRatio),
+                                       visible: MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY))
+    }
+
     public func frame() -> FrameDescription {
         var none: FrameDescription? = nil
         return frame(recycling: &none)
@@ -292,8 +301,9 @@ public struct MapModel: Sendable {
         let styleZoom = zoom - log2(pixelRatio)
         let v = camera.view.visibleMercator
         let visible = MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY)
+        let tiles = tileFrames.frame(style, zoom: styleZoom, visible: visible)
         let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light, worldSize: camera.view.worldSize,
-                                now: now, visible: visible, bearing: camera.state.bearing)
+                                now: now, visible: visible, bearing: camera.state.bearing, tiles: tiles)
         for layer in style.layers where layer.isShown(atZoom: styleZoom) {
             let s = layer.styled
             if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {

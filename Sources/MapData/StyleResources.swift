@@ -19,6 +19,10 @@ public struct ResourceResolver: Sendable {
             guard let u = URL(string: url), u.isFileURL else { throw StyleError("\(url): not a valid file URL") }
             return u.path
         }
+        // (The render-test suite serves its assets at localhost:2900.)
+        if let assets, url.hasPrefix("http://localhost:2900/") {
+            return assets.appendingPathComponent(String(url.dropFirst(22))).path
+        }
         if url.hasPrefix("http://") || url.hasPrefix("https://") {
             throw StyleError("\(url): network URLs are not supported in style documents (download the file and name its path)")
         }
@@ -134,12 +138,15 @@ public enum StyleLoader {
         case image(ImageSource)
         /// The embedded basemap (`nightmap://basemap`), whose geometry the caller holds.
         case basemap
+        /// Vector or raster tiles, loaded as the view needs them.
+        case tiles(TileSet)
     }
 
     /// Loads one source: its GeoJSON file read and parsed (`nightmap://places`: nightmap's
     /// places), its image decoded. A resource that
     /// cannot be loaded, or a vector source other than the basemap, is an error naming its URL.
-    public static func load(_ source: SourceDefinition, id: String, resolver: ResourceResolver) throws -> LoadedSource {
+    public static func load(_ source: SourceDefinition, id: String, resolver: ResourceResolver,
+                            pixelRatio: Double = 1) throws -> LoadedSource {
         switch source {
         case let .geojson(.inline(data)):
             return .geojson(data)
@@ -151,11 +158,12 @@ public enum StyleLoader {
         case let .image(url, corners):
             let image = try resolver.image(url)
             return .image(ImageSource(corners: corners, placement: .linear, frames: [image], names: [url]))
-        case let .vector(url):
-            guard url == "nightmap://basemap" else {
-                throw StyleError("sources.\(id).url: \(url): nightmap reads only its own basemap (nightmap://basemap) as a vector source")
-            }
+        case let .vector(d) where d.isBasemap:
             return .basemap
+        case let .vector(d):
+            return .tiles(try TiledSources.open(d, kind: .vector, id: id, resolver: resolver, pixelRatio: pixelRatio))
+        case let .raster(d):
+            return .tiles(try TiledSources.open(d, kind: .raster, id: id, resolver: resolver, pixelRatio: pixelRatio))
         }
     }
 
@@ -167,12 +175,14 @@ public enum StyleLoader {
                              basemap: [String: GeometrySet] = [:], skipping: Set<String> = []) throws -> Style {
         var features: [String: GeoJSONData] = [:]
         var images: [String: ImageSource] = [:]
+        var tiles: [String: TileSet] = [:]
         var problems: [String] = []
         for (id, source) in document.sources.sorted(by: { $0.key < $1.key }) where !skipping.contains(id) {
             do {
-                switch try load(source, id: id, resolver: resolver) {
+                switch try load(source, id: id, resolver: resolver, pixelRatio: pixelRatio) {
                 case let .geojson(data): features[id] = data
                 case let .image(image): images[id] = image
+                case let .tiles(set): tiles[id] = set
                 case .basemap: break
                 }
             } catch {
@@ -180,7 +190,7 @@ public enum StyleLoader {
             }
         }
         for (i, layer) in document.layers.enumerated() {
-            guard let s = layer.source, case .vector? = document.sources[s] else { continue }
+            guard let s = layer.source, case let .vector(d)? = document.sources[s], d.isBasemap else { continue }
             if layer.sourceLayer.flatMap({ basemap[$0] }) == nil {
                 problems.append("layers[\(i)].source-layer: the basemap has no layer \"\(layer.sourceLayer ?? "")\" (it has \(basemap.keys.sorted().joined(separator: ", ")))")
             }
@@ -190,6 +200,6 @@ public enum StyleLoader {
             do { sprite = try SpriteLoader.load(base: base, pixelRatio: pixelRatio, resolver: resolver) } catch { problems.append("sprite: \(error)") }
         }
         if !problems.isEmpty { throw StyleDocumentError(problems) }
-        return Style(document: document, features: features, images: images, geometry: basemap, sprite: sprite)
+        return Style(document: document, features: features, images: images, tiles: tiles, geometry: basemap, sprite: sprite)
     }
 }

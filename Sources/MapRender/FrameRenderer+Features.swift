@@ -29,7 +29,8 @@ extension FrameRenderer {
                     // reference draws it as a GPU hairline, not as a line layer, and area
                     // coverage comes closer to that than the line shader's distance ramp.)
                     if antialias, let outline {
-                        collectParts(g, map, closeRings: true)
+                        // (Rings cut out of tiles: without the cuts along the tiles' sides.)
+                        if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
                         var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
                         line.emissiveStrength = 1
                         paintRuns(line, pixmap, exactArea: true)
@@ -37,6 +38,8 @@ extension FrameRenderer {
                 }
             case let .line(paint):
                 guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
+                // Polygons cut out of tiles are stroked along their outline, not along the cuts.
+                let g = g.outline ?? g
                 let reach = paint.gapWidth / 2 + paint.width
                 let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
                 forEachCopy(g, p, margin: margin, draw.translate) { (map: M) in

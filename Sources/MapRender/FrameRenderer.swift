@@ -204,7 +204,9 @@ public final class FrameRenderer {
             guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
             drawLine(g, paint, placement, pixmap)
         case let .raster(paint):
-            guard let draw = layer.image, paint.opacity > 0 else { return }
+            guard paint.opacity > 0 else { return }
+            for tile in layer.tiles { drawRaster(tile, paint, placement, pixmap) }
+            guard let draw = layer.image else { return }
             drawRasterLayer(layer, draw, paint, placement, frame, pixmap)
         }
     }

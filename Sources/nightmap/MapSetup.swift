@@ -28,7 +28,7 @@ enum MapSetup {
             document.layers.first { $0.id == id && $0.type == type }
         }
         let radarDef = definition(radarID, .raster), routeDef = definition(routeID, .line), issDef = definition(issID, .symbol)
-        let usesBasemap = document.sources.values.contains { if case .vector("nightmap://basemap") = $0 { return true } else { return false } }
+        let usesBasemap = document.sources.values.contains { if case let .vector(d) = $0 { return d.isBasemap } else { return false } }
         let flag = { (key: String) -> Bool in
             if case let .object(m)? = document.metadata, m[key] == .bool(true) { return true }
             return false

@@ -80,8 +80,9 @@ struct RenderTestOperations {
         case "addSource":
             let id = try string(0)
             let definition = try SourceDefinition(json: try value(1), id: id)
-            switch try StyleLoader.load(definition, id: id, resolver: resolver) {
+            switch try StyleLoader.load(definition, id: id, resolver: resolver, pixelRatio: pixelRatio) {
             case let .geojson(data): try model.addSource(id, geojson: data)
+            case let .tiles(set): try model.addSource(id, tiles: set)
             case let .image(image): try model.addSource(id, image: image)
             case .basemap: throw RenderTestError("sources.\(id): the basemap is added with the style, not at run time")
             }

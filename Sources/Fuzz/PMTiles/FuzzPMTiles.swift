@@ -1,6 +1,7 @@
 // libFuzzer entry (tools/fuzz.sh). Built only with NIGHTMAP_FUZZ=1; see Package.swift.
 import CFuzzer
 import Foundation
+import MapCore
 import MapData
 
 /// A PMTiles archive in memory: the header and root directory, the metadata, and every tile of

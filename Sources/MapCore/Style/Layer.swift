@@ -147,5 +147,11 @@ public struct Style: Sendable {
         return nil
     }
 
+    /// The tiled source `id`.
+    public func tiles(_ id: String?) -> TileSet? {
+        if let id, case let .tiles(t)? = sources[id] { return t }
+        return nil
+    }
+
     public func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0.id == id } }
 }

@@ -36,7 +36,7 @@ final class FeatureDrawCache: @unchecked Sendable {
               make: (MercatorBox?) -> FrameDescription.DrawLayer?) -> FrameDescription.DrawLayer? {
         let time = layer.isTransitioning(at: e.now) ? e.now : -.infinity
         let id = layer.definition.id
-        let data = style.geojson(layer.definition.source)
+        let data = e.features(style, layer.definition)
         lock.lock()
         if let k = entries[id], k.layer === layer, k.data === data, k.sprite === style.sprite, k.images == style.imagesVersion,
            k.zoom == e.zoom || !layer.dependsOnZoom, k.pixelRatio == e.pixelRatio, k.light == e.light, k.time == time,

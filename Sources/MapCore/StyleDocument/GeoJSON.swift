@@ -13,9 +13,14 @@ public final class FeatureGeometry: Sendable {
     /// For polygons: the index of the first part (ring) of each polygon, plus the part count at the end.
     public let polygonStarts: [Int]
     public let minX: Double, minY: Double, maxX: Double, maxY: Double
+    /// For polygons cut out of tiles: the rings' edges as lines, without the edges that run
+    /// along the tiles' sides (a line layer or an outline strokes these, not the cuts). Nil: the
+    /// rings themselves.
+    public let outline: FeatureGeometry?
 
-    public init(kind: Kind, parts: [[MercatorPoint]], polygonStarts: [Int] = []) {
+    public init(kind: Kind, parts: [[MercatorPoint]], polygonStarts: [Int] = [], outline: FeatureGeometry? = nil) {
         self.kind = kind
+        self.outline = outline
         var c: [Double] = [], starts: [Int] = []
         c.reserveCapacity(parts.reduce(0) { $0 + $1.count } * 2)
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
@@ -36,6 +41,7 @@ public final class FeatureGeometry: Sendable {
     /// thousands of places is read at every start.
     public init(point p: MercatorPoint) {
         kind = .points
+        outline = nil
         coordinates = [p.x, p.y]
         partStarts = Self.onePart
         polygonStarts = []

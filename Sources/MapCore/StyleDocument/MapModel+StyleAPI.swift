@@ -21,6 +21,25 @@ extension MapModel {
         }
     }
 
+    /// Adds a tiled (vector or raster) source; an existing id is an error.
+    public mutating func addSource(_ id: String, tiles: TileSet) throws {
+        guard style.sources[id] == nil else { throw StyleError("sources.\(id): a source with this id exists") }
+        mutateStyle { $0.sources[id] = .tiles(tiles) }
+    }
+
+    /// Loads every tile the view wants that is not in yet, before returning (each source's
+    /// fetcher's `load`): a snapshot or a render test draws once everything is in.
+    /// (Ancestors standing in for absent tiles are asked for in later rounds, a zoom at a time.)
+    public func loadWantedTiles(now: Double) {
+        for r in tileRequests() {
+            for _ in 0..<10 {
+                let missing = r.tiles.missing(r.ideal, now: now)
+                guard !missing.isEmpty, let fetcher = r.tiles.fetcher else { break }
+                fetcher.load(missing, into: r.tiles, now: now)
+            }
+        }
+    }
+
     /// Replaces a GeoJSON source's data (`updateGeoJSONSource` / `setData`).
     public mutating func updateGeoJSONSource(_ id: String, _ data: GeoJSONData) throws {
         guard style.geojson(id) != nil else { throw StyleError("sources.\(id): no GeoJSON source with this id") }

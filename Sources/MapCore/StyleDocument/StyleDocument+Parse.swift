@@ -135,14 +135,19 @@ struct StyleDocumentReader {
             guard let url, corners.count == 4 else { return nil }
             return .image(url: url, corners: ImageCorners(topLeft: corners[0], topRight: corners[1],
                                                           bottomRight: corners[2], bottomLeft: corners[3]))
-        case "vector":
-            guard let url = string(o["url"], "\(path).url") else {
-                if o["url"] == nil { problems.append("\(path).url: missing (nightmap reads vector data from a url)") }
-                return nil
+        case "vector", "raster":
+            var d = TiledSourceDefinition(tileSize: 512)
+            d.url = string(o["url"], "\(path).url")
+            if type == "raster", let t = o["tileSize"] {
+                if case let .number(n) = t, n >= 1, n <= 4096, n == n.rounded() { d.tileSize = Int(n) } else {
+                    problems.append("\(path).tileSize: expected a whole number of pixels within 1...4096, found \(t.compactText)")
+                }
             }
-            return .vector(url: url)
-        case "raster", "raster-dem", "video":
-            problems.append("\(path).type: \"\(type)\" sources are not supported (use geojson, image or vector)")
+            d.read(o, path: path, problems: &problems)
+            if o["tiles"] == nil, o["url"] == nil { problems.append("\(path): a \(type) source needs tiles or a url"); return nil }
+            return type == "vector" ? .vector(d) : .raster(d)
+        case "raster-dem", "video":
+            problems.append("\(path).type: \"\(type)\" sources are not supported (use geojson, image, vector or raster)")
             return nil
         default:
             problems.append("\(path).type: unknown source type \"\(type)\"")
@@ -171,8 +176,8 @@ struct StyleDocumentReader {
                     layer.source = s
                     let fits: Bool
                     switch (type, def) {
-                    case (.raster, .image): fits = true
-                    case (.raster, _), (_, .image): fits = false
+                    case (.raster, .image), (.raster, .raster): fits = true
+                    case (.raster, _), (_, .image), (_, .raster): fits = false
                     default: fits = true
                     }
                     if !fits { problems.append("\(path).source: a \(type.rawValue) layer cannot draw the \(def.typeName) source \"\(s)\"") }

@@ -44,14 +44,17 @@ public enum SourceDefinition: Sendable {
     case geojson(GeoJSONOrigin)
     /// An image placed by four corners [top-left, top-right, bottom-right, bottom-left].
     case image(url: String, corners: ImageCorners)
-    /// A vector source (nightmap serves its own basemap as `nightmap://basemap`).
-    case vector(url: String)
+    /// Vector tiles (nightmap's embedded basemap is the url `nightmap://basemap`).
+    case vector(TiledSourceDefinition)
+    /// Raster tiles.
+    case raster(TiledSourceDefinition)
 
     public var typeName: String {
         switch self {
         case .geojson: return "geojson"
         case .image: return "image"
         case .vector: return "vector"
+        case .raster: return "raster"
         }
     }
 }

@@ -138,10 +138,18 @@ public struct StyleEvaluation: Sendable {
     public let visible: MercatorBox?
     /// The camera's bearing: icon collision boxes stand upright on screen.
     public let bearing: Double
+    /// What the frame draws of the tiled sources (nil: none, or not resolved for a view).
+    public let tiles: TileFrame?
     public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0, visible: MercatorBox? = nil,
-                bearing: Double = 0) {
+                bearing: Double = 0, tiles: TileFrame? = nil) {
         self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize; self.now = now
-        self.visible = visible; self.bearing = bearing
+        self.visible = visible; self.bearing = bearing; self.tiles = tiles
+    }
+
+    /// The features layer `d` draws: its GeoJSON source's, or its source layer's of a tiled
+    /// vector source in this frame's cover.
+    func features(_ style: Style, _ d: LayerDefinition) -> GeoJSONData? {
+        style.geojson(d.source) ?? tiles?.features(d.source, layer: d.sourceLayer)
     }
 
     /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style
@@ -189,6 +197,14 @@ extension StyledLayer {
             let color = color("background-color", zc).lit(by: e.light, emissive: number("background-emissive-strength", zc))
             return .init(id: d.id, paint: .background(color: color, opacity: number("background-opacity", zc)), geometry: nil)
         case .raster:
+            if let tiles = e.tiles?.rasterTiles(d.source) {
+                let p = rasterPaint(zoom: e.zoom, now: e.now)
+                let light = Color.white.lit(by: e.light, emissive: p.emissiveStrength)
+                let draws = tiles.map {
+                    FrameDescription.ImageDraw(image: $0.image, previous: nil, fade: 1, corners: $0.corners, placement: .linear, light: light)
+                }
+                return .init(id: d.id, paint: .raster(p), geometry: nil, tiles: draws)
+            }
             guard let source = style.image(d.source) else { return nil }
             let p = rasterPaint(zoom: e.zoom, now: e.now)
             guard let draw = image(source, p) else { return nil }
@@ -222,7 +238,7 @@ extension StyledLayer {
     }
 
     private func symbolLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
-        guard let data = style.geojson(definition.source),
+        guard let data = e.features(style, definition),
               let set = symbolSet(style, data, e, candidates: candidates(data, region)) else { return nil }
         return .init(id: definition.id, paint: .fill(FillPaint()), geometry: nil, symbols: SymbolDraw(set: set))
     }
@@ -230,7 +246,7 @@ extension StyledLayer {
     /// `region`: evaluate only the features whose boxes touch it (nil: all).
     private func featureLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
         let d = definition
-        guard let data = style.geojson(d.source) else { return nil }
+        guard let data = e.features(style, d) else { return nil }
         let chosen = candidates(data, region)
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         var items: [FeatureDraw.Item] = []
@@ -286,7 +302,8 @@ extension StyledLayer {
         }
         guard !items.isEmpty else { return nil }
         let kind: DrawPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
-        let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), 18))      // GeoJSON sources: maxzoom 18
+        // GeoJSON sources: maxzoom 18; tiled ones are overzoomed into tiles of the camera's zoom.
+        let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), style.geojson(d.source) == nil ? 30 : 18))
         return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
     }
 

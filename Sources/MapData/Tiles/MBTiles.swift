@@ -1,3 +1,4 @@
+import MapCore
 import CSQLite
 import Foundation
 

@@ -1,3 +1,4 @@
+import MapCore
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,0 +1,140 @@
+import Foundation
+import Raster
+
+/// What a loader is asked for: the tiles a view of the map wants from one tiled source, nearest
+/// the view's centre first (loaded ones included; `TileSet.missing` leaves them out).
+public struct TileRequest: Sendable {
+    public let sourceID: String
+    public let tiles: TileSet
+    public let ideal: [TileID]
+}
+
+/// A raster tile placed for a frame: its image (or the part of an ancestor's that stands in for
+/// it) and its corners, in the world copy the view shows.
+public struct RasterTile: Sendable {
+    public let image: any RasterTexture
+    public let corners: ImageCorners
+}
+
+/// What one frame draws of the style's tiled sources: each vector source's features
+/// (`CoverFeatures`), each raster source's tiles. The same object serves frames while no cover
+/// and no delivery changes, so the layers' kept draws (`FeatureDrawCache`) stay valid.
+public final class TileFrame: Sendable {
+    let vector: [String: CoverFeatures]
+    let raster: [String: [RasterTile]]
+    init(vector: [String: CoverFeatures], raster: [String: [RasterTile]]) { self.vector = vector; self.raster = raster }
+
+    /// Source layer `layer` of vector source `id`, nil when `id` is no tiled vector source.
+    func features(_ id: String?, layer: String?) -> GeoJSONData? {
+        guard let id, let cover = vector[id] else { return nil }
+        return cover.layer(layer ?? "")
+    }
+
+    func rasterTiles(_ id: String?) -> [RasterTile]? { id.flatMap { raster[$0] } }
+}
+
+extension TiledSourceDefinition {
+    /// The zoom of the tiles that hold the data at camera zoom `zoom` (the style's): the
+    /// covering zoom, at most `maxZoom` (deeper views overzoom those tiles); nil below `minZoom`.
+    public func dataZoom(_ zoom: Double, raster: Bool) -> Int? {
+        coveringZoom(zoom, raster: raster).map { min($0, maxZoom) }
+    }
+}
+
+/// Keeps the last frame's `TileFrame` and what it was made from.
+final class TileFrameCache: @unchecked Sendable {
+    private struct Key: Equatable {
+        let generation: Int
+        let entries: [TileSet.CoverEntry]
+        let copies: [Int]
+    }
+    private let lock = NSLock()
+    private var keys: [String: Key] = [:]
+    private var last: TileFrame?
+
+    /// The tiled sources that layers shown at `zoom` draw, with the tiles the view wants.
+    static func requests(_ style: Style, zoom: Double, visible: MercatorBox) -> [TileRequest] {
+        var out: [TileRequest] = []
+        var seen = Set<String>()
+        for layer in style.layers where layer.isShown(atZoom: zoom) {
+            guard let id = layer.source, !seen.contains(id), let set = style.tiles(id) else { continue }
+            seen.insert(id)
+            guard let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) else { continue }
+            out.append(TileRequest(sourceID: id, tiles: set, ideal: TileCover.tiles(z: z, box: visible, bounds: set.definition.bounds)))
+        }
+        return out
+    }
+
+    func frame(_ style: Style, zoom: Double, visible: MercatorBox) -> TileFrame? {
+        let requests = Self.requests(style, zoom: zoom, visible: visible)
+        guard !requests.isEmpty else { return nil }
+        lock.lock(); defer { lock.unlock() }
+        var changed = last == nil || keys.count != requests.count
+        var made: [String: (Key, [TileSet.CoverEntry])] = [:]
+        for r in requests {
+            let generation = r.tiles.generation
+            let entries = r.tiles.cover(r.ideal)
+            let copies = r.tiles.kind == .raster ? Self.copies(visible) : []
+            let key = Key(generation: generation, entries: entries, copies: copies)
+            if keys[r.sourceID] != key { changed = true }
+            made[r.sourceID] = (key, entries)
+        }
+        if !changed, let last { return last }
+        var vector: [String: CoverFeatures] = [:], raster: [String: [RasterTile]] = [:]
+        for (id, (key, entries)) in made {
+            if let old = last, keys[id] == key {
+                if let v = old.vector[id] { vector[id] = v }
+                if let r = old.raster[id] { raster[id] = r }
+                continue
+            }
+            if style.tiles(id)?.kind == .raster {
+                raster[id] = Self.rasterTiles(entries, copies: key.copies)
+            } else {
+                vector[id] = CoverFeatures(entries: entries)
+            }
+        }
+        keys = made.mapValues(\.0)
+        let frame = TileFrame(vector: vector, raster: raster)
+        last = frame
+        return frame
+    }
+
+    /// The world copies (whole numbers added to x) a box reaches.
+    static func copies(_ box: MercatorBox) -> [Int] {
+        guard box.minX.isFinite, box.maxX.isFinite, box.maxX - box.minX < 64 else { return [0] }
+        return Array(Int(box.minX.rounded(.down))...Int(box.maxX.rounded(.down)))
+    }
+
+    static func rasterTiles(_ entries: [TileSet.CoverEntry], copies: [Int]) -> [RasterTile] {
+        var out: [RasterTile] = []
+        for e in entries {
+            guard case let .raster(image) = e.content else { continue }
+            var shown: any RasterTexture = image
+            if e.square != e.tile, let part = Self.part(of: image, tile: e.tile, square: e.square) { shown = part }
+            let s = TileSquare(e.square)
+            for k in copies {
+                let w = WebMercator.lng(x: s.minX) + 360 * Double(k), east = WebMercator.lng(x: s.maxX) + 360 * Double(k)
+                let n = WebMercator.lat(y: s.minY), south = WebMercator.lat(y: s.maxY)
+                out.append(RasterTile(image: shown, corners: ImageCorners(LngLatBounds(west: w, south: south, east: east, north: n))))
+            }
+        }
+        return out
+    }
+
+    /// The part of `tile`'s image that covers `square` (one of its descendants), as an image of
+    /// its own; nil when that part is less than a pixel.
+    static func part(of image: any RasterTexture, tile: TileID, square: TileID) -> Pixmap? {
+        let depth = square.z - tile.z
+        guard depth > 0, depth < 30 else { return nil }
+        let n = 1 << depth
+        let w = image.width / n, h = image.height / n
+        guard w >= 1, h >= 1 else { return nil }
+        let x0 = (square.x - (tile.x << depth)) * w, y0 = (square.y - (tile.y << depth)) * h
+        let texels = image.texels
+        let out = Pixmap(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w { out.pixels[y * w + x] = texels[(y0 + y) * image.width + x0 + x] }
+        }
+        return out
+    }
+}
