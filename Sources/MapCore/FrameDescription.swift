@@ -17,18 +17,26 @@ public struct FrameDescription: Equatable, Sendable {
         /// Snap the view's centre to the pixel grid for this image (the reference engines do so
         /// while the camera is still, so texels fall on the same pixels from frame to frame).
         public let pixelAligned: Bool
+        /// Device pixels per CSS pixel: the grid `pixelAligned` snaps to.
+        public let gridStep: Double
         /// The image's clear runs, when the source found them beforehand.
         public let runs: ImageRuns?
+        /// Pixels are in or out by their centres, not anti-aliased at the edges: a tile, so
+        /// that tiles side by side leave no seam (as a GPU draws them).
+        public let aliased: Bool
 
         public init(image: any RasterTexture, previous: (any RasterTexture)?, fade: Double, corners: ImageCorners,
-                    placement: ImagePlacement, light: Color, pixelAligned: Bool = false, runs: ImageRuns? = nil) {
+                    placement: ImagePlacement, light: Color, pixelAligned: Bool = false, gridStep: Double = 1, runs: ImageRuns? = nil,
+                    aliased: Bool = false) {
+            self.gridStep = gridStep
             self.image = image; self.previous = previous; self.fade = fade; self.corners = corners
             self.placement = placement; self.light = light; self.pixelAligned = pixelAligned; self.runs = runs
+            self.aliased = aliased
         }
 
         public static func == (a: ImageDraw, b: ImageDraw) -> Bool {
             a.image === b.image && a.previous === b.previous && a.fade == b.fade && a.corners == b.corners
-                && a.placement == b.placement && a.light == b.light && a.pixelAligned == b.pixelAligned
+                && a.placement == b.placement && a.light == b.light && a.pixelAligned == b.pixelAligned && a.gridStep == b.gridStep && a.aliased == b.aliased
         }
     }
 

@@ -303,7 +303,8 @@ public struct MapModel: Sendable {
         let visible = MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY)
         let tiles = tileFrames.frame(style, zoom: styleZoom, visible: visible)
         let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light, worldSize: camera.view.worldSize,
-                                now: now, visible: visible, bearing: camera.state.bearing, tiles: tiles)
+                                now: now, visible: visible, bearing: camera.state.bearing, tiles: tiles,
+                                still: !camera.isAnimating)
         for layer in style.layers where layer.isShown(atZoom: styleZoom) {
             let s = layer.styled
             if let draw = s.drawLayer(style, e, cache: featureDrawCache, image: { imageDraw($0, id: s.definition.source, $1, light: light) }) {
@@ -369,6 +370,7 @@ public struct MapModel: Sendable {
         }
         let multiplier = Color.white.lit(by: light, emissive: paint.emissiveStrength)
         return .init(image: image, previous: previous, fade: fade, corners: source.corners,
-                     placement: source.placement, light: multiplier, pixelAligned: !camera.isAnimating, runs: source.runs(of: image))
+                     placement: source.placement, light: multiplier, pixelAligned: !camera.isAnimating, gridStep: pixelRatio,
+                     runs: source.runs(of: image))
     }
 }

@@ -115,12 +115,3 @@ func packPremultiplied(_ p: [Double]) -> UInt32 {
 @inline(__always) func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
     smoothstep01((x - e0) / (e1 - e0))
 }
-
-/// Aliased coverage: a pixel is either in (its coverage at least half) or out, as an
-/// un-antialiased fill samples pixel centres.
-struct ThresholdBlitter<B: SpanBlitter>: SpanBlitter {
-    var inner: B
-    init(_ inner: B) { self.inner = inner }
-    mutating func blitPixel(x: Int, y: Int, alpha: UInt32) { if alpha >= 128 { inner.blitSpan(x: x, y: y, count: 1, alpha: 255) } }
-    mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) { if alpha >= 128 { inner.blitSpan(x: x, y: y, count: count, alpha: 255) } }
-}

@@ -52,13 +52,16 @@ struct Placement {
     /// the reference engines place raster layers when the camera is still: image texels then
     /// land on the same pixels wherever the centre falls between them. (North up only: at a
     /// bearing texels do not line up with pixels anyway.)
-    func pixelAligned(width: Int) -> Placement {
+    /// `step`: device pixels per CSS pixel (the reference engines align to CSS pixels).
+    func pixelAligned(width: Int, step: Double = 1) -> Placement {
         guard turn == nil else { return self }
+        let step = step.isFinite && step >= 1 ? step : 1
         func aligned(_ o: Double, _ size: Int) -> Double {
-            let c = Double(size) / 2 - o                 // the centre in world pixels
-            var d = c - c.rounded() + Double(size % 2) / 2
+            let c = (Double(size) / 2 - o) / step              // the centre in world CSS pixels
+            let cssSize = Int((Double(size) / step).rounded())
+            var d = c - c.rounded() + Double(cssSize % 2) / 2
             if d > 0.5 { d -= 1 }
-            return Double(size) / 2 - c + d
+            return o + d * step
         }
         var q = self
         q.ox = aligned(ox, width)

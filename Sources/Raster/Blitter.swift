@@ -238,3 +238,16 @@ public struct ClipBlitter<B: SpanBlitter>: SpanBlitter {
         if b > a { inner.blitSpan(x: a, y: y, count: b - a, alpha: alpha) }
     }
 }
+
+/// Aliased coverage: a pixel is either in (its coverage at least half) or out, as an
+/// un-antialiased fill samples pixel centres.
+public struct ThresholdBlitter<B: SpanBlitter>: SpanBlitter {
+    public var inner: B
+    public init(_ inner: B) { self.inner = inner }
+    @inline(__always) public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
+        if alpha >= 128 { inner.blitSpan(x: x, y: y, count: 1, alpha: 255) }
+    }
+    @inline(__always) public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
+        if alpha >= 128 { inner.blitSpan(x: x, y: y, count: count, alpha: 255) }
+    }
+}

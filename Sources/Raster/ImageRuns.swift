@@ -170,8 +170,15 @@ struct TypedRunSkippingBlitter<R: TexelReader>: SpanBlitter {
 
 extension Rasterizer {
     /// Fills the accumulated edges with a separably mapped image, skipping its transparent runs.
-    public mutating func fill(_ pixmap: Pixmap, runSkippingImage blitter: RunSkippingImageBlitter, rule: FillRule = .nonZero) {
+    /// `aliased`: a pixel is in or out by its centre (tiles that meet leave no seam).
+    public mutating func fill(_ pixmap: Pixmap, runSkippingImage blitter: RunSkippingImageBlitter, rule: FillRule = .nonZero,
+                              aliased: Bool = false) {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
+        if aliased {
+            if blitter.inner.isIndexed { var b = ThresholdBlitter(blitter.typed(IndexedTexels.self)); sweep(rule, &b) }
+            else { var b = ThresholdBlitter(blitter.typed(PackedTexels.self)); sweep(rule, &b) }
+            return
+        }
         if blitter.inner.isIndexed { var b = blitter.typed(IndexedTexels.self); sweep(rule, &b) }
         else { var b = blitter.typed(PackedTexels.self); sweep(rule, &b) }
     }

@@ -140,10 +140,13 @@ public struct StyleEvaluation: Sendable {
     public let bearing: Double
     /// What the frame draws of the tiled sources (nil: none, or not resolved for a view).
     public let tiles: TileFrame?
+    /// The camera is still: raster tiles are drawn with texels on the pixel grid, as the
+    /// reference engines draw them then.
+    public let still: Bool
     public init(zoom: Double, pixelRatio: Double, light: Color, worldSize: Double, now: Double = 0, visible: MercatorBox? = nil,
-                bearing: Double = 0, tiles: TileFrame? = nil) {
+                bearing: Double = 0, tiles: TileFrame? = nil, still: Bool = true) {
         self.zoom = zoom; self.pixelRatio = pixelRatio; self.light = light; self.worldSize = worldSize; self.now = now
-        self.visible = visible; self.bearing = bearing; self.tiles = tiles
+        self.visible = visible; self.bearing = bearing; self.tiles = tiles; self.still = still
     }
 
     /// The features layer `d` draws: its GeoJSON source's, or its source layer's of a tiled
@@ -201,7 +204,8 @@ extension StyledLayer {
                 let p = rasterPaint(zoom: e.zoom, now: e.now)
                 let light = Color.white.lit(by: e.light, emissive: p.emissiveStrength)
                 let draws = tiles.map {
-                    FrameDescription.ImageDraw(image: $0.image, previous: nil, fade: 1, corners: $0.corners, placement: .linear, light: light)
+                    FrameDescription.ImageDraw(image: $0.image, previous: nil, fade: 1, corners: $0.corners, placement: .linear, light: light,
+                                               pixelAligned: e.still, gridStep: e.pixelRatio, aliased: true)
                 }
                 return .init(id: d.id, paint: .raster(p), geometry: nil, tiles: draws)
             }

@@ -10,7 +10,7 @@ public struct TileRequest: Sendable {
 }
 
 /// A raster tile placed for a frame: its image (or the part of an ancestor's that stands in for
-/// it) and its corners, in the world copy the view shows.
+/// it) and its corners.
 public struct RasterTile: Sendable {
     public let image: any RasterTexture
     public let corners: ImageCorners
@@ -46,7 +46,6 @@ final class TileFrameCache: @unchecked Sendable {
     private struct Key: Equatable {
         let generation: Int
         let entries: [TileSet.CoverEntry]
-        let copies: [Int]
     }
     private let lock = NSLock()
     private var keys: [String: Key] = [:]
@@ -74,8 +73,7 @@ final class TileFrameCache: @unchecked Sendable {
         for r in requests {
             let generation = r.tiles.generation
             let entries = r.tiles.cover(r.ideal)
-            let copies = r.tiles.kind == .raster ? Self.copies(visible) : []
-            let key = Key(generation: generation, entries: entries, copies: copies)
+            let key = Key(generation: generation, entries: entries)
             if keys[r.sourceID] != key { changed = true }
             made[r.sourceID] = (key, entries)
         }
@@ -88,7 +86,7 @@ final class TileFrameCache: @unchecked Sendable {
                 continue
             }
             if style.tiles(id)?.kind == .raster {
-                raster[id] = Self.rasterTiles(entries, copies: key.copies)
+                raster[id] = Self.rasterTiles(entries)
             } else {
                 vector[id] = CoverFeatures(entries: entries)
             }
@@ -99,24 +97,17 @@ final class TileFrameCache: @unchecked Sendable {
         return frame
     }
 
-    /// The world copies (whole numbers added to x) a box reaches.
-    static func copies(_ box: MercatorBox) -> [Int] {
-        guard box.minX.isFinite, box.maxX.isFinite, box.maxX - box.minX < 64 else { return [0] }
-        return Array(Int(box.minX.rounded(.down))...Int(box.maxX.rounded(.down)))
-    }
-
-    static func rasterTiles(_ entries: [TileSet.CoverEntry], copies: [Int]) -> [RasterTile] {
+    /// (The renderer draws each in every world copy the view shows.)
+    static func rasterTiles(_ entries: [TileSet.CoverEntry]) -> [RasterTile] {
         var out: [RasterTile] = []
         for e in entries {
             guard case let .raster(image) = e.content else { continue }
             var shown: any RasterTexture = image
             if e.square != e.tile, let part = Self.part(of: image, tile: e.tile, square: e.square) { shown = part }
             let s = TileSquare(e.square)
-            for k in copies {
-                let w = WebMercator.lng(x: s.minX) + 360 * Double(k), east = WebMercator.lng(x: s.maxX) + 360 * Double(k)
-                let n = WebMercator.lat(y: s.minY), south = WebMercator.lat(y: s.maxY)
-                out.append(RasterTile(image: shown, corners: ImageCorners(LngLatBounds(west: w, south: south, east: east, north: n))))
-            }
+            let corners = LngLatBounds(west: WebMercator.lng(x: s.minX), south: WebMercator.lat(y: s.maxY),
+                                       east: WebMercator.lng(x: s.maxX), north: WebMercator.lat(y: s.minY))
+            out.append(RasterTile(image: shown, corners: ImageCorners(corners)))
         }
         return out
     }

@@ -17,7 +17,7 @@ extension FrameRenderer {
     /// edges), colour from the image.
     func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ pixmap: Pixmap) {
         if placement.turn != nil { drawRotatedRaster(draw, paint, placement, pixmap); return }
-        let p = draw.pixelAligned ? placement.pixelAligned(width: pixmap.width) : placement
+        let p = draw.pixelAligned ? placement.pixelAligned(width: pixmap.width, step: draw.gridStep) : placement
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
@@ -63,10 +63,11 @@ extension FrameRenderer {
                             if columnReach.count < 2 * (image.width + 1) { columnReach = [Int32](repeating: 0, count: 2 * (image.width + 1)) }
                             columnReach.withUnsafeMutableBufferPointer { reach in
                                 guard let reach = reach.baseAddress else { return }
-                                rasterizer.fill(pixmap, runSkippingImage: RunSkippingImageBlitter(blitter, runs: runs, width: image.width, scratch: reach))
+                                rasterizer.fill(pixmap, runSkippingImage: RunSkippingImageBlitter(blitter, runs: runs, width: image.width, scratch: reach),
+                                                aliased: draw.aliased)
                             }
                         } else {
-                            rasterizer.fill(pixmap, separableImage: blitter)
+                            rasterizer.fill(pixmap, separableImage: blitter, aliased: draw.aliased)
                         }
                     }
                 }
@@ -76,7 +77,7 @@ extension FrameRenderer {
                     let blitter = ImageBlitter(destination: pixmap, image: image, previous: previous, fade: draw.fade,
                                                rows: rows, firstRow: top, sampling: sampling,
                                                opacity: paint.opacity, light: light, adjustment: adjustment)
-                    rasterizer.fill(pixmap, image: blitter)
+                    rasterizer.fill(pixmap, image: blitter, aliased: draw.aliased)
                 }
             }
         }
@@ -118,7 +119,7 @@ extension FrameRenderer {
                 let blitter = MappedImageBlitter(destination: pixmap, image: image, previous: draw.previous, fade: draw.fade,
                                                  warp: warp, sampling: sampling, opacity: paint.opacity,
                                                  light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)
-                rasterizer.fill(pixmap, mappedImage: blitter)
+                rasterizer.fill(pixmap, mappedImage: blitter, aliased: draw.aliased)
             }
         }
     }
