@@ -171,8 +171,11 @@ public enum StyleLoader {
     /// `pixelRatio`, basemap layers bound to `basemap` geometry (for `nightmap://basemap`).
     /// A resource that cannot be loaded is an error naming its URL.
     /// Sources in `skipping` are left for the caller to fill (nightmap's animated layers).
+    /// A tiled source that cannot be opened (a missing archive, a bad TileJSON) is reported
+    /// through `report`, once, and draws nothing; the rest of the map draws.
     public static func style(for document: StyleDocument, resolver: ResourceResolver, pixelRatio: Double = 1,
-                             basemap: [String: GeometrySet] = [:], skipping: Set<String> = []) throws -> Style {
+                             basemap: [String: GeometrySet] = [:], skipping: Set<String> = [],
+                             report: (String) -> Void = { _ in }) throws -> Style {
         var features: [String: GeoJSONData] = [:]
         var images: [String: ImageSource] = [:]
         var tiles: [String: TileSet] = [:]
@@ -186,7 +189,14 @@ public enum StyleLoader {
                 case .basemap: break
                 }
             } catch {
-                problems.append("sources.\(id): \(error)")
+                switch source {
+                case let .vector(d), let .raster(d):
+                    report("sources.\(id): \(error) (its layers draw nothing)")
+                    let kind: TileSet.Kind = if case .raster = source { .raster } else { .vector }
+                    tiles[id] = TileSet(definition: d, kind: kind)
+                default:
+                    problems.append("sources.\(id): \(error)")
+                }
             }
         }
         for (i, layer) in document.layers.enumerated() {

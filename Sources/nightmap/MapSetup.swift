@@ -42,7 +42,8 @@ enum MapSetup {
         let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
         let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
         let animated = Set([radarDef, routeDef].compactMap { $0?.source })
-        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated.union(placeSources.keys))
+        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated.union(placeSources.keys),
+                                          report: report)
         try BundledAssets.add(to: &style, resources: resources)
         if let placesLoad {
             let places = try placesLoad.wait()

@@ -154,6 +154,11 @@ final class Viewer {
         return t + (StatusLine.iss(model).map { " - " + $0 } ?? "")
     }
 
+    /// Some tile the view wants is not in yet (the loop wakes to look for it).
+    private var tilesPending = false
+    /// Failures reported per tiled source (by their count).
+    private var tileErrorsReported: [String: Int] = [:]
+
     /// Runs until quit. Returns normally on `q`, Esc, window close or SIGTERM/SIGINT.
     func run() throws {
         var event = SDL_Event()
@@ -165,6 +170,8 @@ final class Viewer {
             var timeout: Int32 = 1000
             if model.isAnimating || needsPresent || lastFrame == nil {
                 timeout = 0
+            } else if tilesPending {
+                timeout = 30                    // (tiles arrive from the loaders' threads)
             } else if let tick = model.nextScheduledChange {
                 timeout = Int32(max(0, min(1000, ((tick - now()) * 1000).rounded(.up))))
             }
@@ -198,8 +205,29 @@ final class Viewer {
                 if needsPresent { present(); needsPresent = false; if model.isAnimating { pace() } }
                 spare = frame           // the same picture: its storage serves the next one
             }
+            requestTiles(t)
             logCameraIfSettled()
         }
+    }
+
+    /// Asks each tiled source's loader for what the view wants, and reports a source's failures
+    /// once each time their count grows past a power of two (not per tile).
+    private func requestTiles(_ t: Double) {
+        var pending = false
+        for r in model.model.tileRequests() {
+            let missing = r.tiles.missing(r.ideal, now: t)
+            if !missing.isEmpty { r.tiles.fetcher?.request(missing, into: r.tiles, now: t) }
+            pending = pending || !r.tiles.isSettled(r.ideal)
+            if let e = r.tiles.lastError, e.count > (tileErrorsReported[r.sourceID] ?? 0), e.count & (e.count - 1) == 0 {
+                tileErrorsReported[r.sourceID] = e.count
+                let text = "\(e.message)\(e.count > 1 ? " (\(e.count) tiles failed)" : "")"
+                log(text)
+                notice = StatusPart("tiles: \(text)", short: "tiles of \(r.sourceID) failed", essential: true)
+                noticeUntil = t + 10
+                statusUpdated = -.infinity
+            }
+        }
+        tilesPending = pending
     }
 
     private func handle(_ e: SDL_Event) throws {

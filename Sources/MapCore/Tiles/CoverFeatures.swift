@@ -71,31 +71,99 @@ public final class CoverFeatures: @unchecked Sendable {
         }
     }
 
+    /// The features in an order every tile agrees with: each tile's features keep their order
+    /// (the order they are drawn in inside its square), a feature made of pieces coming after
+    /// everything before any of its pieces. Tiles cut from one data set list their features in
+    /// its order, so such an order exists; where tiles disagree (a feature twice in one tile) the
+    /// earliest waiting feature goes first.
     static func merge(_ entries: [TileSet.CoverEntry], layer name: String, zoom: Int) -> [GeoFeature] {
-        var out: [GeoFeature] = []
-        var groups: [PieceKey: Int] = [:]
-        var pieces: [[FeatureGeometry]] = [], positions: [Int] = []
-        for entry in entries {
+        var nodes: [GeoFeature] = []
+        var order: [Int] = []                   // each node's first place: entry << 32 | index
+        var sequences: [[Int32]] = []
+        var groups: [PieceKey: Int32] = [:]
+        var pieces: [Int32: [FeatureGeometry]] = [:]
+        for (k, entry) in entries.enumerated() {
             guard case let .vector(tile) = entry.content, let layer = tile.features(name, in: TileSquare(entry.square)) else { continue }
-            out.reserveCapacity(out.count + layer.features.count)
-            for (f, edge) in zip(layer.features, layer.touchesEdge) {
-                guard edge, entries.count > 1 else { out.append(f); continue }
-                let key = PieceKey(f)
-                if let g = groups[key] {
-                    pieces[g].append(f.geometry)
-                } else {
-                    groups[key] = pieces.count
-                    pieces.append([f.geometry])
-                    positions.append(out.count)
-                    out.append(f)
+            var sequence: [Int32] = []
+            sequence.reserveCapacity(layer.features.count)
+            nodes.reserveCapacity(nodes.count + layer.features.count)
+            for (i, (f, edge)) in zip(layer.features, layer.touchesEdge).enumerated() {
+                if edge, entries.count > 1 {
+                    let key = PieceKey(f)
+                    if let g = groups[key] {
+                        pieces[g, default: []].append(f.geometry)
+                        sequence.append(g)
+                        continue
+                    }
+                    groups[key] = Int32(nodes.count)
                 }
+                sequence.append(Int32(nodes.count))
+                nodes.append(f)
+                order.append(k << 32 | i)
+            }
+            sequences.append(sequence)
+        }
+        for (g, rest) in pieces {
+            let first = nodes[Int(g)]
+            nodes[Int(g)] = GeoFeature(geometry: Self.joined([first.geometry] + rest, zoom: zoom), evaluation: first.evaluation)
+        }
+        guard !pieces.isEmpty else { return nodes }
+        // Kahn's sort over "comes before" within each tile, earliest first place first.
+        var next = [[Int32]](repeating: [], count: nodes.count)
+        var waiting = [Int32](repeating: 0, count: nodes.count)
+        for seq in sequences {
+            for (a, b) in zip(seq, seq.dropFirst()) where a != b { next[Int(a)].append(b); waiting[Int(b)] += 1 }
+        }
+        var heap = MinHeap()
+        for n in nodes.indices where waiting[n] == 0 { heap.push(order[n], n) }
+        var done = [Bool](repeating: false, count: nodes.count)
+        var out: [GeoFeature] = []
+        out.reserveCapacity(nodes.count)
+        var scan = 0                             // (for a cycle: the earliest node not out yet)
+        while out.count < nodes.count {
+            var n: Int
+            if let top = heap.pop() {
+                n = top
+            } else {
+                while done[scan] { scan += 1 }
+                n = scan
+            }
+            if done[n] { continue }
+            done[n] = true
+            out.append(nodes[n])
+            for m in next[Int(n)] {
+                waiting[Int(m)] -= 1
+                if waiting[Int(m)] == 0 && !done[Int(m)] { heap.push(order[Int(m)], Int(m)) }
             }
         }
-        for (g, group) in pieces.enumerated() where group.count > 1 {
-            let first = out[positions[g]]
-            out[positions[g]] = GeoFeature(geometry: Self.joined(group, zoom: zoom), evaluation: first.evaluation)
-        }
         return out
+    }
+
+    /// A binary min-heap of (key, node).
+    private struct MinHeap {
+        private var items: [(Int, Int)] = []
+        mutating func push(_ key: Int, _ node: Int) {
+            items.append((key, node))
+            var i = items.count - 1
+            while i > 0, items[(i - 1) / 2].0 > items[i].0 { items.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
+        }
+        mutating func pop() -> Int? {
+            guard let top = items.first else { return nil }
+            let last = items.removeLast()
+            if !items.isEmpty {
+                items[0] = last
+                var i = 0
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var m = i
+                    if l < items.count, items[l].0 < items[m].0 { m = l }
+                    if r < items.count, items[r].0 < items[m].0 { m = r }
+                    if m == i { break }
+                    items.swapAt(i, m); i = m
+                }
+            }
+            return top.1
+        }
     }
 
     /// Pieces of one feature (all of one kind) as one geometry.
