@@ -65,7 +65,7 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     func fetch(_ tile: TileID, into set: TileSet, now: Double) {
         do {
             guard let data = try reader.data(tile), !data.isEmpty else { set.deliverAbsent(tile); return }
-            set.deliver(tile, try TileDecoder.content(data, tile: tile, kind: kind, name: "\(reader.name) tile \(tile)"))
+            set.deliver(tile, try TileDecoder.content(data, tile: tile, kind: kind, name: reader.name(of: tile)))
         } catch {
             set.deliverFailure(tile, message: "\(error)", now: now)
         }

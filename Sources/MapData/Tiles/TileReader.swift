@@ -8,6 +8,12 @@ public protocol TileReader: Sendable {
     /// The tile's bytes (inflated when the container compresses them), nil when there is no
     /// such tile; an error names the source and what is wrong.
     func data(_ tile: TileID) throws -> Data?
+    /// Names one tile in errors (its URL where it has one of its own).
+    func name(of tile: TileID) -> String
+}
+
+extension TileReader {
+    public func name(of tile: TileID) -> String { "\(name) tile \(tile)" }
 }
 
 extension PMTiles: TileReader {
@@ -66,6 +72,7 @@ public struct FileTiles: TileReader {
     public let templates: TileTemplates
     public let resolver: ResourceResolver
     public var name: String { templates.templates.first ?? "" }
+    public func name(of tile: TileID) -> String { templates.url(tile) }
 
     public init(templates: TileTemplates, resolver: ResourceResolver) { self.templates = templates; self.resolver = resolver }
 
