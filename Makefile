@@ -9,7 +9,7 @@ RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product night
 # and libcurl (the live ISS feed and the TLE refresh).
 PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libwebp-dev libfreetype-dev pkg-config libcurl4-openssl-dev
 # The end-to-end window test: a virtual X server, input injection, screenshots; the install test:
-# the .desktop validator and man; python3 for the stand-in radar service (Tests/e2e/wms-standin.py).
+# the .desktop validator and man; python3 for the stand-in radar service and tile server (Tests/e2e/wms-standin.py, tile-standin.py).
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils openbox desktop-file-utils man-db groff-base python3
 # MapLibre GL JS render tests (style.json + expected*.png folders; see tools/render-tests-gate.sh).
 RENDER_TESTS ?= Tests/RenderTests/tests
@@ -27,6 +27,7 @@ test: deps test-deps
 	$(SWIFT) test
 	bash Tests/e2e/window.sh $(BIN)
 	bash Tests/e2e/faults.sh $(BIN)
+	bash Tests/e2e/tiles.sh $(BIN)
 	bash Tests/e2e/install.sh $(BIN)
 
 # `make install` (PREFIX, DESTDIR): the binary, its resources in share/nightmap (found from
@@ -69,6 +70,7 @@ unit-test: deps
 
 e2e: build test-deps
 	bash Tests/e2e/window.sh $(BIN)
+	bash Tests/e2e/tiles.sh $(BIN)
 
 # The unit tests under AddressSanitizer (with LeakSanitizer; the toolkit's own lifetime
 # allocations suppressed in tools/lsan.supp) and under ThreadSanitizer, each in its own build

@@ -13,6 +13,8 @@ public enum HTTPGet {
         /// The final answer's status code (after redirects).
         public var status: Int
         public var body: Data
+        /// The final answer's headers, names in lower case (the last of repeated ones).
+        public var headers: [String: String] = [:]
     }
 
     /// Why a request failed, without the URL (callers name it).
@@ -27,15 +29,20 @@ public enum HTTPGet {
     /// Fetches `url`: at most `timeout` seconds in all, `maxBytes` of body (an answer announcing
     /// more is refused at its headers), `maxRedirects` redirects, HTTP and HTTPS only.
     /// A status other than 2xx ends the request at its headers, as `HTTP 503 (Service Unavailable)`.
-    public static func run(_ url: URL, timeout: Double, maxBytes: Int, maxRedirects: Int, accept: String) -> Result<Response, Failure> {
+    /// `headers`: more request headers (`If-None-Match: "x"`); with `notModified`, a 304 answer
+    /// is a response (its status 304, no body), for a conditional request.
+    public static func run(_ url: URL, timeout: Double, maxBytes: Int, maxRedirects: Int, accept: String,
+                           headers extra: [String] = [], notModified: Bool = false) -> Result<Response, Failure> {
         _ = globalInit
         guard let curl = curl_easy_init() else { return .failure(Failure(reason: "cannot start a request (libcurl)")) }
         defer { curl_easy_cleanup(curl) }
         let state = Transfer(maxBytes: maxBytes)
+        state.notModified = notModified
         let user = Unmanaged.passUnretained(state).toOpaque()
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept: \(accept)")
         headers = curl_slist_append(headers, "User-Agent: nightmap")
+        for h in extra where !h.contains("\r") && !h.contains("\n") { headers = curl_slist_append(headers, h) }
         defer { curl_slist_free_all(headers) }
         let milliseconds = Int(max(1, min(timeout, 86_400) * 1000))
         let code: CURLcode = errorText.withUnsafeMutableBufferPointer { buffer in
@@ -60,7 +67,7 @@ public enum HTTPGet {
             if code == CURLE_OK {
                 var status = 0
                 _ = nm_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
-                return .success(Response(status: status, body: state.body))
+                return .success(Response(status: status, body: state.body, headers: state.headers))
             }
             let detail = String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(Failure(reason: describe(code, detail: detail, transfer: state, timeout: timeout, maxRedirects: maxRedirects),
@@ -98,6 +105,9 @@ public enum HTTPGet {
         var contentLength: Int?
         var location = false
         var body = Data()
+        var headers: [String: String] = [:]
+        /// A 304 answer ends the transfer as a response.
+        var notModified = false
         /// Set when a callback stopped the transfer, and why.
         var stopped: String?
         init(maxBytes: Int) { self.maxBytes = maxBytes }
@@ -108,10 +118,14 @@ public enum HTTPGet {
             if line.hasPrefix("HTTP/") {
                 let parts = line.split(separator: " ")
                 status = parts.count > 1 ? Int(parts[1]) : nil
-                contentLength = nil; location = false
+                contentLength = nil; location = false; headers = [:]
                 return true
             }
             let lower = line.lowercased()
+            if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].lowercased().trimmingCharacters(in: .whitespaces)
+                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             if lower.hasPrefix("content-length:") {
                 contentLength = Int(lower.dropFirst("content-length:".count).trimmingCharacters(in: .whitespacesAndNewlines))
             } else if lower.hasPrefix("location:") {
@@ -119,6 +133,7 @@ public enum HTTPGet {
             } else if line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let status {
                 // The end of one response's headers.
                 if status < 200 { return true }                                         // 100 Continue and the like
+                if status == 304 && notModified { return true }
                 if (300..<400).contains(status) && location { return true }          // followed by libcurl
                 if !(200..<300).contains(status) {
                     stopped = "HTTP \(status)" + (HTTPGet.phrases[status].map { " (\($0))" } ?? "")

@@ -7,7 +7,11 @@ import Raster
 public struct ResourceResolver: Sendable {
     public let styleDirectory: URL?
     public let assets: URL?
-    public init(styleDirectory: URL?, assets: URL?) { self.styleDirectory = styleDirectory; self.assets = assets }
+    /// Where http(s) tiles and TileJSON documents come from (nil: they are not read).
+    public let web: HTTPCache?
+    public init(styleDirectory: URL?, assets: URL?, web: HTTPCache? = nil) {
+        self.styleDirectory = styleDirectory; self.assets = assets; self.web = web
+    }
 
     /// The file a URL names, or a one-line error.
     public func path(_ url: String) throws -> String {

@@ -23,7 +23,8 @@ enum MapSetup {
         let resources = try ResourceLocator.resourcesDirectory()
         let stylePath = o.style ?? resources.appendingPathComponent("style/nightmap.json").path
         let document = try StyleLoader.readDocument(path: stylePath)
-        let resolver = ResourceResolver(styleDirectory: URL(fileURLWithPath: stylePath).deletingLastPathComponent(), assets: nil)
+        let resolver = ResourceResolver(styleDirectory: URL(fileURLWithPath: stylePath).deletingLastPathComponent(), assets: nil,
+                                        web: HTTPCache())
         func definition(_ id: String, _ type: LayerType) -> LayerDefinition? {
             document.layers.first { $0.id == id && $0.type == type }
         }

@@ -49,7 +49,7 @@ import Testing
         #expect(failure(TiledSourceDefinition(url: "pmtiles://none.pmtiles"), .vector).contains("none.pmtiles"))
         #expect(failure(TiledSourceDefinition(url: "mbtiles://notiles.mbtiles"), .vector).contains("notiles.mbtiles"))
         #expect(failure(TiledSourceDefinition(tiles: ["https://example.org/{z}/{x}/{y}.mvt"]), .vector)
-            .contains("https://example.org/{z}/{x}/{y}.mvt: tiles over HTTP are not read yet"))
+            .contains("https://example.org/{z}/{x}/{y}.mvt: tiles over HTTP are not read here"))
         #expect(failure(TiledSourceDefinition(url: "missing.json"), .vector).contains("missing.json"))
     }
 

@@ -9,7 +9,17 @@ public enum TiledSources {
                             pixelRatio: Double = 1) throws -> TileSet {
         var d = definition
         if let url = d.url, !Self.isArchive(url) {
-            let json = try JSON.parse(try resolver.data(url, limit: 4 << 20), name: url)
+            let bytes: Data
+            if Self.isWeb(url), (try? resolver.path(url)) == nil {
+                guard let web = resolver.web else { throw StyleError("\(url): TileJSON over HTTP is not read here") }
+                guard let b = try web.get(url, maxBytes: 4 << 20, accept: "application/json") else {
+                    throw StyleError("\(url): no such TileJSON document (HTTP 404)")
+                }
+                bytes = b
+            } else {
+                bytes = try resolver.data(url, limit: 4 << 20)
+            }
+            let json = try JSON.parse(bytes, name: url)
             guard case let .object(o) = json else { throw StyleError("\(url): a TileJSON document is an object, found \(json.typeName)") }
             var problems: [String] = []
             d.read(o, path: url, problems: &problems)
@@ -23,13 +33,18 @@ public enum TiledSources {
             reader = try archive(location, kind: kind, definition: &d, resolver: resolver)
         } else {
             guard !d.tiles.isEmpty else { throw StyleError("sources.\(id): no tiles") }
-            if let web = d.tiles.first(where: { ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && (try? resolver.path($0)) == nil }) {
-                throw StyleError("sources.\(id).tiles: \(web): tiles over HTTP are not read yet (use pmtiles://, mbtiles:// or file templates)")
+            let templates = TileTemplates(d.tiles, scheme: d.scheme, pixelRatio: pixelRatio)
+            if let url = d.tiles.first(where: { Self.isWeb($0) && (try? resolver.path($0)) == nil }) {
+                guard let web = resolver.web else { throw StyleError("sources.\(id).tiles: \(url): tiles over HTTP are not read here") }
+                guard d.tiles.allSatisfy(Self.isWeb) else { throw StyleError("sources.\(id).tiles: mixes http(s) and file templates") }
+                return TileSet(definition: d, kind: kind, fetcher: TileLoader(reader: WebTiles(templates: templates, cache: web), kind: kind, workers: 4))
             }
-            reader = FileTiles(templates: TileTemplates(d.tiles, scheme: d.scheme, pixelRatio: pixelRatio), resolver: resolver)
+            reader = FileTiles(templates: templates, resolver: resolver)
         }
         return TileSet(definition: d, kind: kind, fetcher: TileLoader(reader: reader, kind: kind))
     }
+
+    static func isWeb(_ s: String) -> Bool { s.hasPrefix("http://") || s.hasPrefix("https://") }
 
     static func isArchive(_ s: String) -> Bool { s.hasPrefix("pmtiles://") || s.hasPrefix("mbtiles://") }
 
