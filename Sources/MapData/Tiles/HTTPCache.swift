@@ -121,12 +121,15 @@ public final class HTTPCache: @unchecked Sendable {
         return Entry(body: body, etag: lines[1].isEmpty ? nil : lines[1], lastModified: lines[2].isEmpty ? nil : lines[2], expires: expires)
     }
 
-    private func write(_ url: String, _ e: Entry) {
+    func write(_ url: String, _ e: Entry) {
         let p = paths(url)
         let meta = [url, e.etag ?? "", e.lastModified ?? "", String(e.expires)].map { $0.replacingOccurrences(of: "\n", with: " ") }
         do {
             try FileManager.default.createDirectory(atPath: (p.body as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let old = (try? FileManager.default.attributesOfItem(atPath: p.body)[.size] as? Int) ?? 0
+            lock.lock()
+            if bytes == nil { bytes = bodies().reduce(0) { $0 + $1.size } }      // (before this answer is there)
+            lock.unlock()
             try AtomicFile.write(e.body, to: p.body)
             try AtomicFile.write(Data(meta.joined(separator: "\n").utf8), to: p.meta)
             grew(by: e.body.count - old)
@@ -137,6 +140,9 @@ public final class HTTPCache: @unchecked Sendable {
 
     private func remove(_ url: String) {
         let p = paths(url)
+        if let n = (try? FileManager.default.attributesOfItem(atPath: p.body)[.size]) as? Int {
+            lock.lock(); bytes = bytes.map { $0 - n }; lock.unlock()
+        }
         try? FileManager.default.removeItem(atPath: p.body)
         try? FileManager.default.removeItem(atPath: p.meta)
     }
@@ -150,7 +156,7 @@ public final class HTTPCache: @unchecked Sendable {
     /// the folder is down to nine tenths of it.
     private func grew(by delta: Int) {
         lock.lock(); defer { lock.unlock() }
-        let total = (bytes ?? bodies().reduce(0) { $0 + $1.size }) + delta
+        let total = (bytes ?? 0) + delta
         bytes = total
         guard total > byteLimit else { return }
         var left = total
