@@ -6,8 +6,9 @@ import Foundation
 extension StyledLayer {
     /// The symbols of `data`'s features (of `candidates` only, when given).
     func symbolSet(_ style: Style, _ data: GeoJSONData, _ e: StyleEvaluation, candidates: [Int32]?) -> SymbolSet? {
-        var symbols: [SymbolSet.Symbol] = [], keys: [Double] = []
+        var symbols: [SymbolSet.Symbol] = [], keys: [Double] = [], sources: [Int32] = []
         var sorted = true
+        let byY = drawsByViewportY
         // Icons along lines: at most this many in a layer (each part has at most 10 000 anchors,
         // but a layer may have any number of long lines).
         var lineAnchorsLeft = 100_000
@@ -43,6 +44,10 @@ extension StyledLayer {
             if let last = keys.last, entry.key < last { sorted = false }
             symbols.append(contentsOf: entry.symbols)
             if hasSortKey { keys.append(contentsOf: repeatElement(entry.key, count: entry.symbols.count)) }
+            if byY { sources.append(contentsOf: repeatElement(Int32(index), count: entry.symbols.count)) }
+        }
+        if byY && symbols.count > 1 {
+            symbols = viewportYOrder(symbols, sources: sources, style, e)
         }
         // Lower keys first; equal keys keep the source's order (a stable sort, only when needed).
         if !sorted {
@@ -52,6 +57,44 @@ extension StyledLayer {
         let set = symbols.isEmpty ? nil : SymbolSet(symbols)
         memo?.remember(set)
         return set
+    }
+
+    /// Whether the layer's symbols are drawn from the top of the screen down (`symbol-z-order`
+    /// `viewport-y`, or `auto` without a sort key when they may overlap), as the reference
+    /// engines draw them.
+    var drawsByViewportY: Bool {
+        let order = definition.layout["symbol-z-order"]?.constant?.asString ?? "auto"
+        if order == "viewport-y" { return true }
+        guard order == "auto", definition.layout["symbol-sort-key"] == nil else { return false }
+        return ["icon-allow-overlap", "text-allow-overlap", "icon-ignore-placement", "text-ignore-placement"].contains {
+            definition.layout[$0]?.constant == .bool(true)
+        }
+    }
+
+    /// The symbols in the reference engines' draw order: tile by tile (north to south, then west
+    /// to east, as the map is turned), within a tile by the anchor's height in it (in the tile's
+    /// 8192 units, as the map is turned), and of equal heights the later feature first. The
+    /// tiles are those the source is cut into at this zoom (GeoJSON: at most zoom 18).
+    func viewportYOrder(_ symbols: [SymbolSet.Symbol], sources: [Int32], _ style: Style, _ e: StyleEvaluation) -> [SymbolSet.Symbol] {
+        let maxZoom = style.tiles(definition.source)?.definition.maxZoom ?? 18
+        let z = Int(min(max(finite(e.zoom).rounded(.down), 0), Double(min(maxZoom, 24))))
+        let scale = Double(1 << z)
+        let angle = -e.bearing * Double.pi / 180
+        let (sn, cs) = (sin(angle), cos(angle))
+        struct Key: Comparable {
+            let row: Double, column: Double, y: Double, feature: Int32
+            static func < (a: Key, b: Key) -> Bool {
+                (a.row, a.column, a.y, -Int64(a.feature)) < (b.row, b.column, b.y, -Int64(b.feature))
+            }
+        }
+        let keys = symbols.indices.map { i -> Key in
+            let x = symbols[i].point.x * scale, y = symbols[i].point.y * scale
+            let tx = x.rounded(.down), ty = y.rounded(.down)
+            let ax = (x - tx) * 8192, ay = (y - ty) * 8192
+            return Key(row: (sn * tx + cs * ty).rounded(), column: (cs * tx - sn * ty).rounded(),
+                       y: (sn * ax + cs * ay).rounded(), feature: sources[i])
+        }
+        return symbols.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { symbols[$0] }
     }
 
     /// One feature's symbols (one per anchor) and its sort key.
