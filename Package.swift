@@ -70,7 +70,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("Config", ["MapData"]),
         ("State", ["MapData", "MapCore", "NightmapApp"]),
         ("RadarAnswer", ["MapData", "MapCore"]),
-        ("MVT", ["MapData"]),
+        ("MVT", ["MapCore", "MapData"]),
         ("PMTiles", ["MapData"]),
         ("JPEG", ["MapData"]),
         ("WebP", ["MapData"]),

@@ -1,10 +1,12 @@
 // libFuzzer entry (tools/fuzz.sh). Built only with NIGHTMAP_FUZZ=1; see Package.swift.
 import CFuzzer
 import Foundation
+import MapCore
 import MapData
 
-/// A vector tile as it comes from a source: inflated when gzipped (16 MB at most), then decoded,
-/// and every feature's geometry walked.
+/// A vector tile as it comes from a source: inflated when gzipped (16 MB at most), decoded, every
+/// feature's geometry walked; then prepared as a loader prepares it (projected, cut to its
+/// square) for two tiles side by side, and the two joined as a frame's cover joins them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var bytes = Data(bytes: data, count: size)
@@ -17,6 +19,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for layer in tile.layers {
         for f in layer.features { for part in f.geometry { for p in part { sum &+= Int64(p.x) &+ Int64(p.y) } } }
     }
+    withExtendedLifetime(sum) {}
+    guard let west = TileID(z: 3, x: 2, y: 5), let east = TileID(z: 3, x: 3, y: 5) else { return 0 }
+    let set = TileSet(definition: TiledSourceDefinition(), kind: .vector)
+    for t in [west, east] { set.deliver(t, .vector(TileDecoder.features(tile, tile: t))) }
+    let cover = CoverFeatures(entries: set.cover([west, east]))
+    for layer in tile.layers { sum &+= Int64(cover.layer(layer.name).features.count) }
     withExtendedLifetime(sum) {}
     return 0
 }
