@@ -197,7 +197,7 @@ public final class TileSet: @unchecked Sendable {
         }
     }
 
-    /// Whether `ideal` failed to load (all of its failures are counted, none is pending).
+    /// Whether the last attempt at `tile` failed (it waits for its back-off).
     public func hasFailed(_ tile: TileID) -> Bool {
         lock.lock(); defer { lock.unlock() }
         if case .failed? = entries[tile]?.state { return true }
