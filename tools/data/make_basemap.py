@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Generate the embedded night basemap (Resources/basemap/*.nmgeo) from Natural Earth.
+"""Generate the embedded night basemap (Resources/basemap/basemap.pmtiles) from Natural Earth:
+vector tiles of zooms 0 to 7, one layer per theme, simplified per zoom.
 
 Run through tools/data/make_data.sh (`make data`), which prepares the pinned venv and the
-Natural Earth shapefiles. See tools/data/README.md for the format.
+Natural Earth shapefiles. See tools/data/README.md.
 
 All geometry work (simplification, clipping, area/length filters) happens in normalised Web
 Mercator: x = (lon + 180) / 360, y = 0.5 - ln(tan(pi/4 + lat*pi/360)) / (2*pi), y grows south.
@@ -20,26 +21,21 @@ import time
 import numpy as np
 import shapefile  # pyshp
 import shapely
-from shapely.geometry import LineString, MultiPolygon, Polygon, shape
+from shapely.geometry import LineString, Polygon, shape
+
+import vector_tiles as vt
 
 MAX_LAT = 85.051129
-MAGIC = b"NMGEO1\0\0"
-KIND_POLYGONS = 1
-KIND_LINES = 2
-
-# (minZoom, maxZoom, tolerance zoom, grid cells per side)
-LEVELS = [
-    (0.0, 2.0, 1, 4),
-    (2.0, 3.0, 2, 4),
-    (3.0, 4.0, 3, 4),
-    (4.0, 6.0, 5, 16),
-    (6.0, 99.0, 7, 32),
-]
+# Tiles of zooms 0 to MAX_ZOOM; deeper views overzoom the last (Natural Earth 10 m has little
+# detail past it).
+MAX_ZOOM = 7
+# The layers, in the order each tile lists them.
+LAYERS = ["land", "lakes", "coastline", "countries", "states"]
 
 
 def px(zoom):
     """Size of one screen pixel at `zoom` in normalised units (a world is 512 * 2^z px)."""
-    return 1.0 / (512.0 * 2.0 ** zoom)
+    return vt.world_px(zoom)
 
 
 def log(*args):
@@ -164,313 +160,122 @@ def north_america_filter(countries_path, buffer_deg, threshold):
     return keep
 
 
+
 # --------------------------------------------------------------------------------------------
-# Polygons
+# Simplification per zoom (0.5 px at the tile's zoom: at most 1 px off one zoom deeper, where
+# the next tiles take over)
 
-def ring_area(coords):
-    """Shoelace sum / 2 of an (N, 2) open or closed ring (positive = 'clockwise on screen')."""
-    x = coords[:, 0]
-    y = coords[:, 1]
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
-
-
-def simplify_polygons(polys, tol, min_area):
-    """Simplify and drop polygons / holes under min_area. Returns list of Polygons."""
+def simplified_polygons(polys, z):
+    """[(id, Polygon)]: each input polygon (id = its index + 1) simplified for zoom z; parts and
+    holes under 1 px^2 dropped."""
+    unit = px(z)
     out = []
-    dropped_polys = dropped_holes = 0
-    for poly in polys:
-        g = shapely.simplify(poly, tol, preserve_topology=True) if tol > 0 else poly
+    for i, poly in enumerate(polys):
+        g = shapely.simplify(poly, 0.5 * unit, preserve_topology=True)
         for p in polygon_parts(g):
-            if Polygon(p.exterior).area < min_area:
-                dropped_polys += 1
+            if Polygon(p.exterior).area < unit * unit:
                 continue
-            holes = []
-            for h in p.interiors:
-                if Polygon(h).area < min_area:
-                    dropped_holes += 1
-                else:
-                    holes.append(h)
+            holes = [h for h in p.interiors if Polygon(h).area >= unit * unit]
             if len(holes) != len(p.interiors):
                 p = Polygon(p.exterior, holes)
-            out.append(p)
-    return out, dropped_polys, dropped_holes
+            out.append((i + 1, p))
+    return out
 
 
-def clip_quadtree(polys, depth, x0, y0, x1, y1, ix, iy, cells):
-    """Recursively clip to a 2^depth grid; appends Polygon parts to cells[(iy, ix)]."""
-    if not polys:
-        return
-    if depth == 0:
-        cells.setdefault((iy, ix), []).extend(polys)
-        return
-    xm = (x0 + x1) / 2.0
-    ym = (y0 + y1) / 2.0
-    scale = 1 << (depth - 1)
-    for qy, (cy0, cy1) in enumerate(((y0, ym), (ym, y1))):
-        for qx, (cx0, cx1) in enumerate(((x0, xm), (xm, x1))):
-            sub = []
-            for p in polys:
-                bx0, by0, bx1, by1 = p.bounds
-                if bx1 <= cx0 or bx0 >= cx1 or by1 <= cy0 or by0 >= cy1:
-                    continue
-                if bx0 >= cx0 and bx1 <= cx1 and by0 >= cy0 and by1 <= cy1:
-                    sub.append(p)
-                    continue
-                sub.extend(polygon_parts(shapely.clip_by_rect(p, cx0, cy0, cx1, cy1)))
-            clip_quadtree(sub, depth - 1, cx0, cy0, cx1, cy1,
-                          ix + qx * scale, iy + qy * scale, cells)
+def simplified_lines(projected, z):
+    """[(id, LineString)]: each input line (id = its index + 1) simplified for zoom z; lines
+    under 1 px long dropped."""
+    unit = px(z)
+    geoms = np.array([LineString(p) for p in projected], dtype=object)
+    simp = shapely.simplify(geoms, 0.5 * unit, preserve_topology=False)
+    return [(i + 1, g) for i, (g, n) in enumerate(zip(simp, shapely.length(simp))) if n >= unit and not g.is_empty]
 
 
-def clean_ring(coords):
-    """float32-round, drop closing point and consecutive duplicates. Returns (N, 2) float32."""
-    a = np.asarray(coords, dtype=np.float64).astype(np.float32)
-    if len(a) == 0:
-        return a.reshape(0, 2)
-    keep = np.ones(len(a), dtype=bool)
-    keep[1:] = np.any(a[1:] != a[:-1], axis=1)
-    a = a[keep]
-    while len(a) > 1 and np.array_equal(a[0], a[-1]):
-        a = a[:-1]
-    return a
-
-
-def ring_ok(a):
-    return len(a) >= 3 and len(np.unique(a, axis=0)) >= 3
-
-
-def encode_polygon_cell(parts, stats):
-    """Cell's Polygon parts -> list of rings (float32 arrays), exterior first, oriented."""
-    rings = []
-    for p in parts:
-        p = shapely.orient_polygons(p, exterior_cw=False)  # positive shoelace in y-down numbers
-        ext = clean_ring(p.exterior.coords)
-        if not ring_ok(ext):
-            stats["degenerate_rings"] += 1
-            continue
-        a = ring_area(ext.astype(np.float64))
-        if a <= 0:
-            # Only possible for slivers that collapse when rounded to float32.
-            stats["collapsed_rings"] += 1
-            continue
-        poly_rings = [ext]
-        for h in p.interiors:
-            hr = clean_ring(h.coords)
-            if not ring_ok(hr):
-                stats["degenerate_rings"] += 1
-                continue
-            if ring_area(hr.astype(np.float64)) >= 0:
-                stats["collapsed_rings"] += 1
-                continue
-            poly_rings.append(hr)
-        # Orientation contract of the format: exterior > 0, holes < 0 (y-down shoelace).
-        assert ring_area(poly_rings[0].astype(np.float64)) > 0
-        for hr in poly_rings[1:]:
-            assert ring_area(hr.astype(np.float64)) < 0
-        rings.extend(poly_rings)
-    return rings
-
-
-def build_polygon_levels(polys, name):
-    levels = []
-    for (zmin, zmax, tz, grid) in LEVELS:
+def build_tiles(themes):
+    """{(z, x, y): MVT bytes} for themes {layer: (kind, geometry)}, and counts per zoom."""
+    tiles = {}
+    counts = []
+    for z in range(MAX_ZOOM + 1):
         t0 = time.time()
-        unit = px(tz)
-        simp, dp, dh = simplify_polygons(polys, 0.5 * unit, unit * unit)
-        depth = int(math.log2(grid))
-        assert 1 << depth == grid
-        cells = {}
-        clip_quadtree(simp, depth, 0.0, 0.0, 1.0, 1.0, 0, 0, cells)
-        stats = {"degenerate_rings": 0, "collapsed_rings": 0}
-        chunks = []
-        for key in sorted(cells):  # row-major: (cell y, cell x)
-            rings = encode_polygon_cell(cells[key], stats)
-            if rings:
-                chunks.append(rings)
-        log(f"  {name} level z{zmin:g}-{zmax:g}: {len(polys)} polygons -> {len(simp)} kept "
-            f"(dropped {dp} polygons, {dh} holes < 1 px^2 at z{tz}); "
-            f"rings dropped after clipping: {stats['degenerate_rings']} degenerate, "
-            f"{stats['collapsed_rings']} collapsed by float32  [{time.time() - t0:.1f}s]")
-        levels.append((zmin, zmax, chunks))
-    return levels
+        per_tile = {}
+        features = {}
+        for name in LAYERS:
+            kind, geometry = themes[name]
+            items = simplified_polygons(geometry, z) if kind == vt.POLYGON else simplified_lines(geometry, z)
+            features[name] = len(items)
+            for key, pieces in vt.clip_to_tiles(items, z, lines=kind == vt.LINESTRING).items():
+                per_tile.setdefault(key, {})[name] = pieces
+        points = 0
+        for (x, y), layers in sorted(per_tile.items()):
+            encoded = []
+            for name in LAYERS:
+                pieces = layers.get(name)
+                if not pieces:
+                    continue
+                kind = themes[name][0]
+                layer = vt.Layer(name)
+                by_id = {}
+                for fid, g in pieces:
+                    by_id.setdefault(fid, []).append(g)
+                for fid in sorted(by_id):
+                    parts = vt.polygon_rings(by_id[fid], z, x, y) if kind == vt.POLYGON else vt.line_parts(by_id[fid], z, x, y)
+                    if parts:
+                        layer.add(fid, kind, parts)
+                        points += sum(len(p) for p in parts)
+                encoded.append(layer)
+            data = vt.encode_tile(encoded)
+            if data:
+                tiles[(z, x, y)] = data
+        size = sum(len(d) for (tz, _, _), d in tiles.items() if tz == z)
+        counts.append((z, features, sum(1 for k in tiles if k[0] == z), points, size))
+        log(f"  z{z}: " + ", ".join(f"{n} {features[n]}" for n in LAYERS)
+            + f" features; {counts[-1][2]} tiles, {points} points, {size} bytes of MVT  [{time.time() - t0:.1f}s]")
+    return tiles, counts
 
 
 # --------------------------------------------------------------------------------------------
-# Lines
+# Checks, reading the archive back with independent decoders (pmtiles, mapbox-vector-tile)
 
-def dedupe(a):
-    keep = np.ones(len(a), dtype=bool)
-    keep[1:] = np.any(a[1:] != a[:-1], axis=1)
-    return a[keep]
+def read_back(path):
+    import gzip
+    import mapbox_vector_tile
+    from pmtiles.reader import MmapSource, Reader
+    f = open(path, "rb")
+    reader = Reader(MmapSource(f))
 
+    def tile(z, x, y):
+        data = reader.get(z, x, y)
+        assert data is not None, f"tile {z}/{x}/{y} missing"
+        return mapbox_vector_tile.decode(gzip.decompress(data), default_options={"y_coord_down": True})
 
-def split_runs(a, grid):
-    """Split a float32 polyline into runs per grid cell.
-
-    A run starts at a point, stays while points remain in the start point's cell, and ends
-    with the first point that leaves it; that point also starts the next run.
-    Yields ((cy, cx), run).
-    """
-    cx = np.clip(np.floor(a[:, 0].astype(np.float64) * grid), 0, grid - 1).astype(np.int64)
-    cy = np.clip(np.floor(a[:, 1].astype(np.float64) * grid), 0, grid - 1).astype(np.int64)
-    cell = cy * grid + cx
-    n = len(a)
-    i = 0
-    while i < n - 1:
-        c = cell[i]
-        j = i + 1
-        while j < n and cell[j] == c:
-            j += 1
-        end = min(j, n - 1)  # include the first point outside the cell (if any)
-        yield (int(cy[i]), int(cx[i])), a[i:end + 1]
-        i = end
+    return reader, tile
 
 
-def build_line_levels(lines_ll, name):
-    projected = [project_coords(p) for p in lines_ll]
-    levels = []
-    for (zmin, zmax, tz, grid) in LEVELS:
-        t0 = time.time()
-        unit = px(tz)
-        tol = 0.5 * unit
-        geoms = np.array([LineString(p) for p in projected], dtype=object)
-        simp = shapely.simplify(geoms, tol, preserve_topology=False)
-        lengths = shapely.length(simp)
-        cells = {}
-        kept = short = 0
-        for g, length in zip(simp, lengths):
-            if length < unit:
-                short += 1
-                continue
-            a = dedupe(shapely.get_coordinates(g).astype(np.float32))
-            if len(a) < 2:
-                short += 1
-                continue
-            kept += 1
-            for key, run in split_runs(a, grid):
-                cells.setdefault(key, []).append(run)
-        chunks = [cells[k] for k in sorted(cells)]
-        log(f"  {name} level z{zmin:g}-{zmax:g}: {len(projected)} lines -> {kept} kept "
-            f"(dropped {short} shorter than 1 px at z{tz})  [{time.time() - t0:.1f}s]")
-        levels.append((zmin, zmax, chunks))
-    return levels
-
-
-# --------------------------------------------------------------------------------------------
-# Writing / reading .nmgeo
-
-def encode(kind, levels):
-    out = bytearray()
-    out += MAGIC
-    out += struct.pack("<II", kind, len(levels))
-    summary = []
-    for zmin, zmax, chunks in levels:
-        start = len(out)
-        out += struct.pack("<ffI", zmin, zmax, len(chunks))
-        parts_total = points_total = 0
-        for parts in chunks:
-            xy = np.concatenate(parts).astype("<f4")
-            mn = xy.min(axis=0)
-            mx = xy.max(axis=0)
-            out += struct.pack("<ffff", mn[0], mn[1], mx[0], mx[1])
-            out += struct.pack("<II", len(parts), len(xy))
-            out += np.array([len(p) for p in parts], dtype="<u4").tobytes()
-            out += xy.tobytes()
-            parts_total += len(parts)
-            points_total += len(xy)
-        summary.append((zmin, zmax, len(chunks), parts_total, points_total, len(out) - start))
-    assert len(out) % 4 == 0
-    return bytes(out), summary
-
-
-def decode(data):
-    """Parse a .nmgeo file -> (kind, [(minZoom, maxZoom, [(bbox, [part arrays])])])."""
-    assert data[:8] == MAGIC, "bad magic"
-    kind, nlev = struct.unpack_from("<II", data, 8)
-    off = 16
-    levels = []
-    for _ in range(nlev):
-        zmin, zmax, nchunks = struct.unpack_from("<ffI", data, off)
-        off += 12
-        chunks = []
-        for _ in range(nchunks):
-            bbox = struct.unpack_from("<ffff", data, off)
-            npart, npts = struct.unpack_from("<II", data, off + 16)
-            off += 24
-            lens = np.frombuffer(data, dtype="<u4", count=npart, offset=off)
-            off += 4 * npart
-            xy = np.frombuffer(data, dtype="<f4", count=2 * npts, offset=off).reshape(-1, 2)
-            off += 8 * npts
-            assert int(lens.sum()) == npts
-            bounds = np.concatenate([[0], np.cumsum(lens, dtype=np.int64)]).tolist()
-            parts = [xy[bounds[i]:bounds[i + 1]] for i in range(npart)]
-            chunks.append((bbox, parts))
-        levels.append((zmin, zmax, chunks))
-    assert off == len(data), "trailing bytes"
-    return kind, levels
-
-
-def point_in_ring(x, y, ring):
-    xs = ring[:, 0].astype(np.float64)
-    ys = ring[:, 1].astype(np.float64)
-    xn = np.roll(xs, -1)
-    yn = np.roll(ys, -1)
-    cond = (ys > y) != (yn > y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        xi = xs + (y - ys) * (xn - xs) / (yn - ys)
-    return bool(np.count_nonzero(cond & (x < xi)) % 2)
-
-
-def polygons_contain(path, level_index, lon, lat):
-    """True if the point is inside a polygon of the given level (reads the file back)."""
-    with open(path, "rb") as f:
-        kind, levels = decode(f.read())
-    assert kind == KIND_POLYGONS
+def tile_point(lon, lat, z):
     x, y = project_lonlat(lon, lat)
-    for bbox, parts in levels[level_index][2]:
-        if not (bbox[0] <= x <= bbox[2] and bbox[1] <= y <= bbox[3]):
-            continue
-        # group rings: an exterior (positive) followed by its holes (negative)
-        i = 0
-        while i < len(parts):
-            assert ring_area(parts[i].astype(np.float64)) > 0, "hole without exterior"
-            j = i + 1
-            while j < len(parts) and ring_area(parts[j].astype(np.float64)) < 0:
-                j += 1
-            if point_in_ring(x, y, parts[i]) and not any(
-                    point_in_ring(x, y, h) for h in parts[i + 1:j]):
-                return True
-            i = j
-    return False
+    n = 1 << z
+    tx, ty = int(x * n), int(y * n)
+    return tx, ty, (x * n - tx) * vt.EXTENT, (y * n - ty) * vt.EXTENT
 
 
-def lines_near(path, level_index, lon0, lat0, lon1, lat1):
-    """Number of line points inside a lon/lat box (reads the file back)."""
-    with open(path, "rb") as f:
-        kind, levels = decode(f.read())
-    assert kind == KIND_LINES
-    xa, ya = project_lonlat(lon0, lat1)
-    xb, yb = project_lonlat(lon1, lat0)
-    n = 0
-    for _, parts in levels[level_index][2]:
-        for p in parts:
-            n += int(np.count_nonzero((p[:, 0] >= xa) & (p[:, 0] <= xb) &
-                                      (p[:, 1] >= ya) & (p[:, 1] <= yb)))
-    return n
+def point_in_polygons(px_, py_, geometry):
+    """Non-zero winding of (px_, py_) over every ring of a decoded (Multi)Polygon."""
+    polys = geometry["coordinates"] if geometry["type"] == "MultiPolygon" else [geometry["coordinates"]]
+    winding = 0
+    for poly in polys:
+        for ring in poly:
+            for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]):
+                if (y0 <= py_) != (y1 <= py_):
+                    t = (py_ - y0) / (y1 - y0)
+                    if px_ < x0 + t * (x1 - x0):
+                        winding += 1 if y1 > y0 else -1
+    return winding != 0
 
 
-# --------------------------------------------------------------------------------------------
-
-def write(out_dir, name, kind, levels, report):
-    data, summary = encode(kind, levels)
-    path = os.path.join(out_dir, name + ".nmgeo")
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
-    report.append((name, len(data), summary))
-    # read-back check: structure round-trips
-    k, lv = decode(data)
-    assert k == kind and len(lv) == len(levels)
+def contains(tile, z, layer, lon, lat):
+    tx, ty, x, y = tile_point(lon, lat, z)
+    data = tile(z, tx, ty)
+    return any(point_in_polygons(x, y, f["geometry"]) for f in data.get(layer, {}).get("features", []))
 
 
 def check(cond, msg):
@@ -484,35 +289,30 @@ def main():
     ap.add_argument("--src", required=True, help="folder with ne_10m_*.shp/.shx")
     ap.add_argument("--countries", required=True,
                     help="ne_110m_admin_0_countries (path without extension, needs .dbf)")
-    ap.add_argument("--out", required=True, help="output folder (Resources/basemap)")
+    ap.add_argument("--out", required=True, help="the archive to write (Resources/basemap/basemap.pmtiles)")
     ap.add_argument("--na-buffer", type=float, default=1.0,
                     help="degrees of buffer around USA+CAN+MEX for state lines")
     args = ap.parse_args()
 
     t_start = time.time()
-    os.makedirs(args.out, exist_ok=True)
     src = lambda n: os.path.join(args.src, n)
-    report = []
+    themes = {}
 
     log("land (ne_10m_land)")
     st = {}
-    polys = read_polygons(src("ne_10m_land"), st)
+    themes["land"] = (vt.POLYGON, read_polygons(src("ne_10m_land"), st))
     log(f"  {st['input_polygons']} polygons, {st['invalid_input_shapes']} invalid shapes repaired")
-    write(args.out, "land", KIND_POLYGONS, build_polygon_levels(polys, "land"), report)
 
     log("lakes (ne_10m_lakes)")
     st = {}
-    polys = read_polygons(src("ne_10m_lakes"), st)
+    themes["lakes"] = (vt.POLYGON, read_polygons(src("ne_10m_lakes"), st))
     log(f"  {st['input_polygons']} polygons, {st['invalid_input_shapes']} invalid shapes repaired")
-    write(args.out, "lakes", KIND_POLYGONS, build_polygon_levels(polys, "lakes"), report)
 
     log("coastline (ne_10m_coastline)")
-    lines = read_lines(src("ne_10m_coastline"))
-    write(args.out, "coastline", KIND_LINES, build_line_levels(lines, "coastline"), report)
+    themes["coastline"] = (vt.LINESTRING, [project_coords(p) for p in read_lines(src("ne_10m_coastline"))])
 
     log("countries (ne_10m_admin_0_boundary_lines_land)")
-    lines = read_lines(src("ne_10m_admin_0_boundary_lines_land"))
-    write(args.out, "countries", KIND_LINES, build_line_levels(lines, "countries"), report)
+    themes["countries"] = (vt.LINESTRING, [project_coords(p) for p in read_lines(src("ne_10m_admin_0_boundary_lines_land"))])
 
     log("states (ne_10m_admin_1_states_provinces_lines, USA + Canada + Mexico)")
     all_states = read_lines(src("ne_10m_admin_1_states_provinces_lines"))
@@ -524,39 +324,46 @@ def main():
     pa_ny = [p for p in lines if np.any((np.abs(p[:, 1] - 42.0) < 0.01) &
                                         (p[:, 0] > -79.7) & (p[:, 0] < -75.5))]
     check(len(pa_ny) > 0, "Pennsylvania-New York state line kept")
-    write(args.out, "states", KIND_LINES, build_line_levels(lines, "states"), report)
+    themes["states"] = (vt.LINESTRING, [project_coords(p) for p in lines])
 
+    log("tiles")
+    tiles, counts = build_tiles(themes)
+    metadata = {
+        "name": "nightmap basemap",
+        "description": "Natural Earth 10 m land, lakes, coastline, country borders and the state and province lines of the USA, Canada and Mexico, simplified per zoom",
+        "attribution": "Natural Earth",
+        "version": "2",
+        "vector_layers": [{"id": n, "fields": {}, "minzoom": 0, "maxzoom": MAX_ZOOM} for n in LAYERS],
+    }
+    tmp = args.out + ".tmp"
+    vt.write_pmtiles(tmp, tiles, MAX_ZOOM, metadata, (-180.0, -85.051129, 180.0, 85.051129), (-75.789, 41.874, 5))
+    os.replace(tmp, args.out)
     gen_time = time.time() - t_start
-
-    # SHA256SUMS (same format as `sha256sum *.nmgeo`)
-    names = sorted(n + ".nmgeo" for n, _, _ in report)
-    with open(os.path.join(args.out, "SHA256SUMS"), "w", newline="\n") as f:
-        for n in names:
-            with open(os.path.join(args.out, n), "rb") as g:
-                f.write(f"{hashlib.sha256(g.read()).hexdigest()}  {n}\n")
+    with open(os.path.join(os.path.dirname(args.out), "SHA256SUMS"), "w", newline="\n") as f:
+        with open(args.out, "rb") as g:
+            f.write(f"{hashlib.sha256(g.read()).hexdigest()}  {os.path.basename(args.out)}\n")
 
     log("")
-    log(f"{'file':<18}{'level':<10}{'chunks':>8}{'parts':>9}{'points':>10}{'bytes':>12}")
-    total = 0
-    for name, size, summary in report:
-        for zmin, zmax, nch, npart, npts, nbytes in summary:
-            log(f"{name + '.nmgeo':<18}{f'z{zmin:g}-{zmax:g}':<10}{nch:>8}{npart:>9}{npts:>10}{nbytes:>12}")
-        log(f"{name + '.nmgeo':<18}{'total':<10}{'':>8}{'':>9}{'':>10}{size:>12}")
-        total += size
-    log(f"{'all':<18}{'':<10}{'':>8}{'':>9}{'':>10}{total:>12}")
+    log(f"{'zoom':<6}{'tiles':>7}{'points':>10}{'MVT bytes':>12}")
+    for z, _, n, points, size in counts:
+        log(f"{'z' + str(z):<6}{n:>7}{points:>10}{size:>12}")
+    log(f"archive: {os.path.getsize(args.out)} bytes")
 
     log("")
-    log("sanity checks (reading the files back)")
-    lakes = os.path.join(args.out, "lakes.nmgeo")
-    land = os.path.join(args.out, "land.nmgeo")
-    check(polygons_contain(lakes, 2, -81.2, 42.2), "Lake Erie (-81.2, 42.2) is water in lakes level 2")
-    check(polygons_contain(lakes, 1, -87.0, 44.0), "Lake Michigan (-87.0, 44.0) is water in lakes level 1")
-    check(polygons_contain(land, 2, -77.5, 40.8), "central Pennsylvania (-77.5, 40.8) is in land level 2")
-    check(not polygons_contain(lakes, 2, -77.5, 40.8), "central Pennsylvania is not in lakes level 2")
-    check(not polygons_contain(land, 2, -40.0, 30.0), "mid-Atlantic (-40, 30) is not land")
-    check(polygons_contain(land, 0, 20.0, 0.0), "central Africa (20, 0) is land in level 0")
-    check(lines_near(os.path.join(args.out, "countries.nmgeo"), 1, -81.8, 41.9, -80.5, 42.5) > 0,
-          "US-Canada border runs through Lake Erie in countries level 1")
+    log("sanity checks (reading the archive back with pmtiles and mapbox-vector-tile)")
+    reader, tile = read_back(args.out)
+    h = reader.header()
+    check(h["min_zoom"] == 0 and h["max_zoom"] == MAX_ZOOM, f"the archive holds zooms 0 to {MAX_ZOOM}")
+    check(contains(tile, 3, "lakes", -81.2, 42.2), "Lake Erie (-81.2, 42.2) is water at z3")
+    check(contains(tile, 2, "lakes", -87.0, 44.0), "Lake Michigan (-87.0, 44.0) is water at z2")
+    check(contains(tile, 3, "land", -77.5, 40.8), "central Pennsylvania (-77.5, 40.8) is land at z3")
+    check(not contains(tile, 3, "lakes", -77.5, 40.8), "central Pennsylvania is not a lake at z3")
+    check(not contains(tile, 3, "land", -40.0, 30.0), "mid-Atlantic (-40, 30) is not land at z3")
+    check(contains(tile, 0, "land", 20.0, 0.0), "central Africa (20, 0) is land at z0")
+    check(contains(tile, 7, "land", -77.5, 40.8), "central Pennsylvania is land at z7 (a tile inside a polygon)")
+    tx, ty, _, _ = tile_point(-81.0, 42.2, 5)
+    check(len(tile(5, tx, ty).get("countries", {}).get("features", [])) > 0,
+          "the US-Canada border runs through Lake Erie's tile at z5")
     log(f"generator time: {gen_time:.1f} s (+ {time.time() - t_start - gen_time:.1f} s checks)")
 
 

