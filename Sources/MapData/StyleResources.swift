@@ -140,15 +140,13 @@ public enum StyleLoader {
     public enum LoadedSource {
         case geojson(GeoJSONData)
         case image(ImageSource)
-        /// The embedded basemap (`nightmap://basemap`), whose geometry the caller holds.
-        case basemap
         /// Vector or raster tiles, loaded as the view needs them.
         case tiles(TileSet)
     }
 
     /// Loads one source: its GeoJSON file read and parsed (`nightmap://places`: nightmap's
-    /// places), its image decoded. A resource that
-    /// cannot be loaded, or a vector source other than the basemap, is an error naming its URL.
+    /// places), its image decoded, its tiles' archive or TileJSON opened. A resource that
+    /// cannot be loaded is an error naming its URL.
     public static func load(_ source: SourceDefinition, id: String, resolver: ResourceResolver,
                             pixelRatio: Double = 1) throws -> LoadedSource {
         switch source {
@@ -162,8 +160,6 @@ public enum StyleLoader {
         case let .image(url, corners):
             let image = try resolver.image(url)
             return .image(ImageSource(corners: corners, placement: .linear, frames: [image], names: [url]))
-        case let .vector(d) where d.isBasemap:
-            return .basemap
         case let .vector(d):
             return .tiles(try TiledSources.open(d, kind: .vector, id: id, resolver: resolver, pixelRatio: pixelRatio))
         case let .raster(d):
@@ -172,13 +168,12 @@ public enum StyleLoader {
     }
 
     /// The style for `document`: GeoJSON files and images loaded, the sprite read for
-    /// `pixelRatio`, basemap layers bound to `basemap` geometry (for `nightmap://basemap`).
-    /// A resource that cannot be loaded is an error naming its URL.
+    /// `pixelRatio`. A resource that cannot be loaded is an error naming its URL.
     /// Sources in `skipping` are left for the caller to fill (nightmap's animated layers).
     /// A tiled source that cannot be opened (a missing archive, a bad TileJSON) is reported
     /// through `report`, once, and draws nothing; the rest of the map draws.
     public static func style(for document: StyleDocument, resolver: ResourceResolver, pixelRatio: Double = 1,
-                             basemap: [String: GeometrySet] = [:], skipping: Set<String> = [],
+                             skipping: Set<String> = [],
                              report: (String) -> Void = { _ in }) throws -> Style {
         var features: [String: GeoJSONData] = [:]
         var images: [String: ImageSource] = [:]
@@ -190,7 +185,6 @@ public enum StyleLoader {
                 case let .geojson(data): features[id] = data
                 case let .image(image): images[id] = image
                 case let .tiles(set): tiles[id] = set
-                case .basemap: break
                 }
             } catch {
                 switch source {
@@ -203,17 +197,11 @@ public enum StyleLoader {
                 }
             }
         }
-        for (i, layer) in document.layers.enumerated() {
-            guard let s = layer.source, case let .vector(d)? = document.sources[s], d.isBasemap else { continue }
-            if layer.sourceLayer.flatMap({ basemap[$0] }) == nil {
-                problems.append("layers[\(i)].source-layer: the basemap has no layer \"\(layer.sourceLayer ?? "")\" (it has \(basemap.keys.sorted().joined(separator: ", ")))")
-            }
-        }
         var sprite: SpriteSheet? = nil
         if let base = document.sprite {
             do { sprite = try SpriteLoader.load(base: base, pixelRatio: pixelRatio, resolver: resolver) } catch { problems.append("sprite: \(error)") }
         }
         if !problems.isEmpty { throw StyleDocumentError(problems) }
-        return Style(document: document, features: features, images: images, tiles: tiles, geometry: basemap, sprite: sprite)
+        return Style(document: document, features: features, images: images, tiles: tiles, sprite: sprite)
     }
 }

@@ -88,8 +88,8 @@ struct Placement {
             let map = M(self, copy: shift, translate: (0, 0))
             for ci in level.chunks {
                 let c = g.chunks[ci]
-                if Double(c.maxX) + shift < minX || Double(c.minX) + shift > maxX
-                    || Double(c.maxY) < minY || Double(c.minY) > maxY { continue }
+                if c.maxX + shift < minX || c.minX + shift > maxX
+                    || c.maxY < minY || c.minY > maxY { continue }
                 body(c, map)
             }
         }
@@ -111,8 +111,8 @@ protocol ScreenMap {
 extension ScreenMap {
     /// Block b of `boxes` (a `GeometrySet`'s block boxes) on screen, mapped as its points are.
     @inline(__always)
-    func box(_ boxes: UnsafeBufferPointer<Float>, _ b: Int) -> (Double, Double, Double, Double) {
-        box(Double(boxes[4 * b]), Double(boxes[4 * b + 1]), Double(boxes[4 * b + 2]), Double(boxes[4 * b + 3]))
+    func box(_ boxes: UnsafeBufferPointer<Double>, _ b: Int) -> (Double, Double, Double, Double) {
+        box(boxes[4 * b], boxes[4 * b + 1], boxes[4 * b + 2], boxes[4 * b + 3])
     }
 }
 

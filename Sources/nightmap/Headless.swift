@@ -278,6 +278,7 @@ enum Headless {
         var model = try MapSetup.model(o, report: warn)
         let renderer = ParallelRenderer()
         var pixmap = Pixmap(width: o.size.width, height: o.size.height)
+        model.model.loadWantedTiles(now: model.model.now)
         renderer.render(model.frame(), into: pixmap)
         let firstFrame = Clock.now()
         let home = model.camera.state
@@ -285,7 +286,7 @@ enum Headless {
         var medians: [String: Double] = [:]
         var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d unless named, scene %@ (pulse: camera still, route and radar animating; the others redraw every layer)",
                             o.frames, o.size.width, o.size.height, o.scene),
-                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render"]
+                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render   describe ms"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
             for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
@@ -303,7 +304,7 @@ enum Headless {
                 nightmap_release_free_memory()      // (as the live feed does after fetching frames)
                 if model.loop.isPlaying { model.apply(.toggleTimer, now: model.now) }
             }
-            var times: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
+            var times: [Double] = [], describing: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
             // Warm-up: a few frames (caches, scratch buffers) that are not counted; for swapped
             // radar frames two rounds of the loop (each frame's pixels are kept in the second).
@@ -316,14 +317,23 @@ enum Headless {
                 // stderr (all that its two columns count: moving the camera and the clock,
                 // describing the frame, drawing it).
                 let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
-                if traced { nightmap_trace_allocations(1) }
-                let a0 = nightmap_allocations()
                 var camera = scenario.camera(k, o.frames, home, model.camera.bounds)
                 camera.bearing = home.bearing           // (`--bearing`: the scenario turned)
+                // Tiles the new view needs are read and decoded before the frame, untimed (the
+                // window's loader threads do it while frames go on): `describe ms` is the rest.
+                do {
+                    var moved = model
+                    moved.jump(to: camera)
+                    moved.model.loadWantedTiles(now: moved.model.now)
+                }
+                if traced { nightmap_trace_allocations(1) }
+                let a0 = nightmap_allocations()
+                let d0 = Clock.now()
                 model.jump(to: camera)
                 if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
                 if scenario.radarFrames != nil { model.apply(.stepFrame(1), now: model.now) }
                 let frame = model.frame(recycling: &spare)
+                let d1 = Clock.now()
                 let a1 = nightmap_allocations()
                 let s = Clock.now()
                 renderer.render(frame, into: pixmap)
@@ -333,6 +343,7 @@ enum Headless {
                 if traced { nightmap_trace_allocations(0) }
                 guard i >= warmUp else { continue }
                 times.append((e - s) * 1000)
+                describing.append((d1 - d0) * 1000)
                 modelAllocs.append(a1 - a0); renderAllocs.append(a2 - a1)
             }
             times.sort()
@@ -340,9 +351,10 @@ enum Headless {
             medians[scenario.name] = median
             let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
             func perFrame(_ a: [UInt64]) -> Double { Double(a.reduce(0, +)) / Double(max(1, a.count)) }
+            describing.sort()
             lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f", median, p95, times.last ?? 0, 1000 / median,
-                                  perFrame(modelAllocs), perFrame(renderAllocs)))
+                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f %13.2f", median, p95, times.last ?? 0, 1000 / median,
+                                  perFrame(modelAllocs), perFrame(renderAllocs), describing[describing.count / 2]))
         }
         if let with = medians["pan"], let without = medians["pan-nosky"] {
             lines.append(String(format: "day and night and the footprint: %.2f ms of a pan frame (pan - pan-nosky)", with - without))

@@ -29,21 +29,19 @@ enum MapSetup {
             document.layers.first { $0.id == id && $0.type == type }
         }
         let radarDef = definition(radarID, .raster), routeDef = definition(routeID, .line), issDef = definition(issID, .symbol)
-        let usesBasemap = document.sources.values.contains { if case let .vector(d) = $0 { return d.isBasemap } else { return false } }
         let flag = { (key: String) -> Bool in
             if case let .object(m)? = document.metadata, m[key] == .bool(true) { return true }
             return false
         }
-        // The places and the radar frames load on other threads while this one reads the basemap
-        // (a third of the start-up each); their errors come out where they did when loaded in turn.
+        // The places and the radar frames load on other threads while this one opens the rest;
+        // their errors come out where they did when loaded in turn.
         let placeSources = document.sources.filter { if case .geojson(.url(Places.url)) = $0.value { return true } else { return false } }
         let placesLoad = placeSources.isEmpty ? nil : BackgroundLoad { () throws -> GeoJSONData in
             try Places.read(path: resources.appendingPathComponent("places/places.tsv").path)
         }
         let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
-        let basemap = usesBasemap ? try Basemap.geometry(resources: resources) : [:]
         let animated = Set([radarDef, routeDef].compactMap { $0?.source })
-        var style = try StyleLoader.style(for: document, resolver: resolver, basemap: basemap, skipping: animated.union(placeSources.keys),
+        var style = try StyleLoader.style(for: document, resolver: resolver, skipping: animated.union(placeSources.keys),
                                           report: report)
         try BundledAssets.add(to: &style, resources: resources)
         if let placesLoad {
@@ -122,11 +120,19 @@ enum MapSetup {
             model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom,
                                        bearing: o.bearing ?? document.bearing))
         }
-        model.credits = usesBasemap ? StatusLine.credits(o) : [document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent]
+        // nightmap's own data, or the style's name; then what the tiled sources credit.
+        var credits = o.style == nil ? StatusLine.credits(o) : [document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent]
+        for source in style.sources.keys.sorted() {
+            guard let a = style.tiles(source)?.definition.attribution.map(StatusLine.plainText), !a.isEmpty, !credits.contains(a) else { continue }
+            credits.append(a)
+        }
+        model.credits = credits
         model.model.attribution = model.credits.joined(separator: " · ")
         if let radarSeries { model.showRadar(radarSeries) }
         if let place = o.observer { model.setObserver(place) }
         model.advance(to: o.elapsed)
+        // The first frame shows what local archives and files hold for the view.
+        model.model.loadWantedTiles(now: model.model.now, localOnly: true)
         model.status = StatusLine.compose(model, framesPerSecond: nil)
         return model
     }

@@ -84,7 +84,6 @@ struct RenderTestOperations {
             case let .geojson(data): try model.addSource(id, geojson: data)
             case let .tiles(set): try model.addSource(id, tiles: set)
             case let .image(image): try model.addSource(id, image: image)
-            case .basemap: throw RenderTestError("sources.\(id): the basemap is added with the style, not at run time")
             }
             sources[id] = definition
         case "removeSource":

@@ -80,6 +80,21 @@ enum StatusLine {
         return parts
     }
 
+    /// An attribution as the status line shows it: HTML tags left out (TileJSON attributions are
+    /// often links), the common entities decoded, runs of white space made one space.
+    static func plainText(_ html: String) -> String {
+        var out = "", inTag = false
+        for c in html {
+            if c == "<" { inTag = true; continue }
+            if c == ">" && inTag { inTag = false; continue }
+            if !inTag { out.append(c) }
+        }
+        for (entity, text) in [("&copy;", "©"), ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            out = out.replacingOccurrences(of: entity, with: text)
+        }
+        return out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// The radar frame shown: its time in UTC and local time, its place among the slots, and
     /// whether the loop plays ("radar 14:35 UTC (09:35 EST) 7/12 playing"); its age when it is
     /// more than 30 minutes old; what the frames are when not live. Nil without a radar.

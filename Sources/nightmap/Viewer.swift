@@ -214,9 +214,7 @@ final class Viewer {
     /// once each time their count grows past a power of two (not per tile).
     private func requestTiles(_ t: Double) {
         var pending = false
-        for r in model.model.tileRequests() {
-            let missing = r.tiles.missing(r.ideal, now: t)
-            if !missing.isEmpty { r.tiles.fetcher?.request(missing, into: r.tiles, now: t) }
+        for r in model.model.requestWantedTiles(now: t) {
             pending = pending || !r.tiles.isSettled(r.ideal)
             if let e = r.tiles.lastError, e.count > (tileErrorsReported[r.sourceID] ?? 0), e.count & (e.count - 1) == 0 {
                 tileErrorsReported[r.sourceID] = e.count

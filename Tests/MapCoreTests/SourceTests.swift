@@ -10,12 +10,11 @@ import Testing
 
     @Test func theStyleAnswersForEachKindByID() {
         let image = ImageSource(corners: Self.corners, placement: .linear, frames: [Pixmap(width: 1, height: 1)], names: ["a"])
-        let line = GeometrySet(name: "coast", kind: .lines, levels: [], chunks: [], partOffsets: [], partLengths: [], points: [])
-        let style = Style(sources: ["g": .geojson(GeoJSONData(features: [])), "i": .image(image),
-                                    "v": .vector(VectorSource(layers: ["coast": line]))])
+        let tiles = TileSet(definition: TiledSourceDefinition(tiles: ["t/{z}/{x}/{y}.mvt"]), kind: .vector)
+        let style = Style(sources: ["g": .geojson(GeoJSONData(features: [])), "i": .image(image), "v": .tiles(tiles)])
         #expect(style.geojson("g") != nil && style.geojson("i") == nil && style.geojson(nil) == nil)
         #expect(style.image("i") === image && style.image("g") == nil)
-        #expect(style.vectorLayer("v", "coast") === line && style.vectorLayer("v", "land") == nil && style.vectorLayer("g", "coast") == nil)
+        #expect(style.tiles("v") === tiles && style.tiles("g") == nil && style.tiles(nil) == nil)
         #expect(style.sources.mapValues(\.typeName) == ["g": "geojson", "i": "image", "v": "vector"])
     }
 

@@ -7,9 +7,9 @@ import Raster
 import Testing
 import TestSupport
 
-/// Snapshots of the real embedded basemap, as nightmap's own map draws it: the basemap layers of
-/// `Resources/style/nightmap.json` (its background and the layers on the embedded geometry),
-/// pixels at known places in the colours that document gives.
+/// Snapshots of the real bundled basemap, as nightmap's own map draws it: the basemap layers of
+/// `Resources/style/nightmap.json` (its background and the layers on the basemap's vector tiles,
+/// `Resources/basemap/basemap.pmtiles`), pixels at known places in the colours that document gives.
 @Suite struct BasemapSnapshotTests {
     static let document: StyleDocument = {
         do {
@@ -24,16 +24,9 @@ import TestSupport
         do {
             let resources = try ResourceLocator.resourcesDirectory()
             let resolver = ResourceResolver(styleDirectory: resources.appendingPathComponent("style"), assets: nil)
-            return try StyleLoader.style(for: document, resolver: resolver, basemap: try Basemap.geometry(resources: resources),
-                                         skipping: Set(document.sources.keys).subtracting(["basemap"]))
+            return try StyleLoader.style(for: document, resolver: resolver, skipping: Set(document.sources.keys).subtracting(["basemap"]))
         } catch { fatalError("\(error)") }
     }()
-
-    /// The embedded basemap's layers, as the style holds them.
-    static var basemapLayers: [String: GeometrySet] {
-        guard case let .vector(v)? = style.sources["basemap"] else { fatalError("no basemap source") }
-        return v.layers
-    }
 
     /// The document's colour of a layer (`fill-color`, `background-color`).
     static func colour(_ id: String) -> Color {
@@ -53,37 +46,44 @@ import TestSupport
         -> (Pixmap, ViewTransform) {
         var model = MapModel(style: Self.style, size: size, camera: scene.startCamera(size: size), bounds: scene.bounds)
         model.jump(to: camera)
+        model.loadWantedTiles(now: 0)
         let pm = Pixmap(width: size.width, height: size.height)
         FrameRenderer().render(model.frame(), into: pm)
         return (pm, model.camera.view)
     }
 
-    /// Passing over blocks of edges that lie off screen changes no pixel: the basemap drawn with
-    /// the loaded blocks (16 edges) and with blocks of 1,000 equals it drawn edge by edge (blocks
-    /// of one), at cameras from the whole world to zoom 7.9, across the antimeridian, whole and
-    /// in two bands.
+    /// Passing over blocks of edges that lie off screen changes no pixel: the basemap's layers
+    /// (each drawn as one geometry set) with the usual blocks (16 edges) and with blocks of 1,000
+    /// equal them drawn edge by edge (blocks of one), at cameras from the whole world to zoom 7.9,
+    /// across the antimeridian, whole and in two bands.
     @Test func passingOverOffScreenBlocksChangesNoPixel() {
-        func rebuilt(_ length: Int) -> Style {
-            var s = Self.style
-            s.sources["basemap"] = .vector(VectorSource(layers: Self.basemapLayers.mapValues { g in
-                GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
-                            partLengths: g.partLengths, points: g.points, blockLength: length)
-            }))
-            return s
+        func rebuilt(_ frame: FrameDescription, _ length: Int?) -> FrameDescription {
+            guard let length else { return frame }
+            let layers = frame.layers.map { l -> FrameDescription.DrawLayer in
+                guard let g = l.geometry else { return l }
+                let b = GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
+                                    partLengths: g.partLengths, points: g.points, blockLength: length)
+                return .init(id: l.id, paint: l.paint, geometry: b, image: l.image, features: l.features, symbols: l.symbols, tiles: l.tiles)
+            }
+            return FrameDescription(view: frame.view, layers: layers, markers: frame.markers, overlay: frame.overlay)
         }
-        #expect(!Self.basemapLayers.isEmpty && Self.basemapLayers.values.allSatisfy { $0.blockLength == 16 })
-        let styles = [rebuilt(1), Self.style, rebuilt(1000)]
         let size = ViewportSize(width: 640, height: 360)
         let cameras = [(-75.0, 42.0, 5.0), (179.5, 10, 2), (-100, 40, 3.3), (-71, 43, 6.2), (10, 50, 4), (-74, 40.7, 7.9), (0, 0, 0.5),
                        (-178, 52, 4.6), (-84, 45, 5.9)]
         var differing: [String] = []
         for (lng, lat, zoom) in cameras {
             var images: [[UInt32]] = []
-            for style in styles {
-                var model = MapModel(style: style, size: size, camera: Scene.radar.startCamera(size: size), bounds: Scene.radar.bounds)
-                model.setCameraBounds(CameraBounds(minZoom: 0, maxZoom: 8))
-                model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom))
-                let frame = model.frame()
+            var model = MapModel(style: Self.style, size: size, camera: Scene.radar.startCamera(size: size), bounds: Scene.radar.bounds)
+            model.setCameraBounds(CameraBounds(minZoom: 0, maxZoom: 8))
+            model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom))
+            model.loadWantedTiles(now: 0)
+            let drawn = model.frame()
+            let sets = drawn.layers.compactMap(\.geometry)
+            // (The state borders start at zoom 3.)
+            #expect(sets.count == (zoom >= 3 ? 5 : 4) && sets.allSatisfy { $0.blockLength == 16 },
+                    "z\(zoom): every basemap layer is drawn as one geometry set")
+            for length in [1, nil, 1000] {
+                let frame = rebuilt(drawn, length)
                 let whole = Pixmap(width: size.width, height: size.height), banded = Pixmap(width: size.width, height: size.height)
                 FrameRenderer().render(frame, into: whole)
                 FrameRenderer().render(frame, into: banded, rows: 0..<137)
@@ -185,6 +185,7 @@ import TestSupport
         let style = BasemapSnapshotTests.style
         var model = MapModel(style: style, size: ViewportSize(width: 800, height: 500), camera: Self.world.startCamera(size: ViewportSize(width: 800, height: 500)), bounds: Self.world.bounds)
         model.jump(to: CameraState(center: center, zoom: zoom))
+        model.loadWantedTiles(now: 0)
         let pm = Pixmap(width: 800, height: 500)
         FrameRenderer().render(model.frame(), into: pm)
         let v = model.camera.view
@@ -211,8 +212,7 @@ import TestSupport
             var document = try StyleLoader.readDocument(path: resources.appendingPathComponent("style/nightmap.json").path)
             document.layers = document.layers.filter { $0.type == .background || $0.source == "basemap" || $0.source == "places" }
             let resolver = ResourceResolver(styleDirectory: resources.appendingPathComponent("style"), assets: nil)
-            var style = try StyleLoader.style(for: document, resolver: resolver, basemap: try Basemap.geometry(resources: resources),
-                                              skipping: Set(document.sources.keys).subtracting(["basemap", "places"]))
+            var style = try StyleLoader.style(for: document, resolver: resolver, skipping: Set(document.sources.keys).subtracting(["basemap", "places"]))
             try BundledAssets.add(to: &style, resources: resources)
             return style
         } catch { fatalError("\(error)") }
@@ -222,6 +222,7 @@ import TestSupport
     func bandsMatchOneThread(threads: Int) {
         var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
+        model.loadWantedTiles(now: 0)
         let a = Pixmap(width: 640, height: 401), b = Pixmap(width: 640, height: 401)
         FrameRenderer().render(model.frame(), into: a)
         let parallel = ParallelRenderer(threads: threads)
@@ -229,6 +230,7 @@ import TestSupport
         for k in 0..<4 {
             var moving = model
             moving.jump(to: CameraState(center: LngLat(lng: -76 + Double(k), lat: 42), zoom: 5.3))
+            moving.loadWantedTiles(now: 0)
             parallel.render(moving.frame(), into: b)
         }
         parallel.render(model.frame(), into: b)
@@ -271,6 +273,7 @@ import TestSupport
     @Test func bandsWaitForTheLabelsBeingPlaced() throws {
         var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
+        model.loadWantedTiles(now: 0)
         let frame = model.frame()
         // The symbol layer with the most labels (the cities).
         let all = SymbolPlacement.labels(frame)

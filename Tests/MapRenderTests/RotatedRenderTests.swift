@@ -23,6 +23,7 @@ import TestSupport
         let camera = Scene.radar.camera
         var model = MapModel(style: style, size: size, camera: Scene.radar.startCamera(size: size), bounds: Scene.radar.bounds)
         model.jump(to: CameraState(center: camera.center, zoom: camera.zoom, bearing: 30))
+        model.loadWantedTiles(now: 0)
         #expect(model.camera.state.center == camera.center && model.camera.state.bearing == 30)
         let pm = Pixmap(width: size.width, height: size.height)
         FrameRenderer().render(model.frame(), into: pm)

@@ -54,6 +54,7 @@ import Testing
         model.setPixelRatio(pixelRatio)
         model.advance(to: 0)
         try edit(&model)
+        model.loadWantedTiles(now: 0)
         let pm = Pixmap(width: size, height: size)
         let renderer = FrameRenderer()
         renderer.clearColor = PremultipliedColor(packed: 0)
@@ -269,15 +270,16 @@ import Testing
         #"{"type": "line", "source-layer": "countries", "paint": {"line-width": 2, "line-dasharray": [1e-9, 1e-9]}}"#,
     ]
 
-    /// Layers of the embedded basemap (drawn by the typed line and fill paths) with absurd paint.
+    /// Layers of the bundled basemap's tiles (drawn by the typed line and fill paths, or feature
+    /// by feature) with absurd paint.
     @Test(arguments: basemapLayers)
     func hostileBasemapLayer(_ layer: String) throws {
-        let basemap = try Basemap.geometry(resources: try ResourceLocator.resourcesDirectory())
+        let archive = try ResourceLocator.resourcesDirectory().appendingPathComponent("basemap/basemap.pmtiles").path
         var json = layer
         json.removeFirst()
-        let text = #"{"version": 8, "sources": {"b": {"type": "vector", "url": "nightmap://basemap"}}, "layers": [{"id": "l", "source": "b", \#(json)]}"#
+        let text = #"{"version": 8, "sources": {"b": {"type": "vector", "url": "pmtiles://\#(archive)"}}, "layers": [{"id": "l", "source": "b", \#(json)]}"#
         let doc = try StyleDocument(data: Data(text.utf8), name: "t.json")
-        let style = Style(document: doc, features: [:], images: [:], geometry: basemap)
+        let style = try StyleLoader.style(for: doc, resolver: ResourceResolver(styleDirectory: nil, assets: nil))
         for camera in Self.cameras {
             let start = ContinuousClock.now
             _ = try renderStyle(style, size: 48, pixelRatio: camera.ratio, center: camera.center, zoom: camera.zoom)

@@ -7,10 +7,10 @@ public final class GeometrySet: Sendable {
     public enum Kind: UInt32, Sendable { case polygons = 1, lines = 2 }
 
     public struct Chunk: Sendable {
-        public let minX: Float, minY: Float, maxX: Float, maxY: Float
+        public let minX: Double, minY: Double, maxX: Double, maxY: Double
         /// Indices into `partOffsets` / `partLengths`.
         public let parts: Range<Int>
-        public init(minX: Float, minY: Float, maxX: Float, maxY: Float, parts: Range<Int>) {
+        public init(minX: Double, minY: Double, maxX: Double, maxY: Double, parts: Range<Int>) {
             self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY; self.parts = parts
         }
     }
@@ -33,7 +33,7 @@ public final class GeometrySet: Sendable {
     public let partOffsets: [Int]
     public let partLengths: [Int]
     /// x, y pairs.
-    public let points: [Float]
+    public let points: [Double]
     /// Each part's edges in blocks of `blockLength`, with the box of the points they join, so
     /// that a frame passes over the blocks that lie wholly off screen without projecting their
     /// points (a chunk is far larger than the window at the zooms it serves). Block b of a part
@@ -43,15 +43,15 @@ public final class GeometrySet: Sendable {
     /// Part p's blocks are `blockStart[p] ..< blockStart[p + 1]`.
     public let blockStart: [Int]
     /// minX, minY, maxX, maxY of each block.
-    public let blockBoxes: [Float]
+    public let blockBoxes: [Double]
 
     public init(name: String, kind: Kind, levels: [Level], chunks: [Chunk], partOffsets: [Int],
-                partLengths: [Int], points: [Float], blockLength: Int = 16) {
+                partLengths: [Int], points: [Double], blockLength: Int = 16) {
         self.name = name; self.kind = kind; self.levels = levels; self.chunks = chunks
         self.partOffsets = partOffsets; self.partLengths = partLengths; self.points = points
         let length = max(1, blockLength)
         self.blockLength = length
-        var starts = [Int](), boxes = [Float]()
+        var starts = [Int](), boxes = [Double]()
         starts.reserveCapacity(partOffsets.count + 1)
         for (offset, n) in zip(partOffsets, partLengths) {
             starts.append(boxes.count / 4)
@@ -59,7 +59,7 @@ public final class GeometrySet: Sendable {
             var first = 0
             while first < edges {
                 let last = min(first + length, edges)          // the block joins points first...last
-                var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
                 for k in first...last {
                     let i = 2 * (offset + (k < n ? k : 0))
                     minX = min(minX, points[i]); maxX = max(maxX, points[i])
@@ -87,14 +87,14 @@ public final class GeometrySet: Sendable {
 extension GeometrySet {
     /// A single-level, single-chunk line set built from polylines in longitude/latitude.
     public static func lines(name: String, _ polylines: [[LngLat]]) -> GeometrySet {
-        var points: [Float] = [], offsets: [Int] = [], lengths: [Int] = []
-        var minX = Float.infinity, minY = Float.infinity, maxX = -Float.infinity, maxY = -Float.infinity
+        var points: [Double] = [], offsets: [Int] = [], lengths: [Int] = []
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for line in polylines where line.count >= 2 {
             offsets.append(points.count / 2)
             lengths.append(line.count)
             for p in line {
                 let m = WebMercator.project(p)
-                let x = Float(m.x), y = Float(m.y)
+                let x = m.x, y = m.y
                 points.append(x); points.append(y)
                 minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
             }
@@ -102,5 +102,43 @@ extension GeometrySet {
         let chunks = offsets.isEmpty ? [] : [Chunk(minX: minX, minY: minY, maxX: maxX, maxY: maxY, parts: 0..<offsets.count)]
         return GeometrySet(name: name, kind: .lines, levels: [Level(minZoom: 0, maxZoom: 99, chunks: 0..<chunks.count)],
                            chunks: chunks, partOffsets: offsets, partLengths: lengths, points: points)
+    }
+}
+
+extension GeometrySet {
+    /// Features drawn alike (one paint for all, no filter) as one set of one level, a chunk per
+    /// feature: polygons' rings (`lines` false, for a fill), or lines with polygons' outlines
+    /// (`lines` true, for a line layer; an outline without tile cuts when the polygon has one,
+    /// else its rings, closed).
+    public convenience init(name: String, features: [GeoFeature], lines: Bool) {
+        var points: [Double] = [], offsets: [Int] = [], lengths: [Int] = [], chunks: [Chunk] = []
+        for f in features {
+            let g: FeatureGeometry
+            switch (f.geometry.kind, lines) {
+            case (.polygons, false), (.lines, true): g = f.geometry
+            case (.polygons, true): g = f.geometry.outline ?? f.geometry
+            default: continue
+            }
+            let close = lines && g.kind == .polygons
+            let firstPart = offsets.count
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for i in 0..<g.partCount {
+                let r = g.part(i)
+                guard r.count >= (lines ? 2 : 3) else { continue }
+                offsets.append(points.count / 2)
+                lengths.append(r.count + (close ? 1 : 0))
+                for k in r {
+                    let x = g.coordinates[2 * k], y = g.coordinates[2 * k + 1]
+                    points.append(x); points.append(y)
+                }
+                if close { points.append(g.coordinates[2 * r.lowerBound]); points.append(g.coordinates[2 * r.lowerBound + 1]) }
+                minX = min(minX, g.minX); minY = min(minY, g.minY); maxX = max(maxX, g.maxX); maxY = max(maxY, g.maxY)
+            }
+            if offsets.count > firstPart {
+                chunks.append(Chunk(minX: minX, minY: minY, maxX: maxX, maxY: maxY, parts: firstPart..<offsets.count))
+            }
+        }
+        self.init(name: name, kind: lines ? .lines : .polygons, levels: [Level(minZoom: 0, maxZoom: 99, chunks: 0..<chunks.count)],
+                  chunks: chunks, partOffsets: offsets, partLengths: lengths, points: points)
     }
 }

@@ -142,11 +142,6 @@ public struct Style: Sendable {
     }
 
     /// The geometry of layer `sourceLayer` of vector source `id`.
-    public func vectorLayer(_ id: String?, _ sourceLayer: String?) -> GeometrySet? {
-        if let id, let name = sourceLayer, case let .vector(v)? = sources[id] { return v.layers[name] }
-        return nil
-    }
-
     /// The tiled source `id`.
     public func tiles(_ id: String?) -> TileSet? {
         if let id, case let .tiles(t)? = sources[id] { return t }

@@ -27,14 +27,29 @@ extension MapModel {
         mutateStyle { $0.sources[id] = .tiles(tiles) }
     }
 
+    /// Asks each source's fetcher for the tiles the view wants that are not in yet, and returns
+    /// without waiting (a window, after each frame): they arrive in the sources' inboxes. The
+    /// requests tell whether all is in (`TileSet.isSettled`) and what failed.
+    @discardableResult
+    public func requestWantedTiles(now: Double) -> [TileRequest] {
+        let requests = tileRequests()
+        for r in requests {
+            let missing = r.tiles.missing(r.ideal, now: now)
+            if !missing.isEmpty { r.tiles.fetcher?.request(missing, into: r.tiles, now: now) }
+        }
+        return requests
+    }
+
     /// Loads every tile the view wants that is not in yet, before returning (each source's
     /// fetcher's `load`): a snapshot or a render test draws once everything is in.
     /// (Ancestors standing in for absent tiles are asked for in later rounds, a zoom at a time.)
-    public func loadWantedTiles(now: Double) {
+    /// `localOnly`: only sources read from this machine's files (a window's first frame shows
+    /// them at once and waits for no server).
+    public func loadWantedTiles(now: Double, localOnly: Bool = false) {
         for r in tileRequests() {
             for _ in 0..<10 {
                 let missing = r.tiles.missing(r.ideal, now: now)
-                guard !missing.isEmpty, let fetcher = r.tiles.fetcher else { break }
+                guard !missing.isEmpty, let fetcher = r.tiles.fetcher, !localOnly || fetcher.isLocal else { break }
                 fetcher.load(missing, into: r.tiles, now: now)
             }
         }

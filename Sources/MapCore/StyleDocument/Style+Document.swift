@@ -11,14 +11,11 @@ extension Layer {
 
 extension Style {
     /// The style of a document whose external resources are loaded: GeoJSON sources (inline or
-    /// loaded), image sources, basemap geometry by source-layer name, and the sprite.
+    /// loaded), image sources, tiled sources and the sprite.
     public init(document: StyleDocument, features: [String: GeoJSONData], images: [String: ImageSource],
-                tiles: [String: TileSet] = [:], geometry: [String: GeometrySet] = [:], sprite: SpriteSheet? = nil) {
-        var sources = features.mapValues(Source.geojson).merging(images.mapValues(Source.image)) { a, _ in a }
+                tiles: [String: TileSet] = [:], sprite: SpriteSheet? = nil) {
+        let sources = features.mapValues(Source.geojson).merging(images.mapValues(Source.image)) { a, _ in a }
             .merging(tiles.mapValues(Source.tiles)) { a, _ in a }
-        // The document's vector sources read `geometry` (the embedded basemap's layers).
-        let vector = VectorSource(layers: geometry)
-        for (id, definition) in document.sources { if case let .vector(d) = definition, d.isBasemap, sources[id] == nil { sources[id] = .vector(vector) } }
         self.init(sources: sources, layers: document.layers.map(Layer.init), transition: document.transition)
         self.sprite = sprite
     }

@@ -44,7 +44,7 @@ public enum SourceDefinition: Sendable {
     case geojson(GeoJSONOrigin)
     /// An image placed by four corners [top-left, top-right, bottom-right, bottom-left].
     case image(url: String, corners: ImageCorners)
-    /// Vector tiles (nightmap's embedded basemap is the url `nightmap://basemap`).
+    /// Vector tiles.
     case vector(TiledSourceDefinition)
     /// Raster tiles.
     case raster(TiledSourceDefinition)

@@ -26,6 +26,10 @@ public final class StyledLayer: Sendable {
     /// `symbolMemo` while only the zoom changes.
     let symbolsReadZoom: Bool
     let symbolMemo = SymbolMemo()
+    /// Whether every feature draws with one paint: no filter, nothing read from a feature, and
+    /// only properties the geometry-set path draws. A tiled source's features are then drawn
+    /// as one geometry set (`TileFrame.geometry`), as fast as an embedded one.
+    let drawsAlike: Bool
 
     public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
         self.definition = definition
@@ -39,6 +43,10 @@ public final class StyledLayer: Sendable {
             || values.contains { $0.isZoomDependent } || definition.paint["line-dasharray"] != nil
         symbolsReadZoom = definition.layout["symbol-placement"] != nil || transitions.values.contains { $0.isZoomDependent }
             || values.contains { $0.isZoomDependent }
+        drawsAlike = definition.filter == nil && !values.contains { $0.isFeatureDependent }
+            && definition.layout.keys.allSatisfy { Self.alikeLayout.contains($0) }
+            && definition.paint.keys.allSatisfy { Self.alikePaint.contains($0) }
+            && definition.paint["fill-antialias"]?.constant != .bool(false)
         if definition.type == .line && transitions["line-dasharray"] == nil {
             let given = definition.paint["line-dasharray"]
             let value = given == nil ? paintSpecs["line-dasharray"]?.defaultValue : given?.constant
@@ -47,6 +55,13 @@ public final class StyledLayer: Sendable {
             constantDashes = nil
         }
     }
+
+    /// The properties a layer drawn as one geometry set may set (`drawsAlike`).
+    private static let alikeLayout: Set<String> = ["visibility", "line-cap", "line-join", "line-miter-limit", "line-round-limit"]
+    private static let alikePaint: Set<String> = [
+        "fill-color", "fill-opacity", "fill-emissive-strength", "fill-antialias",
+        "line-color", "line-width", "line-opacity", "line-dasharray", "line-gap-width", "line-blur", "line-emissive-strength",
+    ]
 
     /// True while a paint property is on its way to a new value at `now`.
     public func isTransitioning(at now: Double) -> Bool { now < transitionsEnd }
@@ -214,14 +229,17 @@ extension StyledLayer {
             guard let draw = image(source, p) else { return nil }
             return .init(id: d.id, paint: .raster(p), geometry: nil, image: draw)
         case .fill, .line:
-            // A vector source's layer (the basemap): one paint for all its geometry (no feature
-            // properties to read).
-            if let g = style.vectorLayer(d.source, d.sourceLayer) {
+            // A layer that draws every feature alike: one paint for all its geometry.
+            if drawsAlike, let g = e.tiles?.geometry(d.source, layer: d.sourceLayer, lines: d.type == .line) {
                 let paint: DrawPaint
                 if d.type == .fill {
                     paint = .fill(fillPaint(zc, e))
                 } else {
-                    paint = .line(linePaint(zc, e, typed: true))
+                    var p = linePaint(zc, e, typed: true)
+                    // (Dashes are laid out at the tile's integer zoom, as for features.)
+                    let growth = finite(exp2(e.zoom - e.zoom.rounded(.down)), or: 1)
+                    if growth != 1, !p.dasharray.isEmpty { p.dasharray = p.dasharray.map { $0 * growth } }
+                    paint = .line(p)
                 }
                 return .init(id: d.id, paint: paint, geometry: g)
             }

@@ -15,6 +15,7 @@ public final class CoverFeatures: @unchecked Sendable {
     private let zoom: Int
     private let lock = NSLock()
     private var layers: [String: GeoJSONData] = [:]
+    private var sets: [String: GeometrySet] = [:]
 
     public init(entries: [TileSet.CoverEntry]) {
         self.entries = entries
@@ -31,6 +32,20 @@ public final class CoverFeatures: @unchecked Sendable {
         if let other = layers[name] { return other }
         layers[name] = d
         return d
+    }
+
+    /// Source layer `name` as one geometry set (`GeometrySet(name:features:lines:)`), for a
+    /// layer that draws every feature alike (made on first use, then kept).
+    public func geometry(_ name: String, lines: Bool) -> GeometrySet {
+        let key = lines ? "l" + name : "p" + name
+        lock.lock()
+        if let g = sets[key] { lock.unlock(); return g }
+        lock.unlock()
+        let g = GeometrySet(name: name, features: layer(name).features, lines: lines)
+        lock.lock(); defer { lock.unlock() }
+        if let other = sets[key] { return other }
+        sets[key] = g
+        return g
     }
 
     /// Two features are pieces of one when they have the same id, or no id and the same

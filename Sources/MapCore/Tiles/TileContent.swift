@@ -28,6 +28,13 @@ public final class VectorTileFeatures: Sendable {
     public let layers: [String: Layer]
     public let byteCount: Int
 
+    /// What a geometry takes in memory: its arrays' elements and headers (with the allocator's
+    /// rounding) and the objects themselves, its outline's too.
+    static func bytes(of g: FeatureGeometry) -> Int {
+        let arrays = g.coordinates.capacity * 8 + (g.partStarts.capacity + g.polygonStarts.capacity) * 8 + 3 * 48
+        return 112 + arrays + (g.outline.map(bytes(of:)) ?? 0)
+    }
+
     /// The features of each source layer (geometry in normalised Web Mercator, as the tile gives
     /// it, buffer included), cut to the tile's square.
     public init(tile: TileID, layers: [String: [GeoFeature]]) {
@@ -42,7 +49,7 @@ public final class VectorTileFeatures: Sendable {
                 guard let (g, touches) = f.geometry.clipped(to: square) else { continue }
                 kept.append(GeoFeature(geometry: g, evaluation: f.evaluation))
                 edge.append(touches)
-                bytes += g.coordinates.count * 8 + (g.outline?.coordinates.count ?? 0) * 8 + g.partStarts.count * 8 + 160
+                bytes += Self.bytes(of: g) + 96       // (+ the feature's slot, its mark and its properties' header)
             }
             out[name] = Layer(features: kept, touchesEdge: edge)
         }

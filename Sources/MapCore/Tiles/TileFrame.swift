@@ -30,6 +30,13 @@ public final class TileFrame: Sendable {
         return cover.layer(layer ?? "")
     }
 
+    /// Source layer `layer` of vector source `id` as one geometry set, for a layer that draws
+    /// every feature alike; nil when `id` is no tiled vector source.
+    func geometry(_ id: String?, layer: String?, lines: Bool) -> GeometrySet? {
+        guard let id, let cover = vector[id] else { return nil }
+        return cover.geometry(layer ?? "", lines: lines)
+    }
+
     func rasterTiles(_ id: String?) -> [RasterTile]? { id.flatMap { raster[$0] } }
 }
 
@@ -47,27 +54,81 @@ final class TileFrameCache: @unchecked Sendable {
         let generation: Int
         let entries: [TileSet.CoverEntry]
     }
+    /// What the last frame's covers came from, source by source: checked first, without
+    /// allocating, so a frame whose view stays within the same tiles costs no more than that.
+    private struct Span: Equatable {
+        let set: ObjectIdentifier
+        let generation: Int
+        let z: Int, x0: Int, x1: Int, y0: Int, y1: Int
+
+        /// Nil when the view needs more than `TileCover.limit` tiles (which of them are kept
+        /// depends on the centre, not only on the span).
+        init?(_ set: TileSet, zoom: Double, visible: MercatorBox) {
+            self.set = ObjectIdentifier(set)
+            generation = set.generation
+            guard let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) else {
+                self.z = -1; x0 = 0; x1 = 0; y0 = 0; y1 = 0
+                return
+            }
+            let scale = Double(1 << min(max(z, 0), 30))
+            let xs = ((visible.minX * scale).rounded(.down), (visible.maxX * scale).rounded(.up) - 1)
+            let ys = ((visible.minY * scale).rounded(.down), (visible.maxY * scale).rounded(.up) - 1)
+            guard xs.0.isFinite, xs.1.isFinite, ys.0.isFinite, ys.1.isFinite, abs(xs.0) < 1e12, abs(xs.1) < 1e12,
+                  abs(ys.0) < 1e12, abs(ys.1) < 1e12, (xs.1 - xs.0 + 1) * (ys.1 - ys.0 + 1) <= Double(TileCover.limit) else { return nil }
+            self.z = z; x0 = Int(xs.0); x1 = Int(xs.1); y0 = Int(ys.0); y1 = Int(ys.1)
+        }
+    }
     private let lock = NSLock()
     private var keys: [String: Key] = [:]
+    private var spans: [Span] = []
     private var last: TileFrame?
+
+    /// Calls `body` with each tiled source that layers shown at `zoom` draw, once, in layer order.
+    private static func forEachSource(_ style: Style, zoom: Double, _ body: (String, TileSet) -> Bool) {
+        for (i, layer) in style.layers.enumerated() where layer.isShown(atZoom: zoom) {
+            guard let id = layer.source, let set = style.tiles(id) else { continue }
+            if style.layers[..<i].contains(where: { $0.source == id && $0.isShown(atZoom: zoom) }) { continue }
+            if !body(id, set) { return }
+        }
+    }
+
+    /// Whether the last frame's covers still hold: the same sources, tile spans and deliveries.
+    private func unchanged(_ style: Style, zoom: Double, visible: MercatorBox) -> Bool {
+        guard last != nil else { return false }
+        var k = 0, same = true
+        Self.forEachSource(style, zoom: zoom) { _, set in
+            guard k < spans.count, let s = Span(set, zoom: zoom, visible: visible), s == spans[k] else { same = false; return false }
+            k += 1
+            return true
+        }
+        return same && k == spans.count
+    }
 
     /// The tiled sources that layers shown at `zoom` draw, with the tiles the view wants.
     static func requests(_ style: Style, zoom: Double, visible: MercatorBox) -> [TileRequest] {
         var out: [TileRequest] = []
-        var seen = Set<String>()
-        for layer in style.layers where layer.isShown(atZoom: zoom) {
-            guard let id = layer.source, !seen.contains(id), let set = style.tiles(id) else { continue }
-            seen.insert(id)
-            guard let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) else { continue }
-            out.append(TileRequest(sourceID: id, tiles: set, ideal: TileCover.tiles(z: z, box: visible, bounds: set.definition.bounds)))
+        forEachSource(style, zoom: zoom) { id, set in
+            if let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) {
+                out.append(TileRequest(sourceID: id, tiles: set, ideal: TileCover.tiles(z: z, box: visible, bounds: set.definition.bounds)))
+            }
+            return true
         }
         return out
     }
 
     func frame(_ style: Style, zoom: Double, visible: MercatorBox) -> TileFrame? {
+        lock.lock()
+        if unchanged(style, zoom: zoom, visible: visible), let last { lock.unlock(); return last }
+        lock.unlock()
+        var newSpans: [Span] = [], whole = true
+        Self.forEachSource(style, zoom: zoom) { _, set in
+            if let s = Span(set, zoom: zoom, visible: visible) { newSpans.append(s) } else { whole = false }
+            return true
+        }
         let requests = Self.requests(style, zoom: zoom, visible: visible)
-        guard !requests.isEmpty else { return nil }
         lock.lock(); defer { lock.unlock() }
+        spans = whole ? newSpans : []
+        guard !requests.isEmpty else { last = nil; keys = [:]; return nil }
         var changed = last == nil || keys.count != requests.count
         var made: [String: (Key, [TileSet.CoverEntry])] = [:]
         for r in requests {

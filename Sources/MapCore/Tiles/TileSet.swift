@@ -214,6 +214,9 @@ public protocol TileFetching: AnyObject, Sendable {
     /// Loads `tiles` and delivers them before returning (snapshots and render tests draw once
     /// everything is in).
     func load(_ tiles: [TileID], into set: TileSet, now: Double)
+    /// Whether the tiles come from this machine's files (an archive, `file://` templates), not
+    /// over the network.
+    var isLocal: Bool { get }
 }
 
 extension TileID {

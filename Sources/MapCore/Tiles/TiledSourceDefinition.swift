@@ -78,8 +78,4 @@ public struct TiledSourceDefinition: Equatable, Sendable {
         guard r >= Double(minZoom) else { return nil }
         return Int(min(max(r, 0), 30))
     }
-
-    /// nightmap's embedded basemap, the one vector source read whole rather than by tile.
-    public static let basemapURL = "nightmap://basemap"
-    public var isBasemap: Bool { url == Self.basemapURL }
 }

@@ -33,6 +33,8 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         condition.unlock()
     }
 
+    public var isLocal: Bool { !(reader is WebTiles) }
+
     public func load(_ tiles: [TileID], into set: TileSet, now: Double) {
         let list = Array(Set(tiles))
         DispatchQueue.concurrentPerform(iterations: list.count) { i in fetch(list[i], into: set, now: now) }

@@ -66,6 +66,10 @@ public enum TiledSources {
                 d.bounds = LngLatBounds(west: max(w, d.bounds.west), south: max(s, d.bounds.south),
                                         east: min(e, d.bounds.east), north: min(n, d.bounds.north))
             }
+            if d.attribution == nil, let m = try? JSON.parse(archive.metadata(), name: location), case let .object(o) = m,
+               case let .string(a)? = o["attribution"] {
+                d.attribution = a
+            }
             return archive
         }
         let archive = try MBTiles(path: path)
@@ -76,6 +80,7 @@ public enum TiledSources {
         }
         if let z = m["minzoom"].flatMap(Int.init), (0...30).contains(z) { d.minZoom = max(d.minZoom, z) }
         if let z = m["maxzoom"].flatMap(Int.init), (0...30).contains(z) { d.maxZoom = min(d.maxZoom, z) }
+        if d.attribution == nil { d.attribution = m["attribution"] }
         if let b = m["bounds"]?.split(separator: ",").compactMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), b.count == 4,
            b[0] < b[2], b[1] < b[3] {
             d.bounds = LngLatBounds(west: max(b[0], d.bounds.west), south: max(b[1], d.bounds.south),

@@ -3,7 +3,7 @@ import MapCore
 import MapData
 import Raster
 
-/// Fill layers: polygons of geometry sets (the embedded basemap, with its blocks passed over off
+/// Fill layers: polygons of geometry sets (tiled layers drawn alike, with their blocks passed over off
 /// screen) and of GeoJSON features, scan-converted with exact-area anti-aliasing.
 extension FrameRenderer {
     func drawFill(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ pixmap: Pixmap,
@@ -26,7 +26,7 @@ extension FrameRenderer {
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
-                    @inline(__always) func point(_ i: Int) -> Point { map.point(Double(pts[2 * i]), Double(pts[2 * i + 1])) }
+                    @inline(__always) func point(_ i: Int) -> Point { map.point(pts[2 * i], pts[2 * i + 1]) }
                     for part in chunk.parts {
                         let start = g.partOffsets[part], n = g.partLengths[part]
                         guard n >= 3 else { continue }

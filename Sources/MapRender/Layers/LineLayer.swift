@@ -112,7 +112,7 @@ extension FrameRenderer {
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: margin, M.self) { chunk, map in
-                    @inline(__always) func point(_ i: Int) -> Point { map.point(Double(pts[2 * i]), Double(pts[2 * i + 1])) }
+                    @inline(__always) func point(_ i: Int) -> Point { map.point(pts[2 * i], pts[2 * i + 1]) }
                     for part in chunk.parts {
                         let start = g.partOffsets[part], n = g.partLengths[part]
                         guard n >= 2 else { continue }
