@@ -9,8 +9,41 @@ extension FrameRenderer {
         if p.turn == nil { drawFeatures(draw, p, pixmap, AxisMap.self) } else { drawFeatures(draw, p, pixmap, RotatedMap.self) }
     }
 
+    /// Whether two features' paints cover as one: opaque, of one colour, fills without outline
+    /// or lines wider than 2 px without blur, gap or dashes. The union of their coverage is then
+    /// composited once, which draws what painting them one after the other draws but for their
+    /// shared edges, where no background shows through. (Thin lines keep one composite each:
+    /// where they cross, the reference's blending darkens the fringes, and the render tests see it.)
+    static func coverTogether(_ a: FeatureDraw.Paint, _ b: FeatureDraw.Paint) -> Bool {
+        switch (a, b) {
+        case let (.fill(p, nil, true), .fill(q, nil, true)):
+            return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
+        case let (.line(p), .line(q)):
+            return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1 && p.dasharray.isEmpty && q.dasharray.isEmpty
+                && p.blur <= 0 && q.blur <= 0 && p.gapWidth <= 0 && q.gapWidth <= 0 && !isThin(p) && !isThin(q)
+        default:
+            return false
+        }
+    }
+
     private func drawFeatures<M: ScreenMap>(_ draw: FeatureDraw, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
-        for item in draw.items {
+        let items = draw.items
+        // Coverage added and not yet composited, and the paint it is in.
+        var pending: FeatureDraw.Paint? = nil
+        for (k, item) in items.enumerated() {
+            // Features that cover together (`coverTogether`) add their coverage; the last of
+            // them composites it all.
+            let together = Self.coverTogether(item.paint, item.paint)
+            defer {
+                if let q = pending, !(k + 1 < items.count && Self.coverTogether(q, items[k + 1].paint)) {
+                    switch q {
+                    case let .fill(paint, _, _): rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+                    case let .line(paint): compositeRuns(paint, pixmap)
+                    case .circle: break
+                    }
+                    pending = nil
+                }
+            }
             let g = item.geometry
             guard !g.isEmpty else { continue }
             switch item.paint {
@@ -18,6 +51,7 @@ extension FrameRenderer {
                 guard paint.opacity > 0 else { continue }
                 forEachCopy(g, p, margin: 2, draw.translate) { (map: M) in
                     addRings(g, map)
+                    if together { pending = item.paint; return }
                     let color = paint.color.premultiplied(opacity: paint.opacity)
                     if antialias {
                         rasterizer.fill(pixmap, color: color, rule: .nonZero)
@@ -48,10 +82,11 @@ extension FrameRenderer {
                         drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, pixmap)
                     } else {
                         collectParts(g, map, closeRings: g.kind == .polygons)
-                        paintRuns(paint, pixmap)
+                        if together && !runEnds.isEmpty { pending = item.paint }
+                        paintRuns(paint, pixmap, composite: !together)
                     }
                 }
-            case let .circle(paint):
+            case .circle(let paint):
                 let reach = paint.radius + paint.strokeWidth + 1
                 forEachCopy(g, p, margin: reach, draw.translate) { (map: M) in
                     for i in 0..<(g.coordinates.count / 2) {

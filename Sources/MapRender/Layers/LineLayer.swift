@@ -14,13 +14,20 @@ extension FrameRenderer {
         paintRuns(paint, pixmap)
     }
 
+    /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.
+    @inline(__always) static func isThin(_ paint: LinePaint) -> Bool {
+        paint.blur <= 0 && paint.gapWidth <= 0 && paint.width <= ThinStroke.maxWidth
+    }
+
     /// Strokes the collected runs with `paint` and composites them. Lines up to two pixels wide
     /// are covered by distance (`ThinStroke`) unless `exactArea` asks for the area rasterizer.
-    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false) {
+    /// `composite` false: the coverage is kept for the next lines of the same colour and path
+    /// (thin or not, no blur), and `compositeRuns` puts them all on the pixmap at once.
+    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false, composite: Bool = true) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = strokeStyle(paint)
-        if !exactArea && paint.blur <= 0 && paint.gapWidth <= 0 && paint.width <= ThinStroke.maxWidth {
+        if !exactArea && Self.isThin(paint) {
             // Thin lines: coverage by distance, each pixel painted once per layer.
             if thin.width != pixmap.width || thin.originY != rows.lowerBound || thin.height != rows.count {
                 thin.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
@@ -35,11 +42,12 @@ extension FrameRenderer {
                     start = end
                 }
             }
-            thin.composite(color, onto: pixmap, clip: clip)
+            if composite { thin.composite(color, onto: pixmap, clip: clip) }
             return
         }
         if paint.blur <= 0 {
             strokeRuns(paint, base)
+            if !composite { return }
             if let clip {
                 var b = ClipBlitter(SolidBlitter(pixmap: pixmap, color: color), clip: clip)
                 rasterizer.sweep(.nonZero, &b)
@@ -61,6 +69,12 @@ extension FrameRenderer {
             mask.accumulate(&rasterizer, weight: UInt32(256 / layers))
         }
         mask.composite(color, onto: pixmap, clip: clip)
+    }
+
+    /// Composites what `paintRuns(composite: false)` kept, in `paint`'s colour and path.
+    func compositeRuns(_ paint: LinePaint, _ pixmap: Pixmap) {
+        let color = paint.color.premultiplied(opacity: paint.opacity)
+        if Self.isThin(paint) { thin.composite(color, onto: pixmap) } else { rasterizer.fill(pixmap, color: color, rule: .nonZero) }
     }
 
     /// The stroke of a line paint, remembered for the last few paints (a dashed style's scaled
