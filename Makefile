@@ -34,7 +34,7 @@ test: deps test-deps
 # bin/../share/nightmap), the desktop entry, the icon in the hicolor theme and the manual page.
 PREFIX ?= /usr/local
 DESTDIR ?=
-RESOURCE_DIRS := basemap fonts icons places radar routes style tle
+RESOURCE_DIRS := basemap fonts icons places radar routes streets style tle
 RESOURCE_FILES := $(foreach d,$(RESOURCE_DIRS),$(wildcard Resources/$(d)/*))
 ICON_SIZES := 48 128 256
 ROOT := $(DESTDIR)$(PREFIX)
@@ -141,4 +141,4 @@ peer-deps: deps
 
 $(PEER): Benchmarks/cairo_peer.c | peer-deps
 	@mkdir -p $(dir $@)
-	gcc -O2 -Wall -o $@ $< $$(pkg-config --cflags --libs cairo) -lgif -lm
+	gcc -O2 -Wall -o $@ $< $$(pkg-config --cflags --libs cairo) -lgif -lz -lm

@@ -3,10 +3,13 @@
  * The same layers from the same Resources/ data at the same camera as `nightmap bench
  * --scenario pan-notext`: background, land and lakes (non-zero fills), the radar image (frame 0,
  * decoded once with giflib), coastline, dashed state borders, country borders, the route (white,
- * 8 px, round caps and joins) and one 24x24 icon. Geometry comes from Resources/basemap/NAME.nmgeo
- * (format: tools/data/README.md), at the level nightmap picks for the zoom, with the chunks
- * outside the viewport skipped and line segments wholly outside it cut, as nightmap's
- * FrameRenderer does, so both draw the same vertices.
+ * 8 px, round caps and joins) and one 24x24 icon. Geometry comes from the vector tiles of
+ * Resources/basemap/basemap.pmtiles (PMTiles v3, gzip; Mapbox Vector Tiles 2.1, layers land,
+ * lakes, coastline, countries, states): the tiles of zoom floor(Z) covering the view, each
+ * drawn clipped to its own square (the tiles overlap by a 64-unit buffer), with the parts
+ * outside the visible area skipped and line segments wholly outside it cut, as nightmap's
+ * FrameRenderer does. Tiles are decoded once, before timing, and kept in memory: the peer
+ * measures drawing, not decoding.
  *
  * One thread, CAIRO_FORMAT_ARGB32, default antialiasing. Prints the vertices drawn and the
  * median and p95 frame time (CLOCK_MONOTONIC) over --frames frames after --warmup frames.
@@ -17,11 +20,13 @@
 #include <cairo.h>
 #include <gif_lib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 /* ---------- small helpers ---------- */
 
@@ -65,89 +70,451 @@ static double merc_y(double lat) {
     return 0.5 - log(tan(M_PI / 4 + lat * M_PI / 360.0)) / (2 * M_PI);
 }
 
-/* ---------- .nmgeo ---------- */
+/* ---------- the basemap: PMTiles v3 of Mapbox Vector Tiles ---------- */
 
-typedef struct { float minZoom, maxZoom; int firstChunk, chunkCount; } Level;
-typedef struct { float minX, minY, maxX, maxY; int firstPart, partCount; } Chunk;
+/* Errors in the archive or a tile name the file. */
+static void die_in(const char *path, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cairo_peer: %s: ", path);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(1);
+}
+
+/* The basemap's layers, in the order the counts and the drawing use. */
+enum { L_LAND, L_LAKES, L_COASTLINE, L_STATES, L_COUNTRIES, BASEMAP_LAYERS };
+static const char *const basemapLayerNames[BASEMAP_LAYERS] = {"land", "lakes", "coastline", "states", "countries"};
+static const int basemapPolygons[BASEMAP_LAYERS] = {1, 1, 0, 0, 0};   /* else lines */
+
+/* One layer of one decoded tile. Points are in tile units, 0..1 across the tile (the 64-unit
+ * buffer lies a little outside), y down; each part (a ring or a line) has its bounding box. */
 typedef struct {
-    const char *name;
-    int kind;                 /* 1 polygons, 2 lines */
-    int levelCount;
-    Level *levels;
-    Chunk *chunks;
-    int *partOffsets;         /* first point (pair index) of each part */
-    int *partLengths;
-    float *points;            /* x, y pairs */
-} Geometry;
+    int partCount, pointCount, partCap, pointCap;
+    int *partOffsets, *partLengths;   /* first point (pair index) and point count of each part */
+    float *boxes;                     /* minX, minY, maxX, maxY per part */
+    float *points;                    /* x, y pairs */
+} TileLayer;
 
-typedef struct { const unsigned char *p; size_t n, at; const char *path; } Reader;
+typedef struct { TileLayer layers[BASEMAP_LAYERS]; } Tile;
 
-static uint32_t rd_u32(Reader *r) {
-    if (r->n - r->at < 4) die("truncated geometry file", r->path);
-    uint32_t v = (uint32_t)r->p[r->at] | (uint32_t)r->p[r->at + 1] << 8 | (uint32_t)r->p[r->at + 2] << 16 |
-                 (uint32_t)r->p[r->at + 3] << 24;
-    r->at += 4;
+typedef struct { uint64_t id, offset; uint32_t length, run; } DirEntry;
+typedef struct { DirEntry *entries; int count; } Directory;
+
+typedef struct {
+    char path[4096];
+    unsigned char *file;
+    size_t size;
+    uint64_t leafOffset, leafLength, dataOffset, dataLength;
+    int internalCompression, tileCompression, minZoom, maxZoom;
+    Directory root;
+    uint64_t *leafKeys;               /* leaf directories read so far: their offsets ... */
+    Directory *leaves;                /* ... and entries */
+    int leafCount, leafCap;
+    /* decoded tiles: open addressing on tile id + 1 (0 = empty slot) */
+    uint64_t *keys;
+    Tile **tiles;
+    size_t tileCount, tileCap;
+    long absent;                      /* tiles the archive does not hold (drawn as empty) */
+} Basemap;
+
+static uint64_t le64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
     return v;
 }
-static float rd_f32(Reader *r) { uint32_t u = rd_u32(r); float f; memcpy(&f, &u, 4); return f; }
 
-static Geometry read_geometry(const char *dir, const char *name) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/basemap/%s.nmgeo", dir, name);
-    size_t n;
-    unsigned char *buf = read_file(path, &n);
-    Reader r = {buf, n, 0, path};
-    if (n < 16 || memcmp(buf, "NMGEO1\0\0", 8) != 0) die("not a nightmap geometry file", path);
-    r.at = 8;
-    Geometry g = {0};
-    g.name = name;
-    g.kind = (int)rd_u32(&r);
-    g.levelCount = (int)rd_u32(&r);
-    if (g.levelCount < 1 || g.levelCount > 32) die("bad level count", path);
-    /* Upper bounds for the arrays: the file size. */
-    size_t maxWords = n / 4;
-    g.levels = xmalloc(sizeof(Level) * (size_t)g.levelCount);
-    g.chunks = xmalloc(sizeof(Chunk) * (maxWords / 6 + 1));
-    g.partOffsets = xmalloc(sizeof(int) * maxWords);
-    g.partLengths = xmalloc(sizeof(int) * maxWords);
-    g.points = xmalloc(sizeof(float) * maxWords);
-    int chunks = 0, parts = 0, points = 0;
-    for (int l = 0; l < g.levelCount; l++) {
-        Level *lv = &g.levels[l];
-        lv->minZoom = rd_f32(&r);
-        lv->maxZoom = rd_f32(&r);
-        lv->chunkCount = (int)rd_u32(&r);
-        lv->firstChunk = chunks;
-        for (int c = 0; c < lv->chunkCount; c++) {
-            Chunk *ch = &g.chunks[chunks++];
-            ch->minX = rd_f32(&r); ch->minY = rd_f32(&r); ch->maxX = rd_f32(&r); ch->maxY = rd_f32(&r);
-            ch->partCount = (int)rd_u32(&r);
-            uint32_t pointCount = rd_u32(&r);
-            if ((size_t)ch->partCount > (n - r.at) / 4 || (size_t)pointCount > (n - r.at) / 8) die("truncated geometry file", path);
-            ch->firstPart = parts;
-            uint32_t sum = 0;
-            for (int p = 0; p < ch->partCount; p++) {
-                uint32_t len = rd_u32(&r);
-                g.partOffsets[parts] = points + (int)sum;
-                g.partLengths[parts] = (int)len;
-                parts++;
-                sum += len;
-            }
-            if (sum != pointCount) die("part lengths do not add up", path);
-            for (uint32_t i = 0; i < pointCount * 2; i++) g.points[points * 2 + (int)i] = rd_f32(&r);
-            points += (int)pointCount;
-        }
+/* A protobuf / PMTiles varint; 0 when it runs past end or is longer than 10 bytes. */
+static int varint(const unsigned char **p, const unsigned char *end, uint64_t *out) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 70 && *p < end; shift += 7) {
+        unsigned char b = *(*p)++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) { *out = v; return 1; }
     }
-    free(buf);
-    return g;
+    return 0;
 }
 
-/* GeometrySet.level(forZoom:): the level whose range holds the zoom, else the nearest. */
-static const Level *level_for_zoom(const Geometry *g, double zoom) {
-    for (int i = 0; i < g->levelCount; i++)
-        if (zoom >= g->levels[i].minZoom && zoom < g->levels[i].maxZoom) return &g->levels[i];
-    if (zoom < g->levels[0].minZoom) return &g->levels[0];
-    return &g->levels[g->levelCount - 1];
+/* gzip (zlib's inflate with 16 + MAX_WBITS); what names the piece in messages. */
+static unsigned char *gunzip(const Basemap *b, const unsigned char *in, size_t n, size_t *outSize, const char *what) {
+    enum { LIMIT = 256 << 20 };       /* no tile or directory of this map comes near */
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) die_in(b->path, "%s: inflateInit2 failed", what);
+    size_t cap = n * 4 + 1024, used = 0;
+    unsigned char *out = xmalloc(cap);
+    zs.next_in = (unsigned char *)in;
+    zs.avail_in = (uInt)n;
+    for (;;) {
+        if (used == cap) {
+            if (cap >= LIMIT) die_in(b->path, "%s inflates to more than %d MB", what, LIMIT >> 20);
+            cap *= 2;
+            out = realloc(out, cap);
+            if (!out) die("out of memory", NULL);
+        }
+        zs.next_out = out + used;
+        zs.avail_out = (uInt)(cap - used);
+        int r = inflate(&zs, Z_NO_FLUSH);
+        used = cap - zs.avail_out;
+        if (r == Z_STREAM_END) break;
+        if (r == Z_BUF_ERROR && zs.avail_in == 0) die_in(b->path, "%s: truncated gzip data", what);
+        if (r != Z_OK && r != Z_BUF_ERROR)
+            die_in(b->path, "%s: bad gzip data (%s)", what, zs.msg ? zs.msg : "inflate failed");
+    }
+    inflateEnd(&zs);
+    *outSize = used;
+    return out;
+}
+
+/* Bytes [offset, offset + length) of the file, decompressed as compression says (PMTiles: 1 none,
+ * 2 gzip; 0 unknown: gzip when it starts like gzip). Returns a new buffer. */
+static unsigned char *archive_bytes(const Basemap *b, uint64_t offset, uint64_t length, int compression,
+                                    size_t *outSize, const char *what) {
+    if (offset > b->size || length > b->size - offset)
+        die_in(b->path, "%s (bytes %llu..%llu) lies past the end of the file (%zu bytes)", what,
+               (unsigned long long)offset, (unsigned long long)(offset + length), b->size);
+    const unsigned char *p = b->file + offset;
+    if (compression == 0) compression = length >= 2 && p[0] == 0x1f && p[1] == 0x8b ? 2 : 1;
+    if (compression == 2) return gunzip(b, p, (size_t)length, outSize, what);
+    if (compression != 1) die_in(b->path, "%s: compression %d is not supported (only none and gzip)", what, compression);
+    unsigned char *out = xmalloc((size_t)length);
+    memcpy(out, p, (size_t)length);
+    *outSize = (size_t)length;
+    return out;
+}
+
+static Directory parse_directory(const Basemap *b, const unsigned char *p, size_t n, const char *what) {
+    const unsigned char *end = p + n;
+    uint64_t count;
+    if (!varint(&p, end, &count)) die_in(b->path, "%s: truncated directory", what);
+    if (count > n / 4) die_in(b->path, "%s: directory claims %llu entries in %zu bytes", what, (unsigned long long)count, n);
+    Directory d = {xmalloc(sizeof(DirEntry) * (size_t)count), (int)count};
+    uint64_t v, id = 0;
+    for (int i = 0; i < d.count; i++) {
+        if (!varint(&p, end, &v)) die_in(b->path, "%s: truncated directory", what);
+        id += v;
+        d.entries[i].id = id;
+    }
+    for (int i = 0; i < d.count; i++) {
+        if (!varint(&p, end, &v) || v > UINT32_MAX) die_in(b->path, "%s: bad run length", what);
+        d.entries[i].run = (uint32_t)v;
+    }
+    for (int i = 0; i < d.count; i++) {
+        if (!varint(&p, end, &v) || v > UINT32_MAX) die_in(b->path, "%s: bad length", what);
+        d.entries[i].length = (uint32_t)v;
+    }
+    for (int i = 0; i < d.count; i++) {
+        if (!varint(&p, end, &v)) die_in(b->path, "%s: truncated directory", what);
+        if (v == 0 && i > 0) d.entries[i].offset = d.entries[i - 1].offset + d.entries[i - 1].length;
+        else if (v == 0) die_in(b->path, "%s: the first entry has offset 0 (no previous entry)", what);
+        else d.entries[i].offset = v - 1;
+    }
+    for (int i = 1; i < d.count; i++)
+        if (d.entries[i].id <= d.entries[i - 1].id) die_in(b->path, "%s: tile ids do not increase", what);
+    return d;
+}
+
+static Basemap *open_basemap(const char *resources) {
+    Basemap *b = xmalloc(sizeof *b);
+    memset(b, 0, sizeof *b);
+    snprintf(b->path, sizeof b->path, "%s/basemap/basemap.pmtiles", resources);
+    b->file = read_file(b->path, &b->size);
+    const unsigned char *h = b->file;
+    if (b->size < 127 || memcmp(h, "PMTiles", 7) != 0) die_in(b->path, "not a PMTiles archive");
+    if (h[7] != 3) die_in(b->path, "PMTiles version %d; only version 3 is read", h[7]);
+    uint64_t rootOffset = le64(h + 8), rootLength = le64(h + 16);
+    b->leafOffset = le64(h + 40); b->leafLength = le64(h + 48);
+    b->dataOffset = le64(h + 56); b->dataLength = le64(h + 64);
+    b->internalCompression = h[97];
+    b->tileCompression = h[98];
+    b->minZoom = h[100];
+    b->maxZoom = h[101];
+    if (h[99] != 1) die_in(b->path, "tile type %d; expected 1 (Mapbox Vector Tiles)", h[99]);
+    if (b->minZoom > b->maxZoom || b->maxZoom > 30) die_in(b->path, "bad zoom range %d..%d", b->minZoom, b->maxZoom);
+    if (b->dataOffset > b->size || b->dataLength > b->size - b->dataOffset) die_in(b->path, "the tile data lies past the end of the file");
+    if (b->leafOffset > b->size || b->leafLength > b->size - b->leafOffset) die_in(b->path, "the leaf directories lie past the end of the file");
+    size_t n;
+    unsigned char *dir = archive_bytes(b, rootOffset, rootLength, b->internalCompression, &n, "the root directory");
+    b->root = parse_directory(b, dir, n, "the root directory");
+    free(dir);
+    b->tileCap = 1024;
+    b->keys = calloc(b->tileCap, sizeof(uint64_t));
+    b->tiles = calloc(b->tileCap, sizeof(Tile *));
+    if (!b->keys || !b->tiles) die("out of memory", NULL);
+    return b;
+}
+
+/* One step of the Hilbert curve's rotation of a quadrant of side n. */
+static void hilbert_rotate(uint64_t n, uint64_t *x, uint64_t *y, uint64_t rx, uint64_t ry) {
+    if (ry != 0) return;
+    if (rx == 1) { uint64_t t = n - 1 - *y; *y = n - 1 - *x; *x = t; }
+    else { uint64_t t = *y; *y = *x; *x = t; }
+}
+
+/* PMTiles' tile id: the tiles of every lower zoom (sum of 4^t, t < z), then the tile's place
+ * along the Hilbert curve at its zoom. */
+static uint64_t pmtiles_id(int z, uint32_t tx, uint32_t ty) {
+    uint64_t acc = (((uint64_t)1 << (2 * z)) - 1) / 3, x = tx, y = ty;
+    for (int a = z - 1; a >= 0; a--) {
+        uint64_t s = (uint64_t)1 << a;
+        uint64_t rx = (x & s) != 0, ry = (y & s) != 0;
+        acc += ((3 * rx) ^ ry) << (2 * a);
+        x &= s - 1;
+        y &= s - 1;
+        hilbert_rotate(s, &x, &y, rx, ry);
+    }
+    return acc;
+}
+
+/* The entry of d at or before id (the last with entry id <= id); NULL if none. */
+static const DirEntry *dir_find(const Directory *d, uint64_t id) {
+    int lo = 0, hi = d->count - 1, best = -1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (d->entries[mid].id <= id) { best = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return best < 0 ? NULL : &d->entries[best];
+}
+
+static const Directory *leaf_directory(Basemap *b, uint64_t offset, uint32_t length) {
+    for (int i = 0; i < b->leafCount; i++)
+        if (b->leafKeys[i] == offset) return &b->leaves[i];
+    if (offset > b->leafLength || length > b->leafLength - offset) die_in(b->path, "a leaf directory lies outside the leaf section");
+    if (b->leafCount == b->leafCap) {
+        b->leafCap = b->leafCap ? b->leafCap * 2 : 16;
+        b->leafKeys = realloc(b->leafKeys, sizeof(uint64_t) * (size_t)b->leafCap);
+        b->leaves = realloc(b->leaves, sizeof(Directory) * (size_t)b->leafCap);
+        if (!b->leafKeys || !b->leaves) die("out of memory", NULL);
+    }
+    size_t n;
+    unsigned char *dir = archive_bytes(b, b->leafOffset + offset, length, b->internalCompression, &n, "a leaf directory");
+    b->leafKeys[b->leafCount] = offset;
+    b->leaves[b->leafCount] = parse_directory(b, dir, n, "a leaf directory");
+    free(dir);
+    return &b->leaves[b->leafCount++];
+}
+
+/* Where the tile's bytes are (relative to the tile data section); 0 when the archive has no such tile. */
+static int find_tile(Basemap *b, uint64_t id, uint64_t *offset, uint32_t *length) {
+    const Directory *d = &b->root;
+    for (int depth = 0; depth < 4; depth++) {           /* the spec's limit: root and 3 leaf levels */
+        const DirEntry *e = dir_find(d, id);
+        if (!e) return 0;
+        if (e->run == 0) { d = leaf_directory(b, e->offset, e->length); continue; }
+        if (id - e->id >= e->run) return 0;
+        *offset = e->offset;
+        *length = e->length;
+        return 1;
+    }
+    die_in(b->path, "leaf directories nest deeper than 3 levels");
+    return 0;
+}
+
+/* ----- Mapbox Vector Tile 2.1 ----- */
+
+typedef struct { const Basemap *b; int z, x, y; } TileContext;   /* for messages */
+
+static void bad_tile(const TileContext *c, const char *what) {
+    die_in(c->b->path, "tile %d/%d/%d: %s", c->z, c->x, c->y, what);
+}
+
+/* Skips a field of wire type wt. */
+static void pb_skip(const unsigned char **p, const unsigned char *end, int wt, const TileContext *c) {
+    uint64_t v;
+    switch (wt) {
+    case 0: if (!varint(p, end, &v)) bad_tile(c, "truncated varint"); break;
+    case 1: if (end - *p < 8) bad_tile(c, "truncated fixed64"); *p += 8; break;
+    case 2:
+        if (!varint(p, end, &v) || v > (uint64_t)(end - *p)) bad_tile(c, "truncated field");
+        *p += v;
+        break;
+    case 5: if (end - *p < 4) bad_tile(c, "truncated fixed32"); *p += 4; break;
+    default: bad_tile(c, "unsupported protobuf wire type");
+    }
+}
+
+/* A length-delimited field's bytes. */
+static void pb_bytes(const unsigned char **p, const unsigned char *end, const unsigned char **start, size_t *n, const TileContext *c) {
+    uint64_t v;
+    if (!varint(p, end, &v) || v > (uint64_t)(end - *p)) bad_tile(c, "truncated field");
+    *start = *p;
+    *n = (size_t)v;
+    *p += v;
+}
+
+static void layer_grow(TileLayer *l, int parts, int points) {
+    if (l->partCount + parts > l->partCap) {
+        while (l->partCount + parts > l->partCap) l->partCap = l->partCap ? l->partCap * 2 : 16;
+        l->partOffsets = realloc(l->partOffsets, sizeof(int) * (size_t)l->partCap);
+        l->partLengths = realloc(l->partLengths, sizeof(int) * (size_t)l->partCap);
+        l->boxes = realloc(l->boxes, sizeof(float) * 4 * (size_t)l->partCap);
+        if (!l->partOffsets || !l->partLengths || !l->boxes) die("out of memory", NULL);
+    }
+    if (l->pointCount + points > l->pointCap) {
+        while (l->pointCount + points > l->pointCap) l->pointCap = l->pointCap ? l->pointCap * 2 : 256;
+        l->points = realloc(l->points, sizeof(float) * 2 * (size_t)l->pointCap);
+        if (!l->points) die("out of memory", NULL);
+    }
+}
+
+/* Ends the part being built (from point `start`): kept with its box if it has enough points. */
+static void end_part(TileLayer *l, int start, int polygon) {
+    int n = l->pointCount - start;
+    if (n < (polygon ? 3 : 2)) { l->pointCount = start; return; }
+    layer_grow(l, 1, 0);
+    float *box = l->boxes + 4 * l->partCount;
+    box[0] = box[2] = l->points[start * 2];
+    box[1] = box[3] = l->points[start * 2 + 1];
+    for (int k = start + 1; k < l->pointCount; k++) {
+        float x = l->points[k * 2], y = l->points[k * 2 + 1];
+        if (x < box[0]) box[0] = x;
+        if (x > box[2]) box[2] = x;
+        if (y < box[1]) box[1] = y;
+        if (y > box[3]) box[3] = y;
+    }
+    l->partOffsets[l->partCount] = start;
+    l->partLengths[l->partCount] = n;
+    l->partCount++;
+}
+
+/* Feature.geometry: packed commands (MoveTo 1, LineTo 2, ClosePath 7; id | count << 3) with
+ * zigzag parameters relative to a cursor that runs through the whole feature. */
+static void decode_geometry(const unsigned char *p, size_t n, double extent, int polygon, TileLayer *l, const TileContext *c) {
+    const unsigned char *end = p + n;
+    int64_t cx = 0, cy = 0;
+    int start = -1;                                      /* first point of the open part */
+    while (p < end) {
+        uint64_t cmd;
+        if (!varint(&p, end, &cmd) || cmd > UINT32_MAX) bad_tile(c, "bad geometry command");
+        unsigned id = (unsigned)(cmd & 7), count = (unsigned)(cmd >> 3);
+        if (id == 7) {                                   /* ClosePath: the fill closes the ring */
+            if (count != 1) bad_tile(c, "ClosePath with a count other than 1");
+            if (start < 0) bad_tile(c, "ClosePath without a MoveTo");
+            end_part(l, start, polygon);
+            start = -1;
+            continue;
+        }
+        if (id != 1 && id != 2) bad_tile(c, "unknown geometry command");
+        if (id == 2 && start < 0) bad_tile(c, "LineTo without a MoveTo");
+        if (count > (size_t)(end - p) / 2) bad_tile(c, "geometry command has more parameters than the feature holds");
+        for (unsigned k = 0; k < count; k++) {
+            uint64_t ux, uy;
+            if (!varint(&p, end, &ux) || !varint(&p, end, &uy) || ux > UINT32_MAX || uy > UINT32_MAX)
+                bad_tile(c, "truncated geometry parameters");
+            cx += (int32_t)((uint32_t)ux >> 1) ^ -(int32_t)(ux & 1);
+            cy += (int32_t)((uint32_t)uy >> 1) ^ -(int32_t)(uy & 1);
+            if (id == 1) {                               /* MoveTo: a new part */
+                if (start >= 0) end_part(l, start, polygon);
+                start = l->pointCount;
+            }
+            layer_grow(l, 0, 1);
+            l->points[l->pointCount * 2] = (float)(cx / extent);
+            l->points[l->pointCount * 2 + 1] = (float)(cy / extent);
+            l->pointCount++;
+        }
+    }
+    if (start >= 0) end_part(l, start, polygon);
+}
+
+/* Tile.layers (3) -> Layer: name 1, features 2, extent 5, version 15 -> Feature: type 3, geometry 4.
+ * Only the basemap's five layers are kept; polygon layers take polygon features, line layers lines. */
+static void decode_tile(const unsigned char *p, size_t n, Tile *t, const TileContext *c) {
+    const unsigned char *end = p + n;
+    while (p < end) {
+        uint64_t key;
+        if (!varint(&p, end, &key)) bad_tile(c, "truncated field key");
+        if (key >> 3 != 3 || (key & 7) != 2) { pb_skip(&p, end, (int)(key & 7), c); continue; }
+        const unsigned char *lp;
+        size_t ln;
+        pb_bytes(&p, end, &lp, &ln, c);
+        /* first pass: the name, extent and version (they may follow the features) */
+        const unsigned char *q = lp, *lend = lp + ln, *name = NULL;
+        size_t nameLength = 0;
+        uint64_t extent = 4096, version = 1;
+        while (q < lend) {
+            if (!varint(&q, lend, &key)) bad_tile(c, "truncated layer");
+            int f = (int)(key >> 3), wt = (int)(key & 7);
+            if (f == 1 && wt == 2) pb_bytes(&q, lend, &name, &nameLength, c);
+            else if (f == 5 && wt == 0) { if (!varint(&q, lend, &extent)) bad_tile(c, "truncated layer extent"); }
+            else if (f == 15 && wt == 0) { if (!varint(&q, lend, &version)) bad_tile(c, "truncated layer version"); }
+            else pb_skip(&q, lend, wt, c);
+        }
+        if (!name) bad_tile(c, "a layer without a name");
+        if (version < 1 || version > 2) bad_tile(c, "a layer of a vector tile version other than 1 or 2");
+        if (extent == 0 || extent > (1u << 24)) bad_tile(c, "bad layer extent");
+        int which = -1;
+        for (int i = 0; i < BASEMAP_LAYERS; i++)
+            if (strlen(basemapLayerNames[i]) == nameLength && !memcmp(basemapLayerNames[i], name, nameLength)) which = i;
+        if (which < 0) continue;
+        int polygon = basemapPolygons[which];
+        /* second pass: the features */
+        for (q = lp; q < lend;) {
+            if (!varint(&q, lend, &key)) bad_tile(c, "truncated layer");
+            if (key >> 3 != 2 || (key & 7) != 2) { pb_skip(&q, lend, (int)(key & 7), c); continue; }
+            const unsigned char *fp, *geometry = NULL;
+            size_t fn, geometryLength = 0;
+            pb_bytes(&q, lend, &fp, &fn, c);
+            uint64_t type = 0;
+            for (const unsigned char *r = fp, *fend = fp + fn; r < fend;) {
+                if (!varint(&r, fend, &key)) bad_tile(c, "truncated feature");
+                int f = (int)(key >> 3), wt = (int)(key & 7);
+                if (f == 3 && wt == 0) { if (!varint(&r, fend, &type)) bad_tile(c, "truncated feature type"); }
+                else if (f == 4 && wt == 2) pb_bytes(&r, fend, &geometry, &geometryLength, c);
+                else pb_skip(&r, fend, wt, c);            /* id 1, tags 2 and anything else */
+            }
+            if (geometry && type == (polygon ? 3u : 2u))
+                decode_geometry(geometry, geometryLength, (double)extent, polygon, &t->layers[which], c);
+        }
+    }
+}
+
+/* The tile z/x/y, decoded on first use and kept (x and y within the zoom's tiles). */
+static const Tile *get_tile(Basemap *b, int z, int x, int y) {
+    uint64_t id = pmtiles_id(z, (uint32_t)x, (uint32_t)y), key = id + 1;
+    size_t mask = b->tileCap - 1, slot = (size_t)(id * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    while (b->keys[slot]) {
+        if (b->keys[slot] == key) return b->tiles[slot];
+        slot = (slot + 1) & mask;
+    }
+    Tile *t = xmalloc(sizeof *t);
+    memset(t, 0, sizeof *t);
+    uint64_t offset;
+    uint32_t length;
+    if (find_tile(b, id, &offset, &length)) {
+        if (offset > b->dataLength || length > b->dataLength - offset)
+            die_in(b->path, "tile %d/%d/%d lies outside the tile data section", z, x, y);
+        char what[64];
+        snprintf(what, sizeof what, "tile %d/%d/%d", z, x, y);
+        size_t n;
+        unsigned char *bytes = archive_bytes(b, b->dataOffset + offset, length, b->tileCompression, &n, what);
+        TileContext c = {b, z, x, y};
+        decode_tile(bytes, n, t, &c);
+        free(bytes);
+    } else {
+        b->absent++;
+    }
+    b->keys[slot] = key;
+    b->tiles[slot] = t;
+    if (++b->tileCount * 2 > b->tileCap) {               /* grow: rehash into twice the slots */
+        size_t oldCap = b->tileCap;
+        uint64_t *oldKeys = b->keys;
+        Tile **oldTiles = b->tiles;
+        b->tileCap *= 2;
+        b->keys = calloc(b->tileCap, sizeof(uint64_t));
+        b->tiles = calloc(b->tileCap, sizeof(Tile *));
+        if (!b->keys || !b->tiles) die("out of memory", NULL);
+        for (size_t i = 0; i < oldCap; i++) {
+            if (!oldKeys[i]) continue;
+            size_t s = (size_t)((oldKeys[i] - 1) * 0x9E3779B97F4A7C15ull >> 20) & (b->tileCap - 1);
+            while (b->keys[s]) s = (s + 1) & (b->tileCap - 1);
+            b->keys[s] = oldKeys[i];
+            b->tiles[s] = oldTiles[i];
+        }
+        free(oldKeys);
+        free(oldTiles);
+    }
+    return t;
 }
 
 /* ---------- the route: a tiny GeoJSON coordinate scanner ---------- */
@@ -277,43 +644,9 @@ static void set_hex(cairo_t *cr, unsigned rgb) {
     cairo_set_source_rgb(cr, ((rgb >> 16) & 255) / 255.0, ((rgb >> 8) & 255) / 255.0, (rgb & 255) / 255.0);
 }
 
-/* Placement.forEachVisibleChunk: each chunk meeting the viewport grown by margin px, once per
- * world copy it shows in; calls body with the x shift (in world px) of that copy. */
-typedef void (*ChunkBody)(cairo_t *, const Geometry *, const Chunk *, double shift, const View *, double margin, Count *);
-
-static void for_each_visible_chunk(cairo_t *cr, const Geometry *g, const View *v, double margin, ChunkBody body, Count *count) {
-    const Level *lv = level_for_zoom(g, v->zoom);
-    double m = margin / v->world;
-    double minX = -v->ox / v->world - m, maxX = (v->width - v->ox) / v->world + m;
-    double minY = -v->oy / v->world - m, maxY = (v->height - v->oy) / v->world + m;
-    int firstCopy = (int)floor(minX), lastCopy = (int)floor(maxX);
-    if (lastCopy < firstCopy) lastCopy = firstCopy;
-    for (int copy = firstCopy; copy <= lastCopy; copy++) {
-        for (int ci = lv->firstChunk; ci < lv->firstChunk + lv->chunkCount; ci++) {
-            const Chunk *c = &g->chunks[ci];
-            if (c->maxX + copy < minX || c->minX + copy > maxX || c->maxY < minY || c->minY > maxY) continue;
-            body(cr, g, c, copy * v->world, v, margin, count);
-        }
-    }
-}
-
-static void fill_chunk(cairo_t *cr, const Geometry *g, const Chunk *c, double shift, const View *v, double margin, Count *count) {
-    (void)margin;
-    double ox = v->ox + shift, oy = v->oy, s = v->world;
-    for (int part = c->firstPart; part < c->firstPart + c->partCount; part++) {
-        int start = g->partOffsets[part], n = g->partLengths[part];
-        if (n < 3) continue;
-        const float *pt = g->points + start * 2;
-        cairo_move_to(cr, pt[0] * s + ox, pt[1] * s + oy);
-        for (int k = 1; k < n; k++) cairo_line_to(cr, pt[k * 2] * s + ox, pt[k * 2 + 1] * s + oy);
-        cairo_close_path(cr);
-        count->chunkVertices += n;
-        count->drawnVertices += n;
-    }
-}
-
-/* A polyline in screen space, cut where a segment lies wholly outside the viewport grown by
- * margin (FrameRenderer.collectRuns): only runs of 2 or more points are drawn. */
+/* A polyline in screen space, cut where a segment lies wholly outside the box (the visible
+ * area grown by the layer's margin, as FrameRenderer.collectRuns): only runs of 2 or more
+ * points are drawn. */
 typedef struct { double minX, minY, maxX, maxY; } Box;
 static inline int outcode(double x, double y, const Box *b) {
     return (x < b->minX ? 1 : 0) | (x > b->maxX ? 2 : 0) | (y < b->minY ? 4 : 0) | (y > b->maxY ? 8 : 0);
@@ -345,17 +678,94 @@ static void polyline_runs(cairo_t *cr, const float *ptf, const double *ptd, int 
 #undef PY
 }
 
-static void line_chunk(cairo_t *cr, const Geometry *g, const Chunk *c, double shift, const View *v, double margin, Count *count) {
-    Box box = {-margin, -margin, v->width + margin, v->height + margin};
-    for (int part = c->firstPart; part < c->firstPart + c->partCount; part++) {
-        int start = g->partOffsets[part], n = g->partLengths[part];
-        if (n < 2) continue;
-        polyline_runs(cr, g->points + start * 2, NULL, n, v->world, v->ox + shift, v->oy, &box, count);
+/* One tile of the view: where it lands on screen (left, top, size in px; one copy of the world
+ * per shift) and its clip square, the tile's edges rounded to whole pixels, so neighbours
+ * share each edge exactly (no seam, no pixel drawn twice) and cairo clips to a pixel region. */
+typedef struct {
+    const Tile *tile;
+    double left, top, size;
+    double x0, y0, x1, y1;
+} PlacedTile;
+
+enum { MAX_COVER = 4096 };
+
+/* The tile zoom for camera zoom Z: world = 512 * 2^Z px and the tiles are 512 px, so floor(Z),
+ * within the archive's zooms (deeper views scale the deepest tiles up). */
+static int tile_zoom(const Basemap *b, double zoom) {
+    double z = floor(zoom);
+    if (!(z >= b->minZoom)) return b->minZoom;
+    if (z > b->maxZoom) return b->maxZoom;
+    return (int)z;
+}
+
+/* The tiles meeting the viewport, once per world copy they show in (columns wrap). */
+static int cover_view(Basemap *b, const View *v, PlacedTile *out) {
+    int z = tile_zoom(b, v->zoom);
+    long n = 1L << z;
+    double size = v->world / (double)n;
+    long c0 = (long)floor(-v->ox / size), c1 = (long)ceil((v->width - v->ox) / size) - 1;
+    long r0 = (long)floor(-v->oy / size), r1 = (long)ceil((v->height - v->oy) / size) - 1;
+    if (r0 < 0) r0 = 0;
+    if (r1 > n - 1) r1 = n - 1;
+    if (c1 < c0 || r1 < r0) return 0;
+    if ((c1 - c0 + 1) * (r1 - r0 + 1) > MAX_COVER) die("the view needs more than 4096 tiles", NULL);
+    int count = 0;
+    for (long r = r0; r <= r1; r++) {
+        for (long c = c0; c <= c1; c++) {
+            PlacedTile *p = &out[count];
+            p->left = c * size + v->ox;
+            p->top = r * size + v->oy;
+            p->size = size;
+            p->x0 = round(p->left); p->x1 = round((c + 1) * size + v->ox);
+            p->y0 = round(p->top); p->y1 = round((r + 1) * size + v->oy);
+            if (p->x1 <= p->x0 || p->y1 <= p->y0) continue;            /* under a pixel */
+            p->tile = get_tile(b, z, (int)(((c % n) + n) % n), (int)r);
+            count++;
+        }
+    }
+    return count;
+}
+
+/* One basemap layer over the view's tiles: per tile, clipped to its square, the parts whose box
+ * meets the visible part of the tile grown by margin; fills as is, lines cut by polyline_runs.
+ * The caller sets the colour, width and dashes. */
+static void draw_tiles(cairo_t *cr, const PlacedTile *tiles, int tileCount, int layer, const View *v, double margin,
+                       int fill, Count *count) {
+    for (int i = 0; i < tileCount; i++) {
+        const PlacedTile *p = &tiles[i];
+        const TileLayer *l = &p->tile->layers[layer];
+        if (!l->partCount) continue;
+        Box vis = {fmax(p->x0, 0) - margin, fmax(p->y0, 0) - margin, fmin(p->x1, v->width) + margin,
+                   fmin(p->y1, v->height) + margin};
+        double s = p->size, ox = p->left, oy = p->top;
+        cairo_save(cr);
+        cairo_rectangle(cr, p->x0, p->y0, p->x1 - p->x0, p->y1 - p->y0);
+        cairo_clip(cr);
+        for (int part = 0; part < l->partCount; part++) {
+            const float *box = l->boxes + part * 4;
+            if (box[2] * s + ox < vis.minX || box[0] * s + ox > vis.maxX || box[3] * s + oy < vis.minY ||
+                box[1] * s + oy > vis.maxY)
+                continue;
+            int n = l->partLengths[part];
+            const float *pt = l->points + l->partOffsets[part] * 2;
+            if (fill) {
+                cairo_move_to(cr, pt[0] * s + ox, pt[1] * s + oy);
+                for (int k = 1; k < n; k++) cairo_line_to(cr, pt[k * 2] * s + ox, pt[k * 2 + 1] * s + oy);
+                cairo_close_path(cr);
+                count->chunkVertices += n;
+                count->drawnVertices += n;
+            } else {
+                polyline_runs(cr, pt, NULL, n, s, ox, oy, &vis, count);
+            }
+        }
+        if (fill) cairo_fill(cr); else cairo_stroke(cr);
+        cairo_restore(cr);
     }
 }
 
 typedef struct {
-    Geometry land, lakes, coastline, states, countries;
+    Basemap *basemap;
+    PlacedTile *cover;        /* MAX_COVER entries, refilled each frame */
     Polylines route;
     double routeBox[4];       /* the route's bbox, normalised (one chunk, as nightmap's route sources) */
     cairo_surface_t *radar;
@@ -368,24 +778,24 @@ enum { MITER_LIMIT = 2 };     /* MapLibre's default line-miter-limit, as nightma
 /* The cull margin of a line layer (FrameRenderer.drawLine): width x max(1, miter limit) + 2. */
 static double line_margin(double width) { return width * MITER_LIMIT + 2; }
 
-static void stroke_layer(cairo_t *cr, const Geometry *g, const View *v, unsigned rgb, double width, Count *count) {
-    cairo_new_path(cr);
-    for_each_visible_chunk(cr, g, v, line_margin(width), line_chunk, count);
+static void stroke_layer(cairo_t *cr, const Data *d, int tileCount, int layer, const View *v, unsigned rgb, double width, Count *count) {
     set_hex(cr, rgb);
     cairo_set_line_width(cr, width);
-    cairo_stroke(cr);
+    draw_tiles(cr, d->cover, tileCount, layer, v, line_margin(width), 0, count);
 }
 
 static cairo_antialias_t frameAntialias = CAIRO_ANTIALIAS_DEFAULT;
 
 /* One frame; counts[i] gets the vertices of layer i (land, lakes, coastline, states, countries, route). */
-static void draw_frame(cairo_surface_t *surface, const Data *d, const View *v, Count counts[6]) {
+static void draw_frame(cairo_surface_t *surface, Data *d, const View *v, Count counts[6]) {
     memset(counts, 0, sizeof(Count) * 6);
     cairo_t *cr = cairo_create(surface);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
     cairo_set_miter_limit(cr, MITER_LIMIT);
     cairo_set_antialias(cr, frameAntialias);
+    /* the tiles of the view: already decoded (main decodes every camera's tiles before timing) */
+    int tileCount = cover_view(d->basemap, v, d->cover);
     lap(-1);
 
     /* background */
@@ -393,17 +803,13 @@ static void draw_frame(cairo_surface_t *surface, const Data *d, const View *v, C
     cairo_paint(cr);
     lap(0);
 
-    /* land and lakes: one non-zero fill per layer */
+    /* land and lakes: one non-zero fill per layer and tile */
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
-    cairo_new_path(cr);
-    for_each_visible_chunk(cr, &d->land, v, 1, fill_chunk, &counts[0]);
     set_hex(cr, 0x1a1f27);
-    cairo_fill(cr);
+    draw_tiles(cr, d->cover, tileCount, L_LAND, v, 1, 1, &counts[0]);
     lap(1);
-    cairo_new_path(cr);
-    for_each_visible_chunk(cr, &d->lakes, v, 1, fill_chunk, &counts[1]);
     set_hex(cr, 0x0d131a);
-    cairo_fill(cr);
+    draw_tiles(cr, d->cover, tileCount, L_LAKES, v, 1, 1, &counts[1]);
     lap(2);
 
     /* the radar: scaled and translated into its box (linear in Web Mercator), bilinear */
@@ -425,16 +831,16 @@ static void draw_frame(cairo_surface_t *surface, const Data *d, const View *v, C
 
     /* coastline, state borders (minzoom 3; dashes 3 and 2 line widths, at least 1 px each
        width: nightmap's StrokeStyle), country borders */
-    stroke_layer(cr, &d->coastline, v, 0x2f3946, 0.9, &counts[2]);
+    stroke_layer(cr, d, tileCount, L_COASTLINE, v, 0x2f3946, 0.9, &counts[2]);
     lap(4);
     if (v->zoom >= 3) {
         double dashes[2] = {3 * fmax(0.9, 1), 2 * fmax(0.9, 1)};
         cairo_set_dash(cr, dashes, 2, 0);
-        stroke_layer(cr, &d->states, v, 0x3c4553, 0.9, &counts[3]);
+        stroke_layer(cr, d, tileCount, L_STATES, v, 0x3c4553, 0.9, &counts[3]);
         cairo_set_dash(cr, NULL, 0, 0);
     }
     lap(5);
-    stroke_layer(cr, &d->countries, v, 0x6b7686, 1.4, &counts[4]);
+    stroke_layer(cr, d, tileCount, L_COUNTRIES, v, 0x6b7686, 1.4, &counts[4]);
     lap(6);
 
     /* the route: white, 8 px, round caps and joins, one polyline per feature */
@@ -496,6 +902,16 @@ static void usage(void) {
     exit(2);
 }
 
+/* The camera of frame i (negative: the warm-up frames, which show frame 0, as nightmap bench's do). */
+static View camera(int camPath, int i, int warmup, int frames, double lat, double lon, double zoom, int width, int height,
+                   double dxPerFrame) {
+    int k = i < 0 ? 0 : i;
+    double t = (double)k / frames * 2 * M_PI;
+    if (camPath == 1) return make_view(lat + 1.5 * sin(2 * t), lon + 3 * sin(t), zoom, width, height, 0, 0);
+    if (camPath == 2) return make_view(10 * sin(t), (double)k / frames * 90, zoom, width, height, 0, 0);
+    return make_view(lat, lon, zoom, width, height, (i + warmup + 1) * dxPerFrame, 0);
+}
+
 int main(int argc, char **argv) {
     const char *resources = "Resources", *png = NULL, *name = NULL;
     int perLayer = 0;
@@ -542,11 +958,8 @@ int main(int argc, char **argv) {
     if (frames < 1 || warmup < 0) usage();
 
     Data d;
-    d.land = read_geometry(resources, "land");
-    d.lakes = read_geometry(resources, "lakes");
-    d.coastline = read_geometry(resources, "coastline");
-    d.states = read_geometry(resources, "states");
-    d.countries = read_geometry(resources, "countries");
+    d.basemap = open_basemap(resources);
+    d.cover = xmalloc(sizeof(PlacedTile) * MAX_COVER);
     char path[4096];
     snprintf(path, sizeof path, "%s/routes/default.geojson", resources);
     d.route = read_route(path);
@@ -568,6 +981,14 @@ int main(int argc, char **argv) {
     /* The vertices drawn at the start camera. */
     Count counts[6];
     View home = make_view(lat, lon, zoom, width, height, 0, 0);
+    /* The peer times drawing, not decoding: every tile any camera of the run shows is read from
+       the archive, inflated and decoded here, once, and kept in memory (as nightmap's tile
+       cache holds decoded tiles); the frames below only look them up. */
+    cover_view(d.basemap, &home, d.cover);
+    for (int i = -warmup; i < frames; i++) {
+        View v = camera(camPath, i, warmup, frames, lat, lon, zoom, width, height, dxPerFrame);
+        cover_view(d.basemap, &v, d.cover);
+    }
     draw_frame(surface, &d, &home, counts);
     static const char *layerNames[6] = {"land", "lakes", "coastline", "states", "countries", "route"};
     long chunkTotal = 0, drawnTotal = 0;
@@ -578,8 +999,9 @@ int main(int argc, char **argv) {
         size_t used = strlen(detail);
         snprintf(detail + used, sizeof detail - used, "%s%s %ld", i ? ", " : "", layerNames[i], counts[i].drawnVertices);
     }
-    printf("cairo_peer %s: %dx%d, centre %.3f,%.3f, zoom %g, basemap level %g-%g, cairo %s\n", name ? name : "scene", width, height,
-           lat, lon, zoom, level_for_zoom(&d.land, zoom)->minZoom, level_for_zoom(&d.land, zoom)->maxZoom, cairo_version_string());
+    printf("cairo_peer %s: %dx%d, centre %.3f,%.3f, zoom %g, basemap tiles of zoom %d (%zu decoded before timing, %ld absent), cairo %s\n",
+           name ? name : "scene", width, height, lat, lon, zoom, tile_zoom(d.basemap, zoom), d.basemap->tileCount,
+           d.basemap->absent, cairo_version_string());
     printf("vertices at the start camera: %ld in visible chunks, %ld drawn after cutting off-screen segments (%s)\n",
            chunkTotal, drawnTotal, detail);
     if (png) {
@@ -591,16 +1013,7 @@ int main(int argc, char **argv) {
     long drawnSum = 0;
     double layerSums[9] = {0};
     for (int i = -warmup; i < frames; i++) {
-        View v;
-        int k = i < 0 ? 0 : i;                       /* warm-up frames show frame 0, as nightmap bench's do */
-        double t = (double)k / frames * 2 * M_PI;
-        if (camPath == 1) {
-            v = make_view(lat + 1.5 * sin(2 * t), lon + 3 * sin(t), zoom, width, height, 0, 0);
-        } else if (camPath == 2) {
-            v = make_view(10 * sin(t), (double)k / frames * 90, zoom, width, height, 0, 0);
-        } else {
-            v = make_view(lat, lon, zoom, width, height, (i + warmup + 1) * dxPerFrame, 0);
-        }
+        View v = camera(camPath, i, warmup, frames, lat, lon, zoom, width, height, dxPerFrame);
         layerTimes = perLayer && i >= 0 ? layerSums : NULL;
         double s = now_ms();
         draw_frame(surface, &d, &v, counts);
