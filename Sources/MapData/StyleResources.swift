@@ -123,8 +123,15 @@ public struct ResourceResolver: Sendable {
 
 /// Loads what a style document refers to and builds the map's style from it.
 public enum StyleLoader {
-    /// Reads and checks a style document file: every problem, one per line, in the error.
+    /// Reads and checks a style document file: every problem, one per line, in the error. The
+    /// documents its metadata `nightmap:include` names are read into it (`include`).
     public static func readDocument(path: String) throws -> StyleDocument {
+        var document = try readOne(path: path)
+        try include(into: &document, path: path)
+        return document
+    }
+
+    private static func readOne(path: String) throws -> StyleDocument {
         let data: Data
         do {
             data = try ResourceResolver.readFile(path, name: path, limit: 256 << 20)
@@ -133,6 +140,50 @@ public enum StyleLoader {
         }
         do { return try StyleDocument(data: data, name: path) } catch let e as StyleDocumentError {
             throw StyleDocumentError(e.problems.map { $0.hasPrefix(path) ? $0 : "\(path): \($0)" })
+        }
+    }
+
+    /// nightmap's metadata `"nightmap:include": [{"style": FILE, "minzoom": Z, "before": LAYER}]`:
+    /// each FILE (relative to the document's folder; its own relative URLs are read from there
+    /// too) adds its sources and its layers, placed before layer LAYER (or on top), each shown
+    /// from zoom Z at the least. That is how nightmap's own map holds the Helsinki street map
+    /// (`streets.json`) that the `streets` scene shows, while `streets.json` stays a style of
+    /// its own. An id used by both documents is an error naming it.
+    static func include(into document: inout StyleDocument, path: String) throws {
+        guard case let .object(m)? = document.metadata, let value = m["nightmap:include"] else { return }
+        let at = "\(path): metadata.nightmap:include"
+        guard case let .array(items) = value else { throw StyleDocumentError(["\(at): expected an array of objects"]) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        for (i, item) in items.enumerated() {
+            guard case let .object(o) = item, case let .string(file)? = o["style"] else {
+                throw StyleDocumentError(["\(at)[\(i)]: expected an object with a \"style\" file"])
+            }
+            var minZoom = 0.0
+            if let z = o["minzoom"] {
+                guard case let .number(n) = z, n >= 0, n <= 24 else { throw StyleDocumentError(["\(at)[\(i)].minzoom: expected a number within 0...24"]) }
+                minZoom = n
+            }
+            var before: Int? = nil
+            if let b = o["before"] {
+                guard case let .string(id) = b, let k = document.layers.firstIndex(where: { $0.id == id }) else {
+                    throw StyleDocumentError(["\(at)[\(i)].before: expected the id of one of the document's layers"])
+                }
+                before = k
+            }
+            let other = try readOne(path: file.hasPrefix("/") ? file : folder.appendingPathComponent(file).path)
+            var problems: [String] = []
+            for (id, source) in other.sources.sorted(by: { $0.key < $1.key }) {
+                if document.sources[id] != nil { problems.append("\(at)[\(i)]: \(file) and the document both have a source \"\(id)\"") }
+                document.sources[id] = source
+            }
+            let ids = Set(document.layers.map(\.id))
+            var layers = other.layers
+            for k in layers.indices {
+                if ids.contains(layers[k].id) { problems.append("\(at)[\(i)]: \(file) and the document both have a layer \"\(layers[k].id)\"") }
+                layers[k].minZoom = max(layers[k].minZoom, minZoom)
+            }
+            if !problems.isEmpty { throw StyleDocumentError(problems) }
+            document.layers.insert(contentsOf: layers, at: before ?? document.layers.count)
         }
     }
 

@@ -10,7 +10,7 @@ public struct MapApp: Sendable {
     /// The map engine the demos drive.
     public var model: MapModel
     public private(set) var scene: Scene
-    /// The scenes keys 1, 2 and 3 switch to.
+    /// The scenes keys 1, 2, 3 and 4 switch to.
     public private(set) var scenes: [Scene]
     /// The radar loop's clock.
     public internal(set) var loop: RadarLoop
@@ -228,7 +228,7 @@ public enum HelpText {
         "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
         "[ ]: radar frames faster / slower    g: radar legend",
         "l: light preset    e: radar emissive strength 1 / 0",
-        "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route scene",
+        "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route, 4 streets",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
     ]
 }

@@ -23,7 +23,7 @@ public struct Scene: Equatable, Sendable {
     }
 
     /// The scene names `--scene` accepts.
-    public static let names = ["radar", "route", "iss"]
+    public static let names = ["radar", "route", "iss", "streets"]
 
     /// The Mapbox live-data example: the whole world at zoom 1, then following the ISS at zoom 3.
     public static let iss = Scene(name: "iss", camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 1),
@@ -40,6 +40,15 @@ public struct Scene: Equatable, Sendable {
     public static func route(fitting box: LngLatBounds) -> Scene {
         Scene(name: "route", camera: CameraState(center: LngLat(lng: (box.west + box.east) / 2, lat: (box.south + box.north) / 2), zoom: 6),
               fit: box, padding: 40, bounds: CameraBounds(minZoom: 2, maxZoom: 10), timerStartsPlaying: true)
+    }
+
+    /// The street map: central Helsinki at zoom 15, the camera kept around `extract` (the street
+    /// tiles' bounds, with half their size again on every side) between zooms 14 and 19.
+    public static func streets(around extract: LngLatBounds) -> Scene {
+        let w = extract.east - extract.west, h = extract.north - extract.south
+        let box = LngLatBounds(west: extract.west - w / 2, south: extract.south - h / 2, east: extract.east + w / 2, north: extract.north + h / 2)
+        return Scene(name: "streets", camera: CameraState(center: LngLat(lng: 24.9443, lat: 60.1716), zoom: 15),
+                     bounds: CameraBounds(bounds: box, minZoom: 14, maxZoom: 19), timerStartsPlaying: true)
     }
 
     /// The same scene for `factor` times as many device pixels per CSS pixel: every zoom shifted

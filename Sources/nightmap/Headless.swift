@@ -227,6 +227,8 @@ enum Headless {
         var size: ViewportSize? = nil
         /// Camera bounds for the scenario (nil: the scene's).
         var bounds: CameraBounds? = nil
+        /// The scene whose start camera and bounds the scenario uses (nil: `--scene`'s).
+        var scene: String? = nil
         /// Time-stamped radar frames of this many pixels swapped every frame (0: the radar as it is).
         var radarFrames: (count: Int, width: Int, height: Int)? = nil
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
@@ -258,6 +260,11 @@ enum Headless {
         // The same without labels or overlay text (what the cairo peer draws).
         Scenario(name: "world-notext", text: false, bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
             CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
+        },
+        // The Helsinki street map at zoom 15, panning about 600 by 350 m: every layer redrawn.
+        Scenario(name: "streets", scene: "streets") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
         },
         // Zooming through the allowed range while drifting.
         Scenario(name: "zoom-sweep") { i, n, home, b in
@@ -296,7 +303,9 @@ enum Headless {
             model.model.overlayEnabled = scenario.text
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
-            model.model.setCameraBounds(scenario.bounds ?? homeBounds)
+            let scene = scenario.scene.flatMap { name in model.scenes.first { $0.name == name } }
+            model.model.setCameraBounds(scenario.bounds ?? scene?.bounds ?? homeBounds)
+            let home = scene.map { $0.startCamera(size: size) } ?? home
             if pixmap.width != size.width || pixmap.height != size.height { pixmap = Pixmap(width: size.width, height: size.height) }
             if let r = scenario.radarFrames, let series = radarSeries(like: model.radar, count: r.count, width: r.width, height: r.height,
                                                                       newest: model.clockOrigin) {
@@ -361,6 +370,10 @@ enum Headless {
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",
                             (firstFrame - processStart) * 1000, (firstFrame - t0) * 1000))
+        if o.scenario == nil || o.scenario == "streets", let resources = try? ResourceLocator.resourcesDirectory() {
+            lines.append(tilePrepareLine(resources.appendingPathComponent("streets/helsinki.pmtiles").path, zooms: 14...16, label: "streets"))
+            lines.append(tilePrepareLine(resources.appendingPathComponent("basemap/basemap.pmtiles").path, zooms: 5...5, label: "basemap"))
+        }
         if o.scenario == nil || o.scenario == "radar-live" {
             lines.append(radarDecodeLine(model))
             lines.append(String(format: "resident: %.0f MB after the scenarios (radar: %d frames)", residentMegabytes(), model.radar?.frameSlots.count ?? 0))
@@ -403,6 +416,31 @@ extension Headless {
         nightmap_release_free_memory()      // (as the live feed does after fetching frames)
         times.sort()
         return String(format: "radar frame decode + indices + clear runs (%dx%d PNG, %d KB): median %.1f ms", image.width, image.height, png.count / 1024, times[times.count / 2])
+    }
+
+    /// What preparing a vector tile costs on a loader thread (reading it from the archive,
+    /// inflating, decoding the MVT, projecting and cutting it to its square): the median over
+    /// every tile of the zooms given, each prepared 3 times.
+    static func tilePrepareLine(_ archive: String, zooms: ClosedRange<Int>, label: String) -> String {
+        guard let reader = try? PMTiles(path: archive) else { return "tile prepare (\(label)): cannot open \(archive)" }
+        var times: [Double] = [], count = 0
+        for z in zooms {
+            for x in 0..<(1 << z) {
+                for y in 0..<(1 << z) {
+                    guard let id = TileID(z: z, x: x, y: y), (try? reader.rawTile(id)) ?? nil != nil else { continue }
+                    count += 1
+                    for _ in 0..<3 {
+                        let s = Clock.now()
+                        guard let data = try? reader.tile(id), (try? TileDecoder.content(data, tile: id, kind: .vector, name: label)) != nil else { break }
+                        times.append((Clock.now() - s) * 1000)
+                    }
+                }
+            }
+        }
+        guard !times.isEmpty else { return "tile prepare (\(label)): no tiles" }
+        times.sort()
+        return String(format: "tile prepare (%@, %d tiles of zooms %d-%d): median %.2f ms, max %.2f ms", label, count, zooms.lowerBound, zooms.upperBound,
+                      times[times.count / 2], times.last ?? 0)
     }
 
     /// This process's resident memory (VmRSS) in MB.

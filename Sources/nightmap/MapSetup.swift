@@ -16,6 +16,8 @@ import MapData
 enum MapSetup {
     /// The layer ids nightmap animates.
     static let radarID = "radar", routeID = "route", issID = "iss"
+    /// The street map's source (from `streets.json`): its bounds are the `streets` scene's.
+    static let streetsID = "streets"
 
     /// Builds the model. Problems with individual radar frames are passed to `report` (one line
     /// each); a problem that leaves nothing to show throws (a style document's problems all at once).
@@ -92,6 +94,7 @@ enum MapSetup {
             scenes = [Scene.radar]
             if let steps = routeSteps { scenes.append(Scene.route(fitting: RouteFile.bounds(steps))) }
             if tracker != nil { scenes.append(Scene.iss) }
+            if let streets = style.tiles(Self.streetsID) { scenes.append(Scene.streets(around: streets.definition.bounds)) }
         } else {
             scenes = [StyleDocumentMap.scene(document)]
         }

@@ -18,6 +18,8 @@ import Testing
         var text = try String(contentsOf: resources.appendingPathComponent("style/nightmap.json"), encoding: .utf8)
         text = text.replacingOccurrences(of: "\"../radar/radar0.gif\"", with: "\"\(resources.appendingPathComponent("radar/radar0.gif").path)\"")
         text = text.replacingOccurrences(of: "\"../routes/default.geojson\"", with: "\"\(resources.appendingPathComponent("routes/default.geojson").path)\"")
+        text = text.replacingOccurrences(of: "pmtiles://../basemap/", with: "pmtiles://\(resources.appendingPathComponent("basemap").path)/")
+        text = text.replacingOccurrences(of: "\"streets.json\"", with: "\"\(resources.appendingPathComponent("style/streets.json").path)\"")
         let radar = #""paint": { "raster-fade-duration": 0, "raster-emissive-strength": 1 }"#
         let route = ##""line-color": "#ffffff""##
         #expect(text.contains(radar) && text.contains(route), "nightmap.json changed: update this test")

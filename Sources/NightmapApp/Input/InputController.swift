@@ -148,6 +148,7 @@ public struct InputController: Sendable {
         case .character("1"): return [.switchScene("radar")]
         case .character("2"): return [.switchScene("iss")]
         case .character("3"): return [.switchScene("route")]
+        case .character("4"): return [.switchScene("streets")]
         case .character("f"), .character("F"): return [.toggleFollow]
         case .character("h"), .character("H"), .character("?"): return [.toggleHelp]
         case .character("u"), .character("U"): return [.toggleUnits]
