@@ -17,7 +17,7 @@ ok() { echo "install ok: $*"; pass=$((pass + 1)); }
 expected() {
     local p=$1 f s
     echo "$p/bin/nightmap"
-    for f in Resources/{basemap,fonts,icons,places,radar,routes,style,tle}/*; do echo "$p/share/nightmap/${f#Resources/}"; done
+    for f in Resources/{basemap,fonts,icons,places,radar,routes,streets,style,tle}/*; do echo "$p/share/nightmap/${f#Resources/}"; done
     echo "$p/share/applications/nightmap.desktop"
     echo "$p/share/icons/hicolor/scalable/apps/nightmap.svg"
     for s in 48 128 256; do echo "$p/share/icons/hicolor/${s}x$s/apps/nightmap.png"; done
