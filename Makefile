@@ -130,14 +130,15 @@ test-deps:
 clean:
 	rm -rf .build
 
-# nightmap against cairo on the same scenes, one table (Benchmarks/README.md). Not part of run or test.
+# nightmap against cairo and MapLibre Native (pymgl on Mesa's llvmpipe) on the same scenes, one
+# table (Benchmarks/README.md). Not part of run or test.
 PEER := build/bench-peer/cairo_peer
 .PHONY: bench-peer peer-deps
 bench-peer: build $(PEER)
 	bash tools/bench-peer.sh $(BIN) $(PEER)
 
 peer-deps: deps
-	@bash tools/ensure-packages.sh libcairo2-dev
+	@bash tools/ensure-packages.sh libcairo2-dev libegl-mesa0 libgl1-mesa-dri libgbm1 python3-venv
 
 $(PEER): Benchmarks/cairo_peer.c | peer-deps
 	@mkdir -p $(dir $@)

@@ -266,6 +266,11 @@ enum Headless {
             let t = Double(i) / Double(n) * 2 * Double.pi
             return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
         },
+        // The same without street names (what MapLibre Native draws in make bench-peer: no glyphs).
+        Scenario(name: "streets-notext", text: false, scene: "streets") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
+        },
         // Zooming through the allowed range while drifting.
         Scenario(name: "zoom-sweep") { i, n, home, b in
             let t = Double(i) / Double(n)

@@ -109,8 +109,8 @@ struct Options: Equatable {
       --minutes M        soak: simulated minutes of the animated scene, camera wandering, ISS from a
                          local feed that fails half the time (default 60; exits 1 if memory grows
                          2 MB or more after warm-up or a frame takes over 50 ms)
-      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-nosky, pan-mt, 1080p, world, world-notext, streets, zoom-sweep,
-                         radar-live)
+      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-nosky, pan-mt, 1080p, world, world-notext, streets,
+                         streets-notext, zoom-sweep, radar-live)
       --verbose          view: log camera and timer changes on stdout
       --no-restore       view: ignore the saved state (camera, scene, light, units, help, window size)
       --pixel-ratio R    snapshot, state: device pixels per CSS pixel, 1 to 4 (default 1)
