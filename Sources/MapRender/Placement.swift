@@ -1,3 +1,4 @@
+import Foundation
 import MapCore
 import Raster
 
@@ -50,22 +51,24 @@ struct Placement {
 
     /// This placement with the view's centre on a whole pixel (a half pixel for an odd size), as
     /// the reference engines place raster layers when the camera is still: image texels then
-    /// land on the same pixels wherever the centre falls between them. (North up only: at a
-    /// bearing texels do not line up with pixels anyway.)
+    /// land on the same pixels wherever the centre falls between them. At a bearing the shift is
+    /// made before the turn, in world pixels, as MapLibre's aligned projection matrix makes it
+    /// (with its odd-size terms: cos and sin of minus the bearing times the half pixels).
     /// `step`: device pixels per CSS pixel (the reference engines align to CSS pixels).
     func pixelAligned(width: Int, step: Double = 1) -> Placement {
-        guard turn == nil else { return self }
         let step = step.isFinite && step >= 1 ? step : 1
-        func aligned(_ o: Double, _ size: Int) -> Double {
+        let angle = turn == nil ? 0 : -bearing * .pi / 180
+        let halfX = Double(Int((Double(width) / step).rounded()) % 2) / 2
+        let halfY = Double(Int((Double(viewHeight) / step).rounded()) % 2) / 2
+        func aligned(_ o: Double, _ size: Int, _ shift: Double) -> Double {
             let c = (Double(size) / 2 - o) / step              // the centre in world CSS pixels
-            let cssSize = Int((Double(size) / step).rounded())
-            var d = c - c.rounded() + Double(cssSize % 2) / 2
+            var d = c - c.rounded() + shift
             if d > 0.5 { d -= 1 }
             return o + d * step
         }
         var q = self
-        q.ox = aligned(ox, width)
-        q.oy = aligned(oy, viewHeight)
+        q.ox = aligned(ox, width, cos(angle) * halfX + sin(angle) * halfY)
+        q.oy = aligned(oy, viewHeight, cos(angle) * halfY + sin(angle) * halfX)
         return q
     }
 

@@ -12,7 +12,7 @@ enum StyleDocumentMap {
     static func scene(_ document: StyleDocument) -> Scene {
         Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0), zoom: document.zoom ?? 0,
                                                  bearing: document.bearing),
-              bounds: CameraBounds(minZoom: 0, maxZoom: 24), timerStartsPlaying: false)
+              bounds: CameraBounds(minZoom: StyleDocument.zoomRange.lowerBound, maxZoom: StyleDocument.zoomRange.upperBound), timerStartsPlaying: false)
     }
 
     /// A model showing `document` (resources loaded into `style`), unlit as MapLibre draws.

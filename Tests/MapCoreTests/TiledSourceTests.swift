@@ -50,6 +50,14 @@ import Testing
         let vector = TiledSourceDefinition(tileSize: 512, maxZoom: 14)
         #expect(vector.coveringZoom(14.9, raster: false) == 14)
         #expect(vector.dataZoom(17.5, raster: false) == 14)
+        // Below zoom 0 the zoom-0 tile is drawn smaller (MapLibre GL JS goes down to -2), but a
+        // source with a higher minzoom still shows nothing.
+        #expect(vector.coveringZoom(-1, raster: false) == 0)
+        #expect(raster.coveringZoom(-1.5, raster: true) == nil)
+        #expect(vector.coveringZoom(.nan, raster: false) == nil)
+        // A layer's default minzoom (0) sets no lower bound; a minzoom above 0 does.
+        #expect(LayerDefinition(id: "l", type: .fill, source: "s").isShown(atZoom: -1))
+        #expect(!LayerDefinition(id: "l", type: .fill, source: "s", minZoom: 0.5).isShown(atZoom: 0))
     }
 
     // MARK: Cutting and joining

@@ -103,7 +103,9 @@ public struct Layer: Equatable, Sendable {
     }
 
     /// Drawn at `zoom` (the specification's [minzoom, maxzoom) range).
-    public func isShown(atZoom zoom: Double) -> Bool { visible && zoom >= minZoom && zoom < maxZoom }
+    /// A minzoom of 0 (the default) sets no lower bound: the layer shows at negative zooms too,
+    /// as in the reference engines.
+    public func isShown(atZoom zoom: Double) -> Bool { visible && (zoom >= minZoom || minZoom <= 0) && zoom < maxZoom }
 }
 
 /// Sources and layers in draw order, and the default transition.

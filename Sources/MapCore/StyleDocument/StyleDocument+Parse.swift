@@ -51,7 +51,7 @@ struct StyleDocumentReader {
                 problems.append("center: expected [longitude, latitude], found \(c.compactText)")
             }
         }
-        doc.zoom = number(root["zoom"], "zoom", range: 0...24)
+        doc.zoom = number(root["zoom"], "zoom", range: StyleDocument.zoomRange)
         if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity) { doc.bearing = CameraState.normalized(b) }
         if let p = number(root["pitch"], "pitch", range: 0...85), p != 0 {
             problems.append("pitch: \(p) is not supported (nightmap draws a flat map; use 0)")

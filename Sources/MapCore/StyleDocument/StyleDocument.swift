@@ -10,6 +10,8 @@ public struct StyleDocument: Sendable {
     public var name: String?
     public var center: LngLat?
     public var zoom: Double?
+    /// The zooms a document's camera may have: MapLibre GL JS's, down to -2 (a world of 128 px).
+    public static let zoomRange = -2.0...24.0
     public var bearing: Double
     public var sources: [String: SourceDefinition]
     /// The sprite's base URL (`.json` / `.png`, with `@2x` for pixel ratio 2, are appended).
@@ -87,7 +89,9 @@ public struct LayerDefinition: Sendable {
     }
 
     /// Shown at `zoom`: visible, and zoom in [minzoom, maxzoom).
-    public func isShown(atZoom zoom: Double) -> Bool { visible && zoom >= minZoom && zoom < maxZoom }
+    /// A minzoom of 0 (the default) sets no lower bound: the layer shows at negative zooms too,
+    /// as in the reference engines.
+    public func isShown(atZoom zoom: Double) -> Bool { visible && (zoom >= minZoom || minZoom <= 0) && zoom < maxZoom }
 
     /// Sets a paint property from its JSON value (checked like the document's own).
     /// `<name>-transition` sets the property's own transition (null: the style's again).

@@ -70,12 +70,13 @@ public struct TiledSourceDefinition: Equatable, Sendable {
     /// ratio): a tile of `tileSize` pixels covers 512 / tileSize times a 512-pixel one. Raster
     /// tiles take the nearest zoom, vector tiles the one below, as the reference engines do;
     /// past `maxZoom` the answer keeps growing (the deepest tiles are overzoomed to it).
-    /// Nil below `minZoom`: the source shows nothing there.
+    /// Below zoom 0 (a world smaller than a tile) the zoom-0 tile is drawn, smaller. Nil below
+    /// `minZoom`: the source shows nothing there.
     public func coveringZoom(_ zoom: Double, raster: Bool) -> Int? {
         let z = zoom + log2(512 / Double(max(tileSize, 1)))
-        let r = raster ? z.rounded() : z.rounded(.down)
-        guard r.isFinite else { return nil }
+        guard z.isFinite else { return nil }
+        let r = max(raster ? z.rounded() : z.rounded(.down), 0)
         guard r >= Double(minZoom) else { return nil }
-        return Int(min(max(r, 0), 30))
+        return Int(min(r, 30))
     }
 }

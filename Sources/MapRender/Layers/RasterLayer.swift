@@ -16,8 +16,8 @@ extension FrameRenderer {
     /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
     /// edges), colour from the image.
     func drawRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ pixmap: Pixmap) {
-        if placement.turn != nil { drawRotatedRaster(draw, paint, placement, pixmap); return }
         let p = draw.pixelAligned ? placement.pixelAligned(width: pixmap.width, step: draw.gridStep) : placement
+        if p.turn != nil { drawRotatedRaster(draw, paint, p, pixmap); return }
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
