@@ -68,7 +68,8 @@ public final class SymbolPlacement: @unchecked Sendable {
         for box in context?.avoid ?? [] { index.insert(box) }
         for i in layers.indices.reversed() {
             guard let draw = layers[i].symbols else { continue }
-            SymbolPlacer.place(draw.set, view: v, index: &index, into: &byLayer[i])
+            SymbolPlacer.place(draw.set, view: v, iconTranslate: draw.iconTranslate, textTranslate: draw.textTranslate,
+                               index: &index, into: &byLayer[i])
         }
         gate.lock(); pending = false; gate.broadcast(); gate.unlock()
     }
@@ -100,18 +101,22 @@ public final class SymbolPlacement: @unchecked Sendable {
 /// symbols, so the same view always gives the same symbols, and panning only adds or drops
 /// symbols at the window's edges.
 enum SymbolPlacer {
-    static func place(_ set: SymbolSet, view: ViewTransform, index: inout BoxIndex, into out: inout [PlacedSymbol]) {
+    /// `iconTranslate`, `textTranslate`: screen offsets of the layer's icons and texts from
+    /// their anchors (`icon-translate`, `text-translate`), in their boxes too.
+    static func place(_ set: SymbolSet, view: ViewTransform, iconTranslate: (x: Double, y: Double) = (0, 0),
+                      textTranslate: (x: Double, y: Double) = (0, 0), index: inout BoxIndex, into out: inout [PlacedSymbol]) {
         let w = Double(view.size.width), h = Double(view.size.height)
         let northUp = view.isNorthUp
         for symbol in set.symbols {
-            var s = view.screen(symbol.point)
+            var anchor = view.screen(symbol.point)
             // The world copy nearest the window's centre (rounding only when it is not this one).
             if northUp {
-                let off = s.x - w / 2
-                if abs(off) >= view.worldSize / 2 { s.x -= (off / view.worldSize).rounded() * view.worldSize }
+                let off = anchor.x - w / 2
+                if abs(off) >= view.worldSize / 2 { anchor.x -= (off / view.worldSize).rounded() * view.worldSize }
             } else {
-                s = view.nearestScreen(symbol.point)
+                anchor = view.nearestScreen(symbol.point)
             }
+            let s = Point(anchor.x + iconTranslate.x, anchor.y + iconTranslate.y)
             // The icon: its box where the point is, upright on screen.
             var iconBox: FrameDescription.ScreenBox?
             var iconFits = true
@@ -133,8 +138,10 @@ enum SymbolPlacer {
             }
             // The text: the first candidate position inside the window and clear of others.
             var placedText: PlacedText?
-            if let text = symbol.text, s.x > -w, s.x < 2 * w, s.y > -h, s.y < 2 * h {
+            let ts = Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y)
+            if let text = symbol.text, ts.x > -w, ts.x < 2 * w, ts.y > -h, ts.y < 2 * h {
                 let pad = text.collision.padding
+                let s = ts
                 for (anchor, offset) in text.positions {
                     let f = anchor.fraction
                     let x = f.x == 0 ? s.x + offset.x : f.x == 1 ? s.x + offset.x - text.width : s.x + offset.x - text.width / 2

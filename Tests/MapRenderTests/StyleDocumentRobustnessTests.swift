@@ -170,6 +170,7 @@ import Testing
         #"{"type": "symbol", "layout": {"icon-image": "n", "icon-size": 1e308, "icon-allow-overlap": true}}"#,
         #"{"type": "symbol", "layout": {"icon-image": "n", "icon-size": ["/", 1, 0], "icon-rotate": ["/", 1, 0]}}"#,
         #"{"type": "symbol", "layout": {"icon-image": "n", "icon-rotate": 1e308, "icon-offset": [1e308, -1e308]}}"#,
+        #"{"type": "symbol", "layout": {"icon-image": "n"}, "paint": {"icon-translate": [1e308, -1e308], "text-translate": [-1e308, 1e308], "icon-translate-anchor": "viewport"}}"#,
         #"{"type": "symbol", "layout": {"icon-image": "n", "icon-rotate": ["-", 0, ["/", 1, 0]], "icon-size": 1e-300}}"#,
         #"{"type": "symbol", "layout": {"icon-image": "sdf", "icon-size": 3}, "paint": {"icon-halo-width": 1e308, "icon-halo-blur": ["/", 1, 0], "icon-halo-color": "red"}}"#,
         #"{"type": "symbol", "layout": {"icon-image": "sdf", "icon-size": 1e-9}, "paint": {"icon-halo-width": 2, "icon-halo-color": "red"}}"#,

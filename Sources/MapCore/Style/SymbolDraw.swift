@@ -102,8 +102,17 @@ public final class SymbolContext: Sendable {
 public struct SymbolDraw: Equatable, Sendable {
     public let set: SymbolSet
     public var context: SymbolContext
-    public init(set: SymbolSet, context: SymbolContext = .unplaced) { self.set = set; self.context = context }
-    public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool { a.set === b.set && a.context === b.context }
+    /// `icon-translate` and `text-translate`: device pixels on screen (turned with the map when
+    /// anchored to it), moving where icons and texts are placed and drawn.
+    public var iconTranslate: (x: Double, y: Double)
+    public var textTranslate: (x: Double, y: Double)
+    public init(set: SymbolSet, context: SymbolContext = .unplaced, iconTranslate: (x: Double, y: Double) = (0, 0),
+                textTranslate: (x: Double, y: Double) = (0, 0)) {
+        self.set = set; self.context = context; self.iconTranslate = iconTranslate; self.textTranslate = textTranslate
+    }
+    public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool {
+        a.set === b.set && a.context === b.context && a.iconTranslate == b.iconTranslate && a.textTranslate == b.textTranslate
+    }
 }
 
 /// Fonts by `text-font` stack: the first font of the stack that is known, else a fallback.

@@ -262,7 +262,22 @@ extension StyledLayer {
     private func symbolLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
         guard let data = e.features(style, definition),
               let set = symbolSet(style, data, e, candidates: candidates(data, region)) else { return nil }
-        return .init(id: definition.id, paint: .fill(FillPaint()), geometry: nil, symbols: SymbolDraw(set: set))
+        let zc = EvaluationContext(zoom: e.zoom, time: e.now)
+        return .init(id: definition.id, paint: .fill(FillPaint()), geometry: nil,
+                     symbols: SymbolDraw(set: set, iconTranslate: screenTranslate("icon-translate", zc, e),
+                                         textTranslate: screenTranslate("text-translate", zc, e)))
+    }
+
+    /// A symbol layer's `icon-translate` or `text-translate` on screen, in device pixels: anchored
+    /// to the map (the default), it turns with the map at a bearing; to the viewport, it does not.
+    private func screenTranslate(_ name: String, _ zc: EvaluationContext, _ e: StyleEvaluation) -> (x: Double, y: Double) {
+        guard paintSpecs[name] != nil else { return (0, 0) }
+        let t = pair(name, zc)
+        let x = e.length(t.0 * e.pixelRatio), y = e.length(t.1 * e.pixelRatio)
+        guard x != 0 || y != 0 else { return (0, 0) }
+        guard e.bearing != 0, string("\(name)-anchor", zc, layout: false) != "viewport" else { return (x, y) }
+        let b = e.bearing * Double.pi / 180
+        return (x * cos(b) + y * sin(b), -x * sin(b) + y * cos(b))
     }
 
     /// `region`: evaluate only the features whose boxes touch it (nil: all).
