@@ -20,7 +20,8 @@ extension FrameRenderer {
             return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
         case let (.line(p), .line(q)):
             return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1 && p.dasharray.isEmpty && q.dasharray.isEmpty
-                && p.blur <= 0 && q.blur <= 0 && p.gapWidth <= 0 && q.gapWidth <= 0 && !isThin(p) && !isThin(q)
+                && p.blur <= 0 && q.blur <= 0 && p.gapWidth <= 0 && q.gapWidth <= 0
+                && p.width > ThinStroke.maxWidth && q.width > ThinStroke.maxWidth
         default:
             return false
         }
@@ -74,7 +75,7 @@ extension FrameRenderer {
                 guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
                 // Polygons cut out of tiles are stroked along their outline, not along the cuts.
                 let g = g.outline ?? g
-                let reach = paint.gapWidth / 2 + paint.width
+                let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
                 let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
                 forEachCopy(g, p, margin: margin, draw.translate) { (map: M) in
                     // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)

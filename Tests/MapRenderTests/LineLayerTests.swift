@@ -52,6 +52,22 @@ import TestSupport
         #expect(column == [0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0])
     }
 
+    @Test func offsetMovesTheLineToTheRightOfItsDirection() {
+        // Eastward, a positive offset is south (down); westward it is north; with a gap the two
+        // lines sit either side of the moved centre. Thin lines move too.
+        let pm = render([layer("east", [[(100, 100), (400, 100)]], LinePaint(color: .white, width: 4, offset: 6)),
+                         layer("west", [[(400, 200), (100, 200)]], LinePaint(color: .white, width: 1, offset: 6)),
+                         layer("gap", [[(100, 300), (400, 300)]], LinePaint(color: .white, width: 2, gapWidth: 4, offset: -10))])
+        let east = (95...112).map { Int(pm.color(atX: 250, y: $0).r) }
+        #expect(east == [0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0])   // y in [104, 108]
+        // Westward, 1 px wide, centred at y = 194: half of rows 193 and 194 each, none south.
+        #expect(pm.color(atX: 250, y: 193).r > 100 && pm.color(atX: 250, y: 194).r > 100)
+        #expect(pm.color(atX: 250, y: 200).r == 0 && pm.color(atX: 250, y: 206).r == 0)
+        // Centre at 290: lines of 2 px centred at 290 -/+ 3, covering [286, 288] and [292, 294].
+        let gap = (284...296).map { Int(pm.color(atX: 250, y: $0).r) }
+        #expect(gap == [0, 0, 255, 255, 0, 0, 0, 0, 255, 255, 0, 0, 0])
+    }
+
     @Test func blurFadesTheEdgeOverBlurPlusOnePixel() {
         let pm = render([layer("blur", [[(100, 100.5), (400, 100.5)]], LinePaint(color: .white, width: 20, blur: 6))])
         // Centre at y = 100.5, half width 10: opaque within 10 - 7 = 3 px of the centre...

@@ -17,20 +17,22 @@ public struct LinePaint: Equatable, Sendable {
     public var gapWidth: Double = 0
     /// Pixels over which the line's edges fade out.
     public var blur: Double = 0
+    /// Pixels the line is moved to the right of its direction (`line-offset`; negative: left).
+    public var offset: Double = 0
     /// How much the layer ignores the light: 1 shows its colour as is, 0 lights it fully.
     public var emissiveStrength: Double = 0
 
     /// Lengths in device pixels for `ratio` of them per CSS pixel (dashes are in widths).
     public mutating func scale(by ratio: Double) {
-        width *= ratio; gapWidth *= ratio; blur *= ratio
+        width *= ratio; gapWidth *= ratio; blur *= ratio; offset *= ratio
     }
 
     public init(color: Color = .black, width: Double = 1, opacity: Double = 1, cap: LineCap = .butt,
                 join: LineJoin = .miter, miterLimit: Double = 2, dasharray: [Double] = [],
-                gapWidth: Double = 0, blur: Double = 0, emissiveStrength: Double = 0) {
+                gapWidth: Double = 0, blur: Double = 0, emissiveStrength: Double = 0, offset: Double = 0) {
         self.color = color; self.width = width; self.opacity = opacity; self.cap = cap
         self.join = join; self.miterLimit = miterLimit; self.dasharray = dasharray
-        self.gapWidth = gapWidth; self.blur = blur; self.emissiveStrength = emissiveStrength
+        self.gapWidth = gapWidth; self.blur = blur; self.emissiveStrength = emissiveStrength; self.offset = offset
     }
 }
 

@@ -393,8 +393,9 @@ extension StyledLayer {
         }
         p.gapWidth = length(number("line-gap-width", c) * r)
         p.blur = length(number("line-blur", c) * r)
+        p.offset = length(number("line-offset", c) * r)
         if typed {
-            let reach = p.gapWidth / 2 + p.width
+            let reach = p.gapWidth / 2 + p.width + abs(p.offset)
             if reach > 0 { p.miterLimit = min(p.miterLimit, max(1, typedLimit / reach)) }
         }
         return p

@@ -8,7 +8,7 @@ import Raster
 extension FrameRenderer {
     func drawLine(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ pixmap: Pixmap) {
         guard let level = g.level(forZoom: p.zoom) else { return }
-        let reach = paint.gapWidth / 2 + paint.width
+        let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, width: pixmap.width, dashed: !paint.dasharray.isEmpty)
         paintRuns(paint, pixmap)
@@ -16,7 +16,7 @@ extension FrameRenderer {
 
     /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.
     @inline(__always) static func isThin(_ paint: LinePaint) -> Bool {
-        paint.blur <= 0 && paint.gapWidth <= 0 && paint.width <= ThinStroke.maxWidth
+        paint.blur <= 0 && paint.gapWidth <= 0 && paint.offset == 0 && paint.width <= ThinStroke.maxWidth
     }
 
     /// Strokes the collected runs with `paint` and composites them. Lines up to two pixels wide
@@ -169,17 +169,18 @@ extension FrameRenderer {
     }
 
     /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to
-    /// either side of the gap instead of one.
+    /// either side of the gap instead of one; with an offset, moved to the right of the run's
+    /// direction by it (both: the two lines either side of the moved centre).
     func strokeRuns(_ paint: LinePaint, _ base: StrokeStyle) {
         var start = 0
         var style = base
         for (r, end) in runEnds.enumerated() {
             if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
             let closed = r < runClosed.count && runClosed[r]
-            if paint.gapWidth > 0 {
-                let d = paint.gapWidth / 2 + paint.width / 2
+            if paint.gapWidth > 0 || paint.offset != 0 {
+                let d = paint.gapWidth > 0 ? paint.gapWidth / 2 + paint.width / 2 : 0
                 let run = Array(runPoints[start..<end])
-                for side in [d, -d] {
+                for side in d > 0 ? [paint.offset + d, paint.offset - d] : [paint.offset] {
                     PolylineOffset.offset(run, by: side, miterLimit: max(2, paint.miterLimit), splitSharp: !closed,
                                           into: &offsetScratch, ends: &offsetEnds)
                     offsetScratch.withUnsafeBufferPointer { all in
