@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "TestSupport"]),
         .testTarget(name: "NightmapAppTests", dependencies: ["NightmapApp", "MapCore", "MapData", "TestSupport"]),
         .testTarget(name: "OrbitTests", dependencies: ["Orbit"]),
-        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "NightmapApp", "Raster"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "NightmapApp", "Raster", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "NightmapApp", "Raster", "TestSupport"],
                     exclude: ["References"]),
         .testTarget(name: "nightmapTests", dependencies: ["nightmap", "NightmapApp", "MapCore", "MapData", "MapRender", "Raster", "CSDL2", "TestSupport"],

@@ -24,20 +24,27 @@ public enum HTTPGet {
         /// nil when none came (no connection, no answer in time).
         public let status: Int?
         public init(reason: String, status: Int? = nil) { self.reason = reason; self.status = status }
+        /// The reason of a transfer its caller cancelled (`run`'s `cancelled`).
+        public static let cancelledReason = "cancelled (no longer wanted)"
+        public var wasCancelled: Bool { reason == Self.cancelledReason }
     }
 
     /// Fetches `url`: at most `timeout` seconds in all, `maxBytes` of body (an answer announcing
     /// more is refused at its headers), `maxRedirects` redirects, HTTP and HTTPS only.
     /// A status other than 2xx ends the request at its headers, as `HTTP 503 (Service Unavailable)`.
     /// `headers`: more request headers (`If-None-Match: "x"`); with `notModified`, a 304 answer
-    /// is a response (its status 304, no body), for a conditional request.
+    /// is a response (its status 304, no body), for a conditional request. `cancelled`, asked
+    /// while the transfer runs (often while data flows, about once a second while it stalls),
+    /// stops it when it returns true: the failure is then `Failure.cancelledReason`.
     public static func run(_ url: URL, timeout: Double, maxBytes: Int, maxRedirects: Int, accept: String,
-                           headers extra: [String] = [], notModified: Bool = false) -> Result<Response, Failure> {
+                           headers extra: [String] = [], notModified: Bool = false,
+                           cancelled: (@Sendable () -> Bool)? = nil) -> Result<Response, Failure> {
         _ = globalInit
         guard let curl = curl_easy_init() else { return .failure(Failure(reason: "cannot start a request (libcurl)")) }
         defer { curl_easy_cleanup(curl) }
         let state = Transfer(maxBytes: maxBytes)
         state.notModified = notModified
+        state.cancelled = cancelled
         let user = Unmanaged.passUnretained(state).toOpaque()
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept: \(accept)")
@@ -60,6 +67,11 @@ public enum HTTPGet {
             _ = nm_curl_set_pointer(curl, CURLOPT_HEADERDATA, user)
             _ = nm_curl_set_callback(curl, CURLOPT_WRITEFUNCTION, bodyCallback)
             _ = nm_curl_set_pointer(curl, CURLOPT_WRITEDATA, user)
+            if cancelled != nil {
+                _ = nm_curl_set_progress(curl, progressCallback)
+                _ = nm_curl_set_pointer(curl, CURLOPT_XFERINFODATA, user)
+                _ = nm_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
+            }
             return curl_easy_perform(curl)
         }
         return withExtendedLifetime(state) {
@@ -110,6 +122,8 @@ public enum HTTPGet {
         var notModified = false
         /// Set when a callback stopped the transfer, and why.
         var stopped: String?
+        /// Asked by the progress callback: true stops the transfer.
+        var cancelled: (@Sendable () -> Bool)?
         init(maxBytes: Int) { self.maxBytes = maxBytes }
 
         /// One header line (libcurl gives them one at a time, for every response of a redirect
@@ -193,6 +207,15 @@ private let headerCallback: nm_curl_data_callback = { data, size, count, user in
     let transfer = Unmanaged<HTTPGet.Transfer>.fromOpaque(user).takeUnretainedValue()
     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
     return transfer.header(line) ? n : 0
+}
+
+/// libcurl's progress callback: non-zero (the transfer stops) once the caller has cancelled it.
+private let progressCallback: nm_curl_progress_callback = { user, _, _, _, _ in
+    guard let user else { return 0 }
+    let transfer = Unmanaged<HTTPGet.Transfer>.fromOpaque(user).takeUnretainedValue()
+    guard let cancelled = transfer.cancelled, cancelled() else { return 0 }
+    transfer.stopped = HTTPGet.Failure.cancelledReason
+    return 1
 }
 
 /// libcurl's body callback: as above, for a piece of the body.

@@ -35,7 +35,8 @@ extension MapModel {
         let requests = tileRequests()
         for r in requests {
             let missing = r.tiles.missing(r.ideal, now: now)
-            if !missing.isEmpty { r.tiles.fetcher?.request(missing, into: r.tiles, now: now) }
+            // (Also when nothing is missing: the loader then stops transfers the view has left.)
+            r.tiles.fetcher?.request(missing, into: r.tiles, now: now)
         }
         return requests
     }

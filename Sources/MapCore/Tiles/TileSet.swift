@@ -208,8 +208,9 @@ public final class TileSet: @unchecked Sendable {
 /// A tiled source's loader, as the app drives it: after each frame it asks for what the view
 /// wants, and the loader delivers into the `TileSet` from its own threads.
 public protocol TileFetching: AnyObject, Sendable {
-    /// Asks for `tiles` (nearest the view's centre first); asks made earlier and not yet
-    /// started are dropped (the view has moved on).
+    /// Asks for `tiles` (nearest the view's centre first; empty: nothing is wanted now); asks
+    /// made earlier and not yet started are dropped, and transfers of tiles this ask leaves out
+    /// may stop (the view has moved on).
     func request(_ tiles: [TileID], into set: TileSet, now: Double)
     /// Loads `tiles` and delivers them before returning (snapshots and render tests draw once
     /// everything is in).

@@ -12,6 +12,11 @@ public final class HTTPCache: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
+    /// A transfer stopped because its caller no longer wanted it: not a failure of the server.
+    public struct Cancelled: Error, CustomStringConvertible {
+        public let url: String
+        public var description: String { "\(url): \(HTTPGet.Failure.cancelledReason)" }
+    }
 
     public let directory: URL
     public let byteLimit: Int
@@ -40,7 +45,9 @@ public final class HTTPCache: @unchecked Sendable {
     /// The body of `url`: from the cache while fresh, else from the server (revalidating a
     /// cached copy); nil when the server says there is none (404, 410, 204). An error names the
     /// URL and what went wrong, when no copy at all can be had.
-    public func get(_ url: String, maxBytes: Int = 16 << 20, accept: String = "*/*") throws -> Data? {
+    /// `cancelled`: see `HTTPGet.run`; a cancelled transfer throws `Cancelled` and changes nothing.
+    public func get(_ url: String, maxBytes: Int = 16 << 20, accept: String = "*/*",
+                    cancelled: (@Sendable () -> Bool)? = nil) throws -> Data? {
         guard let u = URL(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw Failure(description: "\(url): not an http or https URL")
         }
@@ -51,7 +58,7 @@ public final class HTTPCache: @unchecked Sendable {
         if let e = cached?.etag { headers.append("If-None-Match: \(e)") }
         if let m = cached?.lastModified { headers.append("If-Modified-Since: \(m)") }
         switch HTTPGet.run(u, timeout: timeout, maxBytes: maxBytes, maxRedirects: 5, accept: accept, headers: headers,
-                           notModified: cached != nil) {
+                           notModified: cached != nil, cancelled: cancelled) {
         case let .success(r):
             if r.status == 304, var c = cached {
                 c.expires = Self.expiry(r.headers, now: now) ?? now
@@ -66,6 +73,7 @@ public final class HTTPCache: @unchecked Sendable {
             }
             return r.body
         case let .failure(f):
+            if f.wasCancelled { throw Cancelled(url: url) }
             if f.status == 404 || f.status == 410 { remove(url); return nil }
             // Offline, or the server failing: the copy we have, stale or not.
             if let c = cached { return c.body }
@@ -190,7 +198,10 @@ public struct WebTiles: TileReader {
 
     public func name(of tile: TileID) -> String { templates.url(tile) }
 
-    public func data(_ t: TileID) throws -> Data? {
-        try cache.get(templates.url(t), maxBytes: 16 << 20, accept: "application/vnd.mapbox-vector-tile, image/webp, image/png, image/jpeg, */*")
+    public func data(_ t: TileID) throws -> Data? { try data(t, cancelled: { false }) }
+
+    public func data(_ t: TileID, cancelled: @escaping @Sendable () -> Bool) throws -> Data? {
+        try cache.get(templates.url(t), maxBytes: 16 << 20, accept: "application/vnd.mapbox-vector-tile, image/webp, image/png, image/jpeg, */*",
+                      cancelled: cancelled)
     }
 }

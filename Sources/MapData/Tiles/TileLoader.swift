@@ -4,7 +4,9 @@ import MapCore
 /// Loads a tiled source's tiles off the render thread: a few worker threads take the tiles the
 /// view asked for last (nearest its centre first), read them (`TileReader`), decode and prepare
 /// them (`TileDecoder`), and deliver them into the source's `TileSet`. A newer ask replaces the
-/// tiles not yet started; a tile being read is not asked for twice.
+/// tiles not yet started, and stops the transfers of tiles it no longer holds (a web source's:
+/// within about a second, nothing delivered, so a later ask loads them anew); a tile being read
+/// is not asked for twice.
 public final class TileLoader: TileFetching, @unchecked Sendable {
     public let reader: any TileReader
     public let kind: TileSet.Kind
@@ -13,6 +15,8 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [(tile: TileID, set: TileSet, now: Double)] = []
     private var inFlight = Set<TileID>()
+    /// The tiles of the latest ask (a transfer for any other is stopped).
+    private var wanted = Set<TileID>()
     private var started = 0
 
     public init(reader: any TileReader, kind: TileSet.Kind, workers: Int = 2) {
@@ -21,6 +25,8 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
 
     public func request(_ tiles: [TileID], into set: TileSet, now: Double) {
         condition.lock()
+        if tiles.isEmpty && wanted.isEmpty && queue.isEmpty { condition.unlock(); return }   // (an idle loader, asked for nothing)
+        wanted = Set(tiles)
         queue = tiles.filter { !inFlight.contains($0) }.map { ($0, set, now) }
         let wanted = min(workers, queue.count)
         while started < wanted {
@@ -55,19 +61,29 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
             let job = queue.removeFirst()
             inFlight.insert(job.tile)
             condition.unlock()
-            fetch(job.tile, into: job.set, now: job.now)
+            let tile = job.tile
+            fetch(tile, into: job.set, now: job.now, cancelled: { [weak self] in self?.isUnwanted(tile) ?? true })
             condition.lock()
             inFlight.remove(job.tile)
             condition.unlock()
         }
     }
 
+    /// Whether the latest ask left `tile` out.
+    private func isUnwanted(_ tile: TileID) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !wanted.contains(tile)
+    }
+
     /// Reads, decodes and delivers one tile: absent when the source has none (or an empty one),
-    /// a failure (with the source's name and what is wrong) when it cannot be read or decoded.
-    func fetch(_ tile: TileID, into set: TileSet, now: Double) {
+    /// a failure (with the source's name and what is wrong) when it cannot be read or decoded;
+    /// nothing when its transfer was cancelled.
+    func fetch(_ tile: TileID, into set: TileSet, now: Double, cancelled: @escaping @Sendable () -> Bool = { false }) {
         do {
-            guard let data = try reader.data(tile), !data.isEmpty else { set.deliverAbsent(tile); return }
+            guard let data = try reader.data(tile, cancelled: cancelled), !data.isEmpty else { set.deliverAbsent(tile); return }
             set.deliver(tile, try TileDecoder.content(data, tile: tile, kind: kind, name: reader.name(of: tile)))
+        } catch is HTTPCache.Cancelled {
+            return
         } catch {
             set.deliverFailure(tile, message: "\(error)", now: now)
         }

@@ -8,11 +8,15 @@ public protocol TileReader: Sendable {
     /// The tile's bytes (inflated when the container compresses them), nil when there is no
     /// such tile; an error names the source and what is wrong.
     func data(_ tile: TileID) throws -> Data?
+    /// As `data`, but a reader that waits on a network may stop once `cancelled` returns true,
+    /// throwing `HTTPCache.Cancelled` (the others read on: a file read is short).
+    func data(_ tile: TileID, cancelled: @escaping @Sendable () -> Bool) throws -> Data?
     /// Names one tile in errors (its URL where it has one of its own).
     func name(of tile: TileID) -> String
 }
 
 extension TileReader {
+    public func data(_ tile: TileID, cancelled: @escaping @Sendable () -> Bool) throws -> Data? { try data(tile) }
     public func name(of tile: TileID) -> String { "\(name) tile \(tile)" }
 }
 
