@@ -28,8 +28,8 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
         if tiles.isEmpty && wanted.isEmpty && queue.isEmpty { condition.unlock(); return }   // (an idle loader, asked for nothing)
         wanted = Set(tiles)
         queue = tiles.filter { !inFlight.contains($0) }.map { ($0, set, now) }
-        let wanted = min(workers, queue.count)
-        while started < wanted {
+        let threads = min(workers, queue.count)
+        while started < threads {
             started += 1
             let thread = Thread { [weak self] in self?.work() }
             thread.name = "nightmap tiles"
