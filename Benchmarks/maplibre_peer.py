@@ -58,14 +58,14 @@ class Archive:
         return data
 
 
-def serve(archives):
-    """Serves /<source>/<z>/<x>/<y>.pbf from the archives (and /<name> for bytes) on 127.0.0.1."""
+def serve(archives, files):
+    """Serves /<source>/<z>/<x>/<y>.pbf from the archives and /<name> from files on 127.0.0.1."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             parts = self.path.strip("/").split("/")
-            if isinstance(archives.get(parts[0]), bytes):   # a whole file (the radar image)
-                data = archives[parts[0]]
+            if parts[0] in files:                      # a whole file (the radar image)
+                data = files[parts[0]]
                 self.send_response(200)
                 self.send_header("Content-Type", "image/png")
                 self.send_header("Content-Length", str(len(data)))
@@ -103,7 +103,7 @@ def maplibre_layer(layer):
     return out
 
 
-def style_for(scene, resources, port, archives):
+def style_for(scene, resources, port, archives, files):
     """The style MapLibre draws for a scene, its tile sources on the local server."""
     if scene == "streets":
         doc = json.load(open(os.path.join(resources, "style", "streets.json")))
@@ -117,7 +117,7 @@ def style_for(scene, resources, port, archives):
         radar = Image.open(os.path.join(resources, "radar", "radar0.gif")).convert("RGBA")
         png = io.BytesIO()
         radar.save(png, "PNG")
-        archives["radar.png"] = png.getvalue()
+        files["radar.png"] = png.getvalue()
         route = json.load(open(os.path.join(resources, "routes", "default.geojson")))
         first = next(f["geometry"]["coordinates"][0] for f in route["features"])
         extra_sources = {
@@ -183,9 +183,9 @@ def main():
     if a.frames < 1 or a.warmup < 0:
         fail("--frames must be at least 1 and --warmup not negative")
 
-    archives = {}
-    server = serve(archives)
-    style = style_for(a.scene, a.resources, server.server_address[1], archives)
+    archives, files = {}, {}
+    server = serve(archives, files)
+    style = style_for(a.scene, a.resources, server.server_address[1], archives, files)
     lng0, lat0, z0 = camera(a.path, -1, a.frames, lat, lon, zoom)
     m = pymgl.Map(json.dumps(style), width, height, 1, lng0, lat0, z0)
 
