@@ -429,9 +429,18 @@ extension Headless {
     static func tilePrepareLine(_ archive: String, zooms: ClosedRange<Int>, label: String) -> String {
         guard let reader = try? PMTiles(path: archive) else { return "tile prepare (\(label)): cannot open \(archive)" }
         var times: [Double] = [], count = 0
+        // Only the tiles within the archive's bounds (zoom 16 has four billion).
+        let (west, south, east, north) = reader.header.bounds
+        func column(_ lon: Double, _ n: Int) -> Int { min(n - 1, max(0, Int(((lon + 180) / 360 * Double(n)).rounded(.down)))) }
+        func row(_ lat: Double, _ n: Int) -> Int {
+            let phi = min(max(lat, -85.0511), 85.0511) * Double.pi / 180
+            return min(n - 1, max(0, Int(((1 - log(tan(phi) + 1 / cos(phi)) / Double.pi) / 2 * Double(n)).rounded(.down))))
+        }
         for z in zooms {
-            for x in 0..<(1 << z) {
-                for y in 0..<(1 << z) {
+            let n = 1 << z
+            let (x0, x1) = (column(west, n), column(east, n)), (y0, y1) = (row(north, n), row(south, n))
+            for x in min(x0, x1)...max(x0, x1) {
+                for y in min(y0, y1)...max(y0, y1) {
                     guard let id = TileID(z: z, x: x, y: y), (try? reader.rawTile(id)) ?? nil != nil else { continue }
                     count += 1
                     for _ in 0..<3 {
