@@ -51,15 +51,16 @@ extension FrameRenderer {
             case let .fill(paint, outline, antialias):
                 guard paint.opacity > 0 else { continue }
                 forEachCopy(g, p, margin: 2, draw.translate) { (map: M) in
+                    let color = paint.color.premultiplied(opacity: paint.opacity)
+                    guard antialias else {
+                        // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.
+                        collectParts(g, map, closeRings: true)
+                        runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: runEnds, color: color, onto: pixmap, rows: rows) }
+                        return
+                    }
                     addRings(g, map)
                     if together { pending = item.paint; return }
-                    let color = paint.color.premultiplied(opacity: paint.opacity)
-                    if antialias {
-                        rasterizer.fill(pixmap, color: color, rule: .nonZero)
-                    } else {
-                        var b = ThresholdBlitter(SolidBlitter(pixmap: pixmap, color: color))
-                        rasterizer.sweep(.nonZero, &b)
-                    }
+                    rasterizer.fill(pixmap, color: color, rule: .nonZero)
                     // The outline: a 1-px line along the polygon's edges, over the fill. (The
                     // reference draws it as a GPU hairline, not as a line layer, and area
                     // coverage comes closer to that than the line shader's distance ramp.)
@@ -83,6 +84,10 @@ extension FrameRenderer {
                         drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, pixmap)
                     } else {
                         collectParts(g, map, closeRings: g.kind == .polygons)
+                        if Self.isMeshed(paint) {
+                            meshRuns(paint, pixmap, tileZoom: draw.tileZoom, p)
+                            return
+                        }
                         if together && !runEnds.isEmpty { pending = item.paint }
                         paintRuns(paint, pixmap, composite: !together)
                     }

@@ -29,6 +29,10 @@ public final class FrameRenderer {
     let mask = CoverageMask(width: 1, height: 1)
     /// Coverage of lines at most two pixels wide (see `ThinStroke`).
     var thin = ThinStroke()
+    /// Style lines as the reference engines' triangles (see `LineMesh`), and their screen positions.
+    var lineMesh = LineMesh()
+    var meshPositions: [Double] = []
+    var centreFill = CentreFill()
     /// A run of layers above a changing one, kept as an image (see `drawUnchangedRun`).
     var keptRun: KeptRun?
     /// Raster layers drawn for `drawnView` in the rows `drawnRows` (see `drawRasterLayer`).

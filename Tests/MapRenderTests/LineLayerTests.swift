@@ -87,12 +87,14 @@ import TestSupport
         }
     }
 
-    @Test func translucentSelfOverlapDoesNotDoubleUp() {
+    @Test func translucentSelfOverlapBlendsTwiceAsTheReferenceDoes() {
+        // The reference engines blend every triangle of a line on its own: where a translucent
+        // line crosses itself, it is laid twice (1 - 0.5 * 0.5 = 0.75 white over black).
         let paint = LinePaint(color: .white, width: 10, opacity: 0.5)
         let pm = render([layer("x", [[(100, 100), (300, 300), (300, 100), (100, 300)]], paint)])
         let crossing = pm.color(atX: 200, y: 200).r, single = pm.color(atX: 150, y: 150).r
-        #expect(abs(Int(crossing) - Int(single)) <= 1, "crossing \(crossing) vs single \(single)")
         #expect(abs(Int(single) - 128) <= 1)
+        #expect(abs(Int(crossing) - 191) <= 2, "crossing \(crossing) vs single \(single)")
     }
 
     @Test func roundCapsAndJoinsAreSmoothAtWidth8And40() {

@@ -161,10 +161,13 @@ import Testing
         #"{"type": "line", "paint": {"line-width": ["interpolate", ["exponential", 2], ["zoom"], 0, 1, 24, 16777216], "line-dasharray": [2, 1]}}"#,
         #"{"type": "line", "paint": {"line-width": 1e-300, "line-gap-width": 1e-300, "line-dasharray": [1, 1]}}"#,
         #"{"type": "line", "paint": {"line-offset": 1e308, "line-width": 3}}"#,
+        #"{"type": "line", "layout": {"line-join": "round", "line-cap": "round"}, "paint": {"line-width": 1e9, "line-gap-width": 1e300, "line-blur": 1e308}}"#,
+        #"{"type": "line", "layout": {"line-join": "bevel", "line-cap": "square"}, "paint": {"line-width": 5, "line-offset": -1e7, "line-translate": [1e308, 0]}}"#,
         // Fills.
         #"{"type": "fill", "paint": {"fill-translate": [1e308, 1e308], "fill-outline-color": "red"}}"#,
         #"{"type": "fill", "paint": {"fill-opacity": 0.5, "fill-outline-color": "red", "fill-color": ["get", "s"]}}"#,
         #"{"type": "fill", "paint": {"fill-antialias": false, "fill-translate": [-1e7, 1e7]}}"#,
+        #"{"type": "fill", "paint": {"fill-antialias": false, "fill-translate": [1e308, -1e308]}}"#,
         // Icons.
         #"{"type": "symbol", "layout": {"icon-image": "n", "icon-size": 1e9}}"#,
         #"{"type": "symbol", "layout": {"icon-image": "n", "icon-size": 1e308, "icon-allow-overlap": true}}"#,

@@ -11,12 +11,19 @@ extension FrameRenderer {
         let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, width: pixmap.width, dashed: !paint.dasharray.isEmpty)
-        paintRuns(paint, pixmap)
+        if Self.isMeshed(paint) { meshRuns(paint, pixmap, tileZoom: nil, p) } else { paintRuns(paint, pixmap) }
     }
 
     /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.
     @inline(__always) static func isThin(_ paint: LinePaint) -> Bool {
         paint.blur <= 0 && paint.gapWidth <= 0 && paint.offset == 0 && paint.width <= ThinStroke.maxWidth
+    }
+
+    /// Whether `paint`'s lines are drawn as the reference engines' triangles (`meshRuns`): solid
+    /// lines but the thin ones, whose distance coverage (`ThinStroke`) is the same shader ramp
+    /// at a fraction of the cost for the many short segments of a basemap.
+    @inline(__always) static func isMeshed(_ paint: LinePaint) -> Bool {
+        paint.dasharray.isEmpty && !isThin(paint)
     }
 
     /// Strokes the collected runs with `paint` and composites them. Lines up to two pixels wide
@@ -69,6 +76,28 @@ extension FrameRenderer {
             mask.accumulate(&rasterizer, weight: UInt32(256 / layers))
         }
         mask.composite(color, onto: pixmap, clip: clip)
+    }
+
+    /// Draws the collected runs as the reference engines do: cut into their triangles
+    /// (`LineMesh`) and shaded one triangle after another (`LineShading`).
+    func meshRuns(_ paint: LinePaint, _ pixmap: Pixmap, tileZoom: Int?, _ p: Placement) {
+        guard !runEnds.isEmpty else { return }
+        lineMesh.removeAll()
+        // Sharp corners get vertices 15 px (at the zoom of the 512-px tile) either side.
+        let tz = Double(tileZoom ?? Int(max(p.zoom, 0).rounded(.down)))
+        let sharp = 15 * p.world / (512 * exp2(tz))
+        var start = 0
+        runPoints.withUnsafeBufferPointer { all in
+            for (r, end) in runEnds.enumerated() {
+                let closed = r < runClosed.count && runClosed[r]
+                lineMesh.add(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, cap: Raster.LineCap(rawValue: paint.cap.rawValue) ?? .butt,
+                             join: Raster.LineJoin(rawValue: paint.join.rawValue) ?? .miter, miterLimit: paint.miterLimit, sharpCornerOffset: sharp)
+                start = end
+            }
+        }
+        let shading = LineShading(width: paint.width, gapWidth: paint.gapWidth, blur: paint.blur, offset: paint.offset,
+                                  color: paint.color.premultiplied(opacity: paint.opacity))
+        lineMesh.draw(shading, onto: pixmap, rows: rows, scratch: &meshPositions)
     }
 
     /// Composites what `paintRuns(composite: false)` kept, in `paint`'s colour and path.
