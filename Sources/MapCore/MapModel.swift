@@ -331,12 +331,27 @@ public struct MapModel: Sendable {
         return o
     }
 
+    /// Whether some of `area` is in view (in any world copy); nil counts as in view.
+    func shows(_ area: LngLatBounds?) -> Bool {
+        guard let a = area else { return true }
+        let v = camera.view.visibleMercator
+        let x0 = WebMercator.x(lng: a.west), east = WebMercator.x(lng: a.east)
+        let x1 = east < x0 ? east + 1 : east        // (a box across the antimeridian)
+        let y0 = WebMercator.y(lat: a.north), y1 = WebMercator.y(lat: a.south)
+        guard y1 >= v.minY, y0 <= v.maxY else { return false }
+        // The world copies the view spans (a few at most: the zoom is bounded).
+        let first = (v.minX - x1).rounded(.up), last = (v.maxX - x0).rounded(.down)
+        return first <= last
+    }
+
     /// Where the overlay's parts go at this window size (nil without a font).
     public func overlayLayout(scale: (pixels: Double, label: String)?) -> OverlayLayout? {
         guard let font = style.font else { return nil }
         let w = Double(camera.size.width), h = Double(camera.size.height)
         let text = overlayLayoutCache.text(attribution: attribution, status: status, font: font, width: w, height: h, ratio: pixelRatio)
-        let line = timeline.flatMap { OverlayLayout.timeline(count: $0.filled.count, over: text, width: w, ratio: pixelRatio) }
+        let line = timeline.flatMap { t in
+            shows(t.area) ? OverlayLayout.timeline(count: t.filled.count, over: text, width: w, ratio: pixelRatio) : nil
+        }
         var bar = scale.flatMap {
             OverlayLayout.scale(pixels: $0.pixels, label: $0.label, over: text, font: font, width: w, height: h, ratio: pixelRatio)
         }
@@ -347,7 +362,7 @@ public struct MapModel: Sendable {
             bar = b.box.minY >= 0 ? b : nil
         }
         var layout = OverlayLayout(text: text, scale: bar, timeline: line)
-        if let legend {
+        if let legend, shows(legend.area) {
             // (Above the text rows and the timeline; the scale bar, which comes and goes with
             // the zoom, is left of it and lower.)
             let below = OverlayLayout(text: text, scale: nil, timeline: line).top

@@ -28,7 +28,11 @@ public struct Overlay: Equatable, Sendable {
     public struct Timeline: Equatable, Sendable {
         public var filled: [Bool]
         public var current: Int?
-        public init(filled: [Bool], current: Int?) { self.filled = filled; self.current = current }
+        /// The map area whose frames it counts: shown only while some of it is in view (nil: always).
+        public var area: LngLatBounds?
+        public init(filled: [Bool], current: Int?, area: LngLatBounds? = nil) {
+            self.filled = filled; self.current = current; self.area = area
+        }
     }
 
     /// A colour scale: bins of colour from their lower value to the next bin's (the last to
@@ -43,8 +47,10 @@ public struct Overlay: Equatable, Sendable {
         public var upTo: Double
         public var ticks: [Double]
         public var unit: String
-        public init(bins: [Bin], upTo: Double, ticks: [Double], unit: String) {
-            self.bins = bins; self.upTo = upTo; self.ticks = ticks; self.unit = unit
+        /// The map area whose colours it explains: shown only while some of it is in view (nil: always).
+        public var area: LngLatBounds?
+        public init(bins: [Bin], upTo: Double, ticks: [Double], unit: String, area: LngLatBounds? = nil) {
+            self.bins = bins; self.upTo = upTo; self.ticks = ticks; self.unit = unit; self.area = area
         }
         public var from: Double { bins.first?.from ?? upTo }
     }

@@ -65,16 +65,27 @@ extension MapApp {
             return
         }
         let shown = radarFrame?.slot
+        // Both describe the radar image: shown while it is in view.
+        let area = radarArea
         if series.slots.count >= 2 {
-            if model.timeline?.current != shown || model.timeline?.filled.count != series.slots.count
+            if model.timeline?.current != shown || model.timeline?.filled.count != series.slots.count || model.timeline?.area != area
                 || !(model.timeline?.filled.elementsEqual(series.slots.lazy.map { $0.image != nil }) ?? false) {
-                model.timeline = Overlay.Timeline(filled: series.slots.map { $0.image != nil }, current: shown)
+                model.timeline = Overlay.Timeline(filled: series.slots.map { $0.image != nil }, current: shown, area: area)
             }
         } else if model.timeline != nil {
             model.timeline = nil
         }
-        let legend = showsLegend ? RadarLegend.legend(for: series) : nil
+        var legend = showsLegend ? RadarLegend.legend(for: series) : nil
+        legend?.area = area
         if model.legend != legend { model.legend = legend }
+    }
+
+    /// The box around the radar image's four corners (nil without a radar layer).
+    var radarArea: LngLatBounds? {
+        guard let c = model.style.image(radarSourceID)?.corners else { return nil }
+        let all = [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft]
+        return LngLatBounds(west: all.map(\.lng).min() ?? 0, south: all.map(\.lat).min() ?? 0,
+                            east: all.map(\.lng).max() ?? 0, north: all.map(\.lat).max() ?? 0)
     }
 
     /// Hands the engine the frame the loop shows, from the instant it changed (after the frame

@@ -136,7 +136,8 @@ import TestSupport
         let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "800x600"])
         var m = try MapSetup.model(o)
         let l = try #require(m.frame().overlay?.layout?.legend)
-        #expect(m.frame().overlay?.legend == RadarLegend.nws)
+        #expect(m.frame().overlay?.legend?.bins == RadarLegend.nws.bins && m.frame().overlay?.legend?.ticks == RadarLegend.nws.ticks)
+        #expect(m.frame().overlay?.layout?.timeline != nil)
         let p = Self.render(m)
         // The 5-10 dBZ bin and the 50-55 dBZ bin, in the table's colours.
         func at(_ dbz: Double) -> (Int, Int) {
@@ -153,6 +154,20 @@ import TestSupport
         let n0q = try #require(RadarLegend.legend(for: iem))
         #expect(n0q.bins.count == 161 && n0q.bins[80].from == 40 && n0q.bins[80].color.bytes == (255, 226, 0, 255))
         #expect(RadarLegend.legend(for: RadarSeries(origin: .live, slots: [], provider: "maps.dwd.de")) == nil)
+    }
+
+    /// The legend and the timeline describe the radar image: over Helsinki, far from it, neither
+    /// is laid out (the radar keeps playing, and the status line says so); back over the US
+    /// Northeast both return.
+    @Test func theLegendAndTimelineShowOnlyWhileTheRadarIsInView() throws {
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "800x600"])
+        var m = try MapSetup.model(o)
+        #expect(m.frame().overlay?.layout?.legend != nil && m.frame().overlay?.layout?.timeline != nil)
+        m.jump(to: CameraState(center: LngLat(lng: 24.94, lat: 60.17), zoom: 5.5))
+        #expect(m.frame().overlay?.legend != nil && m.frame().overlay?.timeline != nil)
+        #expect(m.frame().overlay?.layout?.legend == nil && m.frame().overlay?.layout?.timeline == nil)
+        m.jump(to: CameraState(center: LngLat(lng: -75.789, lat: 41.874), zoom: 5.5))
+        #expect(m.frame().overlay?.layout?.legend != nil && m.frame().overlay?.layout?.timeline != nil)
     }
 
     @Test func keysPauseStepJumpAndChangeTheSpeed() throws {
