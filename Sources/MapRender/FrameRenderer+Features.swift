@@ -9,19 +9,16 @@ extension FrameRenderer {
         if p.turn == nil { drawFeatures(draw, p, pixmap, AxisMap.self) } else { drawFeatures(draw, p, pixmap, RotatedMap.self) }
     }
 
-    /// Whether two features' paints cover as one: opaque, of one colour, fills without outline
-    /// or lines wider than 2 px without blur, gap or dashes. The union of their coverage is then
-    /// composited once, which draws what painting them one after the other draws but for their
-    /// shared edges, where no background shows through. (Thin lines keep one composite each:
-    /// where they cross, the reference's blending darkens the fringes, and the render tests see it.)
+    /// Whether two features' paints cover as one: opaque fills of one colour without outline.
+    /// The union of their coverage is then composited once, which draws what painting them one
+    /// after the other draws but for their shared edges, where no background shows through.
+    /// (Lines never do: wide solid ones blend triangle by triangle as the reference's do, thin
+    /// ones keep one composite each, since where they cross the reference's blending darkens the
+    /// fringes and the render tests see it.)
     static func coverTogether(_ a: FeatureDraw.Paint, _ b: FeatureDraw.Paint) -> Bool {
         switch (a, b) {
         case let (.fill(p, nil, true), .fill(q, nil, true)):
             return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
-        case let (.line(p), .line(q)):
-            return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1 && p.dasharray.isEmpty && q.dasharray.isEmpty
-                && p.blur <= 0 && q.blur <= 0 && p.gapWidth <= 0 && q.gapWidth <= 0
-                && p.width > ThinStroke.maxWidth && q.width > ThinStroke.maxWidth
         default:
             return false
         }
@@ -39,8 +36,7 @@ extension FrameRenderer {
                 if let q = pending, !(k + 1 < items.count && Self.coverTogether(q, items[k + 1].paint)) {
                     switch q {
                     case let .fill(paint, _, _): rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
-                    case let .line(paint): compositeRuns(paint, pixmap)
-                    case .circle: break
+                    case .line, .circle: break
                     }
                     pending = nil
                 }
@@ -64,7 +60,7 @@ extension FrameRenderer {
                     // The outline: a 1-px line along the polygon's edges, over the fill. (The
                     // reference draws it as a GPU hairline, not as a line layer, and area
                     // coverage comes closer to that than the line shader's distance ramp.)
-                    if antialias, let outline {
+                    if let outline {
                         // (Rings cut out of tiles: without the cuts along the tiles' sides.)
                         if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
                         var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
@@ -84,12 +80,7 @@ extension FrameRenderer {
                         drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, pixmap)
                     } else {
                         collectParts(g, map, closeRings: g.kind == .polygons)
-                        if Self.isMeshed(paint) {
-                            meshRuns(paint, pixmap, tileZoom: draw.tileZoom, p)
-                            return
-                        }
-                        if together && !runEnds.isEmpty { pending = item.paint }
-                        paintRuns(paint, pixmap, composite: !together)
+                        if Self.isMeshed(paint) { meshRuns(paint, pixmap, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, pixmap) }
                     }
                 }
             case .circle(let paint):

@@ -28,9 +28,7 @@ extension FrameRenderer {
 
     /// Strokes the collected runs with `paint` and composites them. Lines up to two pixels wide
     /// are covered by distance (`ThinStroke`) unless `exactArea` asks for the area rasterizer.
-    /// `composite` false: the coverage is kept for the next lines of the same colour and path
-    /// (thin or not, no blur), and `compositeRuns` puts them all on the pixmap at once.
-    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false, composite: Bool = true) {
+    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = strokeStyle(paint)
@@ -49,12 +47,11 @@ extension FrameRenderer {
                     start = end
                 }
             }
-            if composite { thin.composite(color, onto: pixmap, clip: clip) }
+            thin.composite(color, onto: pixmap, clip: clip)
             return
         }
         if paint.blur <= 0 {
             strokeRuns(paint, base)
-            if !composite { return }
             if let clip {
                 var b = ClipBlitter(SolidBlitter(pixmap: pixmap, color: color), clip: clip)
                 rasterizer.sweep(.nonZero, &b)
@@ -98,12 +95,6 @@ extension FrameRenderer {
         let shading = LineShading(width: paint.width, gapWidth: paint.gapWidth, blur: paint.blur, offset: paint.offset,
                                   color: paint.color.premultiplied(opacity: paint.opacity))
         lineMesh.draw(shading, onto: pixmap, rows: rows, scratch: &meshPositions)
-    }
-
-    /// Composites what `paintRuns(composite: false)` kept, in `paint`'s colour and path.
-    func compositeRuns(_ paint: LinePaint, _ pixmap: Pixmap) {
-        let color = paint.color.premultiplied(opacity: paint.opacity)
-        if Self.isThin(paint) { thin.composite(color, onto: pixmap) } else { rasterizer.fill(pixmap, color: color, rule: .nonZero) }
     }
 
     /// The stroke of a line paint, remembered for the last few paints (a dashed style's scaled
