@@ -81,12 +81,7 @@ extension MapApp {
     }
 
     /// The box around the radar image's four corners (nil without a radar layer).
-    var radarArea: LngLatBounds? {
-        guard let c = model.style.image(radarSourceID)?.corners else { return nil }
-        let all = [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft]
-        return LngLatBounds(west: all.map(\.lng).min() ?? 0, south: all.map(\.lat).min() ?? 0,
-                            east: all.map(\.lng).max() ?? 0, north: all.map(\.lat).max() ?? 0)
-    }
+    var radarArea: LngLatBounds? { model.style.image(radarSourceID)?.corners.bounds }
 
     /// Hands the engine the frame the loop shows, from the instant it changed (after the frame
     /// it changed from, so a cross-fade starts from that one).

@@ -431,11 +431,9 @@ extension Headless {
         var times: [Double] = [], count = 0
         // Only the tiles within the archive's bounds (zoom 16 has four billion).
         let (west, south, east, north) = reader.header.bounds
-        func column(_ lon: Double, _ n: Int) -> Int { min(n - 1, max(0, Int(((lon + 180) / 360 * Double(n)).rounded(.down)))) }
-        func row(_ lat: Double, _ n: Int) -> Int {
-            let phi = min(max(lat, -85.0511), 85.0511) * Double.pi / 180
-            return min(n - 1, max(0, Int(((1 - log(tan(phi) + 1 / cos(phi)) / Double.pi) / 2 * Double(n)).rounded(.down))))
-        }
+        func cell(_ v: Double, _ n: Int) -> Int { min(n - 1, max(0, Int((min(max(v, 0), 1) * Double(n)).rounded(.down)))) }
+        func column(_ lon: Double, _ n: Int) -> Int { cell(WebMercator.x(lng: lon), n) }
+        func row(_ lat: Double, _ n: Int) -> Int { cell(WebMercator.y(lat: lat), n) }
         for z in zooms {
             let n = 1 << z
             let (x0, x1) = (column(west, n), column(east, n)), (y0, y1) = (row(north, n), row(south, n))

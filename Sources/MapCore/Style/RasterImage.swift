@@ -29,6 +29,14 @@ public struct ImageCorners: Equatable, Sendable {
 
     public var all: [LngLat] { [topLeft, topRight, bottomRight, bottomLeft] }
 
+    /// The west/south/east/north box around the four corners.
+    public var bounds: LngLatBounds {
+        LngLatBounds(west: min(topLeft.lng, topRight.lng, bottomRight.lng, bottomLeft.lng),
+                     south: min(topLeft.lat, topRight.lat, bottomRight.lat, bottomLeft.lat),
+                     east: max(topLeft.lng, topRight.lng, bottomRight.lng, bottomLeft.lng),
+                     north: max(topLeft.lat, topRight.lat, bottomRight.lat, bottomLeft.lat))
+    }
+
     /// True for a west/south/east/north box: north-up, edges along meridians and parallels.
     public var isAxisAligned: Bool {
         topLeft.lat == topRight.lat && bottomLeft.lat == bottomRight.lat
