@@ -66,6 +66,14 @@ extension FrameRenderer {
                         var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
                         line.emissiveStrength = 1
                         paintRuns(line, pixmap, exactArea: true)
+                    } else if paint.opacity < 1 || paint.color.a < 1 {
+                        // A translucent fill's own outline (the reference draws it, in the fill's
+                        // colour, as 2-pixel GPU lines over the fill; under an opaque fill it only
+                        // shows outside, where the area coverage already anti-aliases the edge).
+                        if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
+                        runPoints.withUnsafeBufferPointer {
+                            SmoothHairline.draw($0, ends: runEnds, closed: runClosed, color: color, onto: pixmap, rows: rows)
+                        }
                     }
                 }
             case let .line(paint):

@@ -7,7 +7,7 @@ import Testing
 /// Consecutive opaque features of one colour are covered together and composited once: where
 /// two of them share an edge no background shows through (painted one after the other, a pixel
 /// the edge halves would get half of each: 75 % of the colour). Translucent ones keep one
-/// composite each, as the reference engines blend them.
+/// composite each, and their outlines, as the reference engines blend them.
 @Suite struct CoverTogetherTests {
     static let size = ViewportSize(width: 64, height: 64)
     static let view = ViewTransform(camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 10), size: size)
@@ -36,9 +36,13 @@ import Testing
 
     @Test func translucentNeighboursBlendOneByOne() {
         let pm = render(opacity: 0.5)
-        // Half the colour inside; on the edge each half pixel blends over the other: 1 - 0.75^2 of it.
+        // Half the colour inside. On the edge each feature blends its half pixel (a quarter of the
+        // colour) and then its outline, a 2-px line centred on the pixel (half of it), over what
+        // is there: 1 - (0.75 * 0.5)^2 of the colour, where one composite of both would give half.
         let inside = Int(pm.color(atX: 20, y: 30).r), edge = Int(pm.color(atX: 32, y: 30).r)
         #expect(abs(inside - 128) <= 2, "inside \(inside)")
-        #expect(abs(edge - 112) <= 4, "edge \(edge)")
+        #expect(abs(edge - 219) <= 4, "edge \(edge)")
+        // The outlines reach no further than the pixel they are centred on.
+        #expect(abs(Int(pm.color(atX: 31, y: 30).r) - 128) <= 2 && abs(Int(pm.color(atX: 33, y: 30).r) - 128) <= 2)
     }
 }
