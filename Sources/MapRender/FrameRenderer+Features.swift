@@ -18,7 +18,7 @@ extension FrameRenderer {
     static func coverTogether(_ a: FeatureDraw.Paint, _ b: FeatureDraw.Paint) -> Bool {
         switch (a, b) {
         case let (.fill(p, nil, true), .fill(q, nil, true)):
-            return p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
+            return p.pattern == nil && q.pattern == nil && p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
         default:
             return false
         }
@@ -47,6 +47,16 @@ extension FrameRenderer {
             case let .fill(paint, outline, antialias):
                 guard paint.opacity > 0 else { continue }
                 forEachCopy(g, p, margin: 2, draw.translate) { (map: M) in
+                    if let pattern = paint.pattern {
+                        // (The pattern's grid is the world's, so it runs on across world copies.)
+                        let world = M(p, copy: 0, translate: draw.translate).transform
+                        guard let inverse = world.inverted() else { return }
+                        let toImage = Transform.scale(pattern.pixelsPerWorld, pattern.pixelsPerWorld).concatenating(inverse)
+                        addRings(g, map)
+                        rasterizer.fill(pixmap, pattern: PatternBlitter(destination: pixmap, image: pattern.image, toImage: toImage,
+                                                                        opacity: paint.opacity), aliased: !antialias)
+                        return
+                    }
                     let color = paint.color.premultiplied(opacity: paint.opacity)
                     guard antialias else {
                         // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.

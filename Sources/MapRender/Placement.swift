@@ -109,6 +109,8 @@ protocol ScreenMap {
     func box(_ minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double) -> (Double, Double, Double, Double)
     /// The scale and offsets when the map is axis-aligned (north up), else nil.
     var axis: AxisMap? { get }
+    /// The map as one affine transform.
+    var transform: Transform { get }
 }
 
 extension ScreenMap {
@@ -131,6 +133,7 @@ struct AxisMap: ScreenMap {
         (minX * sx + ox, minY * sy + oy, maxX * sx + ox, maxY * sy + oy)
     }
     var axis: AxisMap? { self }
+    var transform: Transform { Transform(a: sx, b: 0, c: 0, d: sy, tx: ox, ty: oy) }
 }
 
 /// At a bearing: the scale, offset and turn about the viewport's centre in one affine map.
@@ -150,4 +153,5 @@ struct RotatedMap: ScreenMap {
         return (min(p.x, q.x, r.x, s.x), min(p.y, q.y, r.y, s.y), max(p.x, q.x, r.x, s.x), max(p.y, q.y, r.y, s.y))
     }
     var axis: AxisMap? { nil }
+    var transform: Transform { t }
 }

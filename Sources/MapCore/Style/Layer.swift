@@ -1,3 +1,6 @@
+import Foundation
+import Raster
+
 /// Line ends, as the style specification names them.
 public enum LineCap: String, Sendable, Equatable, CaseIterable { case butt, round, square }
 /// Line joins, as the style specification names them.
@@ -42,9 +45,31 @@ public struct FillPaint: Equatable, Sendable {
     public var opacity: Double = 1
     /// How much the layer ignores the light: 1 shows its colour as is, 0 lights it fully.
     public var emissiveStrength: Double = 0
-    public init(color: Color = .black, opacity: Double = 1, emissiveStrength: Double = 0) {
-        self.color = color; self.opacity = opacity; self.emissiveStrength = emissiveStrength
+    /// `fill-pattern`: an image repeated across the polygon instead of `color` (nil: none).
+    public var pattern: FillPattern? = nil
+    public init(color: Color = .black, opacity: Double = 1, emissiveStrength: Double = 0, pattern: FillPattern? = nil) {
+        self.color = color; self.opacity = opacity; self.emissiveStrength = emissiveStrength; self.pattern = pattern
     }
+}
+
+/// A style image repeated over a fill (`fill-pattern`), laid out as the reference engines lay it
+/// out: on a grid anchored at the world's top-left corner, at the image's own size in pixels of
+/// the integer zoom below the camera's (between integer zooms it grows with the map).
+public struct FillPattern: Equatable, Sendable {
+    /// Premultiplied pixels.
+    public let image: Pixmap
+    /// Image pixels across one world width (normalised Web Mercator unit).
+    public let pixelsPerWorld: Double
+
+    /// `image` drawn for `imagePixelRatio` (image pixels per CSS pixel), at camera zoom `zoom`
+    /// (without the screen's pixel ratio).
+    public init(image: Pixmap, imagePixelRatio: Double, zoom: Double) {
+        self.image = image
+        let tileZoom = max(0, zoom.isFinite ? zoom.rounded(.down) : 0)
+        pixelsPerWorld = 512 * exp2(tileZoom) * imagePixelRatio
+    }
+
+    public static func == (a: FillPattern, b: FillPattern) -> Bool { a.image === b.image && a.pixelsPerWorld == b.pixelsPerWorld }
 }
 
 /// Paint of a raster layer, with the specification's defaults.

@@ -16,7 +16,7 @@ public final class StyledLayer: Sendable {
     /// The line dash array when it depends on nothing (made once, not per frame), else nil.
     private let constantDashes: [Double]?
     /// Whether what the layer draws can change with the zoom: a zoom-dependent property or
-    /// filter, dashes (laid out per tile zoom), symbols along lines (spaced in pixels), or a zoom
+    /// filter, dashes and fill patterns (laid out per tile zoom), symbols along lines (spaced in pixels), or a zoom
     /// function in a transition.
     let dependsOnZoom: Bool
     /// `<type>-translate` (made once: interpolating it every frame would allocate).
@@ -41,6 +41,7 @@ public final class StyledLayer: Sendable {
         let values = Array(definition.paint.values) + Array(definition.layout.values)
         dependsOnZoom = (definition.type == .symbol && definition.layout["symbol-placement"] != nil) || transitions.values.contains { $0.isZoomDependent } || definition.filter != nil
             || values.contains { $0.isZoomDependent } || definition.paint["line-dasharray"] != nil
+            || definition.paint["fill-pattern"] != nil
         symbolsReadZoom = definition.layout["symbol-placement"] != nil || transitions.values.contains { $0.isZoomDependent }
             || values.contains { $0.isZoomDependent }
         drawsAlike = definition.filter == nil && !values.contains { $0.isFeatureDependent }
@@ -312,7 +313,13 @@ extension StyledLayer {
                 let outline: Color? = isSet("fill-outline-color")
                     ? color("fill-outline-color", c).lit(by: e.light, emissive: number("fill-emissive-strength", c)) : nil
                 let aa = layout("fill-antialias", c) == .bool(false) || paint("fill-antialias", c) == .bool(false) ? false : true
-                items.append(.init(paint: .fill(fillPaint(c, e), outline: outline, antialias: aa), geometry: g))
+                var fill = fillPaint(c, e)
+                if isSet("fill-pattern") {
+                    // A pattern the style has no image for draws nothing, as in the reference engines.
+                    guard let pattern = fillPattern(style, c, e) else { continue }
+                    fill.pattern = pattern
+                }
+                items.append(.init(paint: .fill(fill, outline: outline, antialias: aa), geometry: g))
             case .line:
                 guard g.kind != .points else { continue }
                 var p = linePaint(c, e)
@@ -365,6 +372,14 @@ extension StyledLayer {
     func fillPaint(_ c: EvaluationContext, _ e: StyleEvaluation) -> FillPaint {
         FillPaint(color: color("fill-color", c).lit(by: e.light, emissive: number("fill-emissive-strength", c)),
                   opacity: number("fill-opacity", c), emissiveStrength: 1)
+    }
+
+    /// The feature's `fill-pattern` image from the sprite (or an image added to it), or nil when
+    /// it names none the style has.
+    func fillPattern(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> FillPattern? {
+        let name = string("fill-pattern", c, layout: false)
+        guard !name.isEmpty, let icon = style.sprite?.icons[name] else { return nil }
+        return FillPattern(image: icon.image, imagePixelRatio: icon.pixelRatio, zoom: e.zoom)
     }
 
     /// `typed`: for the renderer's line path of geometry sets (basemap layers), which strokes every segment within reach x miter limit of the view, in
