@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 import Testing
 
@@ -25,5 +26,46 @@ import Testing
         var fill = CentreFill()
         rings.withUnsafeBufferPointer { fill.fill($0, ends: [4, 8], color: RGBA8(0, 0, 255).premultiplied, onto: pm, rows: 0..<10) }
         #expect(pm[1, 1] != 0 && pm[5, 5] == 0 && pm[3, 3] == 0 && pm[2, 5] != 0 && pm[7, 5] != 0)
+    }
+
+    @Test func manyPointedRingsMatchTheWindingAtEachCentre() {
+        // Two overlapping jagged stars of 700 points (one wound each way) and a ring beyond the
+        // rows drawn: each pixel painted exactly when the non-zero winding number at its centre is.
+        func star(_ cx: Double, _ cy: Double, _ n: Int, clockwise: Bool) -> [Point] {
+            (0..<n).map { k in
+                let a = Double(k) / Double(n) * 2 * Double.pi * (clockwise ? 1 : -1)
+                let wobble: Double = sin(Double(k) * 2.399) * cos(Double(k) * 0.7)
+                let r = 9 + 7 * wobble
+                return Point(cx + r * cos(a), cy + r * sin(a))
+            }
+        }
+        let rings = [star(20, 16, 700, clockwise: true), star(28, 20, 700, clockwise: false), [Point(0, 40), Point(9, 40), Point(9, 60)]]
+        let pts = rings.flatMap { $0 }
+        var ends: [Int] = [], n = 0
+        for r in rings { n += r.count; ends.append(n) }
+        let pm = Pixmap(width: 48, height: 36)
+        var fill = CentreFill()
+        pts.withUnsafeBufferPointer { fill.fill($0, ends: ends, color: RGBA8(255, 255, 255).premultiplied, onto: pm, rows: 2..<34) }
+        func winding(_ x: Double, _ y: Double) -> Int {
+            var w = 0
+            for r in rings {
+                var a = r[r.count - 1]
+                for b in r {
+                    defer { a = b }
+                    if a.y <= y && y < b.y && (b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y) > 0 { w += 1 }
+                    if b.y <= y && y < a.y && (b.x - a.x) * (y - a.y) - (x - a.x) * (b.y - a.y) < 0 { w -= 1 }
+                }
+            }
+            return w
+        }
+        var painted = 0
+        for y in 0..<36 {
+            for x in 0..<48 {
+                let inside = (2..<34).contains(y) && winding(Double(x) + 0.5, Double(y) + 0.5) != 0
+                #expect((pm[x, y] != 0) == inside, "\(x), \(y)")
+                if inside { painted += 1 }
+            }
+        }
+        #expect(painted > 300)
     }
 }
