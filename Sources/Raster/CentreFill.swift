@@ -16,7 +16,7 @@ public struct CentreFill {
     }
     private var edges: [Edge] = []
     private var active: [Int] = []
-    private var crossings: [(x: Double, winding: Int)] = []
+    private var crossings: [Double] = []
 
     public init() {}
 
@@ -46,36 +46,53 @@ public struct CentreFill {
         }
         guard edges.count >= 2 else { return }
         edges.sort { $0.first < $1.first }
-        active.removeAll(keepingCapacity: true)
+        // The active edges (indices into `edges`) and their crossings of the current row, kept
+        // in x order: a row's order is mostly the last row's, so the insertion sort mostly only
+        // places new edges. (Buffers, not arrays, in the loop over rows.)
+        let count = edges.count
+        if active.count < count { active = Array(repeating: 0, count: count) }
+        if crossings.count < count { crossings = Array(repeating: 0, count: count) }
         var blitter = SolidBlitter(pixmap: pixmap, color: color)
-        var next = 0
-        var y = edges[0].first
-        while y < y1 {
-            while next < edges.count && edges[next].first <= y { active.append(next); next += 1 }
-            active.removeAll { edges[$0].end <= y }
-            if active.isEmpty {
-                guard next < edges.count else { break }
-                y = edges[next].first
-                continue
-            }
-            let yc = Double(y) + 0.5
-            crossings.removeAll(keepingCapacity: true)
-            for k in active {
-                let e = edges[k]
-                let x = e.ax + (yc - e.ay) * (e.bx - e.ax) / (e.by - e.ay)
-                if x.isFinite { crossings.append((x, e.winding)) }
-            }
-            if crossings.count >= 2 {
-                crossings.sort { $0.x < $1.x }
-                var winding = 0
-                for k in 0..<(crossings.count - 1) {
-                    winding += crossings[k].winding
-                    guard winding != 0 else { continue }
-                    let first = max(0, pixelIndex(crossings[k].x)), end = min(pixmap.width, pixelIndex(crossings[k + 1].x))
-                    if first < end { blitter.blitSpan(x: first, y: y, count: end - first, alpha: 255) }
+        let width = pixmap.width
+        edges.withUnsafeBufferPointer { edges in
+            active.withUnsafeMutableBufferPointer { active in
+                crossings.withUnsafeMutableBufferPointer { xs in
+                    var live = 0, next = 0
+                    var y = edges[0].first
+                    while y < y1 {
+                        while next < count && edges[next].first <= y { active[live] = next; live += 1; next += 1 }
+                        let yc = Double(y) + 0.5
+                        // Edges that ended leave; an edge whose crossing is not finite crosses nowhere.
+                        var kept = 0
+                        for k in 0..<live {
+                            let id = active[k], e = edges[id]
+                            guard e.end > y else { continue }
+                            var x = e.ax + (yc - e.ay) * (e.bx - e.ax) / (e.by - e.ay)
+                            if x.isNaN { x = .infinity }         // (last, and skipped below)
+                            var j = kept
+                            while j > 0 && xs[j - 1] > x { xs[j] = xs[j - 1]; active[j] = active[j - 1]; j -= 1 }
+                            xs[j] = x; active[j] = id
+                            kept += 1
+                        }
+                        live = kept
+                        if live == 0 {
+                            guard next < count else { break }
+                            y = edges[next].first
+                            continue
+                        }
+                        var winding = 0, previous = -1
+                        for k in 0..<live where xs[k].isFinite {
+                            if previous >= 0 && winding != 0 {
+                                let first = max(0, pixelIndex(xs[previous])), end = min(width, pixelIndex(xs[k]))
+                                if first < end { blitter.blitSpan(x: first, y: y, count: end - first, alpha: 255) }
+                            }
+                            winding += edges[active[k]].winding
+                            previous = k
+                        }
+                        y += 1
+                    }
                 }
             }
-            y += 1
         }
     }
 }
