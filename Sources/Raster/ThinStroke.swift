@@ -10,8 +10,9 @@
 /// most w / 2 * (sqrt 2 - 1) px at a right angle, and a bevel by less).
 ///
 /// Coverage goes into an 8-bit mask keeping the larger value where segments overlap, and the mask
-/// is composited once per layer: a pixel is painted once however many segments, joins, dashes or
-/// lines of the layer touch it, as with the area rasterizer's non-zero union. The mask keeps its
+/// is composited once per line: a pixel is painted once however many of a line's segments, joins
+/// or dashes touch it, and once for each line crossing it, as the reference engines blend a
+/// layer's lines one after another (`composite` after each `stroke`). The mask keeps its
 /// storage; composite leaves it clear, so a warm stroke does not allocate. Like `Rasterizer` it is
 /// a value owning raw memory (no exclusivity checks in its loops): its owner calls `deallocate()`.
 public struct ThinStroke {
@@ -33,8 +34,9 @@ public struct ThinStroke {
     private var spanLast: UnsafeMutablePointer<Int32>
     private var rowCapacity: Int
     private var minRow = Int.max, maxRow = -1
-    /// The composited colour at each coverage (made for each composite).
+    /// The composited colour at each coverage, for `shadesColor`.
     private let shades: UnsafeMutablePointer<UInt32>
+    private var shadesColor: UInt32? = nil
 
     public init() {
         capacity = 0; rowCapacity = 0
@@ -261,9 +263,13 @@ public struct ThinStroke {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "mask and pixmap sizes differ")
         guard maxRow >= minRow else { return }
         let packed = color.packed
-        // The colour at each coverage, scaled as `Blend.scale` scales it (0 at 0).
-        for a in 0..<256 as Range<UInt32> {
-            shades[Int(a)] = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
+        // The colour at each coverage, scaled as `Blend.scale` scales it (0 at 0), made again
+        // only for another colour: a layer composites each of its lines.
+        if shadesColor != packed {
+            for a in 0..<256 as Range<UInt32> {
+                shades[Int(a)] = a == 255 ? packed : Blend.scale(packed, a &+ (a >> 7))
+            }
+            shadesColor = packed
         }
         for row in minRow...maxRow {
             let touchedFirst = Int(spanFirst[row]), touchedLast = Int(spanLast[row])

@@ -97,6 +97,18 @@ import TestSupport
         #expect(abs(Int(crossing) - 191) <= 2, "crossing \(crossing) vs single \(single)")
     }
 
+    @Test func thinLinesOfALayerBlendOneAfterAnother() {
+        // Two 1-px translucent lines of one layer crossing: each blends on its own where they
+        // cross (0.75 white over black), as in the reference engines; a polyline's own segments
+        // meet at a join painted once (0.5).
+        let paint = LinePaint(color: .white, width: 1, opacity: 0.5)
+        let pm = render([layer("x", [[(100.5, 50), (100.5, 150)], [(50, 100.5), (150, 100.5)], [(200.5, 50), (200.5, 100.5), (300, 100.5)]], paint)])
+        let crossing = pm.color(atX: 100, y: 100).r, single = pm.color(atX: 100, y: 70).r, join = pm.color(atX: 200, y: 100).r
+        #expect(abs(Int(single) - 128) <= 1)
+        #expect(abs(Int(crossing) - 191) <= 2, "crossing \(crossing) vs single \(single)")
+        #expect(abs(Int(join) - 128) <= 1, "join \(join)")
+    }
+
     @Test func roundCapsAndJoinsAreSmoothAtWidth8And40() {
         for width in [8.0, 40.0] {
             let pm = render([layer("r", [[(150, 200), (350, 200)]], LinePaint(color: .white, width: width, cap: .round))])

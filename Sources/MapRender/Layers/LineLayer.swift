@@ -33,7 +33,8 @@ extension FrameRenderer {
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = strokeStyle(paint)
         if !exactArea && Self.isThin(paint) {
-            // Thin lines: coverage by distance, each pixel painted once per layer.
+            // Thin lines: coverage by distance, each pixel painted once per line (where lines
+            // cross, each blends over the other, as in the reference engines).
             if thin.width != pixmap.width || thin.originY != rows.lowerBound || thin.height != rows.count {
                 thin.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
             }
@@ -44,10 +45,10 @@ extension FrameRenderer {
                     if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
                     let closed = r < runClosed.count && runClosed[r]
                     thin.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, style: style)
+                    thin.composite(color, onto: pixmap, clip: clip)
                     start = end
                 }
             }
-            thin.composite(color, onto: pixmap, clip: clip)
             return
         }
         if paint.blur <= 0 {
