@@ -41,10 +41,18 @@ public struct CentreFill {
                 guard !a.y.isNaN, !b.y.isNaN, a.y != b.y else { continue }
                 let (lo, hi) = a.y < b.y ? (a.y, b.y) : (b.y, a.y)
                 let first = row(lo), last = row(hi)
-                if first < last { edges.append(Edge(ax: a.x, ay: a.y, bx: b.x, by: b.y, winding: a.y < b.y ? 1 : -1, first: first, end: last)) }
+                guard first < last else { continue }
+                // Right of the pixmap an edge changes no pixel's winding; wholly left of it, it
+                // counts as the same edge standing at x = -1.
+                if min(a.x, b.x) >= Double(pixmap.width) { continue }
+                if max(a.x, b.x) < 0 {
+                    edges.append(Edge(ax: -1, ay: a.y, bx: -1, by: b.y, winding: a.y < b.y ? 1 : -1, first: first, end: last))
+                } else {
+                    edges.append(Edge(ax: a.x, ay: a.y, bx: b.x, by: b.y, winding: a.y < b.y ? 1 : -1, first: first, end: last))
+                }
             }
         }
-        guard edges.count >= 2 else { return }
+        guard !edges.isEmpty else { return }
         edges.sort { $0.first < $1.first }
         // The active edges (indices into `edges`) and their crossings of the current row, kept
         // in x order: a row's order is mostly the last row's, so the insertion sort mostly only
@@ -88,6 +96,11 @@ public struct CentreFill {
                             }
                             winding += edges[active[k]].winding
                             previous = k
+                        }
+                        // (Still inside: the edges that close it lie right of the pixmap.)
+                        if previous >= 0 && winding != 0 {
+                            let first = max(0, pixelIndex(xs[previous]))
+                            if first < width { blitter.blitSpan(x: first, y: y, count: width - first, alpha: 255) }
                         }
                         y += 1
                     }

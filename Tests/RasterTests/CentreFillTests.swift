@@ -29,8 +29,8 @@ import Testing
     }
 
     @Test func manyPointedRingsMatchTheWindingAtEachCentre() {
-        // Two overlapping jagged stars of 700 points (one wound each way) and a ring beyond the
-        // rows drawn: each pixel painted exactly when the non-zero winding number at its centre is.
+        // Two overlapping jagged stars of 700 points (one wound each way), a band across the pixmap
+        // and a ring beyond the rows drawn: each pixel painted exactly when the non-zero winding number at its centre is.
         func star(_ cx: Double, _ cy: Double, _ n: Int, clockwise: Bool) -> [Point] {
             (0..<n).map { k in
                 let a = Double(k) / Double(n) * 2 * Double.pi * (clockwise ? 1 : -1)
@@ -39,7 +39,9 @@ import Testing
                 return Point(cx + r * cos(a), cy + r * sin(a))
             }
         }
-        let rings = [star(20, 16, 700, clockwise: true), star(28, 20, 700, clockwise: false), [Point(0, 40), Point(9, 40), Point(9, 60)]]
+        // The third reaches past both sides of the pixmap.
+        let rings = [star(20, 16, 700, clockwise: true), star(28, 20, 700, clockwise: false), [Point(-30, 25), Point(70, 27), Point(90, 33), Point(-50, 31)],
+                     [Point(0, 40), Point(9, 40), Point(9, 60)]]
         let pts = rings.flatMap { $0 }
         var ends: [Int] = [], n = 0
         for r in rings { n += r.count; ends.append(n) }
