@@ -13,6 +13,9 @@ public final class FrameRenderer {
     var runOffsets: [Double] = []
     /// Runs that are closed rings (joined at their first vertex, no caps); empty: none are.
     var runClosed: [Bool] = []
+    /// Runs that go on with the line of the run before (cut from it off screen or at a tile's
+    /// edge), composited with it as one line; empty: none do.
+    var runContinues: [Bool] = []
     var offsetScratch: [Point] = []
     var strokeStyles: [(paint: LinePaint, style: StrokeStyle)] = []
     var symbolPath = Path()

@@ -109,6 +109,15 @@ import TestSupport
         #expect(abs(Int(join) - 128) <= 1, "join \(join)")
     }
 
+    @Test func aThinLineCutOffScreenIsStillOneLine() {
+        // A 1-px translucent line that leaves the view and comes back across itself: its pieces
+        // are one line, painted once where they cross, however the view (or a band) cuts it.
+        let paint = LinePaint(color: .white, width: 1, opacity: 0.5)
+        let pm = render([layer("u", [[(100.5, 200), (100.5, -300), (120.5, -300), (80, 150.5), (150, 150.5)]], paint)])
+        #expect(abs(Int(pm.color(atX: 100, y: 150).r) - 128) <= 1, "crossing \(pm.color(atX: 100, y: 150))")
+        #expect(abs(Int(pm.color(atX: 100, y: 180).r) - 128) <= 1)
+    }
+
     @Test func roundCapsAndJoinsAreSmoothAtWidth8And40() {
         for width in [8.0, 40.0] {
             let pm = render([layer("r", [[(150, 200), (350, 200)]], LinePaint(color: .white, width: width, cap: .round))])

@@ -42,13 +42,14 @@ extension FrameRenderer {
             var style = base
             runPoints.withUnsafeBufferPointer { all in
                 for (r, end) in runEnds.enumerated() {
+                    if r > 0 && !(r < runContinues.count && runContinues[r]) { thin.composite(color, onto: pixmap, clip: clip) }
                     if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
                     let closed = r < runClosed.count && runClosed[r]
                     thin.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, style: style)
-                    thin.composite(color, onto: pixmap, clip: clip)
                     start = end
                 }
             }
+            thin.composite(color, onto: pixmap, clip: clip)
             return
         }
         if paint.blur <= 0 {
@@ -127,6 +128,7 @@ extension FrameRenderer {
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
         runClosed.removeAll(keepingCapacity: true)
+        runContinues.removeAll(keepingCapacity: true)
         let minXView = -margin, minYView = Double(rows.lowerBound) - margin
         let maxXView = Double(width) + margin, maxYView = Double(rows.upperBound) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
@@ -136,9 +138,10 @@ extension FrameRenderer {
         // Distance along the part where the current run starts: dashes continue across culled
         // stretches, so cutting a line (off screen, or at a band edge) never shifts its pattern.
         var along = 0.0, runAlong = 0.0
+        var partRuns = 0                    // the runs before the current part's
         @inline(__always) func endRun() {
             if runPoints.count - runStart >= 2 {
-                runEnds.append(runPoints.count); runOffsets.append(runAlong)
+                runEnds.append(runPoints.count); runOffsets.append(runAlong); runContinues.append(runEnds.count - 1 > partRuns)
             } else {
                 runPoints.removeLast(runPoints.count - runStart)
             }
@@ -154,6 +157,7 @@ extension FrameRenderer {
                         var prev = point(start)
                         var prevCode = outcode(prev)
                         along = 0
+                        partRuns = runEnds.count
                         var first = 0
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n - 1)
@@ -229,6 +233,7 @@ extension FrameRenderer {
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
         runClosed.removeAll(keepingCapacity: true)
+        runContinues.removeAll(keepingCapacity: true)
         let c = g.coordinates
         for part in 0..<g.partCount {
             let r = g.part(part)
@@ -306,16 +311,24 @@ extension FrameRenderer {
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
         runClosed.removeAll(keepingCapacity: true)
+        runContinues.removeAll(keepingCapacity: true)
         let c = g.coordinates
         var start = 0
         var runAlong = 0.0
+        var partRuns = 0                    // the runs before the current part's
         func endRun() {
-            if runPoints.count - start >= 2 { runEnds.append(runPoints.count); runOffsets.append(runAlong) } else { runPoints.removeLast(runPoints.count - start) }
+            if runPoints.count - start >= 2 {
+                runEnds.append(runPoints.count); runOffsets.append(runAlong); runContinues.append(runEnds.count - 1 > partRuns)
+            } else {
+                runPoints.removeLast(runPoints.count - start)
+            }
             start = runPoints.count
         }
         for part in 0..<g.partCount {
             let r = g.part(part)
             guard r.count >= 2 else { continue }
+            endRun()
+            partRuns = runEnds.count
             var inPiece = false
             var along = 0.0                 // from the piece's start to where this segment enters the box
             var a = Point(c[2 * r.lowerBound] * sx + ox, c[2 * r.lowerBound + 1] * sy + oy)
