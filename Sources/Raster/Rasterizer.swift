@@ -377,20 +377,35 @@ public struct Rasterizer: PathSink {
             columnCapacity = cols + 1
             columnStart = .allocate(capacity: columnCapacity)
         }
-        // Pass 1: by x into `tmp` (cells outside the box, which clipping prevents, are dropped).
-        // (Both histograms in one pass: the rows' does not depend on the order.)
-        columnStart.update(repeating: 0, count: cols + 1)
-        rowStart.update(repeating: 0, count: rows + 1)
         // (A negative coordinate is a large unsigned one: one comparison per axis.)
         @inline(__always) func inside(_ c: Cell) -> Bool {
             (UInt32(bitPattern: c.x) < UInt32(cols) ? 1 : 0) & (UInt32(bitPattern: c.y) < UInt32(rows) ? 1 : 0) != 0
         }
+        // Few cells (a small shape): the histograms are cleared and summed over the box of the
+        // cells inside alone, so the shape costs its cells, not the pixmap's width and height.
+        var x0 = 0, x1 = cols - 1, y0 = 0, y1 = rows - 1
+        let small = 2 * n < cols + rows
+        if small {
+            var loX = Int32.max, hiX = Int32.min, loY = Int32.max, hiY = Int32.min
+            for i in 0..<n {
+                let c = cells[i]
+                if inside(c) { loX = min(loX, c.x); hiX = max(hiX, c.x); loY = min(loY, c.y); hiY = max(hiY, c.y) }
+            }
+            guard loX <= hiX else { minRow = .max; maxRow = .min; return }
+            x0 = Int(loX); x1 = Int(hiX); y0 = Int(loY); y1 = Int(hiY)
+            // (The sweeps read the rows of cells only.)
+            minRow = max(minRow, loY); maxRow = min(maxRow, hiY)
+        }
+        // Pass 1: by x into `tmp` (cells outside the box, which clipping prevents, are dropped).
+        // (Both histograms in one pass: the rows' does not depend on the order.)
+        (columnStart + x0).update(repeating: 0, count: x1 - x0 + 2)
+        (rowStart + y0).update(repeating: 0, count: y1 - y0 + 2)
         var m = 0
         for i in 0..<n {
             let c = cells[i]
             if inside(c) { columnStart[Int(c.x) + 1] &+= 1; rowStart[Int(c.y) + 1] &+= 1; m += 1 }
         }
-        for x in 0..<cols { columnStart[x + 1] &+= columnStart[x] }
+        for x in x0...x1 { columnStart[x + 1] &+= columnStart[x] }
         if m == n {
             // (Every cell inside, as clipping makes them: no test in the scatter.)
             for i in 0..<n {
@@ -409,7 +424,7 @@ public struct Rasterizer: PathSink {
             }
         }
         // Pass 2: stable by y into `sorted`.
-        for r in 0..<rows { rowStart[r + 1] &+= rowStart[r] }
+        for r in y0...y1 { rowStart[r + 1] &+= rowStart[r] }
         for i in 0..<m {
             let c = tmp[i]
             let y = Int(c.y)
@@ -419,12 +434,12 @@ public struct Rasterizer: PathSink {
         }
         // rowStart[r] is now the end of row r: shift back to starts.
         var prev: Int32 = 0
-        for r in 0..<rows {
+        for r in y0...y1 {
             let end = rowStart[r]
             rowStart[r] = prev
             prev = end
         }
-        rowStart[rows] = prev
+        rowStart[y1 + 1] = prev
     }
 
     @inline(__always)
