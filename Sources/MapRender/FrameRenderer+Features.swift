@@ -145,13 +145,13 @@ extension FrameRenderer {
 }
 
 /// Premultiplied r, g, b, a in 0...1 for a straight colour at `opacity`.
-func premultipliedFloats(_ c: MapCore.Color, _ opacity: Double) -> [Double] {
+func premultipliedFloats(_ c: MapCore.Color, _ opacity: Double) -> SIMD4<Double> {
     let a = min(max(c.a * opacity, 0), 1)
-    return [c.r * a, c.g * a, c.b * a, a]
+    return SIMD4(c.r * a, c.g * a, c.b * a, a)
 }
 
 /// Packs premultiplied floats into the pixmap's 0xAARRGGBB.
-func packPremultiplied(_ p: [Double]) -> UInt32 {
+func packPremultiplied(_ p: SIMD4<Double>) -> UInt32 {
     func q(_ v: Double) -> UInt32 { UInt32((v > 0 ? min(v, 1) : 0) * 255 + 0.5) }     // (NaN: 0)
     let a = q(p[3])
     return a << 24 | min(q(p[0]), a) << 16 | min(q(p[1]), a) << 8 | min(q(p[2]), a)

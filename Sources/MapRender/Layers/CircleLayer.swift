@@ -25,7 +25,7 @@ extension FrameRenderer {
                 guard len <= 1 else { continue }
                 let opacity = smoothstep01((len - 1) / -aaBlur)
                 let t = paint.strokeWidth < 0.01 ? 0 : smoothstep01((len - inner + aaBlur) / aaBlur)
-                var px = [0.0, 0.0, 0.0, 0.0]
+                var px = SIMD4<Double>()
                 for k in 0..<4 { px[k] = opacity * (fill[k] + (stroke[k] - fill[k]) * t) }
                 let i = y * pixmap.width + x
                 buf[i] = Blend.over(packPremultiplied(px), buf[i])

@@ -145,10 +145,10 @@ extension FrameRenderer {
                     let d = Double(bilinear(src, iw, ih, u, v) >> 24) / 255
                     if paint.haloWidth > 0 && paint.haloColor.a > 0 {
                         let a = smoothstep(haloBuffer - haloGamma, haloBuffer + haloGamma, d)
-                        if a > 0 { buf[i] = Blend.over(packPremultiplied(haloColor.map { $0 * a }), buf[i]) }
+                        if a > 0 { buf[i] = Blend.over(packPremultiplied(haloColor * a), buf[i]) }
                     }
                     let a = smoothstep(0.75 - gamma, 0.75 + gamma, d)
-                    if a > 0 { buf[i] = Blend.over(packPremultiplied(fillColor.map { $0 * a }), buf[i]) }
+                    if a > 0 { buf[i] = Blend.over(packPremultiplied(fillColor * a), buf[i]) }
                 } else {
                     var c = paint.smooth ? bilinear(src, iw, ih, u, v) : src[Int(v) * iw + Int(u)]
                     if paint.opacity < 1 { c = Blend.scale(c, UInt32((paint.opacity * 256).rounded())) }
