@@ -74,6 +74,8 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("PMTiles", ["MapData"]),
         ("JPEG", ["MapData"]),
         ("WebP", ["MapData"]),
+        ("TileJSON", ["MapCore", "MapData"]),
+        ("TileCache", ["MapData"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

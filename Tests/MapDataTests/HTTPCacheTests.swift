@@ -41,6 +41,16 @@ import Testing
         #expect(cache.read("http://b/1") == nil)
     }
 
+    @Test func metaFilesAreReadForTheirOwnURLOnly() {
+        let good = Data("http://a/1\n\"e\"\n\n1796212800.0".utf8)
+        let m = HTTPCache.meta(good, url: "http://a/1")
+        #expect(m?.etag == "\"e\"" && m?.lastModified == nil && m?.expires == 1_796_212_800)
+        #expect(HTTPCache.meta(good, url: "http://a/2") == nil)
+        // Cut short, or an expiry that is not a number: a miss, never a copy that is always stale.
+        #expect(HTTPCache.meta(Data("http://a/1\n\n".utf8), url: "http://a/1") == nil)
+        #expect(HTTPCache.meta(Data("http://a/1\n\n\nnan".utf8), url: "http://a/1") == nil)
+    }
+
     @Test func onlyWebURLsAreFetched() {
         let cache = HTTPCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("cache-none"))
         #expect(throws: HTTPCache.Failure.self) { try cache.get("file:///etc/passwd") }

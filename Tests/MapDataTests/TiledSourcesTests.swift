@@ -53,6 +53,22 @@ import Testing
         #expect(failure(TiledSourceDefinition(url: "missing.json"), .vector).contains("missing.json"))
     }
 
+    @Test func tileJSONDocumentsFillTheDefinitionOrAreOneNamedError() throws {
+        var d = TiledSourceDefinition()
+        let doc = #"{"tiles": ["https://t.example.org/{z}/{x}/{y}.png"], "minzoom": 2, "maxzoom": 9, "scheme": "tms", "tileSize": 256, "attribution": "© Example"}"#
+        try TiledSources.readTileJSON(Data(doc.utf8), url: "https://t.example.org/tiles.json", kind: .raster, into: &d)
+        #expect(d.tiles == ["https://t.example.org/{z}/{x}/{y}.png"] && d.minZoom == 2 && d.maxZoom == 9)
+        #expect(d.scheme == .tms && d.tileSize == 256 && d.attribution == "© Example")
+        func failure(_ text: String) -> String {
+            var d = TiledSourceDefinition()
+            do { try TiledSources.readTileJSON(Data(text.utf8), url: "t.json", kind: .vector, into: &d); return "" } catch { return "\(error)" }
+        }
+        for bad in ["[1, 2]", #"{"minzoom": 0}"#, #"{"tiles": "x"}"#, "<html><body>502</body></html>", #"{"tiles": ["a"], "#] {
+            let message = failure(bad)
+            #expect(message.hasPrefix("t.json") && !message.contains("\n"), "\(bad): \(message)")
+        }
+    }
+
     @Test func templatesNameEachTile() {
         let xyz = TileTemplates(["t/{z}/{x}/{y}{ratio}.png"], scheme: .xyz, pixelRatio: 2)
         #expect(xyz.url(Self.tile(3, 3, 5)) == "t/3/3/5@2x.png")

@@ -83,7 +83,7 @@ public final class HTTPCache: @unchecked Sendable {
 
     /// When an answer stops being fresh, from `Cache-Control` (`no-cache`: at once; `max-age`)
     /// or `Expires`; nil when neither says.
-    static func expiry(_ h: [String: String], now: Double) -> Double? {
+    public static func expiry(_ h: [String: String], now: Double) -> Double? {
         if let cc = h["cache-control"]?.lowercased() {
             let directives = cc.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             if directives.contains("no-cache") { return now }
@@ -101,7 +101,8 @@ public final class HTTPCache: @unchecked Sendable {
         return nil
     }
 
-    static func forbidsStoring(_ h: [String: String]) -> Bool {
+    /// Whether `Cache-Control` says `no-store`.
+    public static func forbidsStoring(_ h: [String: String]) -> Bool {
         h["cache-control"]?.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "no-store" } ?? false
     }
 
@@ -123,10 +124,16 @@ public final class HTTPCache: @unchecked Sendable {
 
     func read(_ url: String) -> Entry? {
         let p = paths(url)
-        guard let meta = FileManager.default.contents(atPath: p.meta), let body = FileManager.default.contents(atPath: p.body) else { return nil }
-        let lines = String(decoding: meta, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.count >= 4, lines[0] == url, let expires = Double(lines[3]) else { return nil }
-        return Entry(body: body, etag: lines[1].isEmpty ? nil : lines[1], lastModified: lines[2].isEmpty ? nil : lines[2], expires: expires)
+        guard let meta = FileManager.default.contents(atPath: p.meta), let body = FileManager.default.contents(atPath: p.body),
+              let m = Self.meta(meta, url: url) else { return nil }
+        return Entry(body: body, etag: m.etag, lastModified: m.lastModified, expires: m.expires)
+    }
+
+    /// A meta file's validators and expiry when it is for `url` (else, or unreadable: nil, a miss).
+    public static func meta(_ data: Data, url: String) -> (etag: String?, lastModified: String?, expires: Double)? {
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 4, lines[0] == url, let expires = Double(lines[3]), !expires.isNaN else { return nil }
+        return (lines[1].isEmpty ? nil : lines[1], lines[2].isEmpty ? nil : lines[2], expires)
     }
 
     func write(_ url: String, _ e: Entry) {

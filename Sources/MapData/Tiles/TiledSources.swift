@@ -19,13 +19,7 @@ public enum TiledSources {
             } else {
                 bytes = try resolver.data(url, limit: 4 << 20)
             }
-            let json = try JSON.parse(bytes, name: url)
-            guard case let .object(o) = json else { throw StyleError("\(url): a TileJSON document is an object, found \(json.typeName)") }
-            var problems: [String] = []
-            d.read(o, path: url, problems: &problems)
-            if !problems.isEmpty { throw StyleError(problems.joined(separator: "; ")) }
-            if o["tiles"] == nil { throw StyleError("\(url): the TileJSON document lists no tiles") }
-            if kind == .raster, case let .number(n)? = o["tileSize"], n >= 1, n <= 4096 { d.tileSize = Int(n) }
+            try readTileJSON(bytes, url: url, kind: kind, into: &d)
         }
         let location = d.url.flatMap { Self.isArchive($0) ? $0 : nil } ?? d.tiles.first { Self.isArchive($0) }
         let reader: any TileReader
@@ -42,6 +36,18 @@ public enum TiledSources {
             reader = FileTiles(templates: templates, resolver: resolver)
         }
         return TileSet(definition: d, kind: kind, fetcher: TileLoader(reader: reader, kind: kind))
+    }
+
+    /// Reads the TileJSON document `bytes` (named `url` in errors) into `d`: its tiles, zoom
+    /// range, bounds, scheme, attribution and (raster) tile size.
+    public static func readTileJSON(_ bytes: Data, url: String, kind: TileSet.Kind, into d: inout TiledSourceDefinition) throws {
+        let json = try JSON.parse(bytes, name: url)
+        guard case let .object(o) = json else { throw StyleError("\(url): a TileJSON document is an object, found \(json.typeName)") }
+        var problems: [String] = []
+        d.read(o, path: url, problems: &problems)
+        if !problems.isEmpty { throw StyleError(problems.joined(separator: "; ")) }
+        if o["tiles"] == nil { throw StyleError("\(url): the TileJSON document lists no tiles") }
+        if kind == .raster, case let .number(n)? = o["tileSize"], n >= 1, n <= 4096 { d.tileSize = Int(n) }
     }
 
     static func isWeb(_ s: String) -> Bool { s.hasPrefix("http://") || s.hasPrefix("https://") }
