@@ -16,8 +16,8 @@ public final class StyledLayer: Sendable {
     /// The line dash array when it depends on nothing (made once, not per frame), else nil.
     private let constantDashes: [Double]?
     /// Whether what the layer draws can change with the zoom: a zoom-dependent property or
-    /// filter, dashes and fill patterns (laid out per tile zoom), symbols along lines (spaced in pixels), or a zoom
-    /// function in a transition.
+    /// filter, dashes and fill patterns (laid out per tile zoom), symbols along lines (spaced in
+    /// pixels), or a zoom function in a transition.
     let dependsOnZoom: Bool
     /// `<type>-translate` (made once: interpolating it every frame would allocate).
     private let translateName: String
