@@ -33,6 +33,22 @@ import Testing
         #expect(entries.map(\.line) == [1, 2, 4, 5] && entries.map(\.value) == ["day", "4", "1x1", "iss"])
     }
 
+    // MARK: Tile cache
+
+    /// A meta file and header lines whose `Expires` is no date (`0T`, `1T`): Foundation's
+    /// DateFormatter, which read it, leaked a character set (LeakSanitizer). HTTP dates are now
+    /// read by `HTTPDate`; a value that is no date makes the answer stale at once.
+    @Test func tileCacheExpiresThatIsNoDate() throws {
+        let data = try Self.input("tilecache", "expires-not-a-date.meta")
+        let cut = data.firstIndex(of: 0) ?? data.endIndex
+        var headers: [String: String] = [:]
+        for line in String(decoding: data[(cut + 1)...], as: UTF8.self).split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased().trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        #expect(headers["expires"] != nil && HTTPCache.expiry(headers, now: 1000) == 1000)
+    }
+
     // MARK: Radar answers
 
     /// A PNG signature and an IHDR whose width and height are 0xFFFFFFFF: their product

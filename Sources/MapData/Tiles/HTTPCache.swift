@@ -92,11 +92,7 @@ public final class HTTPCache: @unchecked Sendable {
             }
         }
         if let e = h["expires"] {
-            let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
-            f.timeZone = TimeZone(identifier: "GMT")
-            f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-            return f.date(from: e)?.timeIntervalSince1970 ?? now       // (an invalid date is in the past)
+            return HTTPDate.parse(e) ?? now       // (an invalid date is in the past)
         }
         return nil
     }
