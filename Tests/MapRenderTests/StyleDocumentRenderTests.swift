@@ -43,6 +43,23 @@ import Testing
         #expect(pm.color(atX: 32, y: 32).a == 0)                // nothing between: transparent
     }
 
+    @Test func constantPaintIsSharedByTheFeaturesItDraws() throws {
+        // A fill layer whose paint reads no feature: a point first (not a fill's to draw) must
+        // not stand for the polygons after it, and every polygon is drawn with the one paint.
+        let pm = try render(#"""
+        {"version": 8, "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [0, 0]}},
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-20, -5], [-10, -5], [-10, 5], [-20, 5], [-20, -5]]]}},
+            {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[10, -5], [20, -5], [20, 5], [10, 5], [10, -5]]]}}]}}},
+         "layers": [{"id": "f", "type": "fill", "source": "p", "paint": {"fill-color": "#00ff00"}},
+                    {"id": "c", "type": "circle", "source": "p", "filter": ["==", ["geometry-type"], "Point"], "paint": {"circle-color": "#ff0000", "circle-radius": 3}}]}
+        """#)
+        // (10 degrees at zoom 0 is 14.2 px.)
+        #expect(pm.color(atX: 10, y: 32) == RGBA8(0, 255, 0) && pm.color(atX: 53, y: 32) == RGBA8(0, 255, 0))
+        #expect(pm.color(atX: 32, y: 32) == RGBA8(255, 0, 0))
+        #expect(pm.color(atX: 32, y: 10).a == 0)
+    }
+
     @Test func circleStrokeAndBlurFollowTheShader() throws {
         let pm = try render(#"""
         {"version": 8, "sources": {"p": \#(points([(0, "x")]))},

@@ -36,6 +36,8 @@ public final class PaintTransition: Sendable {
 
     /// Whether a value of the chain changes with the zoom.
     public var isZoomDependent: Bool { (value?.isZoomDependent ?? false) || (prior?.isZoomDependent ?? false) }
+    /// Whether a value of the chain reads the feature.
+    public var isFeatureDependent: Bool { (value?.isFeatureDependent ?? false) || (prior?.isFeatureDependent ?? false) }
 
     /// True until this transition (and every prior one it starts from) has ended.
     public func isRunning(at now: Double) -> Bool { prior != nil && now < end }

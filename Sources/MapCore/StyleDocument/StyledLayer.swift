@@ -30,6 +30,9 @@ public final class StyledLayer: Sendable {
     /// only properties the geometry-set path draws. A tiled source's features are then drawn
     /// as one geometry set (`TileFrame.geometry`), as fast as an embedded one.
     let drawsAlike: Bool
+    /// Whether a paint or layout property reads the feature: else every feature of a layer drawn
+    /// feature by feature gets the paint evaluated for the first (a filter may still read them).
+    let paintReadsFeatures: Bool
 
     public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
         self.definition = definition
@@ -44,6 +47,7 @@ public final class StyledLayer: Sendable {
             || definition.paint["fill-pattern"] != nil
         symbolsReadZoom = definition.layout["symbol-placement"] != nil || transitions.values.contains { $0.isZoomDependent }
             || values.contains { $0.isZoomDependent }
+        paintReadsFeatures = values.contains { $0.isFeatureDependent } || transitions.values.contains { $0.isFeatureDependent }
         drawsAlike = definition.filter == nil && !values.contains { $0.isFeatureDependent }
             && definition.layout.keys.allSatisfy { Self.alikeLayout.contains($0) }
             && definition.paint.keys.allSatisfy { Self.alikePaint.contains($0) }
@@ -301,12 +305,25 @@ extension StyledLayer {
             }
         }
         let count = chosen?.count ?? data.features.count
+        // The paint of the features drawn, when no property reads them (nil: not made yet, or
+        // made for each feature; `.some(nil)`: a pattern the style has no image for, nothing drawn).
+        var shared: FeatureDraw.Paint?? = nil
         for k in 0..<count {
             let feature = data.features[chosen.map { Int($0[k]) } ?? k]
             let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
             if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
             guard !g.isEmpty else { continue }     // (an empty MultiPoint, Polygon, ...: nothing to draw or place)
+            // (Fills draw polygons, lines anything but points, circles anything.)
+            let drawn = d.type == .fill ? g.kind == .polygons : d.type == .line ? g.kind != .points : d.type == .circle
+            if let paint = shared {
+                if drawn, let paint { items.append(.init(paint: paint, geometry: g)) }
+                continue
+            }
+            let before = items.count
+            defer {
+                if drawn && !paintReadsFeatures { shared = .some(items.count > before ? items[items.count - 1].paint : nil) }
+            }
             switch d.type {
             case .fill:
                 guard g.kind == .polygons else { continue }
