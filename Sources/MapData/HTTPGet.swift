@@ -136,10 +136,7 @@ public enum HTTPGet {
                 return true
             }
             let lower = line.lowercased()
-            if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].lowercased().trimmingCharacters(in: .whitespaces)
-                headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            }
+            if let f = HTTPGet.field(line) { headers[f.name] = f.value }
             if lower.hasPrefix("content-length:") {
                 contentLength = Int(lower.dropFirst("content-length:".count).trimmingCharacters(in: .whitespacesAndNewlines))
             } else if lower.hasPrefix("location:") {
@@ -170,6 +167,13 @@ public enum HTTPGet {
             body.append(contentsOf: bytes)
             return true
         }
+    }
+
+    /// A header line's name (lower case) and value, both trimmed; nil without a colon.
+    public static func field(_ line: some StringProtocol) -> (name: String, value: String)? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        return (line[..<colon].lowercased().trimmingCharacters(in: .whitespaces),
+                line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The reason phrases of the statuses a feed is likely to answer with.

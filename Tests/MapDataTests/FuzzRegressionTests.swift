@@ -43,8 +43,7 @@ import Testing
         let cut = data.firstIndex(of: 0) ?? data.endIndex
         var headers: [String: String] = [:]
         for line in String(decoding: data[(cut + 1)...], as: UTF8.self).split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased().trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let f = HTTPGet.field(line) { headers[f.name] = f.value }
         }
         #expect(headers["expires"] != nil && HTTPCache.expiry(headers, now: 1000) == 1000)
     }

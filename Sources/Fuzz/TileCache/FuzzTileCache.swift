@@ -4,7 +4,7 @@ import Foundation
 import MapData
 
 /// What the tile cache reads back from disk and from an answer's headers: the input up to its
-/// first NUL is a `.meta` file (read for the URL on its first line, and for another URL), the
+/// first NUL is a `.meta` file (read for the URL on its first line), the
 /// rest `Name: value` header lines, whose `Cache-Control` and `Expires` give the expiry.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -13,12 +13,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let meta = bytes[..<cut]
     let url = String(decoding: meta.prefix { $0 != 10 }, as: UTF8.self)
     if let m = HTTPCache.meta(Data(meta), url: url), m.expires.isNaN { fatalError("NaN expiry") }
-    if HTTPCache.meta(Data(meta), url: url + "#other") != nil { fatalError("a meta file read for another URL") }
     var headers: [String: String] = [:]
     let rest = cut < bytes.endIndex ? bytes[(cut + 1)...] : Data()
     for line in String(decoding: rest, as: UTF8.self).split(separator: "\n") {
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        headers[line[..<colon].lowercased().trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        if let f = HTTPGet.field(line) { headers[f.name] = f.value }
     }
     let now = 1.8e9
     if let e = HTTPCache.expiry(headers, now: now), e.isNaN || (headers["cache-control"] != nil && e > now + 365 * 86_400 + 1 && headers["expires"] == nil) {
