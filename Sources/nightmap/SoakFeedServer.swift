@@ -56,6 +56,14 @@ final class SoakFeedServer: @unchecked Sendable {
     var currentBehaviour: Behaviour { lock.lock(); defer { lock.unlock() }; return behaviour }
     /// Requests answered so far, by behaviour.
     var servedCounts: [Behaviour: Int] { lock.lock(); defer { lock.unlock() }; return served }
+    /// Requests answered so far.
+    var servedTotal: Int { lock.lock(); defer { lock.unlock() }; return served.values.reduce(0, +) }
+
+    /// Waits until more than `count` requests have been answered, at most `seconds`.
+    func waitForRequests(beyond count: Int, within seconds: Double) {
+        let end = Clock.now() + seconds
+        while servedTotal <= count && Clock.now() < end { usleep(1000) }
+    }
 
     func stop() {
         lock.lock(); stopped = true; lock.unlock()
