@@ -1,6 +1,6 @@
-/// How the ends of open lines are drawn.
+/// How the ends of open lines are drawn (the style specification's `line-cap` values).
 public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
-/// How segments meet.
+/// How segments meet (the style specification's `line-join` values).
 public enum LineJoin: String, Sendable, CaseIterable { case miter, bevel, round }
 
 /// The geometry of a stroke, in device pixels.

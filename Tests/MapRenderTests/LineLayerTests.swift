@@ -25,11 +25,11 @@ import TestSupport
 
     @Test func referenceSheet() throws {
         var layers: [FrameDescription.DrawLayer] = []
-        for (i, cap) in MapCore.LineCap.allCases.enumerated() {
+        for (i, cap) in LineCap.allCases.enumerated() {
             let y = 30.0 + Double(i) * 30
             layers.append(layer("cap\(i)", [[(30, y), (130, y)]], LinePaint(color: .white, width: 12, cap: cap)))
         }
-        for (i, join) in MapCore.LineJoin.allCases.enumerated() {
+        for (i, join) in LineJoin.allCases.enumerated() {
             let x = 180.0 + Double(i) * 110
             layers.append(layer("join\(i)", [[(x, 110), (x + 40, 20), (x + 80, 110)]], LinePaint(color: .white, width: 12, join: join, miterLimit: 4)))
         }

@@ -1,11 +1,6 @@
 import Foundation
 import Raster
 
-/// Line ends, as the style specification names them.
-public enum LineCap: String, Sendable, Equatable, CaseIterable { case butt, round, square }
-/// Line joins, as the style specification names them.
-public enum LineJoin: String, Sendable, Equatable, CaseIterable { case miter, bevel, round }
-
 /// Paint of a line layer, with the specification's defaults.
 public struct LinePaint: Equatable, Sendable {
     public var color: Color = .black

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// A style-document layer inside the map's style: its definition and the paint properties on
 /// their way to a new value (both immutable; a change makes a new `StyledLayer`), evaluated for

@@ -89,8 +89,8 @@ extension FrameRenderer {
         runPoints.withUnsafeBufferPointer { all in
             for (r, end) in runEnds.enumerated() {
                 let closed = r < runClosed.count && runClosed[r]
-                lineMesh.add(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, cap: Raster.LineCap(rawValue: paint.cap.rawValue) ?? .butt,
-                             join: Raster.LineJoin(rawValue: paint.join.rawValue) ?? .miter, miterLimit: paint.miterLimit, sharpCornerOffset: sharp)
+                lineMesh.add(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, cap: paint.cap,
+                             join: paint.join, miterLimit: paint.miterLimit, sharpCornerOffset: sharp)
                 start = end
             }
         }
@@ -364,8 +364,8 @@ extension StrokeStyle {
     init(_ paint: LinePaint) {
         let w = paint.width
         self.init(width: w,
-                  cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
-                  join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
+                  cap: paint.cap,
+                  join: paint.join,
                   miterLimit: paint.miterLimit,
                   dashes: paint.dasharray.map { $0 * max(w, 1) })
     }
