@@ -49,28 +49,19 @@ public struct FrameDescription: Equatable, Sendable {
         public func intersects(_ o: ScreenBox) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
     }
 
-    /// One layer ready to draw: paint evaluated for the instant, colours already lit.
+    /// One layer ready to draw: paint evaluated for the instant, colours already lit, lengths
+    /// in device pixels. What it draws is typed by the layer's kind.
     public struct DrawLayer: Equatable, Sendable {
         public let id: String
-        public let paint: DrawPaint
-        public let geometry: GeometrySet?
-        public let image: ImageDraw?
-        /// A style-document layer's features, each with its evaluated paint.
-        public let features: FeatureDraw?
-        /// A symbol layer's symbols, placed with every other symbol layer's of the frame.
-        public var symbols: SymbolDraw?
-        /// A tiled raster layer's tiles, each an image in its square.
-        public let tiles: [ImageDraw]
+        public var content: LayerDraw
 
-        public init(id: String, paint: DrawPaint, geometry: GeometrySet?, image: ImageDraw? = nil,
-                    features: FeatureDraw? = nil, symbols: SymbolDraw? = nil, tiles: [ImageDraw] = []) {
-            self.id = id; self.paint = paint; self.geometry = geometry; self.image = image
-            self.features = features; self.symbols = symbols; self.tiles = tiles
-        }
+        public init(id: String, _ content: LayerDraw) { self.id = id; self.content = content }
 
-        public static func == (a: DrawLayer, b: DrawLayer) -> Bool {
-            a.id == b.id && a.paint == b.paint && a.geometry === b.geometry && a.image == b.image
-                && a.features == b.features && a.symbols == b.symbols && a.tiles == b.tiles
+        /// A symbol layer's symbols (nil for other kinds): the frame's symbol layers are placed
+        /// together, so the model and the placement look at them across layers.
+        public var symbols: SymbolDraw? {
+            get { if case let .symbol(s) = content { return s } else { return nil } }
+            set { if let s = newValue, case .symbol = content { content = .symbol(s) } }
         }
     }
 

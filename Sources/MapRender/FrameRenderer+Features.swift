@@ -2,111 +2,122 @@ import Foundation
 import MapCore
 import Raster
 
-/// Style-document layers: each feature with its own evaluated paint, drawn one after another
-/// (overlapping features of a layer blend over each other, as the reference engines draw them).
+/// Layers drawn feature by feature: each feature with its own evaluated paint, drawn one after
+/// another (overlapping features of a layer blend over each other, as the reference engines draw them).
 extension FrameRenderer {
-    func drawFeatures(_ draw: FeatureDraw, _ p: Placement, _ pixmap: Pixmap) {
-        if p.turn == nil { drawFeatures(draw, p, pixmap, AxisMap.self) } else { drawFeatures(draw, p, pixmap, RotatedMap.self) }
+    func drawFills(_ draw: FeatureDraw<FeatureFillPaint>, _ p: Placement, _ pixmap: Pixmap) {
+        if p.turn == nil { drawFills(draw, p, pixmap, AxisMap.self) } else { drawFills(draw, p, pixmap, RotatedMap.self) }
     }
 
-    /// Whether two features' paints cover as one: opaque fills of one colour without outline.
-    /// The union of their coverage is then composited once, which draws what painting them one
-    /// after the other draws but for their shared edges, where no background shows through.
-    /// (Lines never do: wide solid ones blend triangle by triangle as the reference's do, thin
-    /// ones keep one composite each, since where they cross the reference's blending darkens the
-    /// fringes and the render tests see it.)
-    static func coverTogether(_ a: FeatureDraw.Paint, _ b: FeatureDraw.Paint) -> Bool {
-        switch (a, b) {
-        case let (.fill(p, nil, true), .fill(q, nil, true)):
-            return p.pattern == nil && q.pattern == nil && p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
-        default:
-            return false
-        }
+    func drawLines(_ draw: FeatureDraw<LinePaint>, _ p: Placement, _ pixmap: Pixmap) {
+        if p.turn == nil { drawLines(draw, p, pixmap, AxisMap.self) } else { drawLines(draw, p, pixmap, RotatedMap.self) }
     }
 
-    private func drawFeatures<M: ScreenMap>(_ draw: FeatureDraw, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
+    func drawCircles(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ pixmap: Pixmap) {
+        if p.turn == nil { drawCircles(draw, p, pixmap, AxisMap.self) } else { drawCircles(draw, p, pixmap, RotatedMap.self) }
+    }
+
+    /// Whether two fill features' paints cover as one: opaque fills of one colour without
+    /// outline. The union of their coverage is then composited once, which draws what painting
+    /// them one after the other draws but for their shared edges, where no background shows
+    /// through. (Lines never do: wide solid ones blend triangle by triangle as the reference's
+    /// do, thin ones keep one composite each, since where they cross the reference's blending
+    /// darkens the fringes and the render tests see it.)
+    static func coverTogether(_ a: FeatureFillPaint, _ b: FeatureFillPaint) -> Bool {
+        guard a.outline == nil, b.outline == nil, a.antialias, b.antialias else { return false }
+        let p = a.fill, q = b.fill
+        return p.pattern == nil && q.pattern == nil && p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
+    }
+
+    private func drawFills<M: ScreenMap>(_ draw: FeatureDraw<FeatureFillPaint>, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
         let items = draw.items
         // Coverage added and not yet composited, and the paint it is in.
-        var pending: FeatureDraw.Paint? = nil
+        var pending: FeatureFillPaint? = nil
         for (k, item) in items.enumerated() {
             // Features that cover together (`coverTogether`) add their coverage; the last of
             // them composites it all.
             let together = Self.coverTogether(item.paint, item.paint)
             defer {
                 if let q = pending, !(k + 1 < items.count && Self.coverTogether(q, items[k + 1].paint)) {
-                    switch q {
-                    case let .fill(paint, _, _): rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
-                    case .line, .circle: break
-                    }
+                    rasterizer.fill(pixmap, color: q.fill.color.premultiplied(opacity: q.fill.opacity), rule: .nonZero)
                     pending = nil
                 }
             }
             let g = item.geometry
             guard !g.isEmpty else { continue }
-            switch item.paint {
-            case let .fill(paint, outline, antialias):
-                guard paint.opacity > 0 else { continue }
-                forEachCopy(g, p, margin: 2, draw.translate) { (map: M) in
-                    if let pattern = paint.pattern {
-                        // (The pattern's grid is the world's, so it runs on across world copies.)
-                        let world = M(p, copy: 0, translate: draw.translate).transform
-                        guard let inverse = world.inverted() else { return }
-                        let toImage = Transform.scale(pattern.pixelsPerWorld, pattern.pixelsPerWorld).concatenating(inverse)
-                        addRings(g, map)
-                        rasterizer.fill(pixmap, pattern: PatternBlitter(destination: pixmap, image: pattern.image, toImage: toImage,
-                                                                        opacity: paint.opacity), aliased: !antialias)
-                        return
-                    }
-                    let color = paint.color.premultiplied(opacity: paint.opacity)
-                    guard antialias else {
-                        // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.
-                        collectParts(g, map, closeRings: true)
-                        runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: runEnds, color: color, onto: pixmap, rows: rows) }
-                        return
-                    }
+            let paint = item.paint.fill, outline = item.paint.outline, antialias = item.paint.antialias
+            guard paint.opacity > 0 else { continue }
+            forEachCopy(g, p, margin: 2, draw.translate) { (map: M) in
+                if let pattern = paint.pattern {
+                    // (The pattern's grid is the world's, so it runs on across world copies.)
+                    let world = M(p, copy: 0, translate: draw.translate).transform
+                    guard let inverse = world.inverted() else { return }
+                    let toImage = Transform.scale(pattern.pixelsPerWorld, pattern.pixelsPerWorld).concatenating(inverse)
                     addRings(g, map)
-                    if together { pending = item.paint; return }
-                    rasterizer.fill(pixmap, color: color, rule: .nonZero)
-                    // The outline: a 1-px line along the polygon's edges, over the fill. (The
-                    // reference draws it as a GPU hairline, not as a line layer, and area
-                    // coverage comes closer to that than the line shader's distance ramp.)
-                    if let outline {
-                        // (Rings cut out of tiles: without the cuts along the tiles' sides.)
-                        if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
-                        var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
-                        line.emissiveStrength = 1
-                        paintRuns(line, pixmap, exactArea: true)
-                    } else if paint.opacity < 1 || paint.color.a < 1 {
-                        // A translucent fill's own outline (the reference draws it, in the fill's
-                        // colour, as 2-pixel GPU lines over the fill; under an opaque fill it only
-                        // shows outside, where the area coverage already anti-aliases the edge).
-                        if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
-                        runPoints.withUnsafeBufferPointer {
-                            SmoothHairline.draw($0, ends: runEnds, closed: runClosed, color: color, onto: pixmap, rows: rows)
-                        }
+                    rasterizer.fill(pixmap, pattern: PatternBlitter(destination: pixmap, image: pattern.image, toImage: toImage,
+                                                                    opacity: paint.opacity), aliased: !antialias)
+                    return
+                }
+                let color = paint.color.premultiplied(opacity: paint.opacity)
+                guard antialias else {
+                    // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.
+                    collectParts(g, map, closeRings: true)
+                    runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: runEnds, color: color, onto: pixmap, rows: rows) }
+                    return
+                }
+                addRings(g, map)
+                if together { pending = item.paint; return }
+                rasterizer.fill(pixmap, color: color, rule: .nonZero)
+                // The outline: a 1-px line along the polygon's edges, over the fill. (The
+                // reference draws it as a GPU hairline, not as a line layer, and area
+                // coverage comes closer to that than the line shader's distance ramp.)
+                if let outline {
+                    // (Rings cut out of tiles: without the cuts along the tiles' sides.)
+                    if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
+                    var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
+                    line.emissiveStrength = 1
+                    paintRuns(line, pixmap, exactArea: true)
+                } else if paint.opacity < 1 || paint.color.a < 1 {
+                    // A translucent fill's own outline (the reference draws it, in the fill's
+                    // colour, as 2-pixel GPU lines over the fill; under an opaque fill it only
+                    // shows outside, where the area coverage already anti-aliases the edge).
+                    if let o = g.outline { collectParts(o, map, closeRings: false) } else { collectParts(g, map, closeRings: true) }
+                    runPoints.withUnsafeBufferPointer {
+                        SmoothHairline.draw($0, ends: runEnds, closed: runClosed, color: color, onto: pixmap, rows: rows)
                     }
                 }
-            case let .line(paint):
-                guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
-                // Polygons cut out of tiles are stroked along their outline, not along the cuts.
-                let g = g.outline ?? g
-                let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
-                let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
-                forEachCopy(g, p, margin: margin, draw.translate) { (map: M) in
-                    // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)
-                    if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, let a = map.axis {
-                        drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, pixmap)
-                    } else {
-                        collectParts(g, map, closeRings: g.kind == .polygons)
-                        if Self.isMeshed(paint) { meshRuns(paint, pixmap, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, pixmap) }
-                    }
+            }
+        }
+    }
+
+    private func drawLines<M: ScreenMap>(_ draw: FeatureDraw<LinePaint>, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
+        for item in draw.items {
+            let paint = item.paint
+            guard !item.geometry.isEmpty, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
+            // Polygons cut out of tiles are stroked along their outline, not along the cuts.
+            let g = item.geometry.outline ?? item.geometry
+            let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
+            let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
+            forEachCopy(g, p, margin: margin, draw.translate) { (map: M) in
+                // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)
+                if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, let a = map.axis {
+                    drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, pixmap)
+                } else {
+                    collectParts(g, map, closeRings: g.kind == .polygons)
+                    if Self.isMeshed(paint) { meshRuns(paint, pixmap, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, pixmap) }
                 }
-            case .circle(let paint):
-                let reach = paint.radius + paint.strokeWidth + 1
-                forEachCopy(g, p, margin: reach, draw.translate) { (map: M) in
-                    for i in 0..<(g.coordinates.count / 2) {
-                        drawCircle(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
-                    }
+            }
+        }
+    }
+
+    private func drawCircles<M: ScreenMap>(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
+        for item in draw.items {
+            let g = item.geometry, paint = item.paint
+            guard !g.isEmpty else { continue }
+            let reach = paint.radius + paint.strokeWidth + 1
+            forEachCopy(g, p, margin: reach, draw.translate) { (map: M) in
+                for i in 0..<(g.coordinates.count / 2) {
+                    drawCircle(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), pixmap)
                 }
             }
         }

@@ -142,7 +142,7 @@ public final class FrameRenderer {
             first = cachedLayers.count
         } else {
             // Start from the clear colour unless the first layer paints every pixel anyway.
-            if case let .background(c, o)? = layers.first?.paint, c.a >= 1, o >= 1 {} else {
+            if case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {} else {
                 pixmap.clear(clearColor, rows: rows)
             }
         }
@@ -185,36 +185,35 @@ public final class FrameRenderer {
               _ pixmap: Pixmap) {
         if let background = pendingBackground {
             // An opaque background under a fill: both in one pass over the rows.
-            if layer.features == nil, case let .fill(paint) = layer.paint, let g = layer.geometry,
-               paint.opacity > 0, paint.color.a > 0 {
+            if case let .fill(.uniform(g, paint)) = layer.content, paint.opacity > 0, paint.color.a > 0 {
                 pendingBackground = nil
                 drawFill(g, paint, placement, pixmap, over: background)
                 return
             }
             flushBackground(pixmap)
         }
-        if layer.symbols != nil {
-            drawSymbols(index, frame, pixmap)
-            return
-        }
-        if let features = layer.features {
-            drawFeatures(features, placement, pixmap)
-            return
-        }
-        switch layer.paint {
+        switch layer.content {
         case let .background(color, opacity):
             drawBackground(color.premultiplied(opacity: opacity), pixmap)
-        case let .fill(paint):
-            guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0 else { return }
+        case let .fill(.uniform(g, paint)):
+            guard paint.opacity > 0, paint.color.a > 0 else { return }
             drawFill(g, paint, placement, pixmap)
-        case let .line(paint):
-            guard let g = layer.geometry, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
+        case let .fill(.features(features)):
+            drawFills(features, placement, pixmap)
+        case let .line(.uniform(g, paint)):
+            guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
             drawLine(g, paint, placement, pixmap)
-        case let .raster(paint):
-            guard paint.opacity > 0 else { return }
-            for tile in layer.tiles { drawRaster(tile, paint, placement, pixmap) }
-            guard let draw = layer.image else { return }
-            drawRasterLayer(layer, draw, paint, placement, frame, pixmap)
+        case let .line(.features(features)):
+            drawLines(features, placement, pixmap)
+        case let .circle(features):
+            drawCircles(features, placement, pixmap)
+        case let .raster(raster):
+            guard raster.paint.opacity > 0 else { return }
+            for tile in raster.tiles { drawRaster(tile, raster.paint, placement, pixmap) }
+            guard let draw = raster.image else { return }
+            drawRasterLayer(layer, draw, raster.paint, placement, frame, pixmap)
+        case .symbol:
+            drawSymbols(index, frame, pixmap)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MapCore
 import Testing
+import TestSupport
 
 /// Document layers drawn feature by feature are kept between frames; every change a frame must
 /// show still shows (the layer's properties, its source's data, the zoom a function reads, the
@@ -21,8 +22,7 @@ import Testing
     }
 
     func width(_ m: MapModel, _ id: String) -> Double? {
-        guard case let .line(p)? = m.frame().layers.first(where: { $0.id == id })?.features?.items.first?.paint else { return nil }
-        return p.width
+        m.frame().layers.first(where: { $0.id == id })?.lineFeatures?.items.first?.paint.width
     }
 
     @Test func whatAFrameMustShowStillShows() throws {
@@ -50,10 +50,10 @@ import Testing
         // The light (colours are lit by it).
         m.lighting = true
         try m.setPaintProperty(layer: "fixed", "line-color", json: .string("white"), at: 0)
-        guard case let .line(white)? = m.frame().layers.first?.features?.items.first?.paint else { Issue.record("no line"); return }
+        guard let white = m.frame().layers.first?.lineFeatures?.items.first?.paint else { Issue.record("no line"); return }
         #expect(white.color != .white, "lit by the night preset")
         m.lighting = false
-        guard case let .line(plain)? = m.frame().layers.first?.features?.items.first?.paint else { Issue.record("no line"); return }
+        guard let plain = m.frame().layers.first?.lineFeatures?.items.first?.paint else { Issue.record("no line"); return }
         #expect(plain.color == .white)
     }
 }

@@ -65,7 +65,7 @@ import Testing
             #""sources": { "p": { "type": "geojson", "data": { "type": "FeatureCollection", "features": [] } } }"#).utf8), name: "many.json")
         var m = MapModel(style: Style(document: document, features: ["p": Self.data(20_000)], images: [:]),
                          size: ViewportSize(width: 256, height: 256), camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 6))
-        func drawn() -> Int { m.frame().layers.first?.features?.items.count ?? 0 }
+        func drawn() -> Int { if case let .circle(f)? = m.frame().layers.first?.content { f.items.count } else { 0 } }
         let near = drawn()
         #expect(near > 0 && near < 2000, "\(near) of 20 000 evaluated at zoom 6")
         // Whole world: every feature.

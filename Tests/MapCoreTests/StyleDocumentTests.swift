@@ -1,6 +1,7 @@
 import Foundation
 import MapCore
 import Testing
+import TestSupport
 
 @Suite struct StyleDocumentTests {
     func parse(_ text: String) throws -> StyleDocument {
@@ -79,8 +80,7 @@ import Testing
         var m = MapModel(style: style, size: ViewportSize(width: 64, height: 64), camera: weatherCamera, bounds: weatherBounds)
         m.lighting = false
         func width() -> Double? {
-            guard case let .line(p)? = m.frame().layers.first?.features?.items.first?.paint else { return nil }
-            return p.width
+            m.frame().layers.first?.lineFeatures?.items.first?.paint.width
         }
         #expect(width() == 3)
         try m.setPaintProperty(layer: "l", "line-width", json: .number(5), at: 0)
@@ -100,7 +100,7 @@ import Testing
         var def = LayerDefinition(id: "bg", type: .background)
         try def.setPaint("background-color", .string("#ff0000"))
         try m.addLayer(def)
-        guard case let .background(c, o)? = m.frame().layers.first?.paint else { Issue.record("no background"); return }
+        guard case let .background(c, o)? = m.frame().layers.first?.content else { Issue.record("no background"); return }
         #expect(c == Color(r: 1, g: 0, b: 0) && o == 1)
     }
 }

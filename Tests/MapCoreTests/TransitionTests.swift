@@ -31,9 +31,7 @@ import TestSupport
 
     /// The line's paint as the frame draws it (per feature).
     func drawn(_ m: MapModel) -> LinePaint? {
-        guard let layer = m.frame().layers.first(where: { $0.id == "l" }), let item = layer.features?.items.first,
-              case let .line(p) = item.paint else { return nil }
-        return p
+        m.frame().layers.first(where: { $0.id == "l" })?.lineFeatures?.items.first?.paint
     }
 
     @Test func defaultTransitionAtExactInstants() throws {

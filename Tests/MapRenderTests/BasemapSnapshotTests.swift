@@ -60,10 +60,15 @@ import TestSupport
         func rebuilt(_ frame: FrameDescription, _ length: Int?) -> FrameDescription {
             guard let length else { return frame }
             let layers = frame.layers.map { l -> FrameDescription.DrawLayer in
-                guard let g = l.geometry else { return l }
-                let b = GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
-                                    partLengths: g.partLengths, points: g.points, blockLength: length)
-                return .init(id: l.id, paint: l.paint, geometry: b, image: l.image, features: l.features, symbols: l.symbols, tiles: l.tiles)
+                func blocked(_ g: GeometrySet) -> GeometrySet {
+                    GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
+                                partLengths: g.partLengths, points: g.points, blockLength: length)
+                }
+                switch l.content {
+                case let .fill(.uniform(g, p)): return .init(id: l.id, .fill(.uniform(blocked(g), p)))
+                case let .line(.uniform(g, p)): return .init(id: l.id, .line(.uniform(blocked(g), p)))
+                default: return l
+                }
             }
             return FrameDescription(view: frame.view, layers: layers, markers: frame.markers, overlay: frame.overlay)
         }
@@ -78,7 +83,12 @@ import TestSupport
             model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom))
             model.loadWantedTiles(now: 0)
             let drawn = model.frame()
-            let sets = drawn.layers.compactMap(\.geometry)
+            let sets = drawn.layers.compactMap { l -> GeometrySet? in
+                switch l.content {
+                case let .fill(.uniform(g, _)), let .line(.uniform(g, _)): return g
+                default: return nil
+                }
+            }
             // (The state borders start at zoom 3.)
             #expect(sets.count == (zoom >= 3 ? 5 : 4) && sets.allSatisfy { $0.blockLength == 16 },
                     "z\(zoom): every basemap layer is drawn as one geometry set")

@@ -19,10 +19,11 @@ import Testing
     }
 
     func render(opacity: Double) -> Pixmap {
-        let paint = FeatureDraw.Paint.fill(FillPaint(color: .white, opacity: opacity, emissiveStrength: 1), outline: nil, antialias: true)
-        let items = [FeatureDraw.Item(paint: paint, geometry: Self.square(8, 32.5)), FeatureDraw.Item(paint: paint, geometry: Self.square(32.5, 56))]
-        let bg = FrameDescription.DrawLayer(id: "bg", paint: .background(color: .black, opacity: 1), geometry: nil)
-        let layer = FrameDescription.DrawLayer(id: "f", paint: .fill(FillPaint()), geometry: nil, features: FeatureDraw(items: items))
+        let paint = FeatureFillPaint(fill: FillPaint(color: .white, opacity: opacity, emissiveStrength: 1))
+        typealias Item = FeatureDraw<FeatureFillPaint>.Item
+        let items = [Item(paint: paint, geometry: Self.square(8, 32.5)), Item(paint: paint, geometry: Self.square(32.5, 56))]
+        let bg = FrameDescription.DrawLayer(id: "bg", .background(color: .black, opacity: 1))
+        let layer = FrameDescription.DrawLayer(id: "f", .fill(.features(FeatureDraw(items: items))))
         let pm = Pixmap(width: 64, height: 64)
         FrameRenderer().render(FrameDescription(view: Self.view, layers: [bg, layer]), into: pm)
         return pm

@@ -13,11 +13,11 @@ import TestSupport
     /// A line layer through screen points (converted to positions for this view).
     func layer(_ id: String, _ lines: [[(Double, Double)]], _ paint: LinePaint) -> FrameDescription.DrawLayer {
         let geo = GeometrySet.lines(name: id, lines.map { $0.map { Self.view.lngLat(x: $0.0, y: $0.1) } })
-        return .init(id: id, paint: .line(paint), geometry: geo)
+        return .init(id: id, .line(.uniform(geo, paint)))
     }
 
     func render(_ layers: [FrameDescription.DrawLayer]) -> Pixmap {
-        let bg = FrameDescription.DrawLayer(id: "bg", paint: .background(color: .black, opacity: 1), geometry: nil)
+        let bg = FrameDescription.DrawLayer(id: "bg", .background(color: .black, opacity: 1))
         let pm = Pixmap(width: Self.size.width, height: Self.size.height)
         FrameRenderer().render(FrameDescription(view: Self.view, layers: [bg] + layers), into: pm)
         return pm
@@ -144,7 +144,7 @@ import TestSupport
         let shared = FrameRenderer()
         for (k, opacity) in [0.0, 0.2, 0.5, 0.9, 0.9, 0.1].enumerated() {
             let top = t.layer("top", [[(50, 200), (450, 200)]], LinePaint(color: .white, width: 10, opacity: opacity))
-            let bg = FrameDescription.DrawLayer(id: "bg", paint: .background(color: .black, opacity: 1), geometry: nil)
+            let bg = FrameDescription.DrawLayer(id: "bg", .background(color: .black, opacity: 1))
             var layers = [bg] + base + [top]
             if k == 4 { layers[1] = t.layer("a", [[(20, 20), (400, 300)]], LinePaint(color: .white, width: 9)) }  // a lower layer changes
             let frame = FrameDescription(view: LineLayerTests.view, layers: layers)

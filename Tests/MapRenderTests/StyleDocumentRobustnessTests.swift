@@ -5,6 +5,7 @@ import MapData
 import MapRender
 import Raster
 import Testing
+import TestSupport
 
 /// Hostile style documents, GeoJSON, sprites and images: each must either be refused with a
 /// `StyleDocumentError` naming the JSON path, or render (small) without trapping, hanging or
@@ -500,8 +501,9 @@ import Testing
             model.advance(to: 1)
             let frame = model.frame()
             var kinds = Set<String>()
-            for item in frame.layers.flatMap({ $0.features?.items ?? [] }) {
-                if case let .line(line) = item.paint {
+            for item in frame.layers.flatMap({ $0.lineFeatures?.items ?? [] }) {
+                do {
+                    let line = item.paint
                     kinds.insert("line")
                     for v in [line.width, line.gapWidth, line.blur, line.miterLimit, line.opacity] + line.dasharray { #expect(v.isFinite) }
                 }

@@ -59,7 +59,7 @@ import Testing
 
     @Test func anOffscreenMarkerPointsToAPlaceOutOfSight() {
         let view = ViewTransform(camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 3), size: ViewportSize(width: 200, height: 200))
-        let bg = FrameDescription.DrawLayer(id: "bg", paint: .background(color: .black, opacity: 1), geometry: nil)
+        let bg = FrameDescription.DrawLayer(id: "bg", .background(color: .black, opacity: 1))
         func render(_ target: LngLat) -> Pixmap {
             let pm = Pixmap(width: 200, height: 200)
             FrameRenderer().render(FrameDescription(view: view, layers: [bg], markers: [.init(target: target, color: .white)]), into: pm)

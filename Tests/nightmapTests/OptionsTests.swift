@@ -4,6 +4,7 @@ import MapCore
 import MapData
 import Raster
 import Testing
+import TestSupport
 @testable import nightmap
 
 @Suite struct OptionsTests {
@@ -84,7 +85,7 @@ import Testing
         #expect(ids.suffix(5) == ["iss-track-past", "iss-track-future", "iss-track-seen", "observer", "iss"])
         #expect(m.model.lighting)
         // (The last step has not been pulsed yet at instant 0.)
-        guard case let .line(step)? = m.frame().layers.first(where: { $0.id == "route-step-13" })?.features?.items.first?.paint else {
+        guard let step = m.frame().layers.first(where: { $0.id == "route-step-13" })?.lineFeatures?.items.first?.paint else {
             Issue.record("no route step"); return
         }
         #expect(step.width == 8 && step.cap == .round && step.color == .white && step.opacity == 0)

@@ -4,6 +4,7 @@ import MapCore
 import MapData
 import Raster
 import Testing
+import TestSupport
 @testable import nightmap
 
 /// `--pixel-ratio R`: the same view in R times the pixels: the same ground, lines, text and icons
@@ -28,9 +29,8 @@ import Testing
         // Line widths, text and icons in device pixels.
         let f1 = one.frame(), f2 = two.frame()
         for (l1, l2) in zip(f1.layers, f2.layers) {
-            switch (l1.paint, l2.paint) {
-            case let (.line(x), .line(y)) where l1.features == nil: #expect(y.width == 2 * x.width, "\(l1.id)")
-            default: break
+            if case let .line(.uniform(_, x)) = l1.content, case let .line(.uniform(_, y)) = l2.content {
+                #expect(y.width == 2 * x.width, "\(l1.id)")
             }
             // Symbols: text sizes, halos and the icons' scale (the place dots, the rocket).
             for (s1, s2) in zip(l1.symbols?.set.symbols ?? [], l2.symbols?.set.symbols ?? []) {
@@ -40,8 +40,8 @@ import Testing
                 if case let .vector(x)? = s1.icon?.image, case let .vector(y)? = s2.icon?.image { #expect(y.scale == 2 * x.scale, "\(l1.id)") }
             }
             // Document layers' features: the route's steps, the ISS track and its rocket.
-            for (i1, i2) in zip(l1.features?.items ?? [], l2.features?.items ?? []) {
-                if case let (.line(x), .line(y)) = (i1.paint, i2.paint) { #expect(y.width == 2 * x.width, "\(l1.id)") }
+            for (i1, i2) in zip(l1.lineFeatures?.items ?? [], l2.lineFeatures?.items ?? []) {
+                #expect(i2.paint.width == 2 * i1.paint.width, "\(l1.id)")
             }
         }
         #expect(f1.layers.contains { $0.symbols?.set.symbols.contains { if case .vector? = $0.icon?.image, $0.text == nil { true } else { false } } ?? false },

@@ -98,15 +98,10 @@ public struct VectorIconPaint: Equatable, Sendable {
     }
 }
 
-/// A style-document layer's features, each with its own evaluated paint, in draw order: the
-/// frame description of a data-driven layer. Screen lengths are device pixels.
-public struct FeatureDraw: Equatable, Sendable {
-    public enum Paint: Equatable, Sendable {
-        case fill(FillPaint, outline: Color?, antialias: Bool)
-        case line(LinePaint)
-        case circle(CirclePaint)
-    }
-
+/// A style-document layer's features, each with its own evaluated paint (`Paint`: the layer
+/// kind's), in draw order: the frame description of a data-driven layer. Screen lengths are
+/// device pixels.
+public struct FeatureDraw<Paint: Equatable & Sendable>: Equatable, Sendable {
     public struct Item: Equatable, Sendable {
         public let paint: Paint
         public let geometry: FeatureGeometry

@@ -97,16 +97,6 @@ public struct RasterPaint: Equatable, Sendable {
     }
 }
 
-/// A layer's paint as the frame draws it, evaluated for one instant (colours lit, lengths in
-/// device pixels): one paint for a whole layer. (Layers drawn feature by feature carry their
-/// features' paint in `FeatureDraw`, symbol layers their symbols in `SymbolDraw`.)
-public enum DrawPaint: Equatable, Sendable {
-    case background(color: Color, opacity: Double)
-    case fill(FillPaint)
-    case line(LinePaint)
-    case raster(RasterPaint)
-}
-
 /// A layer of the map's style: a style-document layer (its definition and running
 /// transitions), with its id, source, zoom range and visibility at hand.
 public struct Layer: Equatable, Sendable {

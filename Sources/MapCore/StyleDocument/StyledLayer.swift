@@ -219,7 +219,7 @@ extension StyledLayer {
         switch d.type {
         case .background:
             let color = color("background-color", zc).lit(by: e.light, emissive: number("background-emissive-strength", zc))
-            return .init(id: d.id, paint: .background(color: color, opacity: number("background-opacity", zc)), geometry: nil)
+            return .init(id: d.id, .background(color: color, opacity: number("background-opacity", zc)))
         case .raster:
             if let tiles = e.tiles?.rasterTiles(d.source) {
                 let p = rasterPaint(zoom: e.zoom, now: e.now)
@@ -228,26 +228,16 @@ extension StyledLayer {
                     FrameDescription.ImageDraw(image: $0.image, previous: nil, fade: 1, corners: $0.corners, placement: .linear, light: light,
                                                pixelAligned: e.still, gridStep: e.pixelRatio, aliased: true)
                 }
-                return .init(id: d.id, paint: .raster(p), geometry: nil, tiles: draws)
+                return .init(id: d.id, .raster(RasterDraw(paint: p, tiles: draws)))
             }
             guard let source = style.image(d.source) else { return nil }
             let p = rasterPaint(zoom: e.zoom, now: e.now)
             guard let draw = image(source, p) else { return nil }
-            return .init(id: d.id, paint: .raster(p), geometry: nil, image: draw)
+            return .init(id: d.id, .raster(RasterDraw(paint: p, image: draw)))
         case .fill, .line:
             // A layer that draws every feature alike: one paint for all its geometry.
             if drawsAlike, let g = e.tiles?.geometry(d.source, layer: d.sourceLayer, lines: d.type == .line) {
-                let paint: DrawPaint
-                if d.type == .fill {
-                    paint = .fill(fillPaint(zc, e))
-                } else {
-                    var p = linePaint(zc, e, typed: true)
-                    // (Dashes are laid out at the tile's integer zoom, as for features.)
-                    let growth = finite(exp2(e.zoom - e.zoom.rounded(.down)), or: 1)
-                    if growth != 1, !p.dasharray.isEmpty { p.dasharray = p.dasharray.map { $0 * growth } }
-                    paint = .line(p)
-                }
-                return .init(id: d.id, paint: paint, geometry: g)
+                return .init(id: d.id, d.type == .fill ? .fill(.uniform(g, fillPaint(zc, e))) : .line(.uniform(g, linePaint(zc, e, typed: true))))
             }
             return cache.map { $0.draw(self, style, e) { featureLayer(style, e, region: $0) } } ?? featureLayer(style, e, region: nil)
         case .circle:
@@ -269,9 +259,8 @@ extension StyledLayer {
         guard let data = e.features(style, definition),
               let set = symbolSet(style, data, e, candidates: candidates(data, region)) else { return nil }
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
-        return .init(id: definition.id, paint: .fill(FillPaint()), geometry: nil,
-                     symbols: SymbolDraw(set: set, iconTranslate: screenTranslate("icon-translate", zc, e),
-                                         textTranslate: screenTranslate("text-translate", zc, e)))
+        return .init(id: definition.id, .symbol(SymbolDraw(set: set, iconTranslate: screenTranslate("icon-translate", zc, e),
+                                                           textTranslate: screenTranslate("text-translate", zc, e))))
     }
 
     /// A symbol layer's `icon-translate` or `text-translate` on screen, in device pixels: anchored
@@ -289,10 +278,52 @@ extension StyledLayer {
     /// `region`: evaluate only the features whose boxes touch it (nil: all).
     private func featureLayer(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?) -> FrameDescription.DrawLayer? {
         let d = definition
+        switch d.type {
+        case .fill:
+            return features(style, e, region: region, draws: { $0 == .polygons }) { c in
+                let outline: Color? = isSet("fill-outline-color")
+                    ? color("fill-outline-color", c).lit(by: e.light, emissive: number("fill-emissive-strength", c)) : nil
+                let aa = layout("fill-antialias", c) == .bool(false) || paint("fill-antialias", c) == .bool(false) ? false : true
+                var fill = fillPaint(c, e)
+                if isSet("fill-pattern") {
+                    // A pattern the style has no image for draws nothing, as in the reference engines.
+                    guard let pattern = fillPattern(style, c, e) else { return nil }
+                    fill.pattern = pattern
+                }
+                return FeatureFillPaint(fill: fill, outline: outline, antialias: aa)
+            }.map { .init(id: d.id, .fill(.features($0))) }
+        case .line:
+            return features(style, e, region: region, draws: { $0 != .points }) { linePaint($0, e) }
+                .map { .init(id: d.id, .line(.features($0))) }
+        case .circle:
+            return features(style, e, region: region, draws: { _ in true }) { c in
+                var p = CirclePaint()
+                p.radius = e.length(number("circle-radius", c) * e.pixelRatio)
+                p.color = color("circle-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
+                // (A fraction of the radius: with 1e6 or more a circle has faded out entirely, and
+                // any negative blur is none.)
+                p.blur = min(max(finite(number("circle-blur", c), or: 1e6), -1e6), 1e6)
+                p.opacity = number("circle-opacity", c)
+                p.strokeWidth = e.length(number("circle-stroke-width", c) * e.pixelRatio)
+                p.strokeColor = color("circle-stroke-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
+                p.strokeOpacity = number("circle-stroke-opacity", c)
+                return p
+            }.map { .init(id: d.id, .circle($0)) }
+        default:
+            return nil
+        }
+    }
+
+    /// The layer's features around `region` (nil: all) that pass its filter and whose geometry
+    /// kind it `draws`, each with the paint `paint` evaluates for it (nil: the feature draws
+    /// nothing); nil when none draws.
+    private func features<Paint>(_ style: Style, _ e: StyleEvaluation, region: MercatorBox?, draws: (FeatureGeometry.Kind) -> Bool,
+                                 paint: (EvaluationContext) -> Paint?) -> FeatureDraw<Paint>? {
+        let d = definition
         guard let data = e.features(style, d) else { return nil }
         let chosen = candidates(data, region)
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
-        var items: [FeatureDraw.Item] = []
+        var items: [FeatureDraw<Paint>.Item] = []
         let translateName = self.translateName
         var translate = (x: 0.0, y: 0.0)
         if paintSpecs[translateName] != nil {
@@ -308,65 +339,25 @@ extension StyledLayer {
         let count = chosen?.count ?? data.features.count
         // The paint of the features drawn, when no property reads them (nil: not made yet, or
         // made for each feature; `.some(nil)`: a pattern the style has no image for, nothing drawn).
-        var shared: FeatureDraw.Paint?? = nil
+        var shared: Paint?? = nil
         for k in 0..<count {
             let feature = data.features[chosen.map { Int($0[k]) } ?? k]
-            let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
             if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
-            guard !g.isEmpty else { continue }     // (an empty MultiPoint, Polygon, ...: nothing to draw or place)
-            // (Fills draw polygons, lines anything but points, circles anything.)
-            let drawn = d.type == .fill ? g.kind == .polygons : d.type == .line ? g.kind != .points : d.type == .circle
-            if let paint = shared {
-                if drawn, let paint { items.append(.init(paint: paint, geometry: g)) }
+            // (An empty MultiPoint, Polygon, ...: nothing to draw or place.)
+            guard !g.isEmpty, draws(g.kind) else { continue }
+            if let shared {
+                if let shared { items.append(.init(paint: shared, geometry: g)) }
                 continue
             }
-            let before = items.count
-            defer {
-                if drawn && !paintReadsFeatures { shared = .some(items.count > before ? items[items.count - 1].paint : nil) }
-            }
-            switch d.type {
-            case .fill:
-                guard g.kind == .polygons else { continue }
-                let outline: Color? = isSet("fill-outline-color")
-                    ? color("fill-outline-color", c).lit(by: e.light, emissive: number("fill-emissive-strength", c)) : nil
-                let aa = layout("fill-antialias", c) == .bool(false) || paint("fill-antialias", c) == .bool(false) ? false : true
-                var fill = fillPaint(c, e)
-                if isSet("fill-pattern") {
-                    // A pattern the style has no image for draws nothing, as in the reference engines.
-                    guard let pattern = fillPattern(style, c, e) else { continue }
-                    fill.pattern = pattern
-                }
-                items.append(.init(paint: .fill(fill, outline: outline, antialias: aa), geometry: g))
-            case .line:
-                guard g.kind != .points else { continue }
-                var p = linePaint(c, e)
-                // The reference engines lay dashes out in tile units at the integer zoom of the
-                // tile, so between integer zooms the pattern grows with the map.
-                let growth = finite(exp2(e.zoom - e.zoom.rounded(.down)), or: 1)
-                p.dasharray = p.dasharray.map { $0 * growth }
-                items.append(.init(paint: .line(p), geometry: g))
-            case .circle:
-                var p = CirclePaint()
-                p.radius = e.length(number("circle-radius", c) * e.pixelRatio)
-                p.color = color("circle-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
-                // (A fraction of the radius: with 1e6 or more a circle has faded out entirely, and
-                // any negative blur is none.)
-                p.blur = min(max(finite(number("circle-blur", c), or: 1e6), -1e6), 1e6)
-                p.opacity = number("circle-opacity", c)
-                p.strokeWidth = e.length(number("circle-stroke-width", c) * e.pixelRatio)
-                p.strokeColor = color("circle-stroke-color", c).lit(by: e.light, emissive: number("circle-emissive-strength", c))
-                p.strokeOpacity = number("circle-stroke-opacity", c)
-                items.append(.init(paint: .circle(p), geometry: g))
-            default:
-                continue
-            }
+            let p = paint(EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now))
+            if !paintReadsFeatures { shared = .some(p) }
+            if let p { items.append(.init(paint: p, geometry: g)) }
         }
         guard !items.isEmpty else { return nil }
-        let kind: DrawPaint = d.type == .line ? .line(LinePaint()) : .fill(FillPaint())
         // GeoJSON sources: maxzoom 18; tiled ones are overzoomed into tiles of the camera's zoom.
         let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), style.geojson(d.source) == nil ? 30 : 18))
-        return .init(id: d.id, paint: kind, geometry: nil, features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom))
+        return FeatureDraw(items: items, translate: translate, tileZoom: tileZoom)
     }
 
     /// The raster paint at `zoom` and instant `now` (raster properties cannot read features).
@@ -424,6 +415,10 @@ extension StyledLayer {
         } else {
             p.dasharray = (paint("line-dasharray", c).asNumbers ?? []).map { $0.isNaN ? 0 : min(max($0, 0), dashLimit) }
         }
+        // The reference engines lay dashes out in tile units at the integer zoom of the tile, so
+        // between integer zooms the pattern grows with the map.
+        let growth = finite(exp2(e.zoom - e.zoom.rounded(.down)), or: 1)
+        if growth != 1, !p.dasharray.isEmpty { p.dasharray = p.dasharray.map { $0 * growth } }
         p.gapWidth = length(number("line-gap-width", c) * r)
         p.blur = length(number("line-blur", c) * r)
         p.offset = length(number("line-offset", c) * r)
