@@ -30,33 +30,36 @@ extension FrameRenderer {
     /// layers for this view (the rest drawn over it); into a new kept image when the same run
     /// was drawn in the frame before and is worth keeping; else directly.
     func drawUnchangedRun(_ layers: [FrameDescription.DrawLayer], _ range: Range<Int>, _ placement: Placement,
-                          _ frame: FrameDescription, _ pixmap: Pixmap) {
+                          _ frame: FrameDescription, _ target: RenderTarget, under: inout PremultipliedColor?) {
+        let pixmap = target.pixmap, rows = target.rows
         if let k = keptRun, k.start == range.lowerBound, k.layers.count <= range.count, k.view == frame.view, k.rows == rows,
            k.image.width == pixmap.width, k.image.height == pixmap.height,
            zip(k.layers, layers[range]).allSatisfy({ $0 == $1 }) {
             // The kept layers, then those of the run above them (a run grows and shrinks as the
             // layers over it start and stop changing; the kept part stays).
-            flushBackground(pixmap)
+            paint(&under, target)
             k.runs.composite(k.image, onto: pixmap, rows: rows)
-            for i in (range.lowerBound + k.layers.count)..<range.upperBound { draw(layers[i], i, placement, frame, pixmap) }
+            for i in (range.lowerBound + k.layers.count)..<range.upperBound { draw(layers[i], i, placement, frame, target, under: &under) }
             return
         }
         if recentRuns.contains(where: { $0.start == range.lowerBound && $0.count == range.count && $0.frame == frameNumber - 1 }),
            worthKeeping(layers, range) {
-            flushBackground(pixmap)
+            paint(&under, target)
             let image = keptRun.flatMap { $0.image.width == pixmap.width && $0.image.height == pixmap.height ? $0.image : nil }
                 ?? Pixmap(width: pixmap.width, height: pixmap.height)
             image.clear(PremultipliedColor(packed: 0), rows: rows)
             keptRun = nil
-            for i in range { draw(layers[i], i, placement, frame, image) }
-            flushBackground(image)
+            let kept = RenderTarget(pixmap: image, rows: rows)
+            var below: PremultipliedColor? = nil
+            for i in range { draw(layers[i], i, placement, frame, kept, under: &below) }
+            paint(&below, kept)
             let k = KeptRun(start: range.lowerBound, layers: Array(layers[range]), view: frame.view, rows: rows, image: image,
                             runs: ImageRuns(image, rows: rows))
             keptRun = k
             k.runs.composite(image, onto: pixmap, rows: rows)
             return
         }
-        for i in range { draw(layers[i], i, placement, frame, pixmap) }
+        for i in range { draw(layers[i], i, placement, frame, target, under: &under) }
         // This run's slot, else the stalest one.
         var slot = 0
         for i in recentRuns.indices {

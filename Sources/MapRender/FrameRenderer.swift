@@ -6,46 +6,21 @@ import Raster
 /// scratch storage (rasterizer cells, stroker buffers) between frames, so a warm frame does
 /// not allocate.
 public final class FrameRenderer {
+    /// The frame's rasterizer, lent to each layer as it draws.
     var rasterizer: Rasterizer
+    // One render layer per kind of layer, each with its own scratch state.
+    let labels = LabelSprites()
+    let lines = LineRenderLayer()
+    lazy var fills = FillRenderLayer(lines: lines)
+    let circles = CircleRenderLayer()
+    let rasters = RasterRenderLayer()
+    lazy var symbols = SymbolRenderLayer(labels: labels)
+    let backgrounds = BackgroundRenderLayer()
+    /// The overlay's scale bar and the compass (see `drawOverlay`).
     var stroker = Stroker()
-    var runPoints: [Point] = []
-    var runEnds: [Int] = []
-    var runOffsets: [Double] = []
-    /// Runs that are closed rings (joined at their first vertex, no caps); empty: none are.
-    var runClosed: [Bool] = []
-    /// Runs that go on with the line of the run before (cut from it off screen or at a tile's
-    /// edge), composited with it as one line; empty: none do.
-    var runContinues: [Bool] = []
-    var offsetScratch: [Point] = []
-    var strokeStyles: [(paint: LinePaint, style: StrokeStyle)] = []
     var symbolPath = Path()
-    var offsetEnds: [Int] = []
-    var rowMaps: [ImageRowMap] = []
-    var columnSamples: [AxisSamples] = []
-    var rowSamples: [AxisSamples] = []
-    /// Where each source column of a raster image starts and ends on screen (see `RunSkippingImageBlitter`).
-    var columnReach: [Int32] = []
-    /// Latitudes by Mercator y for a lonlat raster image at a bearing (see `ImageQuadMapper.warp`).
-    var latitudes: [Double] = []
-    /// Transparent-run tables of the images drawn lately (images never change once decoded).
-    var runsCache: [ObjectIdentifier: (image: any RasterTexture, runs: ImageRuns)] = [:]
-    let mask = CoverageMask(width: 1, height: 1)
-    /// Coverage of lines at most two pixels wide (see `ThinStroke`).
-    var thin = ThinStroke()
-    /// Style lines as the reference engines' triangles (see `LineMesh`), and their screen positions.
-    var lineMesh = LineMesh()
-    var meshPositions: [Double] = []
-    var centreFill = CentreFill()
     /// A run of layers above a changing one, kept as an image (see `drawUnchangedRun`).
     var keptRun: KeptRun?
-    /// Raster layers drawn for `drawnView` in the rows `drawnRows` (see `drawRasterLayer`).
-    var drawnRasters: [DrawnRaster] = []
-    var drawnView: ViewTransform?
-    var drawnRows: Range<Int> = 0..<0
-    /// The images drawn for `drawnView` (identities only: an image seen again is worth keeping).
-    var drawnSeen: [ObjectIdentifier] = []
-    /// Where a raster layer to keep is drawn (clear pixels, the frame's size; made when needed, let go once a kept one is used).
-    var drawnScratch: Pixmap?
     /// Whether this frame's view is the previous frame's.
     var viewIsStill = false
     /// The runs drawn directly lately: which run, in which frame (a few slots, reused: nothing
@@ -57,54 +32,24 @@ public final class FrameRenderer {
     var cachedLayers: [FrameDescription.DrawLayer] = []
     var cachedView: ViewTransform?
     var cachedRows: Range<Int> = 0..<0
-    struct LabelKey: Hashable { let text: String; let font: ObjectIdentifier; let size: Double; let halo: Double; let spacing: Double }
-    /// (A class: marking an entry used must not go through the dictionary, whose in-place
-    /// accessor allocates.)
-    final class MaskEntry {
-        let text: AlphaMask, halo: AlphaMask
-        /// The two composited in the colours last asked for (made on first use).
-        var sprite: MaskSprite?
-        var lastUsed: Int
-        init(text: AlphaMask, halo: AlphaMask, lastUsed: Int) { self.text = text; self.halo = halo; self.lastUsed = lastUsed }
-        /// Bytes held: both masks, and the sprite once made.
-        var bytes: Int { text.width * text.height * (2 + (sprite == nil ? 0 : MaskSprite.bytesPerPixel)) }
-    }
-    /// Label masks by text and paint, kept near `maskBudget` bytes (least recently used go first;
-    /// what the last two frames drew always stays, see `evictMasks`).
-    var maskCache: [LabelKey: MaskEntry] = [:]
-    var maskBytes = 0
-    static let maskBudget = 1024 * 1024
-    /// The frame that last evicted label masks.
-    var lastEviction = -1
-    /// Frames rendered so far (the mask cache's clock).
+    /// Frames rendered so far (the caches' clock).
     var frameNumber = 0
-    /// Upright vector icons as coverage masks, by icon and scale (see `iconMasks`).
-    var iconMaskCache: [IconMaskKey: IconMasks] = [:]
-    /// The placement of all symbol layers, kept while the view and those layers stay the same.
-    var symbolPlacement = SymbolPlacement()
-    /// Whether `symbolPlacement` is made by someone else (a parallel renderer) for each frame.
-    var placementIsShared = false
     /// What shows where no layer draws: opaque black in the window, transparent for images
     /// compared with the reference engines'.
     public var clearColor = PremultipliedColor(packed: 0xFF00_0000)
-    /// An opaque background not drawn yet: the layer above it may draw it in its own pass.
-    var pendingBackground: PremultipliedColor?
     /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
     var rows: Range<Int> = 0..<1
 
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
-        runPoints.reserveCapacity(1 << 16)
-        runEnds.reserveCapacity(4096)
     }
 
-    deinit { rasterizer.deallocate(); thin.deallocate() }
+    deinit { rasterizer.deallocate() }
 
     /// Makes this renderer read its symbols from `placement`, which its owner places for each
     /// frame before drawing (several band renderers share one placement instead of each making its own).
     public func usePlacement(_ placement: SymbolPlacement) {
-        symbolPlacement = placement
-        placementIsShared = true
+        symbols.usePlacement(placement)
     }
 
     /// Renders `frame` into `pixmap` (whose size should match the frame's viewport).
@@ -146,6 +91,9 @@ public final class FrameRenderer {
                 pixmap.clear(clearColor, rows: rows)
             }
         }
+        let target = RenderTarget(pixmap: pixmap, rows: rows)
+        // An opaque background not painted yet: the layer above it may paint it in its own pass.
+        var under: PremultipliedColor? = nil
         var index = first
         while index < layers.count {
             // Above a change, a run of layers unchanged since the previous frame: from its kept
@@ -153,15 +101,15 @@ public final class FrameRenderer {
             if index >= stable, let previous, layers[index] == previous[index] {
                 var end = index + 1
                 while end < layers.count && layers[end] == previous[end] { end += 1 }
-                drawUnchangedRun(layers, index..<end, placement, frame, pixmap)
+                drawUnchangedRun(layers, index..<end, placement, frame, target, under: &under)
                 index = end
                 continue
             }
             defer { index += 1 }
-            draw(layers[index], index, placement, frame, pixmap)
+            draw(layers[index], index, placement, frame, target, under: &under)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
             if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
-                flushBackground(pixmap)
+                paint(&under, target)
                 if cache?.width != pixmap.width || cache?.height != pixmap.height {
                     cache = Pixmap(width: pixmap.width, height: pixmap.height)
                 }
@@ -171,7 +119,7 @@ public final class FrameRenderer {
                 cachedRows = rows
             }
         }
-        flushBackground(pixmap)
+        paint(&under, target)
         if stable < cachedLayers.count || cachedView != frame.view {
             cachedLayers = []
         }
@@ -181,40 +129,40 @@ public final class FrameRenderer {
         }
     }
 
+    /// Draws one layer by its kind's render layer. `under`, an opaque background not painted
+    /// yet, is painted first, or by a fill of a geometry set in its own pass; an opaque
+    /// background becomes the next `under`.
     func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
-              _ pixmap: Pixmap) {
-        if let background = pendingBackground {
+              _ target: RenderTarget, under: inout PremultipliedColor?) {
+        if case let .fill(draw) = layer.content, case let .uniform(_, paint) = draw, paint.opacity > 0, paint.color.a > 0,
+           let background = under {
             // An opaque background under a fill: both in one pass over the rows.
-            if case let .fill(.uniform(g, paint)) = layer.content, paint.opacity > 0, paint.color.a > 0 {
-                pendingBackground = nil
-                drawFill(g, paint, placement, pixmap, over: background)
-                return
-            }
-            flushBackground(pixmap)
+            under = nil
+            fills.draw(draw, placement, target, &rasterizer, over: background)
+            return
         }
+        paint(&under, target)
         switch layer.content {
         case let .background(color, opacity):
-            drawBackground(color.premultiplied(opacity: opacity), pixmap)
-        case let .fill(.uniform(g, paint)):
-            guard paint.opacity > 0, paint.color.a > 0 else { return }
-            drawFill(g, paint, placement, pixmap)
-        case let .fill(.features(features)):
-            drawFills(features, placement, pixmap)
-        case let .line(.uniform(g, paint)):
-            guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
-            drawLine(g, paint, placement, pixmap)
-        case let .line(.features(features)):
-            drawLines(features, placement, pixmap)
-        case let .circle(features):
-            drawCircles(features, placement, pixmap)
-        case let .raster(raster):
-            guard raster.paint.opacity > 0 else { return }
-            for tile in raster.tiles { drawRaster(tile, raster.paint, placement, pixmap) }
-            guard let draw = raster.image else { return }
-            drawRasterLayer(layer, draw, raster.paint, placement, frame, pixmap)
+            let c = color.premultiplied(opacity: opacity)
+            // Opaque: painted by the next layer in its own pass if that is a fill, else just
+            // before the next layer draws.
+            if c.alpha == 255 { under = c } else { backgrounds.draw(c, placement, target, &rasterizer) }
+        case let .fill(draw): fills.draw(draw, placement, target, &rasterizer)
+        case let .line(draw): lines.draw(draw, placement, target, &rasterizer)
+        case let .circle(draw): circles.draw(draw, placement, target, &rasterizer)
+        case let .raster(draw):
+            rasters.draw(layer, draw, placement, target, &rasterizer, view: frame.view, still: viewIsStill, frame: frameNumber)
         case .symbol:
-            drawSymbols(index, frame, pixmap)
+            symbols.draw(.init(index: index, frame: frame, frameNumber: frameNumber), placement, target, &rasterizer)
         }
+    }
+
+    /// Paints the opaque background `under` (if any) over the target's rows, and forgets it.
+    func paint(_ under: inout PremultipliedColor?, _ target: RenderTarget) {
+        guard let c = under else { return }
+        under = nil
+        target.pixmap.clear(c, rows: target.rows)
     }
 }
 

@@ -272,8 +272,8 @@ import TestSupport
         }
         // Each frame is kept from its second showing (the loop's second round), and drawn from
         // what was kept in the third.
-        #expect(renderer.drawnRasters.count == frames)
-        #expect(renderer.drawnRasters.allSatisfy { $0.pixels.count > 1000 }, "a kept frame holds almost nothing")
+        #expect(renderer.rasters.drawnRasters.count == frames)
+        #expect(renderer.rasters.drawnRasters.allSatisfy { $0.pixels.count > 1000 }, "a kept frame holds almost nothing")
 
         // A moved camera: nothing kept is used for it, and what is drawn is the fresh renderer's.
         var moved = m.camera.state
@@ -284,6 +284,6 @@ import TestSupport
         renderer.render(frame, into: a)
         FrameRenderer().render(frame, into: b)
         #expect(difference(a, b).count == 0)
-        #expect(renderer.drawnRasters.isEmpty, "frames kept for the old view outlived it")
+        #expect(renderer.rasters.drawnRasters.isEmpty, "frames kept for the old view outlived it")
     }
 }

@@ -1,23 +1,14 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
-/// Background layers: an opaque one is drawn by the next fill in its own pass, or cleared just
-/// before the next layer draws; a translucent one is blended over every row.
-extension FrameRenderer {
-    /// Clears to a pending opaque background (one whose next layer did not draw it).
-    func flushBackground(_ pixmap: Pixmap) {
-        guard let c = pendingBackground else { return }
-        pendingBackground = nil
-        pixmap.clear(c, rows: rows)
-    }
-
-    func drawBackground(_ c: PremultipliedColor, _ pixmap: Pixmap) {
-        // Opaque: drawn by the next layer in its own pass if that is a fill, else cleared just
-        // before the next layer draws.
-        if c.alpha == 255 { pendingBackground = c; return }
-        let buf = pixmap.buffer
-        for i in (rows.lowerBound * pixmap.width)..<(rows.upperBound * pixmap.width) { buf[i] = Blend.over(c.packed, buf[i]) }
+/// Background layers: a colour over every row drawn. (An opaque one is left to the frame
+/// renderer, which paints it in the pass of the fill above it when it can, see
+/// `FrameRenderer.draw`.)
+final class BackgroundRenderLayer: RenderLayer {
+    func draw(_ color: PremultipliedColor, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        if color.alpha == 255 { t.pixmap.clear(color, rows: t.rows); return }
+        let buf = t.pixmap.buffer
+        for i in (t.rows.lowerBound * t.pixmap.width)..<(t.rows.upperBound * t.pixmap.width) { buf[i] = Blend.over(color.packed, buf[i]) }
     }
 }

@@ -1,28 +1,59 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
-/// Fill layers: polygons of geometry sets (tiled layers drawn alike, with their blocks passed over off
-/// screen) and of GeoJSON features, scan-converted with exact-area anti-aliasing.
-extension FrameRenderer {
-    func drawFill(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ pixmap: Pixmap,
-                          over background: PremultipliedColor? = nil) {
+/// Fill layers: polygons of geometry sets (tiled layers drawn alike, with their blocks passed
+/// over off screen) and of features, scan-converted with exact-area anti-aliasing, by their
+/// pixel centres when aliased, or with a repeated pattern. Outlines are stroked by the line
+/// layer's machinery (`lines`).
+final class FillRenderLayer: RenderLayer {
+    private let lines: LineRenderLayer
+    private var centreFill = CentreFill()
+
+    init(lines: LineRenderLayer) { self.lines = lines }
+
+    /// Draws `draw`; `background`, an opaque colour not painted yet under it, is painted in the
+    /// same pass by a geometry set's fill (else first, over the rows).
+    func draw(_ draw: FillDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer, over background: PremultipliedColor?) {
+        switch draw {
+        case let .uniform(g, paint):
+            guard paint.opacity > 0, paint.color.a > 0 else {
+                if let background { t.pixmap.clear(background, rows: t.rows) }
+                return
+            }
+            drawUniform(g, paint, p, t, &rasterizer, over: background)
+        case let .features(features):
+            if let background { t.pixmap.clear(background, rows: t.rows) }
+            if p.turn == nil {
+                drawFeatures(features, p, t, &rasterizer, AxisMap.self)
+            } else {
+                drawFeatures(features, p, t, &rasterizer, RotatedMap.self)
+            }
+        }
+    }
+
+    func draw(_ draw: FillDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        self.draw(draw, p, t, &rasterizer, over: nil)
+    }
+
+    private func drawUniform(_ g: GeometrySet, _ paint: FillPaint, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer,
+                             over background: PremultipliedColor?) {
         guard let level = g.level(forZoom: p.zoom) else {
-            if let background { pixmap.clear(background, rows: rows) }
+            if let background { t.pixmap.clear(background, rows: t.rows) }
             return
         }
-        if p.turn == nil { addFillEdges(g, level, p, pixmap, AxisMap.self) } else { addFillEdges(g, level, p, pixmap, RotatedMap.self) }
+        if p.turn == nil { addFillEdges(g, level, p, t, &rasterizer, AxisMap.self) } else { addFillEdges(g, level, p, t, &rasterizer, RotatedMap.self) }
         if let background {
-            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), over: background, rule: .nonZero)
+            rasterizer.fill(t.pixmap, color: paint.color.premultiplied(opacity: paint.opacity), over: background, rule: .nonZero)
         } else {
-            rasterizer.fill(pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
+            rasterizer.fill(t.pixmap, color: paint.color.premultiplied(opacity: paint.opacity), rule: .nonZero)
         }
     }
 
     /// The visible edges of a polygon layer's rings into the rasterizer, mapped by `M`.
-    func addFillEdges<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, _ pixmap: Pixmap, _: M.Type) {
-        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound), right = Double(pixmap.width)
+    private func addFillEdges<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, _ t: RenderTarget,
+                                           _ rasterizer: inout Rasterizer, _: M.Type) {
+        let top = Double(t.rows.lowerBound), bottom = Double(t.rows.upperBound), right = Double(t.pixmap.width)
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
@@ -60,7 +91,7 @@ extension FrameRenderer {
     }
 
     /// Every ring of a polygon feature as edges in the rasterizer.
-    func addRings<M: ScreenMap>(_ g: FeatureGeometry, _ map: M) {
+    private func addRings<M: ScreenMap>(_ g: FeatureGeometry, _ map: M, _ rasterizer: inout Rasterizer) {
         let c = g.coordinates
         for part in 0..<g.partCount {
             let r = g.part(part)
@@ -70,6 +101,80 @@ extension FrameRenderer {
                 let cur = map.point(c[2 * i], c[2 * i + 1])
                 rasterizer.addEdge(prev, cur)
                 prev = cur
+            }
+        }
+    }
+
+    /// Whether two fill features' paints cover as one: opaque fills of one colour without
+    /// outline. The union of their coverage is then composited once, which draws what painting
+    /// them one after the other draws but for their shared edges, where no background shows
+    /// through. (Lines never do: wide solid ones blend triangle by triangle as the reference's
+    /// do, thin ones keep one composite each, since where they cross the reference's blending
+    /// darkens the fringes and the render tests see it.)
+    static func coverTogether(_ a: FeatureFillPaint, _ b: FeatureFillPaint) -> Bool {
+        guard a.outline == nil, b.outline == nil, a.antialias, b.antialias else { return false }
+        let p = a.fill, q = b.fill
+        return p.pattern == nil && q.pattern == nil && p.opacity >= 1 && p.color.a >= 1 && p.color == q.color && q.opacity >= 1
+    }
+
+    private func drawFeatures<M: ScreenMap>(_ draw: FeatureDraw<FeatureFillPaint>, _ p: Placement, _ t: RenderTarget,
+                                            _ rasterizer: inout Rasterizer, _: M.Type) {
+        let items = draw.items
+        // Coverage added and not yet composited, and the paint it is in.
+        var pending: FeatureFillPaint? = nil
+        for (k, item) in items.enumerated() {
+            // Features that cover together (`coverTogether`) add their coverage; the last of
+            // them composites it all.
+            let together = Self.coverTogether(item.paint, item.paint)
+            defer {
+                if let q = pending, !(k + 1 < items.count && Self.coverTogether(q, items[k + 1].paint)) {
+                    rasterizer.fill(t.pixmap, color: q.fill.color.premultiplied(opacity: q.fill.opacity), rule: .nonZero)
+                    pending = nil
+                }
+            }
+            let g = item.geometry
+            guard !g.isEmpty else { continue }
+            let paint = item.paint.fill, outline = item.paint.outline, antialias = item.paint.antialias
+            guard paint.opacity > 0 else { continue }
+            p.forEachCopy(g, margin: 2, draw.translate) { (map: M) in
+                if let pattern = paint.pattern {
+                    // (The pattern's grid is the world's, so it runs on across world copies.)
+                    let world = M(p, copy: 0, translate: draw.translate).transform
+                    guard let inverse = world.inverted() else { return }
+                    let toImage = Transform.scale(pattern.pixelsPerWorld, pattern.pixelsPerWorld).concatenating(inverse)
+                    addRings(g, map, &rasterizer)
+                    rasterizer.fill(t.pixmap, pattern: PatternBlitter(destination: t.pixmap, image: pattern.image, toImage: toImage,
+                                                                    opacity: paint.opacity), aliased: !antialias)
+                    return
+                }
+                let color = paint.color.premultiplied(opacity: paint.opacity)
+                guard antialias else {
+                    // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.
+                    lines.collectParts(g, map, closeRings: true)
+                    lines.runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: lines.runEnds, color: color, onto: t.pixmap, rows: t.rows) }
+                    return
+                }
+                addRings(g, map, &rasterizer)
+                if together { pending = item.paint; return }
+                rasterizer.fill(t.pixmap, color: color, rule: .nonZero)
+                // The outline: a 1-px line along the polygon's edges, over the fill. (The
+                // reference draws it as a GPU hairline, not as a line layer, and area
+                // coverage comes closer to that than the line shader's distance ramp.)
+                if let outline {
+                    // (Rings cut out of tiles: without the cuts along the tiles' sides.)
+                    if let o = g.outline { lines.collectParts(o, map, closeRings: false) } else { lines.collectParts(g, map, closeRings: true) }
+                    var line = LinePaint(color: outline, width: 1, opacity: paint.opacity)
+                    line.emissiveStrength = 1
+                    lines.paintRuns(line, t, &rasterizer, exactArea: true)
+                } else if paint.opacity < 1 || paint.color.a < 1 {
+                    // A translucent fill's own outline (the reference draws it, in the fill's
+                    // colour, as 2-pixel GPU lines over the fill; under an opaque fill it only
+                    // shows outside, where the area coverage already anti-aliases the edge).
+                    if let o = g.outline { lines.collectParts(o, map, closeRings: false) } else { lines.collectParts(g, map, closeRings: true) }
+                    lines.runPoints.withUnsafeBufferPointer {
+                        SmoothHairline.draw($0, ends: lines.runEnds, closed: lines.runClosed, color: color, onto: t.pixmap, rows: t.rows)
+                    }
+                }
             }
         }
     }

@@ -4,14 +4,73 @@ import MapData
 import Raster
 
 /// Line layers: runs of segments collected in view, stroked with caps, joins, dashes, gap width and
-/// blur; GeoJSON lines with dashes laid out per tile as the reference engines cut them.
-extension FrameRenderer {
-    func drawLine(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ pixmap: Pixmap) {
+/// blur; GeoJSON lines with dashes laid out per tile as the reference engines cut them. Owns the
+/// runs it collects and the strokers that cover them (fills borrow both for their outlines).
+final class LineRenderLayer: RenderLayer {
+    /// The runs collected for the line being drawn: points, where each run ends, how far along
+    /// its line each starts (dashes go on from there).
+    var runPoints: [Point] = []
+    var runEnds: [Int] = []
+    var runOffsets: [Double] = []
+    /// Runs that are closed rings (joined at their first vertex, no caps); empty: none are.
+    var runClosed: [Bool] = []
+    /// Runs that go on with the line of the run before (cut from it off screen or at a tile's
+    /// edge), composited with it as one line; empty: none do.
+    var runContinues: [Bool] = []
+    private var stroker = Stroker()
+    private var offsetScratch: [Point] = []
+    private var offsetEnds: [Int] = []
+    private var strokeStyles: [(paint: LinePaint, style: StrokeStyle)] = []
+    private let mask = CoverageMask(width: 1, height: 1)
+    /// Coverage of lines at most two pixels wide (see `ThinStroke`).
+    private var thin = ThinStroke()
+    /// Style lines as the reference engines' triangles (see `LineMesh`), and their screen positions.
+    private var lineMesh = LineMesh()
+    private var meshPositions: [Double] = []
+
+    init() {
+        runPoints.reserveCapacity(1 << 16)
+        runEnds.reserveCapacity(4096)
+    }
+
+    deinit { thin.deallocate() }
+
+    func draw(_ draw: LineDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        switch draw {
+        case let .uniform(g, paint):
+            guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
+            drawUniform(g, paint, p, t, &rasterizer)
+        case let .features(features):
+            if p.turn == nil { drawFeatures(features, p, t, &rasterizer, AxisMap.self) } else { drawFeatures(features, p, t, &rasterizer, RotatedMap.self) }
+        }
+    }
+
+    private func drawFeatures<M: ScreenMap>(_ draw: FeatureDraw<LinePaint>, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer, _: M.Type) {
+        for item in draw.items {
+            let paint = item.paint
+            guard !item.geometry.isEmpty, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
+            // Polygons cut out of tiles are stroked along their outline, not along the cuts.
+            let g = item.geometry.outline ?? item.geometry
+            let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
+            let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
+            p.forEachCopy(g, margin: margin, draw.translate) { (map: M) in
+                // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)
+                if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, let a = map.axis {
+                    drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, t, &rasterizer)
+                } else {
+                    collectParts(g, map, closeRings: g.kind == .polygons)
+                    if Self.isMeshed(paint) { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, t, &rasterizer) }
+                }
+            }
+        }
+    }
+
+    private func drawUniform(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard let level = g.level(forZoom: p.zoom) else { return }
         let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
-        collectRuns(g, level, p, margin: margin, width: pixmap.width, dashed: !paint.dasharray.isEmpty)
-        if Self.isMeshed(paint) { meshRuns(paint, pixmap, tileZoom: nil, p) } else { paintRuns(paint, pixmap) }
+        collectRuns(g, level, p, margin: margin, t, dashed: !paint.dasharray.isEmpty)
+        if Self.isMeshed(paint) { meshRuns(paint, t, tileZoom: nil, p) } else { paintRuns(paint, t, &rasterizer) }
     }
 
     /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.
@@ -28,37 +87,37 @@ extension FrameRenderer {
 
     /// Strokes the collected runs with `paint` and composites them. Lines up to two pixels wide
     /// are covered by distance (`ThinStroke`) unless `exactArea` asks for the area rasterizer.
-    func paintRuns(_ paint: LinePaint, _ pixmap: Pixmap, clip: PixelRect? = nil, exactArea: Bool = false) {
+    func paintRuns(_ paint: LinePaint, _ t: RenderTarget, _ rasterizer: inout Rasterizer, clip: PixelRect? = nil, exactArea: Bool = false) {
         guard !runEnds.isEmpty else { return }
         let color = paint.color.premultiplied(opacity: paint.opacity)
         let base = strokeStyle(paint)
         if !exactArea && Self.isThin(paint) {
             // Thin lines: coverage by distance, each pixel painted once per line (where lines
             // cross, each blends over the other, as in the reference engines).
-            if thin.width != pixmap.width || thin.originY != rows.lowerBound || thin.height != rows.count {
-                thin.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
+            if thin.width != t.pixmap.width || thin.originY != t.rows.lowerBound || thin.height != t.rows.count {
+                thin.reset(width: t.pixmap.width, height: t.rows.count, originY: t.rows.lowerBound)
             }
             var start = 0
             var style = base
             runPoints.withUnsafeBufferPointer { all in
                 for (r, end) in runEnds.enumerated() {
-                    if r > 0 && !(r < runContinues.count && runContinues[r]) { thin.composite(color, onto: pixmap, clip: clip) }
+                    if r > 0 && !(r < runContinues.count && runContinues[r]) { thin.composite(color, onto: t.pixmap, clip: clip) }
                     if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
                     let closed = r < runClosed.count && runClosed[r]
                     thin.stroke(UnsafeBufferPointer(rebasing: all[start..<end]), closed: closed, style: style)
                     start = end
                 }
             }
-            thin.composite(color, onto: pixmap, clip: clip)
+            thin.composite(color, onto: t.pixmap, clip: clip)
             return
         }
         if paint.blur <= 0 {
-            strokeRuns(paint, base)
+            strokeRuns(paint, base, &rasterizer)
             if let clip {
-                var b = ClipBlitter(SolidBlitter(pixmap: pixmap, color: color), clip: clip)
+                var b = ClipBlitter(SolidBlitter(pixmap: t.pixmap, color: color), clip: clip)
                 rasterizer.sweep(.nonZero, &b)
             } else {
-                rasterizer.fill(pixmap, color: color, rule: .nonZero)
+                rasterizer.fill(t.pixmap, color: color, rule: .nonZero)
             }
             return
         }
@@ -66,20 +125,20 @@ extension FrameRenderer {
         // inside the line's edge. Drawn as a stack of concentric strokes, half-widths spread evenly
         // over `blur`, each anti-aliased over 1 px, whose coverages add up in a mask composited once.
         let layers = min(32, max(2, Int((paint.blur * 2).rounded(.up))))
-        mask.reset(width: pixmap.width, height: pixmap.height)   // (only this band's rows get touched)
+        mask.reset(width: t.pixmap.width, height: t.pixmap.height)   // (only this band's rows get touched)
         for k in 0..<layers {
             var style = base
             style.width = paint.width - 2 * paint.blur * (Double(k) + 0.5) / Double(layers)
             guard style.width > 0 else { continue }
-            strokeRuns(paint, style)
+            strokeRuns(paint, style, &rasterizer)
             mask.accumulate(&rasterizer, weight: UInt32(256 / layers))
         }
-        mask.composite(color, onto: pixmap, clip: clip)
+        mask.composite(color, onto: t.pixmap, clip: clip)
     }
 
     /// Draws the collected runs as the reference engines do: cut into their triangles
     /// (`LineMesh`) and shaded one triangle after another (`LineShading`).
-    func meshRuns(_ paint: LinePaint, _ pixmap: Pixmap, tileZoom: Int?, _ p: Placement) {
+    private func meshRuns(_ paint: LinePaint, _ t: RenderTarget, tileZoom: Int?, _ p: Placement) {
         guard !runEnds.isEmpty else { return }
         lineMesh.removeAll()
         // Sharp corners get vertices 15 px (at the zoom of the 512-px tile) either side.
@@ -96,12 +155,12 @@ extension FrameRenderer {
         }
         let shading = LineShading(width: paint.width, gapWidth: paint.gapWidth, blur: paint.blur, offset: paint.offset,
                                   color: paint.color.premultiplied(opacity: paint.opacity))
-        lineMesh.draw(shading, onto: pixmap, rows: rows, scratch: &meshPositions)
+        lineMesh.draw(shading, onto: t.pixmap, rows: t.rows, scratch: &meshPositions)
     }
 
     /// The stroke of a line paint, remembered for the last few paints (a dashed style's scaled
     /// dash array would otherwise be made anew every frame).
-    func strokeStyle(_ paint: LinePaint) -> StrokeStyle {
+    private func strokeStyle(_ paint: LinePaint) -> StrokeStyle {
         if paint.dasharray.isEmpty { return StrokeStyle(paint) }
         if let hit = strokeStyles.first(where: { $0.paint == paint }) { return hit.style }
         if strokeStyles.count >= 8 { strokeStyles.removeFirst() }
@@ -113,24 +172,24 @@ extension FrameRenderer {
     /// Gathers the layer's visible polylines in screen space into `runPoints` / `runEnds`.
     /// Segments wholly outside the viewport grown by `margin` are skipped: the polyline is cut
     /// there into runs, whose ends (and caps) are out of sight.
-    func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, width: Int,
+    private func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, _ t: RenderTarget,
                              dashed: Bool) {
         if p.turn == nil {
-            collectRuns(g, level, p, margin: margin, width: width, dashed: dashed, AxisMap.self)
+            collectRuns(g, level, p, margin: margin, t, dashed: dashed, AxisMap.self)
         } else {
-            collectRuns(g, level, p, margin: margin, width: width, dashed: dashed, RotatedMap.self)
+            collectRuns(g, level, p, margin: margin, t, dashed: dashed, RotatedMap.self)
         }
     }
 
-    func collectRuns<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, width: Int,
+    private func collectRuns<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, _ t: RenderTarget,
                                            dashed: Bool, _: M.Type) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)
         runOffsets.removeAll(keepingCapacity: true)
         runClosed.removeAll(keepingCapacity: true)
         runContinues.removeAll(keepingCapacity: true)
-        let minXView = -margin, minYView = Double(rows.lowerBound) - margin
-        let maxXView = Double(width) + margin, maxYView = Double(rows.upperBound) + margin
+        let minXView = -margin, minYView = Double(t.rows.lowerBound) - margin
+        let maxXView = Double(t.width) + margin, maxYView = Double(t.rows.upperBound) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
             (q.x < minXView ? 1 : 0) | (q.x > maxXView ? 2 : 0) | (q.y < minYView ? 4 : 0) | (q.y > maxYView ? 8 : 0)
         }
@@ -196,7 +255,7 @@ extension FrameRenderer {
     /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to
     /// either side of the gap instead of one; with an offset, moved to the right of the run's
     /// direction by it (both: the two lines either side of the moved centre).
-    func strokeRuns(_ paint: LinePaint, _ base: StrokeStyle) {
+    private func strokeRuns(_ paint: LinePaint, _ base: StrokeStyle, _ rasterizer: inout Rasterizer) {
         var start = 0
         var style = base
         for (r, end) in runEnds.enumerated() {
@@ -264,31 +323,31 @@ extension FrameRenderer {
     /// Each piece is stroked only where it comes within `margin` of the rows drawn (its dash
     /// pattern carried across the rest), so a tile far larger than the view (zoom 24) or a
     /// pattern of fine dashes costs what the view shows, not what the tile holds.
-    func drawTiledLine(_ g: FeatureGeometry, _ paint: LinePaint, tileZoom: Int, margin: Double,
-                               _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, _ pixmap: Pixmap) {
+    private func drawTiledLine(_ g: FeatureGeometry, _ paint: LinePaint, tileZoom: Int, margin: Double,
+                               _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         let tile = sx / exp2(Double(tileZoom)), buffer = tile / 4
         // The tiles whose own area shows pixels of the stroke: they meet both the viewport's rows
         // being drawn and the line's box grown by its reach (a few at most: a tile is at least
         // 512 px wide).
-        let minX = max(g.minX * sx + ox - margin, 0), maxX = min(g.maxX * sx + ox + margin, Double(pixmap.width))
-        let minY = max(g.minY * sy + oy - margin, Double(rows.lowerBound))
-        let maxY = min(g.maxY * sy + oy + margin, Double(rows.upperBound))
+        let minX = max(g.minX * sx + ox - margin, 0), maxX = min(g.maxX * sx + ox + margin, Double(t.pixmap.width))
+        let minY = max(g.minY * sy + oy - margin, Double(t.rows.lowerBound))
+        let maxY = min(g.maxY * sy + oy + margin, Double(t.rows.upperBound))
         guard minX <= maxX, minY <= maxY, tile >= 1 else { return }
         let tx0 = Int(((minX - ox) / tile).rounded(.down)), tx1 = Int(((maxX - ox) / tile).rounded(.down))
         let ty0 = Int(((minY - oy) / tile).rounded(.down)), ty1 = Int(((maxY - oy) / tile).rounded(.down))
-        let view = (-margin, Double(rows.lowerBound) - margin, Double(pixmap.width) + margin, Double(rows.upperBound) + margin)
+        let view = (-margin, Double(t.rows.lowerBound) - margin, Double(t.pixmap.width) + margin, Double(t.rows.upperBound) + margin)
         for ty in ty0...ty1 {
             for tx in tx0...tx1 {
                 let x0 = ox + Double(tx) * tile, y0 = oy + Double(ty) * tile
                 collectClippedParts(g, sx, ox, sy, oy, box: (x0 - buffer, y0 - buffer, x0 + tile + buffer, y0 + tile + buffer), view: view)
-                paintRuns(paint, pixmap, clip: PixelRect(centresIn: x0, y0, x0 + tile, y0 + tile))
+                paintRuns(paint, t, &rasterizer, clip: PixelRect(centresIn: x0, y0, x0 + tile, y0 + tile))
             }
         }
     }
 
     /// The part t0...t1 of a -> a + d (within `t0...t1` given) inside `box` (Liang-Barsky), or nil.
     @inline(__always)
-    func clipSegment(_ a: Point, _ d: Point, _ box: (Double, Double, Double, Double),
+    private func clipSegment(_ a: Point, _ d: Point, _ box: (Double, Double, Double, Double),
                              _ t0: Double, _ t1: Double) -> (Double, Double)? {
         var t0 = t0, t1 = t1
         @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
@@ -305,7 +364,7 @@ extension FrameRenderer {
     /// wherever the line enters the box, so its dash pattern starts there. Of each piece only
     /// what lies in `view` is collected, as runs whose offsets carry the pattern on from where
     /// the piece starts.
-    func collectClippedParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double,
+    private func collectClippedParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double,
                                      box: (Double, Double, Double, Double), view: (Double, Double, Double, Double)) {
         runPoints.removeAll(keepingCapacity: true)
         runEnds.removeAll(keepingCapacity: true)

@@ -1,43 +1,72 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Symbol layers: the symbols the placement kept, icons under the layer's labels. Sprite and SDF
 /// icons are sampled through their turn; vector icons (style images drawn from paths) are
-/// filled after their transform, or, upright, drawn at whole pixels from cached masks, as labels are.
-extension FrameRenderer {
-    func drawSymbols(_ layerIndex: Int, _ frame: FrameDescription, _ pixmap: Pixmap) {
+/// filled after their transform, or, upright, drawn at whole pixels from cached masks, as labels
+/// are. Owns the placement of the frame's symbol layers and the icons' masks; labels come from
+/// the renderer's `LabelSprites`.
+final class SymbolRenderLayer: RenderLayer {
+    /// A symbol layer's draw: where it is among the frame's layers (the frame's symbol layers
+    /// are placed together), and the renderer's frame count (the label cache's clock).
+    struct Draw {
+        let index: Int
+        let frame: FrameDescription
+        let frameNumber: Int
+    }
+
+    /// The placement of all symbol layers, kept while the view and those layers stay the same.
+    private(set) var placement = SymbolPlacement()
+    /// Whether `placement` is made by someone else (a parallel renderer) for each frame.
+    private var placementIsShared = false
+    private let labels: LabelSprites
+    /// Upright vector icons as coverage masks, by icon and scale (see `iconMasks`).
+    private var iconMaskCache: [IconMaskKey: IconMasks] = [:]
+    /// A vector icon's outline, rebuilt in a path kept between frames.
+    private var iconPath = Path()
+
+    init(labels: LabelSprites) { self.labels = labels }
+
+    /// Reads the symbols from `placement`, which its owner places for each frame before drawing
+    /// (several band renderers share one placement instead of each making its own).
+    func usePlacement(_ placement: SymbolPlacement) {
+        self.placement = placement
+        placementIsShared = true
+    }
+
+    func draw(_ draw: Draw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         // All symbol layers are placed together, once per view and set of symbol layers.
-        if !placementIsShared && !symbolPlacement.isCurrent(for: frame) { symbolPlacement.place(frame) }
-        let symbols = symbolPlacement.symbols(layer: layerIndex)
+        if !placementIsShared && !placement.isCurrent(for: draw.frame) { placement.place(draw.frame) }
+        let symbols = placement.symbols(layer: draw.index)
         for symbol in symbols {
             switch symbol.icon {
-            case let .sprite(p)?: drawIcon(p, at: symbol.point, pixmap)
+            case let .sprite(p)?: drawIcon(p, at: symbol.point, t)
             case let .vector(p)?:
                 if p.rotate.truncatingRemainder(dividingBy: 360) == 0 && p.offset.x == 0 && p.offset.y == 0 {
-                    drawUprightVectorIcon(p, at: symbol.point, pixmap)
+                    drawUprightVectorIcon(p, at: symbol.point, t)
                 } else {
-                    drawVectorIcon(p, at: symbol.point, pixmap)
+                    drawVectorIcon(p, at: symbol.point, t, &rasterizer)
                 }
             case nil: break
             }
         }
         // Text: halo masks under text masks, at whole pixels.
-        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
+        let top = Double(t.rows.lowerBound), bottom = Double(t.rows.upperBound)
         for symbol in symbols {
-            guard let t = symbol.text, t.box.maxY >= top, t.box.minY <= bottom, t.paint.opacity > 0 else { continue }
-            let (ascent, _) = t.paint.font.metrics(size: t.paint.size)
-            let pad = (t.paint.haloWidth + 1).rounded(.up)
-            let x = Int((t.origin.x - pad).rounded()), y = Int((t.origin.y - ascent - pad).rounded())
-            labelSprite(t.text, paint: t.paint, halo: t.paint.haloColor.premultiplied(opacity: t.paint.opacity),
-                        text: t.paint.color.premultiplied(opacity: t.paint.opacity)).composite(onto: pixmap, x: x, y: y, rows: rows)
+            guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.paint.opacity > 0 else { continue }
+            let (ascent, _) = text.paint.font.metrics(size: text.paint.size)
+            let pad = (text.paint.haloWidth + 1).rounded(.up)
+            let x = Int((text.origin.x - pad).rounded()), y = Int((text.origin.y - ascent - pad).rounded())
+            labels.sprite(text.text, paint: text.paint, halo: text.paint.haloColor.premultiplied(opacity: text.paint.opacity),
+                          text: text.paint.color.premultiplied(opacity: text.paint.opacity), frame: draw.frameNumber)
+                .composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
         }
     }
 
     /// An upright vector icon from its masks (one per shape, made once per icon and scale), its
     /// anchor on the nearest pixel centre: the same pixels wherever it is drawn, like the text beside it.
-    func drawUprightVectorIcon(_ paint: VectorIconPaint, at point: Point, _ pixmap: Pixmap) {
+    private func drawUprightVectorIcon(_ paint: VectorIconPaint, at point: Point, _ t: RenderTarget) {
         guard paint.opacity > 0 else { return }
         let masks = iconMasks(paint)
         let x = Int((point.x - masks.centre).rounded()), y = Int((point.y - masks.centre).rounded())
@@ -50,10 +79,10 @@ extension FrameRenderer {
         var i = 0
         while i < masks.shapes.count {
             if i + 1 < masks.shapes.count {
-                AlphaMask.composite(masks.shapes[i], color(i), masks.shapes[i + 1], color(i + 1), onto: pixmap, x: x, y: y, rows: rows)
+                AlphaMask.composite(masks.shapes[i], color(i), masks.shapes[i + 1], color(i + 1), onto: t.pixmap, x: x, y: y, rows: t.rows)
                 i += 2
             } else {
-                masks.shapes[i].composite(color(i), onto: pixmap, x: x, y: y, rows: rows)
+                masks.shapes[i].composite(color(i), onto: t.pixmap, x: x, y: y, rows: t.rows)
                 i += 1
             }
         }
@@ -61,7 +90,7 @@ extension FrameRenderer {
 
     /// A vector icon's shapes as coverage masks of one square size, its anchor `centre` px from
     /// their top-left corner (a pixel's centre).
-    func iconMasks(_ paint: VectorIconPaint) -> IconMasks {
+    private func iconMasks(_ paint: VectorIconPaint) -> IconMasks {
         let key = IconMaskKey(icon: ObjectIdentifier(paint.icon), scale: paint.scale, anchor: paint.anchor)
         if let m = iconMaskCache[key] { return m }
         let icon = paint.icon
@@ -108,7 +137,7 @@ extension FrameRenderer {
 
     /// An icon: its image placed by the anchor and offset, turned about its point, sampled
     /// exactly or bilinearly; an SDF icon shaded by its distance field (halo, then colour).
-    func drawIcon(_ paint: IconPaint, at point: Point, _ pixmap: Pixmap) {
+    private func drawIcon(_ paint: IconPaint, at point: Point, _ t: RenderTarget) {
         let image = paint.icon.image
         guard paint.opacity > 0 else { return }
         let s = paint.scale
@@ -124,8 +153,8 @@ extension FrameRenderer {
             let x = point.x + u * cosA - v * sinA, y = point.y + u * sinA + v * cosA
             minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         }
-        guard let xs = pixelSpan(minX, maxX, in: 0..<pixmap.width), let ys = pixelSpan(minY, maxY, in: rows) else { return }
-        let buf = pixmap.buffer
+        guard let xs = pixelSpan(minX, maxX, in: 0..<t.pixmap.width), let ys = pixelSpan(minY, maxY, in: t.rows) else { return }
+        let buf = t.pixmap.buffer
         let src = image.buffer
         let iw = image.width, ih = image.height
         // SDF shading (the reference engines' symbol shader: buffer 0.75, edge gamma 0.105 / ratio).
@@ -140,7 +169,7 @@ extension FrameRenderer {
                 let dx = Double(x) + 0.5 - point.x, dy = Double(y) + 0.5 - point.y
                 let u = (dx * cosA + dy * sinA - left) / s, v = (-dx * sinA + dy * cosA - top) / s
                 guard u >= 0, v >= 0, u < Double(iw), v < Double(ih) else { continue }
-                let i = y * pixmap.width + x
+                let i = y * t.pixmap.width + x
                 if paint.icon.sdf {
                     let d = Double(bilinear(src, iw, ih, u, v) >> 24) / 255
                     if paint.haloWidth > 0 && paint.haloColor.a > 0 {
@@ -161,7 +190,7 @@ extension FrameRenderer {
     /// Bilinear sample of a premultiplied image at image coordinates (u, v) (pixel centres at +0.5).
     /// Outside the image is transparent, as the transparent padding around each icon in the
     /// reference engines' atlas is: edges fade over half a texel.
-    func bilinear(_ src: UnsafeMutableBufferPointer<UInt32>, _ w: Int, _ h: Int, _ u: Double, _ v: Double) -> UInt32 {
+    private func bilinear(_ src: UnsafeMutableBufferPointer<UInt32>, _ w: Int, _ h: Int, _ u: Double, _ v: Double) -> UInt32 {
         let fx = u - 0.5, fy = v - 0.5
         let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
         let tx = fx - Double(x0), ty = fy - Double(y0)
@@ -178,26 +207,26 @@ extension FrameRenderer {
 
     /// A vector icon at `point`: its shapes filled (non-zero) after scaling, moving its anchor
     /// to the point, shifting by the offset and turning by `rotate` about the point.
-    func drawVectorIcon(_ paint: VectorIconPaint, at point: Point, _ pixmap: Pixmap) {
+    private func drawVectorIcon(_ paint: VectorIconPaint, at point: Point, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         let icon = paint.icon
         let reach = paint.reach
-        guard paint.opacity > 0, point.x > -reach, point.x < Double(pixmap.width) + reach,
-              point.y > Double(rows.lowerBound) - reach, point.y < Double(rows.upperBound) + reach else { return }
+        guard paint.opacity > 0, point.x > -reach, point.x < Double(t.pixmap.width) + reach,
+              point.y > Double(t.rows.lowerBound) - reach, point.y < Double(t.rows.upperBound) + reach else { return }
         let a = paint.anchor.fraction
-        var t = Transform.translation(point.x, point.y).concatenating(.rotation(paint.rotate * Double.pi / 180))
-        if paint.offset.x != 0 || paint.offset.y != 0 { t = t.concatenating(.translation(paint.offset.x, paint.offset.y)) }
-        t = t.concatenating(.scale(paint.scale, paint.scale)).concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
+        var place = Transform.translation(point.x, point.y).concatenating(.rotation(paint.rotate * Double.pi / 180))
+        if paint.offset.x != 0 || paint.offset.y != 0 { place = place.concatenating(.translation(paint.offset.x, paint.offset.y)) }
+        place = place.concatenating(.scale(paint.scale, paint.scale)).concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
         // The icon's outline is rebuilt in a path kept between frames.
         var path = Path()
-        swap(&path, &symbolPath)
-        defer { swap(&path, &symbolPath) }
+        swap(&path, &iconPath)
+        defer { swap(&path, &iconPath) }
         for shape in icon.shapes {
             path.removeAll()
-            VectorIconPath.append(shape, t, scale: paint.scale, to: &path)
+            VectorIconPath.append(shape, place, scale: paint.scale, to: &path)
             path.replay(into: &rasterizer)
             let c = shape.color, light = paint.light
             let lit = MapCore.Color(r: c.r * light.r, g: c.g * light.g, b: c.b * light.b, a: c.a)
-            rasterizer.fill(pixmap, color: lit.premultiplied(opacity: paint.opacity), rule: .nonZero)
+            rasterizer.fill(t.pixmap, color: lit.premultiplied(opacity: paint.opacity), rule: .nonZero)
         }
     }
 }
