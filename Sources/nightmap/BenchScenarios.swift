@@ -1,0 +1,105 @@
+import Foundation
+import MapCore
+import NightmapApp
+import Raster
+
+extension Headless {
+    /// One benchmark scenario: the camera for frame i of n.
+    struct Scenario: Sendable {
+        let name: String
+        /// Bands drawn at once (1: one thread).
+        var threads = 1
+        /// Place labels and the overlay drawn (false: measures what text costs).
+        var text = true
+        /// Day and night and the ISS's footprint drawn (false: measures what they cost).
+        var sky = true
+        /// Seconds of animation time per frame (0: time stands still).
+        var frameTime = 0.0
+        /// The viewport (nil: `--size`).
+        var size: ViewportSize? = nil
+        /// Camera bounds for the scenario (nil: the scene's).
+        var bounds: CameraBounds? = nil
+        /// The scene whose start camera and bounds the scenario uses (nil: `--scene`'s).
+        var scene: String? = nil
+        /// Time-stamped radar frames of this many pixels swapped every frame (0: the radar as it is).
+        var radarFrames: (count: Int, width: Int, height: Int)? = nil
+        let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
+    }
+
+    /// A loop of +/- 3 degrees of longitude and 1.5 of latitude around the start centre.
+    static func panLoop(_ i: Int, _ n: Int, _ home: CameraState) -> CameraState {
+        let t = Double(i) / Double(n) * 2 * Double.pi
+        return CameraState(center: LngLat(lng: home.center.lng + 3 * sin(t), lat: home.center.lat + 1.5 * sin(2 * t)), zoom: home.zoom)
+    }
+
+    static let scenarios: [Scenario] = [
+        // The camera still while the route pulses at 60 frames per second: only what moves is redrawn.
+        Scenario(name: "pulse", frameTime: 1.0 / 60) { _, _, home, _ in home },
+        // Panning at the start zoom: every layer redrawn, labels placed anew.
+        Scenario(name: "pan") { i, n, home, _ in panLoop(i, n, home) },
+        // The same pan without place labels or overlay text: the difference is what text costs.
+        Scenario(name: "pan-notext", text: false) { i, n, home, _ in panLoop(i, n, home) },
+        // The same pan without day and night or the footprint: the difference is what they cost.
+        Scenario(name: "pan-nosky", sky: false) { i, n, home, _ in panLoop(i, n, home) },
+        // The same pan drawn by one thread per core, in bands.
+        Scenario(name: "pan-mt", threads: ProcessInfo.processInfo.activeProcessorCount) { i, n, home, _ in panLoop(i, n, home) },
+        // The same pan in a 1920x1080 window.
+        Scenario(name: "1080p", size: ViewportSize(width: 1920, height: 1080)) { i, n, home, _ in panLoop(i, n, home) },
+        // The whole world at zoom 2, panning east (the map wraps).
+        Scenario(name: "world", bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
+            CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
+        },
+        // The same without labels or overlay text (what the cairo peer draws).
+        Scenario(name: "world-notext", text: false, bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
+            CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
+        },
+        // The Helsinki street map at zoom 15, panning about 600 by 350 m: every layer redrawn.
+        Scenario(name: "streets", scene: "streets") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
+        },
+        // The same without street names (what MapLibre Native draws in make bench-peer: no glyphs).
+        Scenario(name: "streets-notext", text: false, scene: "streets") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
+        },
+        // Zooming through the allowed range while drifting.
+        Scenario(name: "zoom-sweep") { i, n, home, b in
+            let t = Double(i) / Double(n)
+            let zoom = b.minZoom + (b.maxZoom - b.minZoom) * (0.5 + 0.5 * sin(t * 2 * Double.pi * 3))
+            return CameraState(center: LngLat(lng: home.center.lng + 4 * sin(t * 2 * Double.pi),
+                                              lat: home.center.lat + 2 * sin(t * 4 * Double.pi)), zoom: zoom)
+        },
+        // The camera still while twelve time-stamped 1200x1100 radar frames swap at 60 frames a
+        // second (a live loop stepped every frame).
+        Scenario(name: "radar-live", frameTime: 1.0 / 60, radarFrames: (12, 1200, 1100)) { _, _, home, _ in home },
+    ]
+
+    /// The ids of the layers that set text (`text-field`): the bench's scenarios without text hide them.
+    static func textLayers(_ style: Style) -> [String] {
+        style.layers.compactMap { layer in
+            let s = layer.styled
+            guard s.definition.type == .symbol, s.definition.layout["text-field"] != nil else { return nil }
+            return layer.id
+        }
+    }
+
+    /// `count` time-stamped frames of `width` x `height`, `newest` the last, each a distinct
+    /// image scaled from the series' own frames (the demo's), as a live source would deliver them.
+    static func radarSeries(like series: RadarSeries?, count: Int, width: Int, height: Int, newest: Double) -> RadarSeries? {
+        let sources = series?.slots.compactMap(\.image) ?? []
+        guard !sources.isEmpty else { return nil }
+        let slots = (0..<count).map { k -> RadarSeries.Slot in
+            let from = sources[k % sources.count], image = Pixmap(width: width, height: height)
+            for y in 0..<height {
+                let sy = min(from.height - 1, y * from.height / height)
+                // (Each frame shifted a little, so no two are the same picture.)
+                let t = from.texels
+                for x in 0..<width { image.pixels[y * width + x] = t[sy * from.width + min(from.width - 1, (x * from.width / width + k) % from.width)] }
+            }
+            let (frame, runs) = RadarFeed.frame(image)
+            return .init(time: newest - Double(count - 1 - k) * 300, status: .ok, image: frame, runs: runs, name: "bench frame \(k)")
+        }
+        return RadarSeries(origin: .live, slots: slots, provider: "bench")
+    }
+}
