@@ -44,7 +44,6 @@ public final class FrameRenderer {
         rasterizer = Rasterizer(width: 1, height: 1)
     }
 
-    deinit { rasterizer.deallocate() }
 
     /// Makes this renderer read its symbols from `placement`, which its owner places for each
     /// frame before drawing (several band renderers share one placement instead of each making its own).

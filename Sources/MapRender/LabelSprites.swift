@@ -54,7 +54,6 @@ final class LabelSprites {
         let width = font.width(text, size: paint.size, letterSpacing: paint.letterSpacing)
         let w = Int((width + 2 * pad).rounded(.up)) + 1, h = Int((ascent + descent + 2 * pad).rounded(.up)) + 1
         var r = Rasterizer(width: w, height: h)
-        defer { r.deallocate() }
         var textAlpha = [UInt8](repeating: 0, count: w * h)
         Self.forEachGlyph(text, origin: Point(pad, pad + ascent), paint: paint) { path, pen in
             path.replay(into: &r, transform: .translation(pen.x, pen.y))

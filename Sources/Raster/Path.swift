@@ -1,5 +1,5 @@
 /// A sink for polygon outlines: the rasterizer and `Path` both take them.
-public protocol PathSink {
+public protocol PathSink: ~Copyable {
     mutating func moveTo(_ p: Point)
     mutating func lineTo(_ p: Point)
     /// Closes the current contour back to its first point.
@@ -63,7 +63,7 @@ public struct Path: PathSink, Sendable {
     }
 
     /// Replays the path into `sink`, transformed.
-    public func replay<S: PathSink>(into sink: inout S, transform t: Transform = .identity) {
+    public func replay<S: PathSink & ~Copyable>(into sink: inout S, transform t: Transform = .identity) {
         var i = 0
         for v in verbs {
             switch v {
@@ -103,7 +103,7 @@ public enum Geometry {
 
     /// A circle as a closed polygon of `circleSegments` vertices, straight into `sink` (no path
     /// to allocate: label dots are drawn this way every frame).
-    public static func circle<S: PathSink>(center: Point, radius: Double, tolerance: Double = 0.05, into sink: inout S) {
+    public static func circle<S: PathSink & ~Copyable>(center: Point, radius: Double, tolerance: Double = 0.05, into sink: inout S) {
         let n = circleSegments(radius: radius, tolerance: tolerance)
         for i in 0..<n {
             let a = Double(i) * 2 * Double.pi / Double(n)

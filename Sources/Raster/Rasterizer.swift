@@ -10,8 +10,8 @@ public enum FillRule: Sendable { case nonZero, evenOdd }
 /// polygons that share an edge (clipped tiles, adjacent features added to one rasterizer) meet
 /// without a seam. Edges are clipped to the device box first; parts left of it become vertical
 /// edges at x = 0 so that winding is kept. The storage is kept between uses: once warm, filling
-/// does not allocate.
-public struct Rasterizer: PathSink {
+/// does not allocate. It owns that storage as raw memory, freed with it: it cannot be copied.
+public struct Rasterizer: PathSink, ~Copyable {
     @usableFromInline struct Cell { var x: Int32; var y: Int32; var cover: Int32; var area: Int32 }
 
     static let shift: Int32 = 8
@@ -62,12 +62,10 @@ public struct Rasterizer: PathSink {
         shades = .allocate(capacity: 256)
     }
 
-    /// Releases the buffers. The rasterizer is a value that owns raw memory, so the owner
-    /// (a renderer or a test) calls this once when done; until then it may be reused freely.
-    public mutating func deallocate() {
+    /// The buffers go with the rasterizer (a value that owns raw memory, so it cannot be copied).
+    deinit {
         cells.deallocate(); sorted.deallocate(); tmp.deallocate(); rowStart.deallocate(); columnStart.deallocate()
         shades.deallocate()
-        cellCapacity = 0; sortedCapacity = 0; rowCapacity = 0; columnCapacity = 0
     }
 
     /// Forgets all edges and sets the device size (or the band of rows `originY ..< originY + height`).

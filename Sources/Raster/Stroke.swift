@@ -41,12 +41,12 @@ public struct Stroker {
     }
 
     /// Strokes a polyline (closed: the last point joins the first) into `sink`.
-    public mutating func stroke<S: PathSink>(_ points: UnsafeBufferPointer<Point>, closed: Bool,
+    public mutating func stroke<S: PathSink & ~Copyable>(_ points: UnsafeBufferPointer<Point>, closed: Bool,
                                              style: StrokeStyle, into sink: inout S) {
         strokeAny(points, closed: closed, style: style, into: &sink)
     }
 
-    private mutating func strokeAny<S: PathSink>(_ points: UnsafeBufferPointer<Point>, closed: Bool,
+    private mutating func strokeAny<S: PathSink & ~Copyable>(_ points: UnsafeBufferPointer<Point>, closed: Bool,
                                                  style: StrokeStyle, into sink: inout S) {
         guard style.width > 0, style.width.isFinite, points.count > 0 else { return }
         if !style.dashes.isEmpty, let pattern = DashPattern(style.dashes, offset: style.dashOffset) {
@@ -63,12 +63,12 @@ public struct Stroker {
     }
 
     /// Convenience for arrays.
-    public mutating func stroke<S: PathSink>(_ points: [Point], closed: Bool, style: StrokeStyle, into sink: inout S) {
+    public mutating func stroke<S: PathSink & ~Copyable>(_ points: [Point], closed: Bool, style: StrokeStyle, into sink: inout S) {
         points.withUnsafeBufferPointer { stroke($0, closed: closed, style: style, into: &sink) }
     }
 
     /// Strokes every contour of `path`.
-    public mutating func stroke<S: PathSink>(path: Path, style: StrokeStyle, transform: Transform = .identity, into sink: inout S) {
+    public mutating func stroke<S: PathSink & ~Copyable>(path: Path, style: StrokeStyle, transform: Transform = .identity, into sink: inout S) {
         // Each contour, transformed, in a scratch buffer kept between calls.
         var pts: [Point] = []
         swap(&pts, &contourScratch)
@@ -80,7 +80,7 @@ public struct Stroker {
         }
     }
 
-    private mutating func strokeSolid<S: PathSink>(_ pts: UnsafeBufferPointer<Point>, closed: Bool,
+    private mutating func strokeSolid<S: PathSink & ~Copyable>(_ pts: UnsafeBufferPointer<Point>, closed: Bool,
                                                    style: StrokeStyle, into sink: inout S) {
         let hw = style.width / 2
         let n = pts.count
@@ -128,13 +128,13 @@ public struct Stroker {
     // MARK: Pieces, all emitted with negative (clockwise in y-down) orientation.
 
     @inline(__always)
-    private func emit4<S: PathSink>(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, into sink: inout S) {
+    private func emit4<S: PathSink & ~Copyable>(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point, into sink: inout S) {
         // Orientation of a segment rectangle is fixed by construction.
         sink.moveTo(p0); sink.lineTo(p1); sink.lineTo(p2); sink.lineTo(p3); sink.close()
     }
 
     /// Emits `pts` as a polygon, reversed if needed so it has the rectangles' orientation.
-    private func emitOriented<S: PathSink>(_ pts: [Point], into sink: inout S) {
+    private func emitOriented<S: PathSink & ~Copyable>(_ pts: [Point], into sink: inout S) {
         guard pts.count >= 3 else { return }
         var area = 0.0
         var prev = pts[pts.count - 1]
@@ -148,7 +148,7 @@ public struct Stroker {
         sink.close()
     }
 
-    private mutating func join<S: PathSink>(at p: Point, from d0: Point, to d1: Point, hw: Double,
+    private mutating func join<S: PathSink & ~Copyable>(at p: Point, from d0: Point, to d1: Point, hw: Double,
                                             style: StrokeStyle, into sink: inout S) {
         let turn = d0.cross(d1)
         let dot = d0.dot(d1)
@@ -188,7 +188,7 @@ public struct Stroker {
 
     /// The pie slice between offsets `v0` and `v1` around `c`, emitted with the rectangles'
     /// orientation; rotation steps, so one atan2 and one sincos per join.
-    private func emitRoundJoin<S: PathSink>(_ c: Point, _ v0: Point, _ v1: Point, _ r: Double, into sink: inout S) {
+    private func emitRoundJoin<S: PathSink & ~Copyable>(_ c: Point, _ v0: Point, _ v1: Point, _ r: Double, into sink: inout S) {
         let sweep = atan2(v0.cross(v1), v0.dot(v1))
         if sweep == 0 { return }
         let full = Geometry.circleSegments(radius: r, tolerance: tolerance)
@@ -209,7 +209,7 @@ public struct Stroker {
         sink.close()
     }
 
-    private func emitOriented3<S: PathSink>(_ a: Point, _ b: Point, _ c: Point, into sink: inout S) {
+    private func emitOriented3<S: PathSink & ~Copyable>(_ a: Point, _ b: Point, _ c: Point, into sink: inout S) {
         let area = (b - a).cross(c - a)
         if area == 0 { return }
         sink.moveTo(a)
@@ -218,7 +218,7 @@ public struct Stroker {
     }
 
     /// A convex quadrilateral, reversed if needed to match the rectangles' orientation.
-    private func emitOriented4<S: PathSink>(_ a: Point, _ b: Point, _ c: Point, _ d: Point, into sink: inout S) {
+    private func emitOriented4<S: PathSink & ~Copyable>(_ a: Point, _ b: Point, _ c: Point, _ d: Point, into sink: inout S) {
         let area = (c - a).cross(d - b)
         if area == 0 { return }
         sink.moveTo(a)
@@ -226,7 +226,7 @@ public struct Stroker {
         sink.close()
     }
 
-    private mutating func cap<S: PathSink>(at p: Point, dir d: Point, hw: Double, cap: LineCap, into sink: inout S) {
+    private mutating func cap<S: PathSink & ~Copyable>(at p: Point, dir d: Point, hw: Double, cap: LineCap, into sink: inout S) {
         let n = Point(-d.y * hw, d.x * hw)
         switch cap {
         case .butt: return
@@ -252,7 +252,7 @@ public struct Stroker {
         }
     }
 
-    private mutating func dot<S: PathSink>(at p: Point, hw: Double, cap: LineCap, into sink: inout S) {
+    private mutating func dot<S: PathSink & ~Copyable>(at p: Point, hw: Double, cap: LineCap, into sink: inout S) {
         switch cap {
         case .butt: return
         case .square:
@@ -273,7 +273,7 @@ public struct Stroker {
 
     // MARK: Dashes
 
-    private mutating func dash<S: PathSink>(_ pts: UnsafeBufferPointer<Point>, closed: Bool, pattern: DashPattern,
+    private mutating func dash<S: PathSink & ~Copyable>(_ pts: UnsafeBufferPointer<Point>, closed: Bool, pattern: DashPattern,
                                             style: StrokeStyle, into sink: inout S) {
         var solid = style
         solid.dashes = []
@@ -284,7 +284,7 @@ public struct Stroker {
                      end: { flushDash(style: solid, into: &sink) })
     }
 
-    private mutating func flushDash<S: PathSink>(style: StrokeStyle, into sink: inout S) {
+    private mutating func flushDash<S: PathSink & ~Copyable>(style: StrokeStyle, into sink: inout S) {
         if dashScratch.count >= 2 {
             // Swap the buffer out so stroking can use `self` without copying it.
             var pts: [Point] = []

@@ -14,8 +14,8 @@
 /// or dashes touch it, and once for each line crossing it, as the reference engines blend a
 /// layer's lines one after another (`composite` after each `stroke`). The mask keeps its
 /// storage; composite leaves it clear, so a warm stroke does not allocate. Like `Rasterizer` it is
-/// a value owning raw memory (no exclusivity checks in its loops): its owner calls `deallocate()`.
-public struct ThinStroke {
+/// a value owning raw memory (no exclusivity checks in its loops), freed with it: it cannot be copied.
+public struct ThinStroke: ~Copyable {
     /// The widest line (px) drawn here.
     public static let maxWidth = 2.0
     /// Segments whose pixel box has at most this many pixels are covered over the whole box.
@@ -46,10 +46,8 @@ public struct ThinStroke {
         shades = .allocate(capacity: 256)
     }
 
-    /// Releases the storage; the mask must not be used afterwards.
-    public mutating func deallocate() {
+    deinit {
         coverage.deallocate(); spanFirst.deallocate(); spanLast.deallocate(); shades.deallocate()
-        capacity = 0; rowCapacity = 0
     }
 
     /// Sizes the mask for a device of `width` x `height` rows starting at `originY`, and forgets

@@ -21,7 +21,6 @@ import Testing
                 let pm = Pixmap(width: w, height: h)
                 pm.clear(PremultipliedColor(packed: 0x1234_5678))         // rows outside the band keep this
                 var r = Rasterizer(width: w, height: h)
-                defer { r.deallocate() }
                 r.reset(width: w, height: band.count, originY: band.lowerBound)
                 for p in polygons { p.withUnsafeBufferPointer { r.addPolygon($0) } }
                 if onePass {
@@ -40,7 +39,6 @@ import Testing
         let pm = Pixmap(width: w, height: h)
         pm.clear(PremultipliedColor(packed: 0))
         var r = Rasterizer(width: w, height: h)
-        defer { r.deallocate() }
         r.fill(pm, color: color, over: background, rule: rule)
         #expect((0..<pm.count).allSatisfy { pm.pixels[$0] == background.packed })
     }

@@ -24,7 +24,6 @@ import Testing
             let pm = Pixmap(width: w, height: h)
             pm.clear(RGBA8(20, 30, 40).premultiplied)
             var r = Rasterizer(width: w, height: h)
-            defer { r.deallocate() }
             var path = Path()
             path.addRect(Rect(minX: 20.3, minY: 10.2, maxX: 280.7, maxY: 189.7))
             path.replay(into: &r)
@@ -133,7 +132,6 @@ import Testing
             let pm = Pixmap(width: w, height: h)
             pm.clear(RGBA8(20, 30, 40).premultiplied)
             var r = Rasterizer(width: w, height: h)
-            defer { r.deallocate() }
             var path = Path()
             path.addRect(Rect(minX: 3.3, minY: 2.5, maxX: 117.2, maxY: 88.6))
             path.replay(into: &r)

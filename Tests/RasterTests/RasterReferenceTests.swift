@@ -8,10 +8,11 @@ import TestSupport
     let white = RGBA8(255, 255, 255).premultiplied
     let black = RGBA8(0, 0, 0).premultiplied
 
-    func canvas(_ w: Int = 128, _ h: Int = 128) -> (Pixmap, Rasterizer) {
+    /// A black pixmap to draw on (with a `Rasterizer` of its size).
+    func canvas(_ w: Int = 128, _ h: Int = 128) -> Pixmap {
         let p = Pixmap(width: w, height: h)
         p.clear(black)
-        return (p, Rasterizer(width: w, height: h))
+        return p
     }
 
     func star(_ c: Point, _ r: Double) -> Path {
@@ -26,8 +27,8 @@ import TestSupport
     }
 
     @Test func fillRules() throws {
-        var (pm, r) = canvas(256, 128)
-        defer { r.deallocate() }
+        let pm = canvas(256, 128)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         star(Point(64, 66), 56).replay(into: &r)
         r.fill(pm, color: white, rule: .nonZero)
         star(Point(192, 66), 56).replay(into: &r)
@@ -39,8 +40,8 @@ import TestSupport
     }
 
     @Test func holesByOrientation() throws {
-        var (pm, r) = canvas()
-        defer { r.deallocate() }
+        let pm = canvas()
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var p = Path()
         p.addRect(Rect(minX: 10, minY: 10, maxX: 118, maxY: 118))
         // Hole wound the other way.
@@ -53,8 +54,8 @@ import TestSupport
 
     @Test func subpixelPositionsGiveExactCoverage() {
         // A 1-px wide rectangle shifted by a quarter pixel covers two columns 75 % / 25 %.
-        var (pm, r) = canvas(8, 4)
-        defer { r.deallocate() }
+        let pm = canvas(8, 4)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var p = Path()
         p.addRect(Rect(minX: 2.25, minY: 0, maxX: 3.25, maxY: 4))
         p.replay(into: &r)
@@ -66,8 +67,8 @@ import TestSupport
 
     @Test func adjacentPolygonsHaveNoSeam() {
         // Two triangles sharing a diagonal, added to one rasterizer: the diagonal must vanish.
-        var (pm, r) = canvas(64, 64)
-        defer { r.deallocate() }
+        let pm = canvas(64, 64)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         r.moveTo(Point(3.3, 5.1)); r.lineTo(Point(60.7, 5.1)); r.lineTo(Point(60.7, 58.9)); r.close()
         r.moveTo(Point(3.3, 5.1)); r.lineTo(Point(60.7, 58.9)); r.lineTo(Point(3.3, 58.9)); r.close()
         r.fill(pm, color: white)
@@ -76,8 +77,8 @@ import TestSupport
 
     @Test func edgesOutsideTheBoxKeepWinding() {
         // A rectangle much larger than the device, far to the left, still covers everything.
-        var (pm, r) = canvas(32, 32)
-        defer { r.deallocate() }
+        let pm = canvas(32, 32)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var p = Path()
         p.addRect(Rect(minX: -1e6, minY: -5e5, maxX: 1e6, maxY: 5e5))
         p.replay(into: &r)
@@ -86,8 +87,8 @@ import TestSupport
     }
 
     @Test func joinsAndCaps() throws {
-        var (pm, r) = canvas(384, 256)
-        defer { r.deallocate() }
+        let pm = canvas(384, 256)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var s = Stroker()
         let zig = [Point(20, 90), Point(60, 20), Point(100, 90)]
         for (col, join) in LineJoin.allCases.enumerated() {
@@ -103,8 +104,8 @@ import TestSupport
 
     @Test func sharpJoinHasNoSpike() {
         // An acute miter beyond the limit falls back to bevel: nothing far beyond the vertex.
-        var (pm, r) = canvas(128, 128)
-        defer { r.deallocate() }
+        let pm = canvas(128, 128)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var s = Stroker()
         s.stroke([Point(10, 100), Point(64, 20), Point(70, 100)], closed: false,
                  style: StrokeStyle(width: 10, join: .miter, miterLimit: 2), into: &r)
@@ -114,8 +115,8 @@ import TestSupport
     }
 
     @Test func wideRoundStrokeIsSmooth() throws {
-        var (pm, r) = canvas(256, 128)
-        defer { r.deallocate() }
+        let pm = canvas(256, 128)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var s = Stroker()
         s.stroke([Point(30, 90), Point(90, 30), Point(150, 95), Point(220, 40)], closed: false,
                  style: StrokeStyle(width: 40, cap: .round, join: .round), into: &r)
@@ -127,8 +128,8 @@ import TestSupport
     }
 
     @Test func dashes() throws {
-        var (pm, r) = canvas(256, 64)
-        defer { r.deallocate() }
+        let pm = canvas(256, 64)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var s = Stroker()
         s.stroke([Point(8, 16), Point(248, 16)], closed: false, style: StrokeStyle(width: 4, dashes: [20, 10]), into: &r)
         s.stroke([Point(8, 40), Point(128, 56), Point(248, 40)], closed: false,
@@ -142,8 +143,8 @@ import TestSupport
     }
 
     @Test func hairlines() throws {
-        var (pm, r) = canvas(128, 128)
-        defer { r.deallocate() }
+        let pm = canvas(128, 128)
+        var r = Rasterizer(width: pm.width, height: pm.height)
         var s = Stroker()
         for k in 0..<12 {
             let a = Double(k) * Double.pi / 12
@@ -174,7 +175,6 @@ import TestSupport
             mask = [UInt8](repeating: 0, count: w * h)
         }
         var r = Rasterizer(width: w, height: h)
-        defer { r.deallocate() }
         for shape in 0..<60 {
             // A random walk: steps from a fraction of a pixel to 40 px, the longer ones rarer.
             var p = Point(random() * 260 - 30, random() * 190 - 30)

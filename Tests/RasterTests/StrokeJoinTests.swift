@@ -8,7 +8,6 @@ import Testing
         let pm = Pixmap(width: 40, height: 40)
         pm.clear(PremultipliedColor(packed: 0))
         var r = Rasterizer(width: 40, height: 40)
-        defer { r.deallocate() }
         var s = Stroker()
         // Up from (20, 35) to (20, 15), then straight back down to (20, 25): a 180-degree turn.
         s.stroke([Point(20, 35), Point(20, 15), Point(20, 25)], closed: false,

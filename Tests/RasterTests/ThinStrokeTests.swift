@@ -17,7 +17,6 @@ import Testing
     func stroked(_ pts: [Point], width: Double = 1, cap: LineCap = .butt, dashes: [Double] = [], closed: Bool = false,
                  size: Int = 40, rows: Range<Int>? = nil) -> Coverage {
         var t = ThinStroke()
-        defer { t.deallocate() }
         let r = rows ?? 0..<size
         t.reset(width: size, height: r.count, originY: r.lowerBound)
         pts.withUnsafeBufferPointer {
@@ -106,7 +105,6 @@ import Testing
     @Test func aSharpCornerIsCoveredOnce() {
         // A translucent V: where its two arms overlap near the vertex the colour is laid once.
         var t = ThinStroke()
-        defer { t.deallocate() }
         t.reset(width: 40, height: 40)
         [Point(5, 35), Point(20, 5.5), Point(35, 35)].withUnsafeBufferPointer {
             t.stroke($0, closed: false, style: StrokeStyle(width: 2))
@@ -154,7 +152,6 @@ import Testing
 
     @Test func clipKeepsTheMaskOutsideItUnpainted() {
         var t = ThinStroke()
-        defer { t.deallocate() }
         t.reset(width: 40, height: 40)
         [Point(0, 10.5), Point(40, 10.5)].withUnsafeBufferPointer {
             t.stroke($0, closed: false, style: StrokeStyle(width: 1))
@@ -197,7 +194,6 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         let height = 24
         var t = ThinStroke()
-        defer { t.deallocate() }
         for round in 0..<2 {
             t.reset(width: width, height: height)
             // Scattered short segments and dots, one touching the last column, one the first.

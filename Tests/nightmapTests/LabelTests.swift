@@ -182,7 +182,6 @@ import TestSupport
         let pm = Pixmap(width: 320, height: 96)
         pm.clear(RGBA8(11, 16, 22).premultiplied)
         var r = Rasterizer(width: 320, height: 96)
-        defer { r.deallocate() }
         for (size, baseline) in [(13.0, 24.0), (32.0, 76.0)] {
             var x = 8.0
             for u in "Montréal Ag&0".unicodeScalars {

@@ -33,7 +33,6 @@ final class LineRenderLayer: RenderLayer {
         runEnds.reserveCapacity(4096)
     }
 
-    deinit { thin.deallocate() }
 
     func draw(_ draw: LineDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         switch draw {

@@ -117,7 +117,6 @@ final class SymbolRenderLayer: RenderLayer {
         let size = Int((2 * outer).rounded(.up)) + 3
         let centre = Double(size / 2) + 0.5
         var r = Rasterizer(width: size, height: size)
-        defer { r.deallocate() }
         let place = Transform.translation(centre, centre).concatenating(t)
         var path = Path()
         var shapes: [AlphaMask] = []
