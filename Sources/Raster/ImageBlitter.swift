@@ -191,16 +191,6 @@ public struct ImageBlitter: SpanBlitter {
     }
 }
 
-extension Rasterizer {
-    /// Fills the accumulated edges with an image and forgets them.
-    /// `aliased`: a pixel is in or out by its centre (tiles that meet leave no seam).
-    public mutating func fill(_ pixmap: Pixmap, image blitter: ImageBlitter, rule: FillRule = .nonZero, aliased: Bool = false) {
-        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        if aliased { var b = ThresholdBlitter(blitter); sweep(rule, &b); return }
-        var b = blitter
-        sweep(rule, &b)
-    }
-}
 
 #if canImport(Glibc)
 import Glibc
@@ -370,17 +360,11 @@ struct TypedSeparableBlitter<R: TexelReader>: SpanBlitter {
 }
 
 extension Rasterizer {
-    /// Fills the accumulated edges with a separably mapped image and forgets them.
-    /// `aliased`: a pixel is in or out by its centre (tiles that meet leave no seam).
+    /// Fills the accumulated edges with a separably mapped image and forgets them, through the
+    /// blitter typed for the image's texels.
     public mutating func fill(_ pixmap: Pixmap, separableImage blitter: SeparableImageBlitter, rule: FillRule = .nonZero,
                               aliased: Bool = false) {
-        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        if aliased {
-            if blitter.isIndexed { var b = ThresholdBlitter(blitter.typed(IndexedTexels.self)); sweep(rule, &b) }
-            else { var b = ThresholdBlitter(blitter.typed(PackedTexels.self)); sweep(rule, &b) }
-            return
-        }
-        if blitter.isIndexed { var b = blitter.typed(IndexedTexels.self); sweep(rule, &b) }
-        else { var b = blitter.typed(PackedTexels.self); sweep(rule, &b) }
+        if blitter.isIndexed { fill(pixmap, with: blitter.typed(IndexedTexels.self), rule: rule, aliased: aliased) }
+        else { fill(pixmap, with: blitter.typed(PackedTexels.self), rule: rule, aliased: aliased) }
     }
 }

@@ -173,13 +173,7 @@ extension Rasterizer {
     /// `aliased`: a pixel is in or out by its centre (tiles that meet leave no seam).
     public mutating func fill(_ pixmap: Pixmap, runSkippingImage blitter: RunSkippingImageBlitter, rule: FillRule = .nonZero,
                               aliased: Bool = false) {
-        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        if aliased {
-            if blitter.inner.isIndexed { var b = ThresholdBlitter(blitter.typed(IndexedTexels.self)); sweep(rule, &b) }
-            else { var b = ThresholdBlitter(blitter.typed(PackedTexels.self)); sweep(rule, &b) }
-            return
-        }
-        if blitter.inner.isIndexed { var b = blitter.typed(IndexedTexels.self); sweep(rule, &b) }
-        else { var b = blitter.typed(PackedTexels.self); sweep(rule, &b) }
+        if blitter.inner.isIndexed { fill(pixmap, with: blitter.typed(IndexedTexels.self), rule: rule, aliased: aliased) }
+        else { fill(pixmap, with: blitter.typed(PackedTexels.self), rule: rule, aliased: aliased) }
     }
 }

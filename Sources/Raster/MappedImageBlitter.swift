@@ -125,14 +125,3 @@ public struct MappedImageBlitter: SpanBlitter {
     }
 }
 
-extension Rasterizer {
-    /// Fills the accumulated edges with a pixel-by-pixel mapped image and forgets them.
-    /// `aliased`: a pixel is in or out by its centre (tiles that meet leave no seam).
-    public mutating func fill(_ pixmap: Pixmap, mappedImage blitter: MappedImageBlitter, rule: FillRule = .nonZero,
-                              aliased: Bool = false) {
-        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        if aliased { var b = ThresholdBlitter(blitter); sweep(rule, &b); return }
-        var b = blitter
-        sweep(rule, &b)
-    }
-}

@@ -96,13 +96,3 @@ public struct PatternBlitter: SpanBlitter {
     }
 }
 
-extension Rasterizer {
-    /// Fills the accumulated edges with a repeated image and forgets them. `aliased`: a pixel is
-    /// in or out by its coverage reaching half (`fill-antialias: false`).
-    public mutating func fill(_ pixmap: Pixmap, pattern blitter: PatternBlitter, rule: FillRule = .nonZero, aliased: Bool = false) {
-        precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        if aliased { var b = ThresholdBlitter(blitter); sweep(rule, &b); return }
-        var b = blitter
-        sweep(rule, &b)
-    }
-}

@@ -505,9 +505,21 @@ public struct Rasterizer: PathSink, ~Copyable {
 
     /// Fills the accumulated edges with a solid colour and forgets them.
     public mutating func fill(_ pixmap: Pixmap, color: PremultipliedColor, rule: FillRule = .nonZero) {
+        fill(pixmap, with: SolidBlitter(pixmap: pixmap, color: color), rule: rule)
+    }
+
+    /// Fills the accumulated edges with what `blitter` paints (an image, a pattern, a colour)
+    /// into `pixmap`, and forgets them. `aliased`: a pixel is in or out by its coverage reaching
+    /// half, its centre (tiles that meet leave no seam; `fill-antialias: false`).
+    public mutating func fill<B: SpanBlitter>(_ pixmap: Pixmap, with blitter: B, rule: FillRule = .nonZero, aliased: Bool = false) {
         precondition(pixmap.width == width && originY + height <= pixmap.height, "rasterizer and pixmap sizes differ")
-        var b = SolidBlitter(pixmap: pixmap, color: color)
-        sweep(rule, &b)
+        if aliased {
+            var b = ThresholdBlitter(blitter)
+            sweep(rule, &b)
+        } else {
+            var b = blitter
+            sweep(rule, &b)
+        }
     }
 
     /// Clears the rasterizer's rows of `pixmap` to `background` and fills the accumulated edges

@@ -136,11 +136,11 @@ import Testing
             path.addRect(Rect(minX: 3.3, minY: 2.5, maxX: 117.2, maxY: 88.6))
             path.replay(into: &r)
             if warped {
-                r.fill(pm, mappedImage: MappedImageBlitter(destination: pm, image: image, previous: nil, fade: 1, warp: warp,
+                r.fill(pm, with: MappedImageBlitter(destination: pm, image: image, previous: nil, fade: 1, warp: warp,
                                                            sampling: sampling, opacity: 0.8, light: (1, 0.9, 0.5), adjustment: nil))
             } else {
                 rowMaps.withUnsafeBufferPointer { rows in
-                    r.fill(pm, image: ImageBlitter(destination: pm, image: image, previous: nil, fade: 1, rows: rows.baseAddress!,
+                    r.fill(pm, with: ImageBlitter(destination: pm, image: image, previous: nil, fade: 1, rows: rows.baseAddress!,
                                                    firstRow: 0, sampling: sampling, opacity: 0.8, light: (1, 0.9, 0.5), adjustment: nil))
                 }
             }

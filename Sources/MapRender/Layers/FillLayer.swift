@@ -143,7 +143,7 @@ final class FillRenderLayer: RenderLayer {
                     guard let inverse = world.inverted() else { return }
                     let toImage = Transform.scale(pattern.pixelsPerWorld, pattern.pixelsPerWorld).concatenating(inverse)
                     addRings(g, map, &rasterizer)
-                    rasterizer.fill(t.pixmap, pattern: PatternBlitter(destination: t.pixmap, image: pattern.image, toImage: toImage,
+                    rasterizer.fill(t.pixmap, with: PatternBlitter(destination: t.pixmap, image: pattern.image, toImage: toImage,
                                                                     opacity: paint.opacity), aliased: !antialias)
                     return
                 }

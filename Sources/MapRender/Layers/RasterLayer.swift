@@ -177,7 +177,7 @@ final class RasterRenderLayer: RenderLayer {
                     let blitter = ImageBlitter(destination: t.pixmap, image: image, previous: previous, fade: draw.fade,
                                                rows: rows, firstRow: top, sampling: sampling,
                                                opacity: paint.opacity, light: light, adjustment: adjustment)
-                    rasterizer.fill(t.pixmap, image: blitter, aliased: draw.aliased)
+                    rasterizer.fill(t.pixmap, with: blitter, aliased: draw.aliased)
                 }
             }
         }
@@ -219,7 +219,7 @@ final class RasterRenderLayer: RenderLayer {
                 let blitter = MappedImageBlitter(destination: t.pixmap, image: image, previous: draw.previous, fade: draw.fade,
                                                  warp: warp, sampling: sampling, opacity: paint.opacity,
                                                  light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)
-                rasterizer.fill(t.pixmap, mappedImage: blitter, aliased: draw.aliased)
+                rasterizer.fill(t.pixmap, with: blitter, aliased: draw.aliased)
             }
         }
     }
