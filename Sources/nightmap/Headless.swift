@@ -33,7 +33,7 @@ enum Headless {
 
     /// Where the overlay's parts are: [x, y, width, height] each, or null when not shown.
     static func overlayJSON(_ model: MapApp) -> [String: Any] {
-        let layout = model.frame().overlay?.layout
+        let layout = model.overlayLayout
         func box(_ b: FrameDescription.ScreenBox?) -> Any {
             guard let b else { return NSNull() }
             return [b.minX, b.minY, b.maxX - b.minX, b.maxY - b.minY].map { ($0 * 10).rounded() / 10 }
@@ -305,7 +305,7 @@ enum Headless {
             for id in [MapApp.nightID, MapApp.subsolarID, MapApp.footprintID, MapApp.footprintEdgeID] where model.style.layers.contains(where: { $0.id == id }) {
                 model.model.setVisibility(layer: id, scenario.sky)
             }
-            model.model.overlayEnabled = scenario.text
+            model.overlay.enabled = scenario.text
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
             let scene = scenario.scene.flatMap { name in model.scenes.first { $0.name == name } }

@@ -50,7 +50,6 @@ import Testing
                           bounds: CameraBounds(minZoom: 0, maxZoom: 24), timerStartsPlaying: false)
         var model = MapModel(style: style, size: ViewportSize(width: size, height: size), camera: scene.startCamera(size: ViewportSize(width: size, height: size)), bounds: scene.bounds)
         model.lighting = false
-        model.overlayEnabled = false
         model.setPixelRatio(pixelRatio)
         model.advance(to: 0)
         try edit(&model)
