@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Background layers: an opaque one is drawn by the next fill in its own pass, or cleared just

@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Circle layers: a disc of the radius ringed by the stroke, blurred at its edge.

@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Fill layers: polygons of geometry sets (tiled layers drawn alike, with their blocks passed over off

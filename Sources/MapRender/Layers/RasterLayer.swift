@@ -1,5 +1,4 @@
 import MapCore
-import MapData
 import Raster
 
 /// Raster layers: an image source's frame on its quad.

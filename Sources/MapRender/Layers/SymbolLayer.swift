@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Symbol layers: the symbols the placement kept, icons under the layer's labels. Sprite and SDF
