@@ -49,12 +49,7 @@ extension FrameRenderer {
     /// The compass: a disc with a needle whose red half points north on screen.
     func drawCompass(_ area: CompassArea, bearing: Double, text: PremultipliedColor, _ pixmap: Pixmap) {
         let c = Point(area.x, area.y), r = area.radius
-        var disc = Path()                   // (the symbols' path, kept between frames)
-        swap(&disc, &symbolPath)
-        defer { swap(&disc, &symbolPath) }
-        disc.removeAll()
-        disc.addCircle(center: c, radius: r)
-        disc.replay(into: &rasterizer)
+        Geometry.circle(center: c, radius: r, into: &rasterizer)        // (straight in: no path allocated)
         rasterizer.fill(pixmap, color: RGBA8(44, 54, 68, 235).premultiplied)     // lighter than the night map
         // North on screen: the map is turned counter-clockwise by the bearing.
         let a = bearing * Double.pi / 180

@@ -12,6 +12,9 @@ extension AppOverlay {
         // Device pixels per CSS pixel, as the type's size says.
         let k = size / OverlayLayout.textSize
         var items: [OverlayItem] = []
+        // (Room for every item at once: this runs whenever the scale bar changes, every frame of a pan.)
+        items.reserveCapacity(layout.text.attribution.count + 4 + (timeline.map { $0.filled.count + 1 } ?? 0)
+                              + (legend.map { $0.bins.count + 2 * $0.ticks.count + 1 } ?? 0) + 1 + (help.map { $0.count + 1 } ?? 0))
         func put(_ s: String, x: Double, baseline: Double) {
             items.append(.text(OverlayText(s, x: x, baseline: baseline, font: font, size: size, haloWidth: haloWidth, color: text, halo: halo)))
         }

@@ -81,6 +81,7 @@ public struct AppOverlay: Sendable {
     func keepClear(_ layout: OverlayLayout?, compass c: CompassArea?, _ model: MapModel) -> [FrameDescription.ScreenBox] {
         let w = Double(model.camera.size.width), h = Double(model.camera.size.height), ratio = model.pixelRatio
         var boxes: [FrameDescription.ScreenBox] = []
+        boxes.reserveCapacity(3)
         if let c { boxes.append(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius)) }
         if let panel = layout?.legend?.panel { boxes.append(panel) }
         // (The strip reaches 24 CSS pixels above the text rows and the timeline.)
