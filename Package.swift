@@ -30,25 +30,25 @@ let package = Package(
         .target(name: "CAllocCount"),
         .target(name: "MapCore", dependencies: ["Raster"]),
         .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CCurl"]),
-        .target(name: "MapRender", dependencies: ["MapCore", "Raster", "MapData"], swiftSettings: uncheckedExclusivity),
+        .target(name: "MapRender", dependencies: ["MapCore", "Raster"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
         // nightmap's demos over the engine: the radar player, the ISS tracker, the route pulse,
         // scenes, key bindings and help text; the only module that names them.
         .target(name: "NightmapApp", dependencies: ["MapCore", "MapData", "Orbit", "Raster"]),
         .executableTarget(
             name: "nightmap",
-            dependencies: ["NightmapApp", "MapCore", "MapRender", "MapData", "Raster", "CSDL2", "CAllocCount"],
+            dependencies: ["NightmapApp", "MapCore", "MapRender", "MapData", "Orbit", "Raster", "CSDL2", "CAllocCount"],
             resources: []
         ),
         .target(name: "TestSupport", dependencies: ["Raster", "MapCore", "MapData"], path: "Tests/TestSupport"),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
-        .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "TestSupport"]),
-        .testTarget(name: "NightmapAppTests", dependencies: ["NightmapApp", "MapCore", "MapData", "TestSupport"]),
+        .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "Raster", "TestSupport"]),
+        .testTarget(name: "NightmapAppTests", dependencies: ["NightmapApp", "MapCore", "MapData", "Raster", "TestSupport"]),
         .testTarget(name: "OrbitTests", dependencies: ["Orbit"]),
-        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "NightmapApp", "Raster", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "NightmapApp", "Raster", "TestSupport"],
+        .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "Raster", "CSQLite", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
                     exclude: ["References"]),
-        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "NightmapApp", "MapCore", "MapData", "MapRender", "Raster", "CSDL2", "TestSupport"],
+        .testTarget(name: "nightmapTests", dependencies: ["nightmap", "NightmapApp", "MapCore", "MapData", "MapRender", "Orbit", "Raster", "CSDL2", "TestSupport"],
                     exclude: ["Fixtures", "References"]),
     ]
 )

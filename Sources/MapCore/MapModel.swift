@@ -4,7 +4,7 @@ import Raster
 import Foundation
 
 /// The map engine's state: the style (the one map model: document layers and their sources),
-/// the camera, the light, paint transitions and the overlay's text. An app drives it through
+/// the camera, the light and paint transitions. An app drives it through
 /// its public API (the style API, the camera, `advance(to:)`); `frame()` describes what to draw
 /// at the instant the model was advanced to. It never reads a clock: every instant is passed in
 /// (seconds on the map's clock), and it knows nothing of what the app shows with it.
@@ -13,22 +13,8 @@ public struct MapModel: Sendable {
     public private(set) var camera: Camera
     /// The instant the model was last advanced to.
     public private(set) var now: Double
-    /// The attribution line (sources of the data shown).
+    /// The attribution line (sources of the data shown), for the app to show.
     public var attribution = ""
-    /// The status line the app composes, in order of importance; empty: none.
-    public var status: [StatusPart] = []
-    /// The help panel's lines; nil: no panel.
-    public var helpLines: [String]?
-    /// The overlay's timeline of a frame sequence's slots (the radar's), above the status line.
-    public var timeline: Overlay.Timeline?
-    /// The overlay's colour legend (the radar's), top left.
-    public var legend: Overlay.Legend?
-    /// The scale bar is in miles and feet.
-    public var imperialUnits = false
-    /// Draw the overlay (attribution, status, scale, help).
-    public var overlayEnabled = true
-    /// The overlay's text rows, laid out again only when their strings or the size change.
-    private let overlayLayoutCache = OverlayLayoutCache()
     /// Document layers drawn feature by feature, kept between frames that do not change them.
     private let featureDrawCache = FeatureDrawCache()
     private let symbolContexts = SymbolContextCache()
@@ -45,7 +31,7 @@ public struct MapModel: Sendable {
     private var radiance: TransitioningValue
     /// Arrows at the window's edge towards places out of sight (an app's tracked object).
     public var offscreenMarkers: [FrameDescription.OffscreenMarker] = []
-    /// Places symbols keep clear of, besides the overlay (an app's moving icon).
+    /// Places symbols keep clear of, besides the overlay's boxes (an app's moving icon).
     public var labelObstacles: [LabelObstacle] = []
 
     /// A disc of `radius` device pixels around a place (in the world copy nearest the window's
@@ -153,9 +139,8 @@ public struct MapModel: Sendable {
     /// Applies a change to the style (the style API's extension uses this).
     mutating func mutateStyle(_ change: (inout Style) -> Void) { change(&style) }
 
-    /// What symbols keep clear of: the app's obstacles, and the overlay's strip along the bottom
-    /// (status, scale bar, attribution).
-    private func symbolAvoidBoxes(into boxes: inout [FrameDescription.ScreenBox]) {
+    /// What symbols keep clear of: the app's obstacles, and the boxes its overlay names.
+    private func symbolAvoidBoxes(_ overlay: Overlay?, into boxes: inout [FrameDescription.ScreenBox]) {
         let view = camera.view
         let w = Double(view.size.width), h = Double(view.size.height)
         for o in labelObstacles {
@@ -165,16 +150,7 @@ public struct MapModel: Sendable {
             guard s.x + r > 0, s.x - r < w, s.y + r > 0, s.y - r < h else { continue }
             boxes.append(.init(minX: s.x - r, minY: s.y - r, maxX: s.x + r, maxY: s.y + r))
         }
-        if overlayEnabled, let c = compassArea {
-            boxes.append(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
-        }
-        if overlayEnabled, legend != nil, let panel = overlayLayout(scale: nil)?.legend?.panel { boxes.append(panel) }
-        if overlayEnabled {
-            // The strip along the bottom, taller when a narrow window stacks the overlay's rows.
-            let strip = 46 * pixelRatio
-            let top = overlayLayout(scale: nil)?.top.map { $0 - 24 * pixelRatio } ?? h - strip
-            boxes.append(.init(minX: 0, minY: min(h - strip, top), maxX: w, maxY: h))
-        }
+        if let overlay { boxes += overlay.keepClear }
     }
 
     /// A symbol layer's vector icon, its scale (device pixels per icon unit) and its emissive
@@ -279,16 +255,17 @@ public struct MapModel: Sendable {
                                        visible: MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY))
     }
 
-    public func frame() -> FrameDescription {
+    /// What to draw now, with an app's `overlay` over it (its boxes kept clear of symbols).
+    public func frame(overlay: Overlay? = nil) -> FrameDescription {
         var none: FrameDescription? = nil
-        return frame(recycling: &none)
+        return frame(overlay: overlay, recycling: &none)
     }
 
     /// The same, in the storage of `spare`, a description the caller no longer needs (taken, and
     /// left nil). A run loop that hands back the frame before the last one (the renderer keeps
     /// the last) describes a warm frame without allocating; storage still shared elsewhere is
     /// copied first, as any array is.
-    public func frame(recycling spare: inout FrameDescription?) -> FrameDescription {
+    public func frame(overlay: Overlay? = nil, recycling spare: inout FrameDescription?) -> FrameDescription {
         let zoom = camera.state.zoom
         var out: [FrameDescription.DrawLayer] = []
         if let old = spare {
@@ -313,26 +290,19 @@ public struct MapModel: Sendable {
         }
         // Every symbol layer is placed against the others and the boxes to keep clear.
         if out.contains(where: { $0.symbols != nil }) {
-            let context = symbolContexts.context(layers: out) { symbolAvoidBoxes(into: &$0) }
+            let context = symbolContexts.context(layers: out) { symbolAvoidBoxes(overlay, into: &$0) }
             for i in out.indices where out[i].symbols != nil { out[i].symbols?.context = context }
         }
-        return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlayEnabled ? overlay() : nil)
+        return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlay)
     }
 
-    private func overlay() -> Overlay {
-        let view = camera.view
-        let metresPerPixel = 40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / view.worldSize
-        let scale = Overlay.scaleBar(metresPerPixel: metresPerPixel, imperial: imperialUnits, maxPixels: 110 * pixelRatio)
-        var o = Overlay(attribution: attribution, status: status, help: helpLines,
-                        scale: scale, font: style.font, layout: overlayLayout(scale: scale),
-                        compass: compassArea.map { ($0, camera.state.bearing) })
-        o.timeline = timeline
-        o.legend = legend
-        return o
+    /// Metres on the ground per device pixel at the camera's centre (for a scale bar).
+    public var metresPerPixel: Double {
+        40_075_016.686 * cos(camera.state.center.lat * Double.pi / 180) / camera.view.worldSize
     }
 
     /// Whether some of `area` is in view (in any world copy); nil counts as in view.
-    func shows(_ area: LngLatBounds?) -> Bool {
+    public func isInView(_ area: LngLatBounds?) -> Bool {
         guard let a = area else { return true }
         let v = camera.view.visibleMercator
         let x0 = WebMercator.x(lng: a.west), east = WebMercator.x(lng: a.east)
@@ -342,33 +312,6 @@ public struct MapModel: Sendable {
         // The world copies the view spans (a few at most: the zoom is bounded).
         let first = (v.minX - x1).rounded(.up), last = (v.maxX - x0).rounded(.down)
         return first <= last
-    }
-
-    /// Where the overlay's parts go at this window size (nil without a font).
-    public func overlayLayout(scale: (pixels: Double, label: String)?) -> OverlayLayout? {
-        guard let font = style.font else { return nil }
-        let w = Double(camera.size.width), h = Double(camera.size.height)
-        let text = overlayLayoutCache.text(attribution: attribution, status: status, font: font, width: w, height: h, ratio: pixelRatio)
-        let line = timeline.flatMap { t in
-            shows(t.area) ? OverlayLayout.timeline(count: t.filled.count, over: text, width: w, ratio: pixelRatio) : nil
-        }
-        var bar = scale.flatMap {
-            OverlayLayout.scale(pixels: $0.pixels, label: $0.label, over: text, font: font, width: w, height: h, ratio: pixelRatio)
-        }
-        // The scale bar goes above the timeline where they would meet.
-        if var b = bar, let t = line, b.box.intersects(t.box) {
-            let up = b.box.maxY - t.box.minY + 2 * pixelRatio
-            b.y -= up; b.label.baseline -= up; b.label.box.minY -= up; b.label.box.maxY -= up; b.box.minY -= up; b.box.maxY -= up
-            bar = b.box.minY >= 0 ? b : nil
-        }
-        var layout = OverlayLayout(text: text, scale: bar, timeline: line)
-        if let legend, shows(legend.area) {
-            // (Above the text rows and the timeline; the scale bar, which comes and goes with
-            // the zoom, is left of it and lower.)
-            let below = OverlayLayout(text: text, scale: nil, timeline: line).top
-            layout.legend = overlayLayoutCache.legend(legend, font: font, width: w, below: below, ratio: pixelRatio)
-        }
-        return layout
     }
 
     /// The frame the image source shows (or the last good one before it) and, during a

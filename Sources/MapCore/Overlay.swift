@@ -1,74 +1,14 @@
 import Foundation
+import Raster
 
-/// What is drawn over the map in screen space: attribution, status line, scale bar, help.
+/// What an app draws over the map in screen space (device pixels): items drawn in order over
+/// the layers and markers, and the boxes symbols keep clear of (under the app's text and
+/// panels). The engine draws each item as it says and knows nothing of what it shows.
 public struct Overlay: Equatable, Sendable {
-    public var attribution: String
-    public var status: [StatusPart]
-    public var help: [String]?
-    /// The scale bar: its length in pixels and its label.
-    public var scale: (pixels: Double, label: String)?
-    public var font: (any TextFont)?
-    /// Where the attribution, status and scale bar go (nil without a font: nothing is drawn).
-    public var layout: OverlayLayout?
-    /// The compass, shown while the map is not north-up: where it is and the bearing it shows.
-    public var compass: (area: CompassArea, bearing: Double)?
-    /// A row of marks above the status line, one per slot of a frame sequence (the radar's).
-    public var timeline: Timeline?
-    /// A colour scale with labelled ticks, top left (the radar's reflectivity).
-    public var legend: Legend?
-
-    public init(attribution: String, status: [StatusPart], help: [String]?, scale: (pixels: Double, label: String)?, font: (any TextFont)?,
-                layout: OverlayLayout? = nil, compass: (area: CompassArea, bearing: Double)? = nil) {
-        self.attribution = attribution; self.status = status; self.help = help; self.scale = scale; self.font = font
-        self.layout = layout; self.compass = compass
-    }
-
-    /// The slots of a frame sequence: filled marks for those with a frame, hollow ones for
-    /// those without, the one shown taller.
-    public struct Timeline: Equatable, Sendable {
-        public var filled: [Bool]
-        public var current: Int?
-        /// The map area whose frames it counts: shown only while some of it is in view (nil: always).
-        public var area: LngLatBounds?
-        public init(filled: [Bool], current: Int?, area: LngLatBounds? = nil) {
-            self.filled = filled; self.current = current; self.area = area
-        }
-    }
-
-    /// A colour scale: bins of colour from their lower value to the next bin's (the last to
-    /// `upTo`), drawn left to right, with ticks labelled in `unit`.
-    public struct Legend: Equatable, Sendable {
-        public struct Bin: Equatable, Sendable {
-            public var from: Double
-            public var color: Color
-            public init(from: Double, color: Color) { self.from = from; self.color = color }
-        }
-        public var bins: [Bin]
-        public var upTo: Double
-        public var ticks: [Double]
-        public var unit: String
-        /// The map area whose colours it explains: shown only while some of it is in view (nil: always).
-        public var area: LngLatBounds?
-        public init(bins: [Bin], upTo: Double, ticks: [Double], unit: String, area: LngLatBounds? = nil) {
-            self.bins = bins; self.upTo = upTo; self.ticks = ticks; self.unit = unit; self.area = area
-        }
-        public var from: Double { bins.first?.from ?? upTo }
-    }
-
-    public static func == (a: Overlay, b: Overlay) -> Bool {
-        a.attribution == b.attribution && a.status == b.status && a.help == b.help && a.scale?.pixels == b.scale?.pixels
-            && a.scale?.label == b.scale?.label && a.font === b.font && a.layout == b.layout
-            && a.compass?.area == b.compass?.area && a.compass?.bearing == b.compass?.bearing
-            && a.timeline == b.timeline && a.legend == b.legend
-    }
-
-    /// The overlay's light text and its dark halo (drawn at 0.9 opacity).
-    public static let textColor = Color(rgb: 0xE6ECF4), haloColor = Color(rgb: 0x0B1016)
-
-    /// The compass's disc: top right, 12 CSS pixels from the edges, 15 in radius.
-    public static func compassArea(width: Double, pixelRatio: Double) -> CompassArea {
-        let r = 15 * pixelRatio, inset = 12 * pixelRatio
-        return CompassArea(x: width - inset - r, y: inset + r, radius: r)
+    public var items: [OverlayItem]
+    public var keepClear: [FrameDescription.ScreenBox]
+    public init(items: [OverlayItem] = [], keepClear: [FrameDescription.ScreenBox] = []) {
+        self.items = items; self.keepClear = keepClear
     }
 
     /// A scale bar at most `maxPixels` long for `metresPerPixel`: 1, 2 or 5 times a power of ten
@@ -94,6 +34,46 @@ public struct Overlay: Equatable, Sendable {
         guard best > 0 else { return nil }
         let value = best >= 1 && best < 1e15 ? String(Int(best.rounded())) : String(format: "%g", best)
         return (best * unit.metres / metresPerPixel, "\(value) \(unit.name)")
+    }
+
+    /// The compass's disc: top right, 12 CSS pixels from the edges, 15 in radius.
+    public static func compassArea(width: Double, pixelRatio: Double) -> CompassArea {
+        let r = 15 * pixelRatio, inset = 12 * pixelRatio
+        return CompassArea(x: width - inset - r, y: inset + r, radius: r)
+    }
+}
+
+/// One thing an overlay draws, in device pixels.
+public enum OverlayItem: Equatable, Sendable {
+    /// A line of text over its halo.
+    case text(OverlayText)
+    /// A box filled with a colour, its edge pixels by the area they cover.
+    case box(FrameDescription.ScreenBox, PremultipliedColor)
+    /// Closed polygons filled together under `rule` (a box with a hole: an outline).
+    case shape([[Point]], PremultipliedColor, FillRule)
+    /// An open polyline stroked.
+    case stroke([Point], StrokeStyle, PremultipliedColor)
+    /// A disc with a needle whose red half points north on screen, the other half in `color`.
+    case compass(CompassArea, bearing: Double, color: PremultipliedColor)
+}
+
+/// Text drawn over its halo, the pen's baseline starting at (`x`, `baseline`).
+public struct OverlayText: Equatable, Sendable {
+    public var text: String
+    public var x: Double, baseline: Double
+    public var font: any TextFont
+    public var size: Double, haloWidth: Double
+    public var color: PremultipliedColor, halo: PremultipliedColor
+
+    public init(_ text: String, x: Double, baseline: Double, font: any TextFont, size: Double, haloWidth: Double,
+                color: PremultipliedColor, halo: PremultipliedColor) {
+        self.text = text; self.x = x; self.baseline = baseline; self.font = font; self.size = size; self.haloWidth = haloWidth
+        self.color = color; self.halo = halo
+    }
+
+    public static func == (a: OverlayText, b: OverlayText) -> Bool {
+        a.text == b.text && a.x == b.x && a.baseline == b.baseline && a.font === b.font && a.size == b.size
+            && a.haloWidth == b.haloWidth && a.color == b.color && a.halo == b.halo
     }
 }
 

@@ -1,5 +1,4 @@
 import MapCore
-import MapData
 import Raster
 
 /// Off-screen markers: the arrow at the window's edge that points to a place out of sight.

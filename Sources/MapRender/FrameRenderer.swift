@@ -1,5 +1,4 @@
 import MapCore
-import MapData
 import Raster
 
 /// Draws a `FrameDescription` into a `Pixmap`. It reads the description only and keeps its
@@ -123,9 +122,7 @@ public final class FrameRenderer {
             cachedLayers = []
         }
         if !frame.markers.isEmpty { drawOffscreenMarkers(frame.markers, frame.view, pixmap) }
-        if let overlay = frame.overlay, let font = overlay.font {
-            drawOverlay(overlay, font, pixmap, height: frame.view.size.height)
-        }
+        if let overlay = frame.overlay { drawOverlay(overlay, pixmap) }
     }
 
     /// Draws one layer by its kind's render layer. `under`, an opaque background not painted

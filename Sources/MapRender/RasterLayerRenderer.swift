@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Maps an image source's quad onto the screen, row by row, for the image blitter.

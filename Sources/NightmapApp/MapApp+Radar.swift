@@ -57,27 +57,27 @@ extension MapApp {
     }
 
     /// The timeline (every slot, the one shown) and the legend (while `g` has it shown), in the
-    /// engine's overlay; changed only when they change.
+    /// overlay; changed only when they change.
     mutating func showRadarOverlay() {
         guard let series = radar else {
-            if model.timeline != nil { model.timeline = nil }
-            if model.legend != nil { model.legend = nil }
+            if overlay.timeline != nil { overlay.timeline = nil }
+            if overlay.legend != nil { overlay.legend = nil }
             return
         }
         let shown = radarFrame?.slot
         // Both describe the radar image: shown while it is in view.
         let area = radarArea
         if series.slots.count >= 2 {
-            if model.timeline?.current != shown || model.timeline?.filled.count != series.slots.count || model.timeline?.area != area
-                || !(model.timeline?.filled.elementsEqual(series.slots.lazy.map { $0.image != nil }) ?? false) {
-                model.timeline = Overlay.Timeline(filled: series.slots.map { $0.image != nil }, current: shown, area: area)
+            if overlay.timeline?.current != shown || overlay.timeline?.filled.count != series.slots.count || overlay.timeline?.area != area
+                || !(overlay.timeline?.filled.elementsEqual(series.slots.lazy.map { $0.image != nil }) ?? false) {
+                overlay.timeline = FrameTimeline(filled: series.slots.map { $0.image != nil }, current: shown, area: area)
             }
-        } else if model.timeline != nil {
-            model.timeline = nil
+        } else if overlay.timeline != nil {
+            overlay.timeline = nil
         }
         var legend = showsLegend ? RadarLegend.legend(for: series) : nil
         legend?.area = area
-        if model.legend != legend { model.legend = legend }
+        if overlay.legend != legend { overlay.legend = legend }
     }
 
     /// The box around the radar image's four corners (nil without a radar layer).

@@ -54,6 +54,8 @@ public struct MapApp: Sendable {
     /// Where the ISS was last put into its source.
     var issShown: (position: LngLat, bearing: Double, time: Double)?
     public private(set) var showsHelp = false
+    /// What is drawn over the map: status line, scale bar, the radar's timeline and legend, help.
+    public var overlay = AppOverlay()
     /// Set by a quit command.
     public private(set) var wantsQuit = false
 
@@ -88,12 +90,18 @@ public struct MapApp: Sendable {
     public var style: Style { model.style }
     public var lightPreset: LightPreset { model.lightPreset }
     public var status: [StatusPart] {
-        get { model.status }
-        set { model.status = newValue }
+        get { overlay.status }
+        set { overlay.status = newValue }
     }
+    public var imperialUnits: Bool { overlay.imperialUnits }
+    /// Where the overlay's parts are (nil without a font).
+    public var overlayLayout: OverlayLayout? { overlay.layout(over: model, scale: overlay.scaleBar(over: model)) }
 
-    public func frame() -> FrameDescription { model.frame() }
-    public func frame(recycling spare: inout FrameDescription?) -> FrameDescription { model.frame(recycling: &spare) }
+    /// The map now, the overlay over it.
+    public func frame() -> FrameDescription { model.frame(overlay: overlay.overlay(over: model)) }
+    public func frame(recycling spare: inout FrameDescription?) -> FrameDescription {
+        model.frame(overlay: overlay.overlay(over: model), recycling: &spare)
+    }
 
     /// Jumps the camera (clamped like every gesture).
     public mutating func jump(to state: CameraState) { model.jump(to: state) }
@@ -146,9 +154,9 @@ public struct MapApp: Sendable {
             togglePulse(at: now)
         case .toggleHelp:
             showsHelp.toggle()
-            model.helpLines = showsHelp ? HelpText.lines : nil
+            overlay.help = showsHelp ? HelpText.lines : nil
         case .toggleUnits:
-            model.imperialUnits.toggle()
+            overlay.imperialUnits.toggle()
         case .toggleFollow:
             guard iss != nil else { return }
             followsIss.toggle()

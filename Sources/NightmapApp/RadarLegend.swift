@@ -5,7 +5,7 @@ public enum RadarLegend {
     /// The legend for a series: IEM's N0Q ramp for the IEM mosaic (live or cached), the NWS
     /// base-reflectivity table for the bundled demo frames, none for other sources (their ramp
     /// is not known here).
-    public static func legend(for series: RadarSeries) -> Overlay.Legend? {
+    public static func legend(for series: RadarSeries) -> ColorLegend? {
         if series.origin == .demo { return nws }
         if series.provider == RadarFeed.Source.iemProvider { return n0q }
         return nil
@@ -13,12 +13,12 @@ public enum RadarLegend {
 
     /// IEM's NEXRAD N0Q composite ramp, 0 to 80 dBZ in its 0.5 dBZ steps (palette index
     /// i = (dBZ + 32.5) x 2; IEM's own table, composite_n0q.txt in pyIEM).
-    public static let n0q = Overlay.Legend(bins: hexColors(n0qHex).enumerated().map { .init(from: Double($0.offset) * 0.5, color: $0.element) },
+    public static let n0q = ColorLegend(bins: hexColors(n0qHex).enumerated().map { .init(from: Double($0.offset) * 0.5, color: $0.element) },
                                            upTo: 80.5, ticks: [0, 20, 40, 60, 80], unit: "dBZ")
 
     /// The NWS WSR-88D base reflectivity table (5 dBZ bins from 5 dBZ, as the demo frames are
     /// coloured).
-    public static let nws = Overlay.Legend(bins: hexColors(nwsHex).enumerated().map { .init(from: 5 + Double($0.offset) * 5, color: $0.element) },
+    public static let nws = ColorLegend(bins: hexColors(nwsHex).enumerated().map { .init(from: 5 + Double($0.offset) * 5, color: $0.element) },
                                            upTo: 80, ticks: [5, 20, 35, 50, 65, 80], unit: "dBZ")
 
     /// 0 ... 80 dBZ by 0.5: 161 colours, six hex digits each.

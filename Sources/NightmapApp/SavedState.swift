@@ -46,7 +46,7 @@ public struct SavedState: Codable, Equatable, Sendable {
                         bearing: c.bearing == 0 ? nil : c.bearing)
         scene = model.scene.name
         light = model.lightPreset.rawValue
-        units = model.model.imperialUnits ? "imperial" : "metric"
+        units = model.imperialUnits ? "imperial" : "metric"
         overlays = Overlays(help: model.showsHelp)
         self.window = window
     }
@@ -94,7 +94,7 @@ public struct SavedState: Codable, Equatable, Sendable {
 
     /// The toggles kept in the model: units and the help panel.
     public func restoreToggles(_ model: inout MapApp, now: Double) {
-        if (units == "imperial") != model.model.imperialUnits { model.apply(.toggleUnits, now: now) }
+        if (units == "imperial") != model.imperialUnits { model.apply(.toggleUnits, now: now) }
         if overlays.help != model.showsHelp { model.apply(.toggleHelp, now: now) }
     }
 

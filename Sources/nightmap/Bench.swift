@@ -29,7 +29,7 @@ extension Headless {
             for id in [MapApp.nightID, MapApp.subsolarID, MapApp.footprintID, MapApp.footprintEdgeID] where model.style.layers.contains(where: { $0.id == id }) {
                 model.model.setVisibility(layer: id, scenario.sky)
             }
-            model.model.overlayEnabled = scenario.text
+            model.overlay.enabled = scenario.text
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
             let scene = scenario.scene.flatMap { name in model.scenes.first { $0.name == name } }

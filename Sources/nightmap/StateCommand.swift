@@ -17,7 +17,7 @@ extension Headless {
 
     /// Where the overlay's parts are: [x, y, width, height] each, or null when not shown.
     static func overlayJSON(_ model: MapApp) -> [String: Any] {
-        let layout = model.frame().overlay?.layout
+        let layout = model.overlayLayout
         func box(_ b: FrameDescription.ScreenBox?) -> Any {
             guard let b else { return NSNull() }
             return [b.minX, b.minY, b.maxX - b.minX, b.maxY - b.minY].map { ($0 * 10).rounded() / 10 }

@@ -22,7 +22,6 @@ enum StyleDocumentMap {
         var model = MapModel(style: style, size: size, camera: s.startCamera(size: size), bounds: s.bounds, light: light ?? .day)
         model.lighting = light != nil
         model.setPixelRatio(pixelRatio)
-        model.overlayEnabled = false
         return model
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import MapCore
-import NightmapApp
+import TestSupport
 import Testing
 
 @Suite struct CameraTests {

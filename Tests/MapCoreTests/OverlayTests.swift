@@ -1,6 +1,6 @@
 import Foundation
 import MapCore
-import NightmapApp
+import TestSupport
 import Testing
 
 @Suite struct OverlayTests {
@@ -23,7 +23,7 @@ import Testing
     @Test func theScaleIsRightForTheLatitudeAtTheCentre() {
         var m = MapModel(style: Style(), size: ViewportSize(width: 1280, height: 800), camera: weatherCamera, bounds: weatherBounds)
         m.jump(to: CameraState(center: LngLat(lng: -75, lat: 60), zoom: 5))
-        let bar = m.frame().overlay?.scale
+        let bar = Overlay.scaleBar(metresPerPixel: m.metresPerPixel, imperial: false)
         // At 60 N a pixel at zoom 5 is 40075016.686 * 0.5 / 16384 = 1223 m: 110 px = 134 km: 100 km.
         #expect(bar?.label == "100 km")
         #expect(abs((bar?.pixels ?? 0) - 100_000 / (40_075_016.686 * 0.5 / 16384)) < 1e-6)

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import TestSupport
 import Testing
 import TestSupport
 

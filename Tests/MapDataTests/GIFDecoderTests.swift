@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import NightmapApp
 import MapData
 import Raster
 import Testing
@@ -108,67 +107,5 @@ import Testing
                 #expect(gif.width * gif.height <= GIFDecoder.maxPixels)
             }
         }
-    }
-}
-
-/// Loading radar frame sets: directories, animated files, bad frames, world files.
-@Suite struct RadarFramesTests {
-    let folder = GIFDecoderTests.folder
-
-    func tempDir(_ files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("radar-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, source) in files {
-            try FileManager.default.copyItem(at: folder.appendingPathComponent(source), to: dir.appendingPathComponent(name))
-        }
-        return dir
-    }
-
-    @Test func aDirectoryIsSortedByNameAndBadFramesAreReportedOnce() throws {
-        let dir = try tempDir(["radar0.gif": "ok_01_single_global.gif", "radar1.gif": "bad_a_truncated.gif",
-                               "radar2.gif": "ok_02_transparent_index.gif", "radar3.gif": "bad_e_too_large.gif",
-                               "notes.txt": "README.md"])
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let frames = try RadarFrames.load(path: dir.path)
-        #expect(frames.names == ["radar0.gif", "radar1.gif", "radar2.gif", "radar3.gif"])
-        #expect(frames.images.map { $0 != nil } == [true, false, true, false])
-        #expect(frames.problems.count == 2)
-        #expect(frames.problems[0].contains("radar1.gif: truncated"))
-        #expect(frames.problems[1].contains("radar3.gif: image size 60000x60000 is too large"))
-        // The source shows the last good frame in place of a bad one.
-        let source = frames.source(corners: .weatherExample, placement: .lonlat)
-        #expect(source.image(at: 1) === frames.images[0])
-        #expect(source.image(at: 3) === frames.images[2])
-        #expect(source.image(at: 4) === frames.images[0])
-    }
-
-    @Test func everyFrameOfAnAnimatedGIFIsARadarFrame() throws {
-        let frames = try RadarFrames.load(path: folder.appendingPathComponent("ok_05_animated_disposal.gif").path)
-        #expect(frames.images.count == 5 && frames.images.allSatisfy { $0 != nil })
-        #expect(frames.names[3] == "ok_05_animated_disposal.gif#3")
-    }
-
-    @Test func aSingleBadFileIsAnError() {
-        #expect(throws: RadarFrames.Failure.self) { try RadarFrames.load(path: folder.appendingPathComponent("bad_b_png_named_gif.gif").path) }
-        #expect(throws: RadarFrames.Failure.self) { try RadarFrames.load(path: "/nonexistent") }
-    }
-
-    @Test func worldFilesPlaceTheImage() throws {
-        // 0.01 degree pixels, top-left pixel centre at (-80.005, 46.435).
-        let b = try WorldFile.parse("0.01\n0\n0\n-0.01\n-80.005\n46.435\n", width: 600, height: 573, origin: "x.gfw")
-        #expect(abs(b.west - -80.01) < 1e-9 && abs(b.north - 46.44) < 1e-9)
-        #expect(abs(b.east - -74.01) < 1e-9 && abs(b.south - 40.71) < 1e-9)
-        #expect(throws: WorldFile.Failure.self) { try WorldFile.parse("1 2 3", width: 1, height: 1, origin: "x.wld") }
-        #expect(throws: WorldFile.Failure.self) { try WorldFile.parse("0.01 0.001 0 -0.01 0 0", width: 1, height: 1, origin: "x.wld") }
-        // Six words that are not six finite numbers.
-        for text in ["0.01 0 0 -0.01 -80 nan", "0.01 0 0 -0.01 -80 inf", "0.01 0 0 -0.01 -80 x", "0.01 0 0 -0.01 -80 46 7"] {
-            let e = #expect(throws: WorldFile.Failure.self) { try WorldFile.parse(text, width: 1, height: 1, origin: "x.wld") }
-            #expect(e?.description == "x.wld: a world file needs six numbers", "\(text)")
-        }
-        let dir = try tempDir(["frame.gif": "ok_01_single_global.gif"])
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try "0.5\n0\n0\n-0.5\n-79.75\n45.75\n".write(to: dir.appendingPathComponent("frame.gfw"), atomically: true, encoding: .utf8)
-        let frames = try RadarFrames.load(path: dir.appendingPathComponent("frame.gif").path)
-        #expect(frames.worldFileBounds == LngLatBounds(west: -80, south: 40, east: -72, north: 46))
     }
 }

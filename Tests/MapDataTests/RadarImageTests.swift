@@ -1,12 +1,10 @@
 import Foundation
 import MapCore
 import MapData
-import NightmapApp
 import Raster
 import Testing
 
-/// Radar answers told apart before they can stand in for the weather, and whole mosaics
-/// cropped to the box as they are read (issue 20).
+/// Radar answers told apart before they can stand in for the weather (issue 20).
 @Suite struct RadarImageTests {
     static func png(_ width: Int, _ height: Int, _ paint: (Pixmap) -> Void = { _ in }) -> Data {
         let p = Pixmap(width: width, height: height)
@@ -75,31 +73,6 @@ import Testing
         #expect(throws: RadarImage.Failure.self) {
             _ = try RadarImage.decode(mosaic.prefix(mosaic.count / 2), name: "n0q.png", grid: grid, box: box, width: 160, height: 200)
         }
-    }
-
-    /// `--radar mosaic.png` with a world file and `--radar-bounds`: the frame is the box only,
-    /// at the box's size at the maximum zoom.
-    @Test func aMosaicFileIsReadForTheBox() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-mosaic-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let data = Self.png(2440, 1080) { p in
-            let (x, y) = (Int((-76.0 + 126) / 0.025), Int((50 - 42.0) / 0.025))
-            for yy in (y - 3)...(y + 3) { for xx in (x - 3)...(x + 3) { p[xx, yy] = RGBA8(255, 0, 255).premultiplied.packed } }
-        }
-        try data.write(to: dir.appendingPathComponent("n0q_202512011530.png"))
-        try Data("0.025\n0.0\n0.0\n-0.025\n-125.9875\n49.9875\n".utf8).write(to: dir.appendingPathComponent("n0q_202512011530.wld"))
-        let box = LngLatBounds(west: -80, south: 38, east: -72, north: 46)
-        let frames = try RadarFrames.load(path: dir.appendingPathComponent("n0q_202512011530.png").path, box: box, maxZoom: 5.99)
-        let image = try #require(frames.images.first ?? nil)
-        let want = RadarFeed.Source.requestSize(box: box, maxZoom: 5.99)
-        #expect(image.width == want.width && image.height == want.height)
-        #expect(frames.worldFileBounds == box)
-        #expect(image.color(atX: Int(4.0 / 8 * Double(want.width)), y: Int(4.0 / 8 * Double(want.height))) == RGBA8(255, 0, 255))
-        // Without a box the whole mosaic is the box, sampled no finer than the maximum zoom needs.
-        let whole = try RadarFrames.load(path: dir.appendingPathComponent("n0q_202512011530.png").path, maxZoom: 3)
-        let w = try #require(whole.images.first ?? nil)
-        #expect(w.width < 2440 && abs((whole.worldFileBounds?.west ?? 0) - -126) < 1e-9)
     }
 
     @Test func worldFilesGiveTheGrid() throws {

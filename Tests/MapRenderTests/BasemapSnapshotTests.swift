@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -42,9 +41,10 @@ import TestSupport
         static let lake = BasemapSnapshotTests.colour("lakes")
     }
 
-    func render(_ camera: CameraState, scene: Scene = .radar, size: ViewportSize = ViewportSize(width: 1280, height: 800))
-        -> (Pixmap, ViewTransform) {
-        var model = MapModel(style: Self.style, size: size, camera: scene.startCamera(size: size), bounds: scene.bounds)
+    /// The basemap at `camera`, the model made at `start` within `bounds` (the weather example's).
+    func render(_ camera: CameraState, start: CameraState = weatherCamera, bounds: CameraBounds = weatherBounds,
+                size: ViewportSize = ViewportSize(width: 1280, height: 800)) -> (Pixmap, ViewTransform) {
+        var model = MapModel(style: Self.style, size: size, camera: start, bounds: bounds)
         model.jump(to: camera)
         model.loadWantedTiles(now: 0)
         let pm = Pixmap(width: size.width, height: size.height)
@@ -78,7 +78,7 @@ import TestSupport
         var differing: [String] = []
         for (lng, lat, zoom) in cameras {
             var images: [[UInt32]] = []
-            var model = MapModel(style: Self.style, size: size, camera: Scene.radar.startCamera(size: size), bounds: Scene.radar.bounds)
+            var model = MapModel(style: Self.style, size: size, camera: weatherCamera, bounds: weatherBounds)
             model.setCameraBounds(CameraBounds(minZoom: 0, maxZoom: 8))
             model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom))
             model.loadWantedTiles(now: 0)
@@ -121,7 +121,7 @@ import TestSupport
     func luminance(_ c: RGBA8) -> Int { Int(c.r) + Int(c.g) + Int(c.b) }
 
     @Test func defaultViewShowsWaterLandAndBorders() throws {
-        let (pm, v) = render(Scene.radar.camera)
+        let (pm, v) = render(weatherCamera)
         let land = rgba(Palette.land), lake = rgba(Palette.lake), ocean = rgba(Palette.ocean)
         // The Great Lakes read as water at zoom 5.
         #expect(color(pm, v, lng: -81.2, lat: 42.2) == lake, "Lake Erie")
@@ -159,9 +159,8 @@ import TestSupport
     }
 
     @Test func worldCopiesAcrossTheAntimeridian() {
-        let world = Scene(name: "test-world", camera: CameraState(center: LngLat(lng: 180, lat: 66), zoom: 4),
-                          bounds: CameraBounds(), timerStartsPlaying: false)
-        let (pm, v) = render(world.camera, scene: world, size: ViewportSize(width: 512, height: 512))
+        let world = CameraState(center: LngLat(lng: 180, lat: 66), zoom: 4)
+        let (pm, v) = render(world, start: world, bounds: CameraBounds(), size: ViewportSize(width: 512, height: 512))
         let land = rgba(Palette.land)
         // The camera wraps to -180. Chukotka shows on both sides of the antimeridian: east of it
         // from the world itself, west of it (Anadyr, 177 E = -183) from the copy to the left.
@@ -172,16 +171,15 @@ import TestSupport
     }
 
     @Test func sameCameraSamePixels() {
-        let (a, _) = render(Scene.radar.camera, size: ViewportSize(width: 320, height: 200))
-        let (b, _) = render(Scene.radar.camera, size: ViewportSize(width: 320, height: 200))
+        let (a, _) = render(weatherCamera, size: ViewportSize(width: 320, height: 200))
+        let (b, _) = render(weatherCamera, size: ViewportSize(width: 320, height: 200))
         #expect(memcmp(a.pixels, b.pixels, a.count * 4) == 0)
     }
 }
 
 /// Zooms 1 to 8 each draw from a suitable level of detail and show the right things.
 @Suite struct ZoomRangeTests {
-    static let world = Scene(name: "test-world", camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 1),
-                             bounds: CameraBounds(), timerStartsPlaying: false)
+    static let world = CameraState(center: LngLat(lng: 0, lat: 0), zoom: 1)
 
     @Test(arguments: [
         // zoom, centre, a land point, a water point
@@ -193,7 +191,7 @@ import TestSupport
     ])
     func landAndWater(zoom: Double, center: LngLat, land: LngLat, water: LngLat) throws {
         let style = BasemapSnapshotTests.style
-        var model = MapModel(style: style, size: ViewportSize(width: 800, height: 500), camera: Self.world.startCamera(size: ViewportSize(width: 800, height: 500)), bounds: Self.world.bounds)
+        var model = MapModel(style: style, size: ViewportSize(width: 800, height: 500), camera: Self.world, bounds: CameraBounds())
         model.jump(to: CameraState(center: center, zoom: zoom))
         model.loadWantedTiles(now: 0)
         let pm = Pixmap(width: 800, height: 500)
@@ -230,7 +228,7 @@ import TestSupport
 
     @Test(arguments: [2, 3, 7])
     func bandsMatchOneThread(threads: Int) {
-        var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
+        var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: weatherCamera, bounds: weatherBounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
         model.loadWantedTiles(now: 0)
         let a = Pixmap(width: 640, height: 401), b = Pixmap(width: 640, height: 401)
@@ -281,7 +279,7 @@ import TestSupport
     /// While the symbols are being placed for a frame (announced by `willPlace`), a band that
     /// reaches a symbol layer waits for them instead of reading the last frame's.
     @Test func bandsWaitForTheLabelsBeingPlaced() throws {
-        var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: Scene.radar.startCamera(size: ViewportSize(width: 640, height: 401)), bounds: Scene.radar.bounds)
+        var model = MapModel(style: Self.labelled, size: ViewportSize(width: 640, height: 401), camera: weatherCamera, bounds: weatherBounds)
         model.jump(to: CameraState(center: LngLat(lng: -76, lat: 42), zoom: 5.3))
         model.loadWantedTiles(now: 0)
         let frame = model.frame()

@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -20,8 +19,8 @@ import TestSupport
     @Test func lakeMichiganIsWhereTheRotatedProjectionPutsIt() throws {
         let style = BasemapSnapshotTests.style
         let size = ViewportSize(width: 1280, height: 800)
-        let camera = Scene.radar.camera
-        var model = MapModel(style: style, size: size, camera: Scene.radar.startCamera(size: size), bounds: Scene.radar.bounds)
+        let camera = weatherCamera
+        var model = MapModel(style: style, size: size, camera: weatherCamera, bounds: weatherBounds)
         model.jump(to: CameraState(center: camera.center, zoom: camera.zoom, bearing: 30))
         model.loadWantedTiles(now: 0)
         #expect(model.camera.state.center == camera.center && model.camera.state.bearing == 30)

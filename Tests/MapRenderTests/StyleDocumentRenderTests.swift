@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -14,11 +13,9 @@ import Testing
         var features: [String: GeoJSONData] = [:]
         for (id, s) in doc.sources { if case let .geojson(.inline(d)) = s { features[id] = d } }
         let style = Style(document: doc, features: features, images: [:], sprite: sprite)
-        let scene = Scene(name: "t", camera: CameraState(center: doc.center ?? LngLat(lng: 0, lat: 0), zoom: doc.zoom ?? 0),
-                          bounds: CameraBounds(), timerStartsPlaying: false)
-        var model = MapModel(style: style, size: ViewportSize(width: size, height: size), camera: scene.startCamera(size: ViewportSize(width: size, height: size)), bounds: scene.bounds)
+        var model = MapModel(style: style, size: ViewportSize(width: size, height: size),
+                             camera: CameraState(center: doc.center ?? LngLat(lng: 0, lat: 0), zoom: doc.zoom ?? 0), bounds: CameraBounds())
         model.lighting = false
-        model.overlayEnabled = false
         let pm = Pixmap(width: size, height: size)
         let renderer = FrameRenderer()
         renderer.clearColor = PremultipliedColor(packed: 0)

@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import NightmapApp
 import MapData
 import MapRender
 import Raster
@@ -27,8 +26,7 @@ import Testing
         let document = try StyleDocument(data: Data(text.utf8), name: "symbols.json")
         var style = Style(document: document, features: ["iss": GeoJSONData(features: [])], images: [:])
         style.icons["rocket"] = Self.icon
-        let world = Scene(name: "w", camera: camera, bounds: CameraBounds(), timerStartsPlaying: false)
-        var m = MapModel(style: style, size: ViewportSize(width: 200, height: 200), camera: world.startCamera(size: ViewportSize(width: 200, height: 200)), bounds: world.bounds)
+        var m = MapModel(style: style, size: ViewportSize(width: 200, height: 200), camera: camera, bounds: CameraBounds())
         try m.updateGeoJSONSource("iss", GeoJSONData.point(position, properties: ["bearing": .number(bearing)]))
         m.jump(to: camera)
         let pm = Pixmap(width: 200, height: 200)

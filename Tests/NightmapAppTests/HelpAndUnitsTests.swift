@@ -1,20 +1,29 @@
 import Foundation
 import MapCore
+import MapData
 import NightmapApp
 import Testing
 
 /// The help panel and the units switch, through the keys.
 @Suite struct HelpAndUnitsTests {
-    @Test func hShowsAndHidesTheHelpAndUSwitchesUnits() {
-        var m = MapApp(style: Style(), size: ViewportSize(width: 1280, height: 800), scene: .radar)
+    /// The text the frame's overlay draws.
+    static func texts(_ m: MapApp) -> [String] {
+        m.frame().overlay?.items.compactMap { if case let .text(t) = $0 { t.text } else { nil } } ?? []
+    }
+
+    @Test func hShowsAndHidesTheHelpAndUSwitchesUnits() throws {
+        var style = Style()
+        style.font = try FontFace(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("fonts/DejaVuSans.ttf").path)
+        var m = MapApp(style: style, size: ViewportSize(width: 1280, height: 800), scene: .radar)
         var c = InputController()
-        #expect(m.frame().overlay?.help == nil)
+        #expect(!HelpText.lines.contains { Self.texts(m).contains($0) })
         for cmd in c.handle(.keyDown(.character("h"), modifiers: [], time: 0)) { m.apply(cmd, now: 0) }
-        #expect(m.frame().overlay?.help == HelpText.lines)
+        #expect(HelpText.lines.allSatisfy { Self.texts(m).contains($0) })
         for cmd in c.handle(.keyDown(.character("?"), modifiers: [.shift], time: 0)) { m.apply(cmd, now: 0) }
-        #expect(m.frame().overlay?.help == nil)
+        #expect(!HelpText.lines.contains { Self.texts(m).contains($0) })
+        #expect(Self.texts(m).contains { $0.hasSuffix(" km") })
         for cmd in c.handle(.keyDown(.character("u"), modifiers: [], time: 0)) { m.apply(cmd, now: 0) }
-        #expect(m.frame().overlay?.scale?.label.hasSuffix("mi") == true)
+        #expect(Self.texts(m).contains { $0.hasSuffix(" mi") } && m.imperialUnits)
     }
 
     @Test func helpListsEveryKey() {

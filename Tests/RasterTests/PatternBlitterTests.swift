@@ -42,10 +42,22 @@ import Testing
         #expect(fill(.identity, opacity: 0)[0, 0] == 0)
     }
 
-    @Test func absurdMapsDrawSomethingFinite() {
-        // Offsets far beyond any world, and NaN, sample the image without trapping.
-        _ = fill(.translation(1e300, -1e300))
-        _ = fill(Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
-        _ = fill(Transform(a: 1e-300, b: 1e300, c: 0, d: 1, tx: 0, ty: 0))
+    /// Maps far beyond any world, or not finite, still draw the image on every pixel, opaque:
+    /// its texels, or two neighbours mixed, never nothing and never a trap.
+    @Test func absurdMapsStillDrawTheImage() {
+        func texel(_ i: Int, _ j: Int) -> RGBA8 { RGBA8(UInt8(10 * i + 1), UInt8(10 * j + 1), 0) }
+        // 1e300 is a whole (and even) number: still a move by whole pixels, the texels copied in
+        // the image's order from some column.
+        let far = fill(.translation(1e300, -1e300))
+        let phase = (0..<3).first { far.color(atX: 0, y: 0) == texel($0, 0) }
+        #expect(phase != nil, "\(far.color(atX: 0, y: 0))")
+        for y in 0..<4 { for x in 0..<8 { #expect(far.color(atX: x, y: y) == texel(((phase ?? 0) + x) % 3, y % 2), "\(x), \(y)") } }
+        // A NaN scale makes every x NaN: read as the image's first column, unmixed.
+        let nan = fill(Transform(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        for y in 0..<4 { for x in 0..<8 { #expect(nan.color(atX: x, y: y) == texel(0, y % 2), "\(x), \(y)") } }
+        // x shrunk to nothing (every pixel half a texel left of texel 0: texels 2 and 0 mixed),
+        // y grown past any precision (whole, even numbers: row 0).
+        let squashed = fill(Transform(a: 1e-300, b: 1e300, c: 0, d: 1, tx: 0, ty: 0))
+        for y in 0..<4 { for x in 0..<8 { #expect(squashed.color(atX: x, y: y) == RGBA8(11, 1, 0), "\(x), \(y)") } }
     }
 }

@@ -136,7 +136,7 @@ import Testing
             // bottom line, so each line is checked on its own.)
             if key != "attribution" { boxes.append((key, .init(minX: b[0], minY: b[1], maxX: b[0] + b[2], maxY: b[1] + b[3]))) }
         }
-        let lines = try #require(model.frame().overlay?.layout?.text.attribution)
+        let lines = try #require(model.overlayLayout?.text.attribution)
         #expect(!lines.isEmpty)
         for (i, l) in lines.enumerated() { boxes.append(("attribution line \(i + 1)", l.box)) }
         for i in boxes.indices { for j in boxes.indices where j > i {

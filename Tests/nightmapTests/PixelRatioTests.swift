@@ -47,7 +47,10 @@ import TestSupport
         #expect(f1.layers.contains { $0.symbols?.set.symbols.contains { if case .vector? = $0.icon?.image, $0.text == nil { true } else { false } } ?? false },
                 "the rocket is drawn")
         #expect(f1.layers.contains { $0.symbols?.set.symbols.contains { $0.text != nil } ?? false }, "no labels")
-        #expect(f2.overlay?.layout?.text.textSize == 2 * (f1.overlay?.layout?.text.textSize ?? 0))
+        // The overlay's text.
+        func texts(_ f: FrameDescription) -> [OverlayText] { f.overlay?.items.compactMap { if case let .text(t) = $0 { t } else { nil } } ?? [] }
+        #expect(!texts(f1).isEmpty && texts(f1).count == texts(f2).count)
+        for (x, y) in zip(texts(f1), texts(f2)) { #expect(y.size == 2 * x.size && y.haloWidth == 2 * x.haloWidth, "\(x.text)") }
     }
 
     @Test func aSnapshotIsTwiceTheSizeAndStateReportsTheStylesZoom() throws {

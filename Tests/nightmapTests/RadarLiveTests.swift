@@ -116,8 +116,8 @@ import TestSupport
         let cache = Self.cache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         let (m, _) = try Self.model(wms, elapsed: 3.5, cache: cache)           // slot 1 shown
-        let t = try #require(m.frame().overlay?.layout?.timeline)
-        #expect(m.frame().overlay?.timeline?.filled == (0..<12).map { $0 != 9 })
+        let t = try #require(m.overlayLayout?.timeline)
+        #expect(m.overlay.timeline?.filled == (0..<12).map { $0 != 9 })
         let p = Self.render(m)
         func centre(_ k: Int, high: Bool = false) -> RGBA8 {
             let x = t.x0 + Double(k) * t.step + t.markWidth / 2
@@ -128,16 +128,16 @@ import TestSupport
         #expect(!bright(centre(9)), "the missing slot's mark is hollow: \(centre(9))")
         #expect(bright(centre(1, high: true)) && !bright(centre(2, high: true)), "the mark shown is taller")
         // No legend for a source whose ramp is not known.
-        #expect(m.frame().overlay?.legend == nil)
+        #expect(m.overlay.legend == nil)
     }
 
     /// The legend: the demo frames' NWS table (IEM's N0Q for IEM's mosaic), `g` hides it.
     @Test func theLegendShowsTheSourcesRampAndGHidesIt() throws {
         let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "800x600"])
         var m = try MapSetup.model(o)
-        let l = try #require(m.frame().overlay?.layout?.legend)
-        #expect(m.frame().overlay?.legend?.bins == RadarLegend.nws.bins && m.frame().overlay?.legend?.ticks == RadarLegend.nws.ticks)
-        #expect(m.frame().overlay?.layout?.timeline != nil)
+        let l = try #require(m.overlayLayout?.legend)
+        #expect(m.overlay.legend?.bins == RadarLegend.nws.bins && m.overlay.legend?.ticks == RadarLegend.nws.ticks)
+        #expect(m.overlayLayout?.timeline != nil)
         let p = Self.render(m)
         // The 5-10 dBZ bin and the 50-55 dBZ bin, in the table's colours.
         func at(_ dbz: Double) -> (Int, Int) {
@@ -146,7 +146,7 @@ import TestSupport
         #expect(p.color(atX: at(7.5).0, y: at(7.5).1) == RGBA8(0x04, 0xe9, 0xe7))
         #expect(p.color(atX: at(52.5).0, y: at(52.5).1) == RGBA8(0xfd, 0x00, 0x00))
         m.apply(.toggleLegend, now: 0)
-        #expect(m.frame().overlay?.legend == nil && m.frame().overlay?.layout?.legend == nil)
+        #expect(m.overlay.legend == nil && m.overlayLayout?.legend == nil)
         let hidden = Self.render(m)
         #expect(hidden.color(atX: at(52.5).0, y: at(52.5).1) != RGBA8(0xfd, 0x00, 0x00))
         // IEM's mosaic, live or cached, has IEM's ramp: 40 dBZ is (255, 226, 0).
@@ -162,12 +162,12 @@ import TestSupport
     @Test func theLegendAndTimelineShowOnlyWhileTheRadarIsInView() throws {
         let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar", "demo", "--size", "800x600"])
         var m = try MapSetup.model(o)
-        #expect(m.frame().overlay?.layout?.legend != nil && m.frame().overlay?.layout?.timeline != nil)
+        #expect(m.overlayLayout?.legend != nil && m.overlayLayout?.timeline != nil)
         m.jump(to: CameraState(center: LngLat(lng: 24.94, lat: 60.17), zoom: 5.5))
-        #expect(m.frame().overlay?.legend != nil && m.frame().overlay?.timeline != nil)
-        #expect(m.frame().overlay?.layout?.legend == nil && m.frame().overlay?.layout?.timeline == nil)
+        #expect(m.overlay.legend != nil && m.overlay.timeline != nil)
+        #expect(m.overlayLayout?.legend == nil && m.overlayLayout?.timeline == nil)
         m.jump(to: CameraState(center: LngLat(lng: -75.789, lat: 41.874), zoom: 5.5))
-        #expect(m.frame().overlay?.layout?.legend != nil && m.frame().overlay?.layout?.timeline != nil)
+        #expect(m.overlayLayout?.legend != nil && m.overlayLayout?.timeline != nil)
     }
 
     @Test func keysPauseStepJumpAndChangeTheSpeed() throws {
@@ -258,7 +258,7 @@ import TestSupport
         // no kept run above it to round.)
         for id in ["coastline", "state-borders", "country-borders", "country-labels", "city-labels", "route",
                    "iss-track-past", "iss-track-future", "iss"] { m.model.setVisibility(layer: id, false) }
-        m.model.overlayEnabled = false
+        m.overlay.enabled = false
         let frames = m.radar?.frameSlots.count ?? 0
         #expect(frames == 5)
         for k in 0..<(2 * frames + 1) {

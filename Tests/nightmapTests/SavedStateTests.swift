@@ -43,7 +43,7 @@ import Testing
         // The toggles go into a fresh model.
         var fresh = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--time", "2025-10-01T12:00:00Z"]))
         back.restoreToggles(&fresh, now: 0)
-        #expect(fresh.model.imperialUnits && fresh.showsHelp)
+        #expect(fresh.imperialUnits && fresh.showsHelp)
     }
 
     @Test func noFileIsNoState() throws {

@@ -1,6 +1,5 @@
 import Foundation
 import MapCore
-import MapData
 import Raster
 
 /// Line layers: runs of segments collected in view, stroked with caps, joins, dashes, gap width and

@@ -1,16 +1,5 @@
 import Foundation
-
-/// One part of the status line, in order of importance: its text, a shorter form for narrow
-/// windows, and whether it must stay (what the map shows and where its data comes from) or may
-/// go (the pointer's coordinates, the frame rate, the help hint).
-public struct StatusPart: Equatable, Sendable {
-    public var text: String
-    public var short: String?
-    public var essential: Bool
-    public init(_ text: String, short: String? = nil, essential: Bool) {
-        self.text = text; self.short = short; self.essential = essential
-    }
-}
+import MapCore
 
 /// Where the overlay's text goes: the attribution (bottom right, wrapped onto more lines when the
 /// window is narrow), the status line (bottom left, beside the attribution when its essential
@@ -179,41 +168,5 @@ public struct OverlayLayout: Equatable, Sendable {
         return text.attribution.dropFirst().reduce(first.box) { b, l in
             .init(minX: min(b.minX, l.box.minX), minY: min(b.minY, l.box.minY), maxX: max(b.maxX, l.box.maxX), maxY: max(b.maxY, l.box.maxY))
         }
-    }
-}
-
-/// Lays out the overlay's text rows once per change of strings or window size (the model
-/// describes a frame without mutating itself, so the last layout is kept here).
-final class OverlayLayoutCache: @unchecked Sendable {
-    private struct Key: Equatable {
-        let attribution: String, status: [StatusPart], width: Double, height: Double, ratio: Double
-        let font: ObjectIdentifier
-    }
-    private struct LegendKey: Equatable {
-        let legend: Overlay.Legend, width: Double, below: Double?, ratio: Double
-        let font: ObjectIdentifier
-    }
-    private let lock = NSLock()
-    private var key: Key?
-    private var text: OverlayLayout.Text?
-    private var legendKey: LegendKey?
-    private var legendLayout: OverlayLayout.LegendLayout?
-
-    func legend(_ legend: Overlay.Legend, font: any TextFont, width: Double, below: Double?, ratio: Double) -> OverlayLayout.LegendLayout? {
-        let k = LegendKey(legend: legend, width: width, below: below, ratio: ratio, font: ObjectIdentifier(font))
-        lock.lock(); defer { lock.unlock() }
-        if legendKey == k { return legendLayout }
-        legendKey = k
-        legendLayout = OverlayLayout.legend(legend, font: font, width: width, below: below, ratio: ratio)
-        return legendLayout
-    }
-
-    func text(attribution: String, status: [StatusPart], font: any TextFont, width: Double, height: Double, ratio: Double) -> OverlayLayout.Text {
-        let k = Key(attribution: attribution, status: status, width: width, height: height, ratio: ratio, font: ObjectIdentifier(font))
-        lock.lock(); defer { lock.unlock() }
-        if let text, key == k { return text }
-        let t = OverlayLayout.text(attribution: attribution, status: status, font: font, width: width, height: height, ratio: ratio)
-        key = k; text = t
-        return t
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MapCore
 
 /// Where the radar's parts of the overlay go: the timeline (a row of marks just above the status
 /// line, clear of the attribution) and the legend (a colour bar with labelled ticks in the top
@@ -54,7 +55,7 @@ extension OverlayLayout {
 
     /// The legend for `legend` in the top left corner (a bar 180 CSS pixels wide, narrower in a
     /// narrow window), or nil when it does not fit above `below` (the top of the bottom rows).
-    public static func legend(_ legend: Overlay.Legend, font: any TextFont, width: Double, below: Double?, ratio: Double = 1) -> LegendLayout? {
+    public static func legend(_ legend: ColorLegend, font: any TextFont, width: Double, below: Double?, ratio: Double = 1) -> LegendLayout? {
         let size = textSize * ratio, margin = 8 * ratio, inset = 6 * ratio, pad = pad * ratio
         let (ascent, descent) = font.metrics(size: size)
         let barWidth = min(180 * ratio, width - 2 * margin - 2 * inset)
