@@ -15,9 +15,7 @@ public final class FrameRenderer {
     let rasters = RasterRenderLayer()
     lazy var symbols = SymbolRenderLayer(labels: labels)
     let backgrounds = BackgroundRenderLayer()
-    /// The overlay's scale bar and the compass (see `drawOverlay`).
-    var stroker = Stroker()
-    var symbolPath = Path()
+    lazy var overlay = OverlayRenderer(labels: labels)
     /// A run of layers above a changing one, kept as an image (see `drawUnchangedRun`).
     var keptRun: KeptRun?
     /// Whether this frame's view is the previous frame's.
@@ -36,8 +34,6 @@ public final class FrameRenderer {
     /// What shows where no layer draws: opaque black in the window, transparent for images
     /// compared with the reference engines'.
     public var clearColor = PremultipliedColor(packed: 0xFF00_0000)
-    /// The rows this renderer draws (all of them, or a band when several renderers share a frame).
-    var rows: Range<Int> = 0..<1
 
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
@@ -62,7 +58,7 @@ public final class FrameRenderer {
     /// Renders only the rows `band` of the frame (other rows of `pixmap` are left alone), so
     /// several renderers can draw one frame at once, each its own band.
     public func render(_ frame: FrameDescription, into pixmap: Pixmap, rows band: Range<Int>) {
-        rows = band.clamped(to: 0..<pixmap.height)
+        let rows = band.clamped(to: 0..<pixmap.height)
         guard !rows.isEmpty else { return }
         frameNumber += 1
         rasterizer.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
@@ -121,8 +117,8 @@ public final class FrameRenderer {
         if stable < cachedLayers.count || cachedView != frame.view {
             cachedLayers = []
         }
-        if !frame.markers.isEmpty { drawOffscreenMarkers(frame.markers, frame.view, pixmap) }
-        if let overlay = frame.overlay { drawOverlay(overlay, pixmap) }
+        if !frame.markers.isEmpty { OffscreenMarkers.draw(frame.markers, frame.view, pixmap, &rasterizer) }
+        if let o = frame.overlay { overlay.draw(o, target, &rasterizer, frame: frameNumber) }
     }
 
     /// Draws one layer by its kind's render layer. `under`, an opaque background not painted

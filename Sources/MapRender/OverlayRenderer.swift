@@ -3,43 +3,45 @@ import MapCore
 import Raster
 
 /// The overlay: an app's screen-space items (text, boxes, shapes, strokes, the compass) drawn
-/// over the map in the order given.
-extension FrameRenderer {
-    func drawOverlay(_ overlay: Overlay, _ pixmap: Pixmap) {
+/// over the map in the order given. Its text comes from the labels' sprites.
+final class OverlayRenderer {
+    private let labels: LabelSprites
+    private var stroker = Stroker()
+
+    init(labels: LabelSprites) { self.labels = labels }
+
+    /// `frame`: the renderer's frame count (the label cache's clock).
+    func draw(_ overlay: Overlay, _ t: RenderTarget, _ rasterizer: inout Rasterizer, frame: Int) {
+        let pixmap = t.pixmap
         for item in overlay.items {
             switch item {
-            case let .text(t):
-                drawOverlayText(t, pixmap)
+            case let .text(text):
+                drawText(text, t, frame: frame)
             case let .box(b, color):
-                fillRect(b, color, pixmap)
+                pixmap.fillBox(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, color: color, rows: t.rows)
             case let .shape(contours, color, rule):
-                for c in contours { addPolygon(c) }
+                for c in contours { Self.addPolygon(c, &rasterizer) }
                 rasterizer.fill(pixmap, color: color, rule: rule)
             case let .stroke(points, style, color):
                 points.withUnsafeBufferPointer { stroker.stroke($0, closed: false, style: style, into: &rasterizer) }
                 rasterizer.fill(pixmap, color: color)
             case let .compass(area, bearing, color):
-                drawCompass(area, bearing: bearing, text: color, pixmap)
+                drawCompass(area, bearing: bearing, text: color, pixmap, &rasterizer)
             }
         }
     }
 
     /// A line of text over its halo, from the labels' cached masks, at whole pixels.
-    func drawOverlayText(_ t: OverlayText, _ pixmap: Pixmap) {
-        let paint = TextPaint(font: t.font, size: t.size, haloWidth: t.haloWidth)
-        let ascent = t.font.metrics(size: t.size).ascent
-        let pad = (t.haloWidth + 1).rounded(.up)
-        let x = Int((t.x - pad).rounded()), y = Int((t.baseline - ascent - pad).rounded())
-        labels.sprite(t.text, paint: paint, halo: t.halo, text: t.color, frame: frameNumber).composite(onto: pixmap, x: x, y: y, rows: rows)
-    }
-
-    /// Fills a screen box with a colour (its edge pixels by the area they cover).
-    func fillRect(_ b: FrameDescription.ScreenBox, _ color: PremultipliedColor, _ pixmap: Pixmap) {
-        pixmap.fillBox(minX: b.minX, minY: b.minY, maxX: b.maxX, maxY: b.maxY, color: color, rows: rows)
+    private func drawText(_ text: OverlayText, _ t: RenderTarget, frame: Int) {
+        let paint = TextPaint(font: text.font, size: text.size, haloWidth: text.haloWidth)
+        let ascent = text.font.metrics(size: text.size).ascent
+        let pad = (text.haloWidth + 1).rounded(.up)
+        let x = Int((text.x - pad).rounded()), y = Int((text.baseline - ascent - pad).rounded())
+        labels.sprite(text.text, paint: paint, halo: text.halo, text: text.color, frame: frame).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
     }
 
     /// A closed polygon into the rasterizer (no path: nothing allocated).
-    private func addPolygon(_ points: [Point]) {
+    private static func addPolygon(_ points: [Point], _ rasterizer: inout Rasterizer) {
         guard let first = points.first else { return }
         rasterizer.moveTo(first)
         for p in points.dropFirst() { rasterizer.lineTo(p) }
@@ -47,7 +49,7 @@ extension FrameRenderer {
     }
 
     /// The compass: a disc with a needle whose red half points north on screen.
-    func drawCompass(_ area: CompassArea, bearing: Double, text: PremultipliedColor, _ pixmap: Pixmap) {
+    private func drawCompass(_ area: CompassArea, bearing: Double, text: PremultipliedColor, _ pixmap: Pixmap, _ rasterizer: inout Rasterizer) {
         let c = Point(area.x, area.y), r = area.radius
         Geometry.circle(center: c, radius: r, into: &rasterizer)        // (straight in: no path allocated)
         rasterizer.fill(pixmap, color: RGBA8(44, 54, 68, 235).premultiplied)     // lighter than the night map

@@ -2,22 +2,22 @@ import MapCore
 import Raster
 
 /// Off-screen markers: the arrow at the window's edge that points to a place out of sight.
-extension FrameRenderer {
+enum OffscreenMarkers {
     /// The arrow of each off-screen marker whose place (the world copy nearest the window's
     /// centre) is out of the window.
-    func drawOffscreenMarkers(_ markers: [FrameDescription.OffscreenMarker], _ view: ViewTransform, _ pixmap: Pixmap) {
+    static func draw(_ markers: [FrameDescription.OffscreenMarker], _ view: ViewTransform, _ pixmap: Pixmap, _ rasterizer: inout Rasterizer) {
         let width = Double(view.size.width), height = Double(view.size.height)
         for m in markers {
             let s = view.nearestScreen(m.target)
             guard s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
-            drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap)
+            drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap, &rasterizer)
         }
     }
 
     /// An arrow 14 CSS pixels long (`scale` device pixels each) just inside the window's edge,
     /// pointing from the centre towards `target`.
-    func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color,
-                       scale k: Double = 1, _ pixmap: Pixmap) {
+    static func drawEdgeArrow(towards target: Point, width: Double, height: Double, color: MapCore.Color,
+                              scale k: Double = 1, _ pixmap: Pixmap, _ rasterizer: inout Rasterizer) {
         let c = Point(width / 2, height / 2)
         let d = target - c
         let len = d.length
