@@ -62,7 +62,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("GIF", ["MapData"]),
         ("PNG", ["MapData"]),
         ("Style", ["MapCore"]),
-        ("GeoJSON", ["MapCore", "MapData"]),
+        ("GeoJSON", ["MapCore", "MapData", "NightmapApp"]),
         ("TLE", ["Orbit", "MapData", "NightmapApp"]),
         ("IssFeed", ["MapData", "NightmapApp"]),
         ("WorldFile", ["MapData"]),

@@ -3,6 +3,7 @@ import CFuzzer
 import Foundation
 import MapCore
 import MapData
+import NightmapApp
 
 /// A GeoJSON file, read both ways the project reads one: as a style's geojson source
 /// (JSON.parse + GeoJSONData) and as a route file (RouteFile.decode, through JSONSerialization).
