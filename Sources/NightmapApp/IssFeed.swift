@@ -62,17 +62,15 @@ public final class IssFeedClient: Sendable {
         guard !data.isEmpty else { return bad("empty answer") }
         let shape = Shape(data)
         if shape.maxDepth > maxNesting { return bad("answer is not valid JSON (nested more than \(maxNesting) levels deep)") }
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        let object: JSON
+        do { object = try JSON.parse(data, name: origin) } catch {
             if shape.looksLikeHTML { return bad(status.map { "HTTP \($0) but an HTML page, not JSON" } ?? "answer is an HTML page, not JSON") }
             if String(validating: data, as: UTF8.self) == nil { return bad("answer is not valid JSON (not UTF-8 text)") }
             if shape.endsOpen { return bad("answer is not valid JSON (cut off after \(data.count) bytes)") }
-            return bad("answer is not valid JSON")
+            return bad("answer is not valid JSON (\(JSON.parseFailure(error, name: origin)))")
         }
-        guard let o = object as? [String: Any] else { return bad("answer is not a JSON object") }
-        func number(_ key: String) -> Double? {
-            guard let n = o[key] as? NSNumber else { return nil }
-            return n.doubleValue
-        }
+        guard let o = object.objectValue else { return bad("answer is not a JSON object") }
+        func number(_ key: String) -> Double? { o[key]?.numberValue }
         guard let lat = number("latitude") else { return bad("no numeric \"latitude\"") }
         guard let lon = number("longitude") else { return bad("no numeric \"longitude\"") }
         guard let alt = number("altitude") else { return bad("no numeric \"altitude\"") }

@@ -56,6 +56,7 @@ import TestSupport
         ("out of range", .json(#"{"latitude": 91, "longitude": 1, "altitude": 420, "timestamp": 1}"#), "out of range"),
         ("missing field", .json(#"{"latitude": 1, "altitude": 420, "timestamp": 1}"#), "longitude"),
         ("string numbers", .json(#"{"latitude": "1", "longitude": 1, "altitude": 420, "timestamp": 1}"#), "latitude"),
+        ("boolean for a number", .json(#"{"latitude": true, "longitude": 1, "altitude": 420, "timestamp": 1}"#), "no numeric \"latitude\""),
         ("invalid utf-8", .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n".utf8) + Data([0xFF, 0xFE, 0x7B, 0x80])), "JSON"),
         ("deep nesting", .json(String(repeating: "[", count: 20_000)), ""),    // the parser's answer: see below
         // Any one-line error naming the URL, fast, is what counts here (the wording is checked
