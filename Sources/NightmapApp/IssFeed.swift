@@ -120,7 +120,6 @@ public final class IssFeedPoller: @unchecked Sendable {
     }
 
     private let client: IssFeedClient
-    private let interval: Double
     private let lock = NSLock()
     private var inbox: [Event] = []
     private var inFlight = false
@@ -129,22 +128,16 @@ public final class IssFeedPoller: @unchecked Sendable {
     /// running) is given up after its time limit plus 3 s, so the feed never stops for good.
     private var inFlightSince = 0.0
     private var generation = 0
-    private var timer: DispatchSourceTimer?
-    private let queue = DispatchQueue(label: "nightmap.iss-feed")
+    private let worker: RepeatingWorker
 
     public init(client: IssFeedClient, interval: Double = 1) {
-        self.client = client; self.interval = interval
+        self.client = client
+        worker = RepeatingWorker(name: "nightmap.iss-feed", interval: interval)
     }
 
-    public func start() {
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        t.schedule(deadline: .now(), repeating: interval)
-        t.setEventHandler { [weak self] in self?.tick() }
-        timer = t
-        t.resume()
-    }
+    public func start() { worker.start { [weak self] in self?.tick() } }
 
-    public func stop() { timer?.cancel(); timer = nil }
+    public func stop() { worker.stop() }
 
     private func tick() {
         let now = DispatchTime.now().uptimeNanoseconds
