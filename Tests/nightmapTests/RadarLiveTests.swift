@@ -22,9 +22,9 @@ import TestSupport
     }
 
     /// The map `snapshot` draws at `elapsed`, its radar loaded from the stand-in.
-    static func model(_ wms: WMSStandIn, elapsed: Double, cache: RadarCache, extra: [String] = []) throws -> (MapApp, Options) {
+    static func model(_ wms: WMSStandIn, elapsed: Double, cache: RadarCache, time: Double = now, extra: [String] = []) throws -> (MapApp, Options) {
         let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar-url", wms.template,
-                                   "--radar-bounds", "-80,38,-72,46", "--time", RadarTime.iso(now), "--elapsed", "\(elapsed)",
+                                   "--radar-bounds", "-80,38,-72,46", "--time", RadarTime.iso(time), "--elapsed", "\(elapsed)",
                                    "--size", "800x600", "--radar-timeout", "5"] + extra)
         var m = try MapSetup.model(o)
         Headless.loadRadarOnce(&m, o, cache: cache, report: { _ in })
@@ -105,6 +105,25 @@ import TestSupport
         m.advance(to: 2 + 10)
         #expect(m.radarFrame?.slot == 11, "the missing slot 10 is skipped")
         #expect(m.model.attribution.hasSuffix("radar: 127.0.0.1"), "\(m.model.attribution)")
+    }
+
+    /// The server gone: a launch one slot later shows the loop the disk cache holds, and `state`
+    /// and the status line call it cached and say why.
+    @Test func aLoopFromTheCacheWithTheServerGoneIsCachedWithTheError() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
+        defer { wms.stop() }
+        let cache = Self.cache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        _ = try Self.model(wms, elapsed: 0, cache: cache)
+        wms.server.behaviour = .refuse
+        let (m, o) = try Self.model(wms, elapsed: 0, cache: cache, time: Self.now + 300)
+        let radar = try JSON.parse(Data(Headless.stateJSON(m, options: o).utf8), name: "state").objectValue?["radar"]?.objectValue
+        #expect(radar?["source"] == .string("cache"))
+        #expect(radar?["lastError"]?.stringValue?.contains("connection refused") == true, "\(radar?["lastError"] ?? .null)")
+        let line = try #require(StatusLine.radar(m))
+        #expect(line.hasPrefix("cached radar ") && line.hasSuffix(")") && line.contains(" (source: connection refused"), "\(line)")
+        #expect(StatusLine.radar(m, short: true)?.hasPrefix("cached radar ") == true)
+        #expect(StatusLine.radar(m, short: true)?.contains("refused") == false)
     }
 
     /// The timeline: a filled mark per slot with a frame, a hollow one for a missing slot, the
