@@ -29,11 +29,27 @@ public final class IssFeedClient: Sendable {
     /// `timeout` seconds (and a little), with a fix or a one-line error naming the URL. (A thread,
     /// not Dispatch's global queue: a request blocks while it waits on the network, and the
     /// global queue has only as many threads as cores.)
-    public func fetch(_ completion: @escaping @Sendable (Result<IssFix, FeedError>) -> Void) {
+    @discardableResult
+    public func fetch(_ completion: @escaping @Sendable (Result<IssFix, FeedError>) -> Void) -> Request {
         let (url, timeout, maxBytes) = (url, timeout, maxBytes)
-        let thread = Thread { completion(Self.get(url, timeout: timeout, maxBytes: maxBytes)) }
+        let request = Request()
+        request.ended.enter()
+        let thread = Thread {
+            completion(Self.get(url, timeout: timeout, maxBytes: maxBytes))
+            request.ended.leave()
+        }
         thread.name = "nightmap.iss-feed.request"
         thread.start()
+        return request
+    }
+
+    /// A request `fetch` started.
+    public struct Request: Sendable {
+        fileprivate let ended = DispatchGroup()
+
+        /// Waits until the request's thread is done (its completion has run and returned), at
+        /// most `timeout` seconds; whether it is. Whatever the completion did is then done.
+        public func wait(timeout: Double) -> Bool { ended.wait(timeout: .now() + timeout) == .success }
     }
 
     /// One request, waited for (for `nightmap state`).
@@ -120,7 +136,8 @@ public final class IssFeedPoller: @unchecked Sendable {
     }
 
     private let client: IssFeedClient
-    private let lock = NSLock()
+    /// Guards the state below; broadcast when an event arrives.
+    private let lock = NSCondition()
     private var inbox: [Event] = []
     private var inFlight = false
     /// When the request in flight started (monotonic seconds), and which one it is: a request
@@ -147,6 +164,7 @@ public final class IssFeedPoller: @unchecked Sendable {
             if !stuck { lock.unlock(); return }
             inbox.append(.failure(time: Date().timeIntervalSince1970,
                                   reason: "\(client.url): no answer within \(Int(client.timeout + 3)) s (the request never finished)"))
+            lock.broadcast()
         }
         inFlight = true
         inFlightSince = Double(now) / 1e9
@@ -163,8 +181,20 @@ public final class IssFeedPoller: @unchecked Sendable {
             case let .failure(e): self.inbox.append(.failure(time: Date().timeIntervalSince1970, reason: e.description))
             }
             if self.inbox.count > 64 { self.inbox.removeFirst(self.inbox.count - 64) }
+            self.lock.broadcast()
             self.lock.unlock()
         }
+    }
+
+    /// Waits until something has arrived that `drain` has not taken, at most `timeout` seconds;
+    /// whether it has. (A loop that has nothing else to do waits here instead of polling.)
+    public func waitForEvents(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while inbox.isEmpty {
+            if !lock.wait(until: deadline) { return !inbox.isEmpty }
+        }
+        return true
     }
 
     /// Everything that arrived since the last call.

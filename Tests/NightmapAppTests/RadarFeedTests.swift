@@ -307,21 +307,27 @@ import TestSupport
         #expect(RadarImage.declaredSize(cached.data).map { [$0.width, $0.height] } == [160, 200])
     }
 
-    /// A source that does not answer takes its time limit to say so: the fallback shows at once.
+    /// A source that does not answer takes its time limit to say so: the fallback shows at once,
+    /// before the source is asked (each request looks at what is shown when it arrives).
     @Test func theFallbackShowsWhileASilentSourceIsAsked() throws {
         let wms = try WMSStandIn(base: Self.newest)
-        wms.server.behaviour = .silent
         defer { wms.stop() }
         let demo = RadarSeries(origin: .demo, slots: [.init(time: nil, status: .ok, image: Pixmap(width: 2, height: 2), name: "d")])
+        let shownWhileAsked = Lines()
+        let box = FeedBox()
+        wms.server.behaviour = .route { _ in
+            shownWhileAsked.add(box.feed?.take(after: 0)?.series.origin.rawValue ?? "nothing")
+            return .silent
+        }
         let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: Self.temporaryCache(), timeout: 1, fallback: { demo })
-        let done = DispatchSemaphore(value: 0)
-        Thread { feed.refresh(); done.signal() }.start()
-        var shown: RadarSeries?
-        let deadline = Date().addingTimeInterval(2)
-        while shown == nil && Date() < deadline { shown = feed.take(after: 0)?.series; Thread.sleep(forTimeInterval: 0.02) }
-        #expect(shown?.origin == .demo, "nothing to show while the source was asked")
-        done.wait()
+        box.feed = feed
+        feed.refresh()
+        #expect(!shownWhileAsked.all.isEmpty && shownWhileAsked.all.allSatisfy { $0 == "demo" }, "shown while the source was asked: \(shownWhileAsked.all)")
+        #expect(feed.take(after: 0)?.series.origin == .demo)
     }
+
+    /// Lets a server's answer reach a feed made after the server.
+    final class FeedBox: @unchecked Sendable { var feed: RadarFeed? }
 
     @Test func aDeadlineBoundsTheRefresh() throws {
         let wms = try WMSStandIn(base: Self.newest)
