@@ -5,31 +5,22 @@ import Foundation
 /// for a day asks about twice). What each run did waits in an inbox for the run loop.
 public final class ElementsKeeper: @unchecked Sendable {
     private let refresh: ElementsRefresh
-    private let interval: Double
     /// The wall clock and the instant the map shows, Unix seconds.
     private let clock: @Sendable () -> (now: Double, instant: Double)
     private let lock = NSLock()
     private var newestEpoch: Double?
     private var inbox: [ElementsRefresh.Outcome] = []
-    private var timer: DispatchSourceTimer?
-    private let queue = DispatchQueue(label: "nightmap.elements")
+    private let worker: RepeatingWorker
 
     public init(refresh: ElementsRefresh, newestEpoch: Double?, interval: Double = 600,
                 clock: @escaping @Sendable () -> (now: Double, instant: Double)) {
-        self.refresh = refresh; self.newestEpoch = newestEpoch; self.interval = interval; self.clock = clock
+        self.refresh = refresh; self.newestEpoch = newestEpoch; self.clock = clock
+        worker = RepeatingWorker(name: "nightmap.elements", interval: interval)
     }
 
-    deinit { stop() }
+    public func start() { worker.start { [weak self] in self?.tick() } }
 
-    public func start() {
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        t.schedule(deadline: .now(), repeating: interval)
-        t.setEventHandler { [weak self] in self?.tick() }
-        timer = t
-        t.resume()
-    }
-
-    public func stop() { timer?.cancel(); timer = nil }
+    public func stop() { worker.stop() }
 
     /// What the runs since the last call did, oldest first.
     public func drain() -> [ElementsRefresh.Outcome] {

@@ -29,11 +29,27 @@ public final class IssFeedClient: Sendable {
     /// `timeout` seconds (and a little), with a fix or a one-line error naming the URL. (A thread,
     /// not Dispatch's global queue: a request blocks while it waits on the network, and the
     /// global queue has only as many threads as cores.)
-    public func fetch(_ completion: @escaping @Sendable (Result<IssFix, FeedError>) -> Void) {
+    @discardableResult
+    public func fetch(_ completion: @escaping @Sendable (Result<IssFix, FeedError>) -> Void) -> Request {
         let (url, timeout, maxBytes) = (url, timeout, maxBytes)
-        let thread = Thread { completion(Self.get(url, timeout: timeout, maxBytes: maxBytes)) }
+        let request = Request()
+        request.ended.enter()
+        let thread = Thread {
+            completion(Self.get(url, timeout: timeout, maxBytes: maxBytes))
+            request.ended.leave()
+        }
         thread.name = "nightmap.iss-feed.request"
         thread.start()
+        return request
+    }
+
+    /// A request `fetch` started.
+    public struct Request: Sendable {
+        fileprivate let ended = DispatchGroup()
+
+        /// Waits until the request's thread is done (its completion has run and returned), at
+        /// most `timeout` seconds; whether it is. Whatever the completion did is then done.
+        public func wait(timeout: Double) -> Bool { ended.wait(timeout: .now() + timeout) == .success }
     }
 
     /// One request, waited for (for `nightmap state`).
@@ -62,17 +78,15 @@ public final class IssFeedClient: Sendable {
         guard !data.isEmpty else { return bad("empty answer") }
         let shape = Shape(data)
         if shape.maxDepth > maxNesting { return bad("answer is not valid JSON (nested more than \(maxNesting) levels deep)") }
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+        let object: JSON
+        do { object = try JSON.parse(data, name: origin) } catch {
             if shape.looksLikeHTML { return bad(status.map { "HTTP \($0) but an HTML page, not JSON" } ?? "answer is an HTML page, not JSON") }
             if String(validating: data, as: UTF8.self) == nil { return bad("answer is not valid JSON (not UTF-8 text)") }
             if shape.endsOpen { return bad("answer is not valid JSON (cut off after \(data.count) bytes)") }
-            return bad("answer is not valid JSON")
+            return bad("answer is not valid JSON (\(JSON.parseFailure(error, name: origin)))")
         }
-        guard let o = object as? [String: Any] else { return bad("answer is not a JSON object") }
-        func number(_ key: String) -> Double? {
-            guard let n = o[key] as? NSNumber else { return nil }
-            return n.doubleValue
-        }
+        guard let o = object.objectValue else { return bad("answer is not a JSON object") }
+        func number(_ key: String) -> Double? { o[key]?.numberValue }
         guard let lat = number("latitude") else { return bad("no numeric \"latitude\"") }
         guard let lon = number("longitude") else { return bad("no numeric \"longitude\"") }
         guard let alt = number("altitude") else { return bad("no numeric \"altitude\"") }
@@ -122,8 +136,8 @@ public final class IssFeedPoller: @unchecked Sendable {
     }
 
     private let client: IssFeedClient
-    private let interval: Double
-    private let lock = NSLock()
+    /// Guards the state below; broadcast when an event arrives.
+    private let lock = NSCondition()
     private var inbox: [Event] = []
     private var inFlight = false
     /// When the request in flight started (monotonic seconds), and which one it is: a request
@@ -131,22 +145,16 @@ public final class IssFeedPoller: @unchecked Sendable {
     /// running) is given up after its time limit plus 3 s, so the feed never stops for good.
     private var inFlightSince = 0.0
     private var generation = 0
-    private var timer: DispatchSourceTimer?
-    private let queue = DispatchQueue(label: "nightmap.iss-feed")
+    private let worker: RepeatingWorker
 
     public init(client: IssFeedClient, interval: Double = 1) {
-        self.client = client; self.interval = interval
+        self.client = client
+        worker = RepeatingWorker(name: "nightmap.iss-feed", interval: interval)
     }
 
-    public func start() {
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        t.schedule(deadline: .now(), repeating: interval)
-        t.setEventHandler { [weak self] in self?.tick() }
-        timer = t
-        t.resume()
-    }
+    public func start() { worker.start { [weak self] in self?.tick() } }
 
-    public func stop() { timer?.cancel(); timer = nil }
+    public func stop() { worker.stop() }
 
     private func tick() {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -156,6 +164,7 @@ public final class IssFeedPoller: @unchecked Sendable {
             if !stuck { lock.unlock(); return }
             inbox.append(.failure(time: Date().timeIntervalSince1970,
                                   reason: "\(client.url): no answer within \(Int(client.timeout + 3)) s (the request never finished)"))
+            lock.broadcast()
         }
         inFlight = true
         inFlightSince = Double(now) / 1e9
@@ -172,8 +181,20 @@ public final class IssFeedPoller: @unchecked Sendable {
             case let .failure(e): self.inbox.append(.failure(time: Date().timeIntervalSince1970, reason: e.description))
             }
             if self.inbox.count > 64 { self.inbox.removeFirst(self.inbox.count - 64) }
+            self.lock.broadcast()
             self.lock.unlock()
         }
+    }
+
+    /// Waits until something has arrived that `drain` has not taken, at most `timeout` seconds;
+    /// whether it has. (A loop that has nothing else to do waits here instead of polling.)
+    public func waitForEvents(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while inbox.isEmpty {
+            if !lock.wait(until: deadline) { return !inbox.isEmpty }
+        }
+        return true
     }
 
     /// Everything that arrived since the last call.

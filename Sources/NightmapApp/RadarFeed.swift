@@ -64,7 +64,12 @@ public final class RadarFeed: @unchecked Sendable {
     private var reported: [Double: String] = [:]
     /// The slots that failed in the refresh under way, and why.
     private var failures: [(time: Double, line: String)] = []
+    /// The last problem of the latest refresh that asked the source.
     private var lastError: String?
+    /// Whether the latest refresh that asked the source got a frame from it (false before the
+    /// first): the current window's loop is `live` only then, `cache` otherwise, so a loop read
+    /// back from disk while the source does not answer is never called live.
+    private var reachedSource = false
     private var latest: RadarSeries?
     private var generation = 0
     private var stopped = false
@@ -104,8 +109,8 @@ public final class RadarFeed: @unchecked Sendable {
     /// The series for the current window (lock held). While the window has no frame yet, a
     /// refresh in progress publishes nothing, so the loop shown stays on screen; at its end the
     /// fallback (`fallbackSeries`, found beforehand) is published instead.
-    private func publishLocked(final: Bool, reached: Bool) {
-        if let current = currentLocked(reached: reached) {
+    private func publishLocked(final: Bool) {
+        if let current = currentLocked() {
             latest = current
             fallbackSeries = nil
         } else if final, var f = fallbackSeries {
@@ -118,7 +123,7 @@ public final class RadarFeed: @unchecked Sendable {
     }
 
     /// The current window's series, when it has a frame (lock held).
-    private func currentLocked(reached: Bool) -> RadarSeries? {
+    private func currentLocked() -> RadarSeries? {
         guard window.contains(where: { states[$0]?.isOK ?? false }) else { return nil }
         let slots = window.map { t -> RadarSeries.Slot in
             let name = source.template.url(time: t, box: source.box, width: source.width, height: source.height)?.absoluteString ?? source.template.text
@@ -128,7 +133,7 @@ public final class RadarFeed: @unchecked Sendable {
             case let .error(why): return .init(time: t, status: .error, name: name, problem: why)
             }
         }
-        return RadarSeries(origin: reached ? .live : .cache, slots: slots, lastError: lastError, provider: source.provider)
+        return RadarSeries(origin: reachedSource ? .live : .cache, slots: slots, lastError: lastError, provider: source.provider)
     }
 
     /// The newest `count` cached frames at or before `now` (an earlier loop), or nil.
@@ -213,12 +218,15 @@ public final class RadarFeed: @unchecked Sendable {
             }
         }
         let todo = WorkList(unknown.filter { fromDisk[$0] == nil })
+        // (The workers empty `todo`: whether this refresh asks the source is known only now.)
+        let asks = !todo.isEmpty
         lock.lock()
         for (t, s) in fromDisk where window.contains(t) { states[t] = s }
-        publishLocked(final: false, reached: true)
+        if asks { lastError = nil }
+        publishLocked(final: false)
         // Nothing shown yet and nothing current on disk: the fallback shows while the source is
         // asked (a source that does not answer takes its time limit to say so).
-        let showFallbackFirst = latest == nil && fallbackSeries == nil && !todo.isEmpty
+        let showFallbackFirst = latest == nil && fallbackSeries == nil && asks
         lock.unlock()
         if showFallbackFirst {
             let found = offlineLoop(now: now) ?? fallback()
@@ -233,7 +241,7 @@ public final class RadarFeed: @unchecked Sendable {
 
         let answered = Counter()
         failures = []
-        if !todo.isEmpty {
+        if asks {
             // Workers take slots from the list, newest first.
             let group = DispatchGroup()
             for _ in 0..<min(concurrency, todo.count) {
@@ -248,11 +256,11 @@ public final class RadarFeed: @unchecked Sendable {
                         if window.contains(t) {
                             states[t] = state
                             switch state {
-                            case .ok: answered.add()
+                            case .ok: answered.add(); reachedSource = true
                             case let .missing(why?), let .error(why): failures.append((t, why)); lastError = why
                             case .missing(nil): break
                             }
-                            publishLocked(final: false, reached: true)
+                            publishLocked(final: false)
                         }
                         lock.unlock()
                     }
@@ -265,14 +273,16 @@ public final class RadarFeed: @unchecked Sendable {
         lock.lock()
         reportFailuresLocked()
         // Nothing current: the last loop on disk, else the fallback, found outside the lock.
-        let needsFallback = currentLocked(reached: true) == nil && fallbackSeries == nil
+        let needsFallback = currentLocked() == nil && fallbackSeries == nil
         lock.unlock()
         let found = needsFallback ? (offlineLoop(now: now) ?? fallback()) : nil
         lock.lock()
         if let found { fallbackSeries = found }
-        publishLocked(final: true, reached: todo.isEmpty || answered.value > 0)
+        // A refresh that asked nothing (every slot on hand) leaves the verdict of the last one that did.
+        if asks { reachedSource = answered.value > 0 }
+        publishLocked(final: true)
         lock.unlock()
-        if !todo.isEmpty { afterFetching() }
+        if asks { afterFetching() }
     }
 
     /// Fetches, checks and decodes one slot; a good image is cached before it counts.

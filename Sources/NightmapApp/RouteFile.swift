@@ -22,20 +22,20 @@ public enum RouteFile {
     }
 
     public static func decode(_ data: Data, origin: String) throws -> Steps {
-        let json: Any
+        let json: JSON
         do {
-            json = try JSONSerialization.jsonObject(with: data, options: [])
+            json = try JSON.parse(data, name: origin)
         } catch {
-            throw Failure(description: "\(origin): not valid JSON (\(firstLine(error)))")
+            throw Failure(description: "\(origin): not valid JSON (\(JSON.parseFailure(error, name: origin)))")
         }
-        guard let object = json as? [String: Any] else { throw Failure(description: "\(origin): top level is not a GeoJSON object") }
-        guard let type = object["type"] as? String else { throw Failure(description: "\(origin): missing \"type\"") }
+        guard let object = json.objectValue else { throw Failure(description: "\(origin): top level is not a GeoJSON object") }
+        guard let type = object["type"]?.stringValue else { throw Failure(description: "\(origin): missing \"type\"") }
         let steps: Steps
         switch type {
         case "FeatureCollection":
-            guard let features = object["features"] as? [Any] else { throw Failure(description: "\(origin): \"features\" is not an array") }
+            guard let features = object["features"]?.arrayValue else { throw Failure(description: "\(origin): \"features\" is not an array") }
             steps = try features.enumerated().compactMap { i, f in
-                guard let feature = f as? [String: Any] else { throw Failure(description: "\(origin): features[\(i)] is not an object") }
+                guard let feature = f.objectValue else { throw Failure(description: "\(origin): features[\(i)] is not an object") }
                 return try featureLines(feature, path: "features[\(i)]", origin: origin)
             }
         case "Feature":
@@ -51,28 +51,27 @@ public enum RouteFile {
     }
 
     /// A feature's polylines; nil for features without line geometry (points, polygons), which are skipped.
-    static func featureLines(_ f: [String: Any], path: String, origin: String) throws -> [[LngLat]]? {
-        guard (f["type"] as? String) == "Feature" else { throw Failure(description: "\(origin): \(path).type is not \"Feature\"") }
-        guard let g = f["geometry"] as? [String: Any] else { return nil }
-        guard let t = g["type"] as? String, t == "LineString" || t == "MultiLineString" else { return nil }
+    static func featureLines(_ f: JSONObject, path: String, origin: String) throws -> [[LngLat]]? {
+        guard f["type"]?.stringValue == "Feature" else { throw Failure(description: "\(origin): \(path).type is not \"Feature\"") }
+        guard let g = f["geometry"]?.objectValue else { return nil }
+        guard let t = g["type"]?.stringValue, t == "LineString" || t == "MultiLineString" else { return nil }
         return try geometryLines(g, path: "\(path).geometry", origin: origin)
     }
 
-    static func geometryLines(_ g: [String: Any], path: String, origin: String) throws -> [[LngLat]] {
-        let type = g["type"] as? String ?? ""
-        guard let coords = g["coordinates"] as? [Any] else { throw Failure(description: "\(origin): \(path).coordinates is not an array") }
+    static func geometryLines(_ g: JSONObject, path: String, origin: String) throws -> [[LngLat]] {
+        let type = g["type"]?.stringValue ?? ""
+        guard let coords = g["coordinates"]?.arrayValue else { throw Failure(description: "\(origin): \(path).coordinates is not an array") }
         if type == "LineString" { return [try line(coords, path: "\(path).coordinates", origin: origin)] }
         return try coords.enumerated().map { i, part in
-            guard let p = part as? [Any] else { throw Failure(description: "\(origin): \(path).coordinates[\(i)] is not an array") }
+            guard let p = part.arrayValue else { throw Failure(description: "\(origin): \(path).coordinates[\(i)] is not an array") }
             return try line(p, path: "\(path).coordinates[\(i)]", origin: origin)
         }
     }
 
-    static func line(_ coords: [Any], path: String, origin: String) throws -> [LngLat] {
+    static func line(_ coords: [JSON], path: String, origin: String) throws -> [LngLat] {
         guard coords.count >= 2 else { throw Failure(description: "\(origin): \(path) has \(coords.count) position(s), a line needs 2") }
         return try coords.enumerated().map { i, c in
-            guard let pos = c as? [Any], pos.count >= 2, let lon = (pos[0] as? NSNumber)?.doubleValue,
-                  let lat = (pos[1] as? NSNumber)?.doubleValue else {
+            guard let pos = c.arrayValue, pos.count >= 2, let lon = pos[0].numberValue, let lat = pos[1].numberValue else {
                 throw Failure(description: "\(origin): \(path)[\(i)] is not a [longitude, latitude] position")
             }
             guard lon.isFinite, lat.isFinite, (-180...180).contains(lon), (-90...90).contains(lat) else {
@@ -80,12 +79,6 @@ public enum RouteFile {
             }
             return LngLat(lng: lon, lat: lat)
         }
-    }
-
-    private static func firstLine(_ error: Error) -> String {
-        let ns = error as NSError
-        let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
-        return detail.split(separator: "\n").first.map(String.init) ?? "parse error"
     }
 
     /// The box around every step.

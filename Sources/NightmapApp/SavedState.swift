@@ -5,8 +5,8 @@ import MapData
 /// What the window restores at its next start: camera, scene, light preset, units, overlay
 /// toggles and window size, in `$XDG_STATE_HOME/nightmap/state.json` (default `~/.local/state`),
 /// written atomically (a temporary file renamed) when the window closes.
-public struct SavedState: Codable, Equatable, Sendable {
-    public struct Camera: Codable, Equatable, Sendable {
+public struct SavedState: Encodable, Equatable, Sendable {
+    public struct Camera: Encodable, Equatable, Sendable {
         public var lat: Double, lon: Double, zoom: Double
         /// Degrees (absent in files written before the map could rotate: north up).
         public var bearing: Double?
@@ -14,11 +14,11 @@ public struct SavedState: Codable, Equatable, Sendable {
             self.lat = lat; self.lon = lon; self.zoom = zoom; self.bearing = bearing
         }
     }
-    public struct Window: Codable, Equatable, Sendable {
+    public struct Window: Encodable, Equatable, Sendable {
         public var width: Int, height: Int, fullscreen: Bool
         public init(width: Int, height: Int, fullscreen: Bool) { self.width = width; self.height = height; self.fullscreen = fullscreen }
     }
-    public struct Overlays: Codable, Equatable, Sendable {
+    public struct Overlays: Encodable, Equatable, Sendable {
         public var help: Bool
         public init(help: Bool) { self.help = help }
     }
@@ -51,6 +51,11 @@ public struct SavedState: Codable, Equatable, Sendable {
         self.window = window
     }
 
+    private init(version: Int, camera: Camera, scene: String, light: String, units: String, overlays: Overlays, window: Window) {
+        self.version = version; self.camera = camera; self.scene = scene; self.light = light; self.units = units
+        self.overlays = overlays; self.window = window
+    }
+
     /// The saved state; nil when there is none. A file that cannot be read or makes no sense
     /// throws one line naming it.
     public static func load(from url: URL) throws -> SavedState? {
@@ -60,12 +65,23 @@ public struct SavedState: Codable, Equatable, Sendable {
         return try decode(data, name: url.path)
     }
 
-    /// The state in `data`, checked: every value in range, names known. Errors start with `name`.
+    /// The state in `data`, checked: every member there (but the camera's bearing) and of its
+    /// type, every value in range, names known. Errors are one line starting with `name`.
     public static func decode(_ data: Data, name: String) throws -> SavedState {
-        let s: SavedState
-        do { s = try JSONDecoder().decode(SavedState.self, from: data) } catch {
-            throw Problem(description: "\(name): not a nightmap state file (\(Self.reason(error)))")
+        let json: JSON
+        do { json = try JSON.parse(data, name: name) } catch {
+            throw Problem(description: "\(name): not a nightmap state file (not valid JSON): \(JSON.parseFailure(error, name: name))")
         }
+        // Member by member in the order the type declares them, so the first problem is the one named.
+        let file = try Members(json, path: "", name: name)
+        let version = try file.integer("version")
+        let c = try file.object("camera")
+        let camera = Camera(lat: try c.number("lat"), lon: try c.number("lon"), zoom: try c.number("zoom"), bearing: try c.optionalNumber("bearing"))
+        let scene = try file.string("scene"), light = try file.string("light"), units = try file.string("units")
+        let overlays = Overlays(help: try file.object("overlays").bool("help"))
+        let w = try file.object("window")
+        let window = Window(width: try w.integer("width"), height: try w.integer("height"), fullscreen: try w.bool("fullscreen"))
+        let s = SavedState(version: version, camera: camera, scene: scene, light: light, units: units, overlays: overlays, window: window)
         guard s.version == 1 else { throw Problem(description: "\(name): version \(s.version) is not 1") }
         guard (-90...90).contains(s.camera.lat), (-180...180).contains(s.camera.lon), (0...24).contains(s.camera.zoom) else {
             throw Problem(description: "\(name): camera \(s.camera.lat), \(s.camera.lon), zoom \(s.camera.zoom) is out of range")
@@ -98,12 +114,59 @@ public struct SavedState: Codable, Equatable, Sendable {
         if overlays.help != model.showsHelp { model.apply(.toggleHelp, now: now) }
     }
 
-    private static func reason(_ e: Error) -> String {
-        switch e as? DecodingError {
-        case let .keyNotFound(k, _)?: return "no '\(k.stringValue)'"
-        case let .typeMismatch(_, c)?, let .valueNotFound(_, c)?: return "'\(c.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
-        case .dataCorrupted?: return "not valid JSON"
-        default: return "\(e)"
+    /// One object of a state file, read member by member: a member missing or of another type
+    /// is a one-line problem naming its path ("no 'camera'", "'window.width' has the wrong type").
+    private struct Members {
+        let object: JSONObject
+        /// The object's own path with a dot ("camera."), "" for the file's.
+        let path: String
+        let name: String
+
+        init(_ json: JSON, path: String, name: String) throws {
+            self.path = path; self.name = name
+            guard let o = json.objectValue else {
+                throw Problem(description: "\(name): not a nightmap state file (\(path.isEmpty ? "not a JSON object" : "'\(path.dropLast())' has the wrong type"))")
+            }
+            object = o
+        }
+
+        private func problem(_ what: String) -> Problem { Problem(description: "\(name): not a nightmap state file (\(what))") }
+
+        private func member(_ key: String) throws -> JSON {
+            guard let v = object[key] else { throw problem("no '\(path)\(key)'") }
+            return v
+        }
+
+        private func wrongType(_ key: String) -> Problem { problem("'\(path)\(key)' has the wrong type") }
+
+        func object(_ key: String) throws -> Members { try Members(try member(key), path: path + key + ".", name: name) }
+
+        func number(_ key: String) throws -> Double {
+            guard let n = try member(key).numberValue else { throw wrongType(key) }
+            return n
+        }
+
+        /// Absent or null: nil.
+        func optionalNumber(_ key: String) throws -> Double? {
+            guard let v = object[key], v != .null else { return nil }
+            guard let n = v.numberValue else { throw wrongType(key) }
+            return n
+        }
+
+        func integer(_ key: String) throws -> Int {
+            let n = try number(key)
+            guard n.rounded() == n, abs(n) < 1e15 else { throw wrongType(key) }
+            return Int(n)
+        }
+
+        func bool(_ key: String) throws -> Bool {
+            guard let b = try member(key).boolValue else { throw wrongType(key) }
+            return b
+        }
+
+        func string(_ key: String) throws -> String {
+            guard let t = try member(key).stringValue else { throw wrongType(key) }
+            return t
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MapCore
 import MapData
 import Raster
 
@@ -31,26 +32,23 @@ struct RenderTestMetadata: Equatable {
 
     /// Reads `metadata.test` from style.json bytes.
     static func parse(_ style: Data) throws -> RenderTestMetadata {
-        let root: Any
+        let root: JSON
         do {
-            root = try JSONSerialization.jsonObject(with: style)
+            root = try JSON.parse(style, name: "style.json")
         } catch {
-            throw RenderTestError("style.json is not valid JSON")
+            throw RenderTestError("style.json is not valid JSON (\(JSON.parseFailure(error, name: "style.json")))")
         }
-        guard let document = root as? [String: Any] else { throw RenderTestError("style.json is not a JSON object") }
+        guard let document = root.objectValue else { throw RenderTestError("style.json is not a JSON object") }
         var m = RenderTestMetadata()
-        guard let metadata = document["metadata"], !(metadata is NSNull) else { return m }
-        guard let metadataObject = metadata as? [String: Any] else { throw RenderTestError("metadata is not an object") }
-        guard let test = metadataObject["test"], !(test is NSNull) else { return m }
-        guard let t = test as? [String: Any] else { throw RenderTestError("metadata.test is not an object") }
+        guard let metadata = document["metadata"], metadata != .null else { return m }
+        guard let metadataObject = metadata.objectValue else { throw RenderTestError("metadata is not an object") }
+        guard let test = metadataObject["test"], test != .null else { return m }
+        guard let t = test.objectValue else { throw RenderTestError("metadata.test is not an object") }
 
         func number(_ key: String) throws -> Double? {
             guard let v = t[key] else { return nil }
-            // JSON true and false arrive as NSNumbers too, of Objective-C type "c".
-            guard let n = v as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue.isFinite else {
-                throw RenderTestError("metadata.test.\(key) is not a number")
-            }
-            return n.doubleValue
+            guard let n = v.numberValue, n.isFinite else { throw RenderTestError("metadata.test.\(key) is not a number") }
+            return n
         }
         func size(_ key: String) throws -> Int? {
             guard let v = try number(key) else { return nil }

@@ -84,21 +84,22 @@ enum Soak {
         var warmMeasured = false
         let realStart = Clock.now()
         var t = 0.0, frame = 0
-        var servedAtChange = 0
         // The frame before the last (the renderer keeps the last) lends its storage to the next.
         var spare: FrameDescription?, previous: FrameDescription?
         while t < r.simulatedSeconds {
             t += step; frame += 1
             if frame % 40 == 1 {
-                // The feed is asked in real time while frames pass as fast as they are drawn:
-                // each behaviour answers a request (or 2 s pass) before the next is set, so a
-                // fast machine meets as many of them as a slow one.
-                if frame > 1 { server.waitForRequests(beyond: servedAtChange, within: 2) }
                 // Half the time a good answer, else one of the failures.
                 let bad = SoakFeedServer.Behaviour.allCases.filter { $0 != .good }
                 let b = rng.next() % 2 == 0 ? .good : bad[Int(rng.next() % UInt64(bad.count))]
+                let before = server.answers(b)
                 server.set(b, instant: model.clockOrigin + t)
-                servedAtChange = server.servedTotal
+                // The feed is asked in real time while frames pass as fast as they are drawn:
+                // each behaviour answers a request taken under it, and the poller has what came
+                // of it, before the frames go on (each wait at most 5 s), so a fast machine meets
+                // every behaviour a slow one does. (The client asks one request at a time: once
+                // that answer is in, what came of the request before is in the inbox too.)
+                if server.waitForAnswers(b, beyond: before, within: 5) { _ = poller.waitForEvents(timeout: 5) }
             } else if frame % 4 == 0 {
                 server.set(server.currentBehaviour, instant: model.clockOrigin + t)
             }

@@ -13,11 +13,13 @@ final class SoakFeedServer: @unchecked Sendable {
 
     let url: URL
     private let socket: Int32
-    private let lock = NSLock()
+    /// Guards the state below; broadcast when a request has been answered.
+    private let lock = NSCondition()
     private var behaviour = Behaviour.good
     private var instant = 0.0
     private var stopped = false
     private var served: [Behaviour: Int] = [:]
+    private var answered: [Behaviour: Int] = [:]
 
     init() throws {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -56,13 +58,20 @@ final class SoakFeedServer: @unchecked Sendable {
     var currentBehaviour: Behaviour { lock.lock(); defer { lock.unlock() }; return behaviour }
     /// Requests answered so far, by behaviour.
     var servedCounts: [Behaviour: Int] { lock.lock(); defer { lock.unlock() }; return served }
-    /// Requests answered so far.
-    var servedTotal: Int { lock.lock(); defer { lock.unlock() }; return served.values.reduce(0, +) }
 
-    /// Waits until more than `count` requests have been answered, at most `seconds`.
-    func waitForRequests(beyond count: Int, within seconds: Double) {
-        let end = Clock.now() + seconds
-        while servedTotal <= count && Clock.now() < end { usleep(1000) }
+    /// Requests taken while behaviour `b` was set and answered (the connection closed), so far.
+    func answers(_ b: Behaviour) -> Int { lock.lock(); defer { lock.unlock() }; return answered[b, default: 0] }
+
+    /// Waits until more than `count` requests taken under `b` have been answered, at most
+    /// `seconds`; whether they have.
+    @discardableResult
+    func waitForAnswers(_ b: Behaviour, beyond count: Int, within seconds: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lock.lock(); defer { lock.unlock() }
+        while answered[b, default: 0] <= count {
+            if !lock.wait(until: deadline) { return answered[b, default: 0] > count }
+        }
+        return true
     }
 
     func stop() {
@@ -84,6 +93,7 @@ final class SoakFeedServer: @unchecked Sendable {
             readRequest(client)
             answer(client, b, t)
             close(client)
+            lock.lock(); answered[b, default: 0] += 1; lock.broadcast(); lock.unlock()
         }
     }
 

@@ -97,23 +97,37 @@ enum StatusLine {
 
     /// The radar frame shown: its time in UTC and local time, its place among the slots, and
     /// whether the loop plays ("radar 14:35 UTC (09:35 EST) 7/12 playing"); its age when it is
-    /// more than 30 minutes old; what the frames are when not live. Nil without a radar.
+    /// more than 30 minutes old; what the frames are when not live, and for a cached loop why
+    /// the source gave none (not in the `short` form). Nil without a radar.
     static func radar(_ model: MapApp, short: Bool = false, zone: TimeZone = .current) -> String? {
         guard let series = model.radar else { return nil }
         guard let f = model.radarFrame else {
             return series.origin == .live && series.slots.isEmpty ? "radar: loading" : "radar: no frames"
         }
-        var prefix = "radar"
-        if f.origin == .demo { prefix = "demo radar" } else if f.origin == .cache { prefix = "cached radar" }
+        let prefix = radarName(f.origin)
         let state = f.playing ? "" : " paused"
+        var problem = ""
+        if !short, f.origin == .cache, let error = series.lastError {
+            // The reason without the URL it starts with (a URL holds no ": ").
+            problem = " (source: \(error.range(of: ": ").map { String(error[$0.upperBound...]) } ?? error))"
+        }
         guard let time = f.time else {
-            return short ? "\(prefix) \(f.slot + 1)/\(f.slots)\(state)" : "\(prefix) \(f.slot + 1)/\(f.slots) \(f.playing ? "playing" : "paused")"
+            return short ? "\(prefix) \(f.slot + 1)/\(f.slots)\(state)" : "\(prefix) \(f.slot + 1)/\(f.slots) \(f.playing ? "playing" : "paused")\(problem)"
         }
         let age = model.clockOrigin + model.now - time
         let old = age > 30 * 60 ? ", \(duration(age)) old" : ""
         if short { return "\(prefix) \(RadarTime.hourMinute(time))Z \(f.slot + 1)/\(f.slots)\(state)\(old)" }
         return "\(prefix) \(RadarTime.hourMinute(time)) UTC (\(RadarTime.local(time, zone: zone))) \(f.slot + 1)/\(f.slots)"
-            + " \(f.playing ? "playing" : "paused")\(old)"
+            + " \(f.playing ? "playing" : "paused")\(old)\(problem)"
+    }
+
+    /// What the status line and the window title call frames of this origin.
+    static func radarName(_ origin: RadarSeries.Origin) -> String {
+        switch origin {
+        case .demo: return "demo radar"
+        case .cache: return "cached radar"
+        case .live, .files: return "radar"
+        }
     }
 
     /// "47 min", "2 h 5 min", "3 d 4 h".

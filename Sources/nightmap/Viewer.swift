@@ -148,7 +148,7 @@ final class Viewer {
     private func windowTitle() -> String {
         var t = "nightmap - \(model.loop.stateName)"
         if let f = model.radarFrame {
-            t += f.time.map { " - radar \(RadarTime.hourMinute($0)) UTC \(f.slot + 1)/\(f.slots)" } ?? " - frame \(f.slot + 1)/\(f.slots)"
+            t += f.time.map { " - \(StatusLine.radarName(f.origin)) \(RadarTime.hourMinute($0)) UTC \(f.slot + 1)/\(f.slots)" } ?? " - frame \(f.slot + 1)/\(f.slots)"
         }
         t += " - \(model.lightPreset.rawValue)"
         return t + (StatusLine.iss(model).map { " - " + $0 } ?? "")

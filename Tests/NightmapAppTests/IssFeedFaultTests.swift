@@ -61,14 +61,13 @@ import TestSupport
     }
 
     /// One request through `fetch` (not `fetchNow`, which stops waiting at its own limit): the
-    /// result, when the completion ran (seconds after the start), how often it ran.
+    /// result, when the completion ran (seconds after the start), how often it ran (counted once
+    /// the request's thread is done, so a second run would be counted).
     static func fetch(_ client: IssFeedClient) -> (result: Result<IssFix, IssFeedClient.FeedError>?, seconds: Double, calls: Int) {
         let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
         let start = Date()
-        client.fetch { r in outcome.add(r); done.signal() }
-        _ = done.wait(timeout: .now() + 10)
-        Thread.sleep(forTimeInterval: 0.05)        // a second completion would show here
+        let request = client.fetch { r in outcome.add(r) }
+        #expect(request.wait(timeout: 10), "the request's thread did not end")
         let all = outcome.all
         return (all.first?.0, (all.first?.1 ?? Date()).timeIntervalSince(start), all.count)
     }
@@ -89,14 +88,10 @@ import TestSupport
         server.behaviour = fault.behaviour
         let sentBefore = server.bytesSent, residentBefore = Self.residentBytes()
         let (result, seconds, calls) = Self.fetch(client)
-        // What the server managed to write once the client has hung up (or 3 s have passed).
-        var sent = server.bytesSent - sentBefore
-        for _ in 0..<30 {
-            Thread.sleep(forTimeInterval: 0.1)
-            let now = server.bytesSent - sentBefore
-            if now == sent { break }
-            sent = now
-        }
+        // What the server managed to write: all it will, once its connection has ended (a
+        // connection ends when the client hangs up).
+        #expect(server.waitUntilIdle(timeout: 5), "\(fault.name): the server still writes 5 s after the client hung up")
+        let sent = server.bytesSent - sentBefore
         let grown = Self.residentBytes() - residentBefore
 
         #expect(seconds < Self.timeout + Self.margin, "\(fault.name): the completion came after \(seconds) s")
@@ -144,7 +139,8 @@ import TestSupport
         var model = MapApp(style: Style(), size: ViewportSize(width: 640, height: 400), scene: .iss, clockOrigin: now, iss: IssTracker(mode: .live, orbit: nil))
         var frames: [Double] = []
         let start = Date()
-        /// Runs frames until `done` holds or `limit` seconds pass; whether `done` held.
+        /// Runs frames until `done` holds or `limit` seconds pass, a frame each time the poller
+        /// has something (or at the limit); whether `done` held.
         func run(for limit: Double, until done: (MapApp) -> Bool, each: (MapApp) -> Void = { _ in }) -> Bool {
             let end = Date(timeIntervalSinceNow: limit)
             while Date() < end {
@@ -159,7 +155,7 @@ import TestSupport
                 frames.append(Date().timeIntervalSince(f0))
                 each(model)
                 if done(model) { return true }
-                Thread.sleep(forTimeInterval: 1.0 / 60)
+                _ = poller.waitForEvents(timeout: max(0, end.timeIntervalSinceNow))
             }
             return false
         }

@@ -110,11 +110,12 @@ import TestSupport
         try Self.feed(wms, clock: clock, cache: cache).refresh()
         #expect(wms.timesAsked.count == 12)
         wms.stop()
-        // A restart in the same window: every slot from disk, no request, still current.
+        // A restart in the same window: every slot from disk, no request. The frames are
+        // current but none came from the source: cached, with no error (nothing was asked).
         let again = try Self.feed(wms, clock: clock, cache: cache)
         again.refresh()
         let (same, _) = try #require(again.take(after: 0))
-        #expect(same.origin == .live && same.slots.allSatisfy { $0.status == .ok })
+        #expect(same.origin == .cache && same.lastError == nil && same.slots.allSatisfy { $0.status == .ok })
         #expect(same.slots.map { Self.slotShown($0.image, wms) } == (0..<12).map { $0 })
         // Two hours later with the server gone: the last loop, labelled as cached.
         clock.now += 7200
@@ -128,6 +129,55 @@ import TestSupport
         #expect(lines.all.count == 1, "one line for twelve refused slots: \(lines.all)")
         #expect(lines.all.first?.contains("connection refused") == true)
         #expect(lines.all.first?.contains("(and 11 more slots, 16:35-17:30 UTC)") == true)
+    }
+
+    /// The server gone after a loop was served: a refresh that reaches no server makes the loop
+    /// `cache`, with the error, from the first series published on; the next refresh that gets
+    /// a frame makes it `live` again and clears the error.
+    @Test func aLoopNoRefreshCouldFetchIsCachedWithTheError() throws {
+        let cache = Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300)
+        defer { wms.stop() }
+        let clock = TestClock(Self.now)
+        let feed = try Self.feed(wms, clock: clock, cache: cache, timeout: 1)
+        feed.refresh()
+        let (served, g1) = try #require(feed.take(after: 0))
+        #expect(served.origin == .live && served.lastError == nil)
+
+        // The server stops; one slot later the refresh asks for the new slot and is refused.
+        let serving = wms.server.behaviour
+        wms.server.behaviour = .refuse
+        clock.now += 300
+        feed.refresh()
+        let (kept, _) = try #require(feed.take(after: g1))
+        #expect(kept.origin == .cache)
+        #expect(kept.lastError?.contains("connection refused") == true, "\(kept.lastError ?? "no error")")
+        #expect(kept.frameSlots.count == 11, "the eleven slots still in the window play on")
+
+        // A restart one more slot later, the server answering no request (each connection is
+        // reset): the loop read from disk is published before the source is asked, and is what
+        // shows while it is asked (each request looks at it); cached from the start.
+        clock.now += 300
+        let restart = try Self.feed(wms, clock: clock, cache: cache, timeout: 1)
+        let shownWhileAsked = Lines()
+        let reset = LocalHTTPServer.Behaviour.route { _ in
+            shownWhileAsked.add(restart.take(after: 0)?.series.origin.rawValue ?? "nothing")
+            return .reset
+        }
+        wms.bad = [RadarTime.iso(Self.newest + 300): reset, RadarTime.iso(Self.newest + 600): reset]
+        wms.server.behaviour = serving
+        restart.refresh()
+        #expect(!shownWhileAsked.all.isEmpty && shownWhileAsked.all.allSatisfy { $0 == "cache" }, "\(shownWhileAsked.all)")
+        let (offline, g2) = try #require(restart.take(after: 0))
+        #expect(offline.origin == .cache && offline.lastError != nil, "\(offline.origin) \(offline.lastError ?? "no error")")
+
+        // The server answers again: live, and no error.
+        wms.bad = [:]
+        clock.now += 300
+        restart.refresh()
+        let (back, _) = try #require(restart.take(after: g2))
+        #expect(back.origin == .live && back.lastError == nil, "\(back.origin) \(back.lastError ?? "no error")")
     }
 
     @Test func withNothingCachedTheFallbackShows() throws {
@@ -257,21 +307,27 @@ import TestSupport
         #expect(RadarImage.declaredSize(cached.data).map { [$0.width, $0.height] } == [160, 200])
     }
 
-    /// A source that does not answer takes its time limit to say so: the fallback shows at once.
+    /// A source that does not answer takes its time limit to say so: the fallback shows at once,
+    /// before the source is asked (each request looks at what is shown when it arrives).
     @Test func theFallbackShowsWhileASilentSourceIsAsked() throws {
         let wms = try WMSStandIn(base: Self.newest)
-        wms.server.behaviour = .silent
         defer { wms.stop() }
         let demo = RadarSeries(origin: .demo, slots: [.init(time: nil, status: .ok, image: Pixmap(width: 2, height: 2), name: "d")])
+        let shownWhileAsked = Lines()
+        let box = FeedBox()
+        wms.server.behaviour = .route { _ in
+            shownWhileAsked.add(box.feed?.take(after: 0)?.series.origin.rawValue ?? "nothing")
+            return .silent
+        }
         let feed = try Self.feed(wms, clock: TestClock(Self.now), cache: Self.temporaryCache(), timeout: 1, fallback: { demo })
-        let done = DispatchSemaphore(value: 0)
-        Thread { feed.refresh(); done.signal() }.start()
-        var shown: RadarSeries?
-        let deadline = Date().addingTimeInterval(2)
-        while shown == nil && Date() < deadline { shown = feed.take(after: 0)?.series; Thread.sleep(forTimeInterval: 0.02) }
-        #expect(shown?.origin == .demo, "nothing to show while the source was asked")
-        done.wait()
+        box.feed = feed
+        feed.refresh()
+        #expect(!shownWhileAsked.all.isEmpty && shownWhileAsked.all.allSatisfy { $0 == "demo" }, "shown while the source was asked: \(shownWhileAsked.all)")
+        #expect(feed.take(after: 0)?.series.origin == .demo)
     }
+
+    /// Lets a server's answer reach a feed made after the server.
+    final class FeedBox: @unchecked Sendable { var feed: RadarFeed? }
 
     @Test func aDeadlineBoundsTheRefresh() throws {
         let wms = try WMSStandIn(base: Self.newest)

@@ -46,7 +46,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
     private var acceptEnded: DispatchSemaphore?
     private var connections: Set<Int32> = []
     private var stopped = false
-    private let wake = NSCondition()
+    /// Broadcast when a request is read or a connection ends.
+    private let changed = NSCondition()
     private let threads = DispatchGroup()
     private var sent = 0
     private var served = 0
@@ -92,6 +93,36 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// The request targets (path and query) read so far, in order.
     public var targets: [String] { lock.lock(); defer { lock.unlock() }; return seenTargets }
 
+    /// Waits until `count` requests in all have been read, at most `timeout` seconds; whether
+    /// they have.
+    public func waitForRequests(_ count: Int, timeout: Double) -> Bool {
+        wait(timeout: timeout) { served >= count }
+    }
+
+    /// Waits until no connection is open (every answer written, or given up because the client
+    /// went away), at most `timeout` seconds; whether none is. What `bytesSent` says then is
+    /// all that will be sent.
+    public func waitUntilIdle(timeout: Double) -> Bool {
+        wait(timeout: timeout) { connections.isEmpty }
+    }
+
+    /// Waits until `condition` (read under `lock`) holds; `changed` is signalled on each change
+    /// it reads.
+    private func wait(timeout: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        changed.lock(); defer { changed.unlock() }
+        while true {
+            lock.lock(); let holds = condition(); lock.unlock()
+            if holds { return true }
+            if !changed.wait(until: deadline) {
+                lock.lock(); defer { lock.unlock() }
+                return condition()
+            }
+        }
+    }
+
+    private func signalChange() { changed.lock(); changed.broadcast(); changed.unlock() }
+
     public func stop() {
         lock.lock()
         if stopped { lock.unlock(); return }
@@ -99,7 +130,6 @@ public final class LocalHTTPServer: @unchecked Sendable {
         for c in connections { shutdown(c, Int32(SHUT_RDWR)) }   // each thread closes its own socket
         lock.unlock()
         stopAccepting()
-        wake.lock(); wake.broadcast(); wake.unlock()
         _ = threads.wait(timeout: .now() + 5)
     }
 
@@ -164,19 +194,26 @@ public final class LocalHTTPServer: @unchecked Sendable {
                 serve(c)
                 lock.lock(); connections.remove(c); lock.unlock()
                 close(c)
+                signalChange()
                 threads.leave()
             }.start()
         }
     }
 
-    /// Waits `seconds` or until `stop()`; false when stopped.
-    private func pause(_ seconds: Double) -> Bool {
+    /// Waits `seconds` on connection `c`, or until the client goes away or `stop()` shuts the
+    /// connection (an HTTP/1.1 client sends nothing after its request, so anything readable is
+    /// its end); false when either happened. A client that hung up thus ends its connection at
+    /// once, and `waitUntilIdle` can tell when nothing more will be sent.
+    private func pause(_ c: Int32, _ seconds: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
-        wake.lock(); defer { wake.unlock() }
         while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return true }
+            var p = pollfd(fd: c, events: Int16(POLLIN), revents: 0)
+            let n = poll(&p, 1, Int32((min(left, 1) * 1000).rounded(.up)))
+            if n > 0 || (n < 0 && errno != EINTR) { return false }
             lock.lock(); let done = stopped; lock.unlock()
             if done { return false }
-            if !wake.wait(until: deadline) { return true }
         }
     }
 
@@ -205,6 +242,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
         let requestLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
         let target = requestLine.count > 1 ? String(requestLine[1]) : "/"
         lock.lock(); served += 1; seenTargets.append(target); var behaviour = current; lock.unlock()
+        signalChange()
         while case let .route(choose) = behaviour { behaviour = choose(target) }
         func reply(_ status: Int, _ body: Data, type: String = "application/json") {
             _ = send(c, "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
@@ -213,15 +251,15 @@ public final class LocalHTTPServer: @unchecked Sendable {
         switch behaviour {
         case let .json(body): reply(200, Data(body.utf8))
         case let .status(code, body): reply(code, Data(body.utf8), type: "text/html")
-        case .silent: _ = pause(30); return
+        case .silent: _ = pause(c, 30); return
         case .headersThenHang:
             _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n{\"lat")
-            _ = pause(30)
+            _ = pause(c, 30)
             return
         case let .trickle(body, perByte):
             _ = send(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
             for b in body.utf8 {
-                if !send(c, Data([b])) || !pause(perByte) { return }
+                if !send(c, Data([b])) || !pause(c, perByte) { return }
             }
         case let .huge(bytes, announced, gap):
             let length = announced ? "Content-Length: \(bytes)\r\n" : ""
@@ -231,7 +269,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
             while left > 0 {
                 if !send(c, chunk.prefix(min(left, chunk.count))) { return }
                 left -= chunk.count
-                if gap > 0 && !pause(gap) { return }
+                if gap > 0 && !pause(c, gap) { return }
             }
         case .redirectLoop:
             _ = send(c, "HTTP/1.1 302 Found\r\nLocation: \(url.absoluteString)\r\nContent-Length: 0\r\n\r\n")
@@ -246,7 +284,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
             _ = send(c, bytes.prefix(bytes.count / 2))
             return
         case let .slow(body, delay):
-            if !pause(delay) { return }
+            if !pause(c, delay) { return }
             reply(200, Data(body.utf8))
         case let .image(data, type):
             reply(200, data, type: type)

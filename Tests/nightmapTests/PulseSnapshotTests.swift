@@ -48,12 +48,12 @@ import Testing
 
     @Test func stateReportsThePulse() throws {
         let o = try Options.parse(["state", "--radar", "demo", "--scene", "route", "--route", Self.fixture, "--iss", "tle", "--tle-url", "none"])
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any]
-        let pulse = json?["pulse"] as? [String: Any]
-        #expect(pulse?["running"] as? Bool == true)
-        #expect(pulse?["steps"] as? Int == 10)
-        #expect(abs((pulse?["period"] as? Double ?? 0) - 1.35) < 1e-9)
-        #expect(json?["scene"] as? String == "route")
+        let json = try JSON.parse(Data(try Headless.state(o).utf8), name: "state").objectValue
+        let pulse = json?["pulse"]?.objectValue
+        #expect(pulse?["running"] == .bool(true))
+        #expect(pulse?["steps"] == .number(10))
+        #expect(abs((pulse?["period"]?.numberValue ?? 0) - 1.35) < 1e-9)
+        #expect(json?["scene"] == .string("route"))
     }
 
     @Test func badRouteFilesGetOneLineErrors() throws {

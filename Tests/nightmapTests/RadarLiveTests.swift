@@ -22,9 +22,9 @@ import TestSupport
     }
 
     /// The map `snapshot` draws at `elapsed`, its radar loaded from the stand-in.
-    static func model(_ wms: WMSStandIn, elapsed: Double, cache: RadarCache, extra: [String] = []) throws -> (MapApp, Options) {
+    static func model(_ wms: WMSStandIn, elapsed: Double, cache: RadarCache, time: Double = now, extra: [String] = []) throws -> (MapApp, Options) {
         let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar-url", wms.template,
-                                   "--radar-bounds", "-80,38,-72,46", "--time", RadarTime.iso(now), "--elapsed", "\(elapsed)",
+                                   "--radar-bounds", "-80,38,-72,46", "--time", RadarTime.iso(time), "--elapsed", "\(elapsed)",
                                    "--size", "800x600", "--radar-timeout", "5"] + extra)
         var m = try MapSetup.model(o)
         Headless.loadRadarOnce(&m, o, cache: cache, report: { _ in })
@@ -86,15 +86,15 @@ import TestSupport
         let cache = Self.cache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         var (m, o) = try Self.model(wms, elapsed: 0, cache: cache)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(m, options: o).utf8)) as? [String: Any])
-        let radar = try #require(json["radar"] as? [String: Any])
-        #expect(radar["source"] as? String == "live")
-        let frames = try #require(radar["frames"] as? [[String: Any]])
+        let state = try JSON.parse(Data(Headless.stateJSON(m, options: o).utf8), name: "state")
+        let radar = try #require(state.objectValue?["radar"]?.objectValue)
+        #expect(radar["source"] == .string("live"))
+        let frames = try #require(radar["frames"]?.arrayValue).compactMap(\.objectValue)
         #expect(frames.count == 12)
-        #expect(frames.first?["time"] as? String == "2025-12-01T14:35:00Z" && frames.last?["time"] as? String == "2025-12-01T15:30:00Z")
-        #expect(frames[10]["status"] as? String == "missing" && frames[11]["status"] as? String == "ok")
-        #expect(radar["frame"] as? Int == 11 && radar["playing"] as? Bool == true)
-        #expect((radar["lastError"] as? String)?.contains("HTTP 404") == true)
+        #expect(frames.first?["time"] == .string("2025-12-01T14:35:00Z") && frames.last?["time"] == .string("2025-12-01T15:30:00Z"))
+        #expect(frames[10]["status"] == .string("missing") && frames[11]["status"] == .string("ok"))
+        #expect(radar["frame"] == .number(11) && radar["playing"] == .bool(true))
+        #expect(radar["lastError"]?.stringValue?.contains("HTTP 404") == true)
         let ny = try #require(TimeZone(identifier: "America/New_York"))
         #expect(StatusLine.radar(m, zone: ny) == "radar 15:30 UTC (10:30 EST) 12/12 playing")
         // The oldest frame is 57 minutes old: its age is shown. The missing slot is skipped.
@@ -105,6 +105,25 @@ import TestSupport
         m.advance(to: 2 + 10)
         #expect(m.radarFrame?.slot == 11, "the missing slot 10 is skipped")
         #expect(m.model.attribution.hasSuffix("radar: 127.0.0.1"), "\(m.model.attribution)")
+    }
+
+    /// The server gone: a launch one slot later shows the loop the disk cache holds, and `state`
+    /// and the status line call it cached and say why.
+    @Test func aLoopFromTheCacheWithTheServerGoneIsCachedWithTheError() throws {
+        let wms = try WMSStandIn(base: Self.newest - 11 * 300, side: 16, spacing: 24)
+        defer { wms.stop() }
+        let cache = Self.cache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        _ = try Self.model(wms, elapsed: 0, cache: cache)
+        wms.server.behaviour = .refuse
+        let (m, o) = try Self.model(wms, elapsed: 0, cache: cache, time: Self.now + 300)
+        let radar = try JSON.parse(Data(Headless.stateJSON(m, options: o).utf8), name: "state").objectValue?["radar"]?.objectValue
+        #expect(radar?["source"] == .string("cache"))
+        #expect(radar?["lastError"]?.stringValue?.contains("connection refused") == true, "\(radar?["lastError"] ?? .null)")
+        let line = try #require(StatusLine.radar(m))
+        #expect(line.hasPrefix("cached radar ") && line.hasSuffix(")") && line.contains(" (source: connection refused"), "\(line)")
+        #expect(StatusLine.radar(m, short: true)?.hasPrefix("cached radar ") == true)
+        #expect(StatusLine.radar(m, short: true)?.contains("refused") == false)
     }
 
     /// The timeline: a filled mark per slot with a frame, a hollow one for a missing slot, the

@@ -53,6 +53,10 @@ import Testing
     @Test(arguments: [
         ("{\"version\": 1, \"camera\": [", "not a nightmap state file (not valid JSON)"),
         ("{\"version\": 1}", "not a nightmap state file (no 'camera')"),
+        ("[1]", "not a nightmap state file (not a JSON object)"),
+        ("{\"version\": 1, \"camera\": {\"lat\": true, \"lon\": 0, \"zoom\": 1}}", "not a nightmap state file ('camera.lat' has the wrong type)"),
+        ("{\"version\": 1, \"camera\": {\"lat\": 0, \"lon\": 0, \"zoom\": 1}, \"scene\": \"radar\", \"light\": \"day\", \"units\": \"metric\", \"overlays\": {\"help\": false}, \"window\": {\"width\": 10, \"fullscreen\": 0}}", "not a nightmap state file (no 'window.height')"),
+        ("{\"version\": 1, \"camera\": {\"lat\": 0, \"lon\": 0, \"zoom\": 1}, \"scene\": \"radar\", \"light\": \"day\", \"units\": \"metric\", \"overlays\": {\"help\": false}, \"window\": {\"width\": 10, \"height\": 10, \"fullscreen\": 0}}", "not a nightmap state file ('window.fullscreen' has the wrong type)"),
         ("{\"version\": 2, \"camera\": {\"lat\": 0, \"lon\": 0, \"zoom\": 1}, \"scene\": \"radar\", \"light\": \"day\", \"units\": \"metric\", \"overlays\": {\"help\": false}, \"window\": {\"width\": 10, \"height\": 10, \"fullscreen\": false}}", "version 2 is not 1"),
         ("{\"version\": 1, \"camera\": {\"lat\": 95, \"lon\": 0, \"zoom\": 1}, \"scene\": \"radar\", \"light\": \"day\", \"units\": \"metric\", \"overlays\": {\"help\": false}, \"window\": {\"width\": 10, \"height\": 10, \"fullscreen\": false}}", "out of range"),
         ("{\"version\": 1, \"camera\": {\"lat\": 5, \"lon\": 0, \"zoom\": 1}, \"scene\": \"moon\", \"light\": \"day\", \"units\": \"metric\", \"overlays\": {\"help\": false}, \"window\": {\"width\": 10, \"height\": 10, \"fullscreen\": false}}", "unknown scene 'moon'"),

@@ -3,9 +3,10 @@ import CFuzzer
 import Foundation
 import MapCore
 import MapData
+import NightmapApp
 
 /// A GeoJSON file, read both ways the project reads one: as a style's geojson source
-/// (JSON.parse + GeoJSONData) and as a route file (RouteFile.decode, through JSONSerialization).
+/// (JSON.parse + GeoJSONData) and as a route file (RouteFile.decode, on the same JSON.parse).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)

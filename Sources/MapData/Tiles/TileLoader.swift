@@ -65,8 +65,20 @@ public final class TileLoader: TileFetching, @unchecked Sendable {
             fetch(tile, into: job.set, now: job.now, cancelled: { [weak self] in self?.isUnwanted(tile) ?? true })
             condition.lock()
             inFlight.remove(job.tile)
+            condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Waits until no tile is being read, at most `timeout` seconds; whether none is. (A worker
+    /// is free for the next ask once its tile is no longer read: tests wait on this.)
+    func waitUntilNothingIsRead(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock(); defer { condition.unlock() }
+        while !inFlight.isEmpty {
+            if !condition.wait(until: deadline) { return inFlight.isEmpty }
+        }
+        return true
     }
 
     /// Whether the latest ask left `tile` out.
