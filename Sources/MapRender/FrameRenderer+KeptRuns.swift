@@ -1,62 +1,41 @@
 import MapCore
 import Raster
 
-/// Runs of layers that stay the same above a layer that changes every frame (the borders and
-/// labels above a radar whose frames swap): drawn once onto clear pixels and composited each
-/// frame after, as the bottom cache is for the layers below every change.
+/// What the renderer keeps in its pixel cache besides the bottom layers: runs of layers that
+/// stay the same above a layer that changes every frame (the borders and labels above a radar
+/// whose frames swap), and the frames of a radar loop over a still camera.
 extension FrameRenderer {
-    /// A kept run: its layers, for which view and rows, its pixels and their runs.
-    final class KeptRun {
-        let start: Int
-        let layers: [FrameDescription.DrawLayer]
-        let view: ViewTransform
-        let rows: Range<Int>
-        let image: Pixmap
-        let runs: ImageRuns
-        init(start: Int, layers: [FrameDescription.DrawLayer], view: ViewTransform, rows: Range<Int>, image: Pixmap, runs: ImageRuns) {
-            self.start = start; self.layers = layers; self.view = view; self.rows = rows; self.image = image; self.runs = runs
-        }
+    /// Whether a run is worth keeping: it places labels (compositing the kept pixels touches
+    /// only the non-clear ones, a fraction of drawing the labels and the lines with them). A rule
+    /// on what the layers are, not on how long they took, so that instruction counts stay the
+    /// same from run to run.
+    func worthKeeping(_ layers: ArraySlice<FrameDescription.DrawLayer>) -> Bool {
+        layers.contains { $0.symbols?.set.hasText ?? false }
     }
 
-    /// Whether a run is worth an image of its own: it places labels (compositing the kept
-    /// image touches only its non-clear runs, a fraction of drawing the labels and the lines
-    /// with them). A rule on what the layers are, not on how long they took, so that instruction
-    /// counts stay the same from run to run.
-    func worthKeeping(_ layers: [FrameDescription.DrawLayer], _ range: Range<Int>) -> Bool {
-        layers[range].contains { $0.symbols?.set.hasText ?? false }
-    }
-
-    /// Draws the unchanged layers `range`: from the kept image when it holds this run's first
-    /// layers for this view (the rest drawn over it); into a new kept image when the same run
-    /// was drawn in the frame before and is worth keeping; else directly.
+    /// Draws the unchanged layers `range`: from the pixels kept of this run's first layers (the
+    /// rest drawn over them); into new kept pixels when the same run was drawn in the frame
+    /// before and is worth keeping; else directly.
     func drawUnchangedRun(_ layers: [FrameDescription.DrawLayer], _ range: Range<Int>, _ placement: Placement,
                           _ frame: FrameDescription, _ target: RenderTarget, under: inout PremultipliedColor?) {
-        let pixmap = target.pixmap, rows = target.rows
-        if let k = keptRun, k.start == range.lowerBound, k.layers.count <= range.count, k.view == frame.view, k.rows == rows,
-           k.image.width == pixmap.width, k.image.height == pixmap.height,
-           zip(k.layers, layers[range]).allSatisfy({ $0 == $1 }) {
+        let kept = cache.entry(range.lowerBound, layers[range], opaque: false)
+        let keep = recentRuns.contains(where: { $0.start == range.lowerBound && $0.count == range.count && $0.frame == frameNumber - 1 })
+            && worthKeeping(layers[range])
+        if let kept, !(keep && kept.layers.count < range.count) {
             // The kept layers, then those of the run above them (a run grows and shrinks as the
             // layers over it start and stop changing; the kept part stays).
             paint(&under, target)
-            k.runs.composite(k.image, onto: pixmap, rows: rows)
-            for i in (range.lowerBound + k.layers.count)..<range.upperBound { draw(layers[i], i, placement, frame, target, under: &under) }
+            kept.draw(into: target)
+            for i in (range.lowerBound + kept.layers.count)..<range.upperBound { draw(layers[i], i, placement, frame, target, under: &under) }
             return
         }
-        if recentRuns.contains(where: { $0.start == range.lowerBound && $0.count == range.count && $0.frame == frameNumber - 1 }),
-           worthKeeping(layers, range) {
+        if keep {
             paint(&under, target)
-            let image = keptRun.flatMap { $0.image.width == pixmap.width && $0.image.height == pixmap.height ? $0.image : nil }
-                ?? Pixmap(width: pixmap.width, height: pixmap.height)
-            image.clear(PremultipliedColor(packed: 0), rows: rows)
-            keptRun = nil
-            let kept = RenderTarget(pixmap: image, rows: rows)
-            var below: PremultipliedColor? = nil
-            for i in range { draw(layers[i], i, placement, frame, kept, under: &below) }
-            paint(&below, kept)
-            let k = KeptRun(start: range.lowerBound, layers: Array(layers[range]), view: frame.view, rows: rows, image: image,
-                            runs: ImageRuns(image, rows: rows))
-            keptRun = k
-            k.runs.composite(image, onto: pixmap, rows: rows)
+            cache.keepSparse(range.lowerBound, layers[range], replacing: true, into: target) { kept in
+                var below: PremultipliedColor? = nil
+                for i in range { draw(layers[i], i, placement, frame, kept, under: &below) }
+                paint(&below, kept)
+            }
             return
         }
         for i in range { draw(layers[i], i, placement, frame, target, under: &under) }
@@ -67,5 +46,31 @@ extension FrameRenderer {
             if recentRuns[i].frame < recentRuns[slot].frame { slot = i }
         }
         recentRuns[slot] = (range.lowerBound, range.count, frameNumber)
+    }
+
+    /// Draws the raster layer `layer` (at `index` in the frame): its tiles, then its image
+    /// source's frame, from the pixels kept for this view when there are; else it draws it, and
+    /// keeps what it drew when its image shows for the second time in this view, the camera
+    /// stood still since the frame before and the image is not cross-fading (a loop that comes
+    /// round again over a still camera; a moving camera draws each frame once and keeps nothing).
+    func drawRaster(_ layer: FrameDescription.DrawLayer, _ index: Int, _ raster: RasterDraw, _ placement: Placement,
+                    _ target: RenderTarget) {
+        guard raster.paint.opacity > 0 else { return }
+        rasters.drawTiles(raster, placement, target, &rasterizer)
+        guard let image = raster.image else { return }
+        let run = CollectionOfOne(layer)
+        if let kept = cache.entry(index, ArraySlice(run), opaque: false) {
+            kept.draw(into: target)
+            return
+        }
+        let seen = imagesSeen.contains(ObjectIdentifier(image.image))
+        guard viewIsStill, image.previous == nil, seen else {
+            if !seen && imagesSeen.count < 64 { imagesSeen.append(ObjectIdentifier(image.image)) }
+            rasters.drawImage(image, raster.paint, placement, target, &rasterizer)
+            return
+        }
+        cache.keepSparse(index, ArraySlice(run), replacing: false, into: target) { kept in
+            rasters.drawImage(image, raster.paint, placement, kept, &rasterizer)
+        }
     }
 }

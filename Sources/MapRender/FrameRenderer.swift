@@ -16,19 +16,17 @@ public final class FrameRenderer {
     lazy var symbols = SymbolRenderLayer(labels: labels)
     let backgrounds = BackgroundRenderLayer()
     lazy var overlay = OverlayRenderer(labels: labels)
-    /// A run of layers above a changing one, kept as an image (see `drawUnchangedRun`).
-    var keptRun: KeptRun?
+    /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
+    let cache = PixelCache()
     /// Whether this frame's view is the previous frame's.
     var viewIsStill = false
     /// The runs drawn directly lately: which run, in which frame (a few slots, reused: nothing
     /// allocated per frame).
     var recentRuns: [(start: Int, count: Int, frame: Int)] = Array(repeating: (-1, 0, -10), count: 8)
-    // The bottom layers that stayed the same, drawn once.
+    /// The images raster layers drew directly for the view shown (identities only: an image seen
+    /// again is worth keeping).
+    var imagesSeen: [ObjectIdentifier] = []
     var lastFrame: FrameDescription?
-    var cache: Pixmap?
-    var cachedLayers: [FrameDescription.DrawLayer] = []
-    var cachedView: ViewTransform?
-    var cachedRows: Range<Int> = 0..<0
     /// Frames rendered so far (the caches' clock).
     var frameNumber = 0
     /// What shows where no layer draws: opaque black in the window, transparent for images
@@ -38,7 +36,6 @@ public final class FrameRenderer {
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
     }
-
 
     /// Makes this renderer read its symbols from `placement`, which its owner places for each
     /// frame before drawing (several band renderers share one placement instead of each making its own).
@@ -73,19 +70,18 @@ public final class FrameRenderer {
         let previous = lastFrame.flatMap { $0.view == frame.view && $0.layers.count == layers.count ? $0.layers : nil }
         viewIsStill = lastFrame?.view == frame.view
         lastFrame = frame
-        var first = 0
-        if cachedRows != rows { cachedLayers = [] }
-        if let cache, cache.width == pixmap.width, cache.height == pixmap.height, cachedView == frame.view,
-           cachedLayers.count <= stable, cachedLayers[...] == layers[..<cachedLayers.count], !cachedLayers.isEmpty {
-            pixmap.copy(from: cache, rows: rows)
-            first = cachedLayers.count
-        } else {
-            // Start from the clear colour unless the first layer paints every pixel anyway.
-            if case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {} else {
-                pixmap.clear(clearColor, rows: rows)
-            }
-        }
+        if cache.keep(view: frame.view, rows: rows, width: pixmap.width, height: pixmap.height) { imagesSeen.removeAll(keepingCapacity: true) }
         let target = RenderTarget(pixmap: pixmap, rows: rows)
+        // The bottom layers as kept, or the clear colour (unless the first layer paints every
+        // pixel anyway).
+        var first = 0
+        if let base = cache.entry(0, layers[..<stable], opaque: true) {
+            base.draw(into: target)
+            first = base.layers.count
+        } else if case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
+        } else {
+            pixmap.clear(clearColor, rows: rows)
+        }
         // An opaque background not painted yet: the layer above it may paint it in its own pass.
         var under: PremultipliedColor? = nil
         var index = first
@@ -102,21 +98,12 @@ public final class FrameRenderer {
             defer { index += 1 }
             draw(layers[index], index, placement, frame, target, under: &under)
             // Keep the stable part once it is complete (and worth keeping: not the whole frame).
-            if index + 1 == stable && stable < layers.count && stable > cachedLayers.count {
+            if index + 1 == stable && stable < layers.count && stable > first {
                 paint(&under, target)
-                if cache?.width != pixmap.width || cache?.height != pixmap.height {
-                    cache = Pixmap(width: pixmap.width, height: pixmap.height)
-                }
-                cache?.copy(from: pixmap, rows: rows)
-                cachedLayers = Array(layers[..<stable])
-                cachedView = frame.view
-                cachedRows = rows
+                cache.keepOpaque(layers[..<stable], from: target)
             }
         }
         paint(&under, target)
-        if stable < cachedLayers.count || cachedView != frame.view {
-            cachedLayers = []
-        }
         if !frame.markers.isEmpty { OffscreenMarkers.draw(frame.markers, frame.view, pixmap, &rasterizer) }
         if let o = frame.overlay { overlay.draw(o, target, &rasterizer, frame: frameNumber) }
     }
@@ -144,7 +131,7 @@ public final class FrameRenderer {
         case let .line(draw): lines.draw(draw, placement, target, &rasterizer)
         case let .circle(draw): circles.draw(draw, placement, target, &rasterizer)
         case let .raster(draw):
-            rasters.draw(layer, draw, placement, target, &rasterizer, view: frame.view, still: viewIsStill, frame: frameNumber)
+            drawRaster(layer, index, draw, placement, target)
         case .symbol:
             symbols.draw(.init(index: index, frame: frame, frameNumber: frameNumber), placement, target, &rasterizer)
         }

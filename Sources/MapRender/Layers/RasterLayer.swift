@@ -2,10 +2,9 @@ import MapCore
 import Raster
 
 /// Raster layers: an image source's frame on its quad, or a tiled source's tiles, sampled through
-/// per-row and per-column tables. Owns those tables, the images' transparent-run tables, and the
-/// pixels of raster layers drawn for a still camera: a loop of radar frames over a still map
-/// composites each frame's pixels instead of sampling its image again, once every frame of the
-/// loop has been drawn for the view.
+/// per-row and per-column tables. Owns those tables and the images' transparent-run tables.
+/// (The frames of a loop over a still camera are kept in the renderer's pixel cache, see
+/// `FrameRenderer.drawRaster`.)
 final class RasterRenderLayer: RenderLayer {
     private var rowMaps: [ImageRowMap] = []
     private var columnSamples: [AxisSamples] = []
@@ -16,32 +15,6 @@ final class RasterRenderLayer: RenderLayer {
     private var latitudes: [Double] = []
     /// Transparent-run tables of the images drawn lately (images never change once decoded).
     private var runsCache: [ObjectIdentifier: (image: any RasterTexture, runs: ImageRuns)] = [:]
-    /// Raster layers drawn for `drawnView` in the rows `drawnRows` (see `drawKept`).
-    private(set) var drawnRasters: [DrawnRaster] = []
-    private var drawnView: ViewTransform?
-    private var drawnRows: Range<Int> = 0..<0
-    /// The images drawn for `drawnView` (identities only: an image seen again is worth keeping).
-    private var drawnSeen: [ObjectIdentifier] = []
-    /// Where a raster layer to keep is drawn (clear pixels, the frame's size; made when needed, let go once a kept one is used).
-    private var drawnScratch: Pixmap?
-
-    /// A raster layer as drawn for `drawnView`: the layer (its image, corners, paint) and the
-    /// pixels it drew.
-    final class DrawnRaster {
-        let layer: FrameDescription.DrawLayer
-        let pixels: SparseImage
-        var lastUsed: Int
-        init(layer: FrameDescription.DrawLayer, pixels: SparseImage, lastUsed: Int) {
-            self.layer = layer; self.pixels = pixels; self.lastUsed = lastUsed
-        }
-    }
-
-    /// Bytes of drawn rasters kept (for the view shown; all go when it changes).
-    static let drawnRasterBudget = 8 * 1024 * 1024
-    /// The largest drawing kept: a twelfth of the budget, so that a loop of twelve frames fits
-    /// (a larger one would push out the frame needed next, and drawing it to keep costs more
-    /// than drawing it).
-    static var drawnRasterLimit: Int { drawnRasterBudget / 12 }
 
     func draw(_ raster: RasterDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard raster.paint.opacity > 0 else { return }
@@ -49,59 +22,9 @@ final class RasterRenderLayer: RenderLayer {
         if let image = raster.image { drawImage(image, raster.paint, p, t, &rasterizer) }
     }
 
-    /// Draws the raster layer `layer`, its image source's frame from pixels kept for this view
-    /// when the camera stood still (`view`, `still`; `frame`: the renderer's frame count, the
-    /// kept pixels' clock).
-    func draw(_ layer: FrameDescription.DrawLayer, _ raster: RasterDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer,
-              view: ViewTransform, still: Bool, frame: Int) {
-        guard raster.paint.opacity > 0 else { return }
+    /// The layer's tiles (each an image in its square).
+    func drawTiles(_ raster: RasterDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         for tile in raster.tiles { drawImage(tile, raster.paint, p, t, &rasterizer) }
-        guard let image = raster.image else { return }
-        drawKept(layer, image, raster.paint, p, t, &rasterizer, view: view, still: still, frame: frame)
-    }
-
-    /// Draws the raster layer `layer` from its kept pixels when it was kept for this view
-    /// already; else draws it, and keeps what it drew when its image shows for the second time
-    /// in this view, the camera stood still since the frame before and the image is not
-    /// cross-fading.
-    private func drawKept(_ layer: FrameDescription.DrawLayer, _ draw: FrameDescription.ImageDraw, _ paint: RasterPaint,
-                          _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer, view: ViewTransform, still viewIsStill: Bool,
-                          frame frameNumber: Int) {
-        let pixmap = t.pixmap, rows = t.rows
-        if drawnView != view || drawnRows != rows || drawnRasters.first.map({ $0.pixels.width != pixmap.width || $0.pixels.height != pixmap.height }) ?? false {
-            drawnRasters.removeAll()
-            drawnSeen.removeAll(keepingCapacity: true)
-            drawnView = view
-            drawnRows = rows
-        }
-        if let kept = drawnRasters.first(where: { $0.layer == layer }) {
-            kept.lastUsed = frameNumber
-            kept.pixels.composite(onto: pixmap, rows: rows)
-            drawnScratch = nil          // (a loop drawn whole needs it no more: its pixels go back)
-            return
-        }
-        // Kept from its second showing for this view: a loop that comes round again over a
-        // still camera (a camera that moves on draws each frame once, and keeps nothing).
-        let seen = drawnSeen.contains(ObjectIdentifier(draw.image))
-        guard viewIsStill, draw.previous == nil, seen else {
-            if !seen && drawnSeen.count < 64 { drawnSeen.append(ObjectIdentifier(draw.image)) }
-            drawImage(draw, paint, placement, t, &rasterizer)
-            return
-        }
-        let scratch = drawnScratch.flatMap { $0.width == pixmap.width && $0.height == pixmap.height ? $0 : nil }
-            ?? Pixmap(width: pixmap.width, height: pixmap.height)
-        drawnScratch = scratch
-        scratch.clear(PremultipliedColor(packed: 0), rows: rows)
-        drawImage(draw, paint, placement, RenderTarget(pixmap: scratch, rows: rows), &rasterizer)
-        let pixels = SparseImage(scratch, rows: rows)
-        pixels.composite(onto: pixmap, rows: rows)
-        guard pixels.bytes <= Self.drawnRasterLimit else { return }
-        var held = drawnRasters.reduce(0) { $0 + $1.pixels.bytes }
-        while held + pixels.bytes > Self.drawnRasterBudget, let oldest = drawnRasters.indices.min(by: { drawnRasters[$0].lastUsed < drawnRasters[$1].lastUsed }) {
-            held -= drawnRasters[oldest].pixels.bytes
-            drawnRasters.remove(at: oldest)
-        }
-        drawnRasters.append(DrawnRaster(layer: layer, pixels: pixels, lastUsed: frameNumber))
     }
 
     private func imageRuns(_ image: any RasterTexture) -> ImageRuns {
@@ -113,9 +36,9 @@ final class RasterRenderLayer: RenderLayer {
         return r
     }
 
-    /// An image source's current frame on its quad: coverage from the rasterizer (anti-aliased
-    /// edges), colour from the image.
-    private func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+    /// An image (an image source's current frame, or a tile) on its quad: coverage from the
+    /// rasterizer (anti-aliased edges), colour from the image.
+    func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         let p = draw.pixelAligned ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
         if p.turn != nil { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
         let image = draw.image
