@@ -167,89 +167,6 @@ final class LineRenderLayer: RenderLayer {
         return style
     }
 
-    /// Gathers the layer's visible polylines in screen space into `runPoints` / `runEnds`.
-    /// Segments wholly outside the viewport grown by `margin` are skipped: the polyline is cut
-    /// there into runs, whose ends (and caps) are out of sight.
-    private func collectRuns(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, _ t: RenderTarget,
-                             dashed: Bool) {
-        if p.turn == nil {
-            collectRuns(g, level, p, margin: margin, t, dashed: dashed, AxisMap.self)
-        } else {
-            collectRuns(g, level, p, margin: margin, t, dashed: dashed, RotatedMap.self)
-        }
-    }
-
-    private func collectRuns<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, _ t: RenderTarget,
-                                           dashed: Bool, _: M.Type) {
-        runPoints.removeAll(keepingCapacity: true)
-        runEnds.removeAll(keepingCapacity: true)
-        runOffsets.removeAll(keepingCapacity: true)
-        runClosed.removeAll(keepingCapacity: true)
-        runContinues.removeAll(keepingCapacity: true)
-        let minXView = -margin, minYView = Double(t.rows.lowerBound) - margin
-        let maxXView = Double(t.width) + margin, maxYView = Double(t.rows.upperBound) + margin
-        @inline(__always) func outcode(_ q: Point) -> UInt8 {
-            (q.x < minXView ? 1 : 0) | (q.x > maxXView ? 2 : 0) | (q.y < minYView ? 4 : 0) | (q.y > maxYView ? 8 : 0)
-        }
-        var runStart = 0
-        // Distance along the part where the current run starts: dashes continue across culled
-        // stretches, so cutting a line (off screen, or at a band edge) never shifts its pattern.
-        var along = 0.0, runAlong = 0.0
-        var partRuns = 0                    // the runs before the current part's
-        @inline(__always) func endRun() {
-            if runPoints.count - runStart >= 2 {
-                runEnds.append(runPoints.count); runOffsets.append(runAlong); runContinues.append(runEnds.count - 1 > partRuns)
-            } else {
-                runPoints.removeLast(runPoints.count - runStart)
-            }
-            runStart = runPoints.count
-        }
-        g.points.withUnsafeBufferPointer { pts in
-            g.blockBoxes.withUnsafeBufferPointer { boxes in
-                p.forEachVisibleChunk(g, level, margin: margin, M.self) { chunk, map in
-                    @inline(__always) func point(_ i: Int) -> Point { map.point(pts[2 * i], pts[2 * i + 1]) }
-                    for part in chunk.parts {
-                        let start = g.partOffsets[part], n = g.partLengths[part]
-                        guard n >= 2 else { continue }
-                        var prev = point(start)
-                        var prevCode = outcode(prev)
-                        along = 0
-                        partRuns = runEnds.count
-                        var first = 0
-                        for b in g.blockStart[part]..<g.blockStart[part + 1] {
-                            let last = min(first + g.blockLength, n - 1)
-                            defer { first = last }
-                            // A block wholly beyond one side of the grown viewport: each of its
-                            // segments would end the run. (Not for dashes, whose pattern goes
-                            // on by the length of every segment.)
-                            if !dashed {
-                                let (minX, minY, maxX, maxY) = map.box(boxes, b)
-                                if maxX < minXView || minX > maxXView || maxY < minYView || minY > maxYView {
-                                    endRun()
-                                    prev = point(start + last); prevCode = outcode(prev)
-                                    continue
-                                }
-                            }
-                            for k in (first + 1)...last {
-                                let cur = point(start + k)
-                                let code = outcode(cur)
-                                if prevCode & code != 0 {
-                                    endRun()
-                                } else {
-                                    if runPoints.count == runStart { runPoints.append(prev); runAlong = along }
-                                    runPoints.append(cur)
-                                }
-                                if dashed { along += (cur - prev).length }
-                                prev = cur; prevCode = code
-                            }
-                        }
-                        endRun()
-                    }
-                }
-            }
-        }
-    }
-
     /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to
     /// either side of the gap instead of one; with an offset, moved to the right of the run's
     /// direction by it (both: the two lines either side of the moved centre).
@@ -283,37 +200,6 @@ final class LineRenderLayer: RenderLayer {
         }
     }
 
-    /// Every part of a feature as a run for the stroker (rings as closed runs, so their first
-    /// vertex is joined like the others).
-    func collectParts<M: ScreenMap>(_ g: FeatureGeometry, _ map: M, closeRings: Bool) {
-        runPoints.removeAll(keepingCapacity: true)
-        runEnds.removeAll(keepingCapacity: true)
-        runOffsets.removeAll(keepingCapacity: true)
-        runClosed.removeAll(keepingCapacity: true)
-        runContinues.removeAll(keepingCapacity: true)
-        let c = g.coordinates
-        for part in 0..<g.partCount {
-            let r = g.part(part)
-            guard r.count >= 2 else { continue }
-            let start = runPoints.count
-            for i in r {
-                let q = map.point(c[2 * i], c[2 * i + 1])
-                if runPoints.count > start, runPoints[runPoints.count - 1] == q { continue }
-                runPoints.append(q)
-            }
-            var closed = false
-            if closeRings && runPoints.count - start >= 3 {
-                if runPoints[start] == runPoints[runPoints.count - 1] { runPoints.removeLast() }
-                closed = runPoints.count - start >= 3
-            }
-            if runPoints.count - start >= 2 {
-                runEnds.append(runPoints.count); runOffsets.append(0); runClosed.append(closed)
-            } else {
-                runPoints.removeLast(runPoints.count - start)
-            }
-        }
-    }
-
     /// A dashed line as the reference engines draw it from tiles: in each tile at `tileZoom` the
     /// line is cut to the tile grown by its buffer (128/512 of a side), each piece's dash pattern
     /// starts where the piece does, and only the tile's own pixels are drawn.
@@ -340,78 +226,6 @@ final class LineRenderLayer: RenderLayer {
                 collectClippedParts(g, sx, ox, sy, oy, box: (x0 - buffer, y0 - buffer, x0 + tile + buffer, y0 + tile + buffer), view: view)
                 paintRuns(paint, t, &rasterizer, clip: PixelRect(centresIn: x0, y0, x0 + tile, y0 + tile))
             }
-        }
-    }
-
-    /// The part t0...t1 of a -> a + d (within `t0...t1` given) inside `box` (Liang-Barsky), or nil.
-    @inline(__always)
-    private func clipSegment(_ a: Point, _ d: Point, _ box: (Double, Double, Double, Double),
-                             _ t0: Double, _ t1: Double) -> (Double, Double)? {
-        var t0 = t0, t1 = t1
-        @inline(__always) func edge(_ p: Double, _ q: Double) -> Bool {
-            if p == 0 { return q >= 0 }
-            let t = q / p
-            if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
-            return t0 <= t1
-        }
-        guard edge(-d.x, a.x - box.0), edge(d.x, box.2 - a.x), edge(-d.y, a.y - box.1), edge(d.y, box.3 - a.y) else { return nil }
-        return (t0, t1)
-    }
-
-    /// Every part of a feature cut to `box` (Liang-Barsky per segment): a new piece starts
-    /// wherever the line enters the box, so its dash pattern starts there. Of each piece only
-    /// what lies in `view` is collected, as runs whose offsets carry the pattern on from where
-    /// the piece starts.
-    private func collectClippedParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double,
-                                     box: (Double, Double, Double, Double), view: (Double, Double, Double, Double)) {
-        runPoints.removeAll(keepingCapacity: true)
-        runEnds.removeAll(keepingCapacity: true)
-        runOffsets.removeAll(keepingCapacity: true)
-        runClosed.removeAll(keepingCapacity: true)
-        runContinues.removeAll(keepingCapacity: true)
-        let c = g.coordinates
-        var start = 0
-        var runAlong = 0.0
-        var partRuns = 0                    // the runs before the current part's
-        func endRun() {
-            if runPoints.count - start >= 2 {
-                runEnds.append(runPoints.count); runOffsets.append(runAlong); runContinues.append(runEnds.count - 1 > partRuns)
-            } else {
-                runPoints.removeLast(runPoints.count - start)
-            }
-            start = runPoints.count
-        }
-        for part in 0..<g.partCount {
-            let r = g.part(part)
-            guard r.count >= 2 else { continue }
-            endRun()
-            partRuns = runEnds.count
-            var inPiece = false
-            var along = 0.0                 // from the piece's start to where this segment enters the box
-            var a = Point(c[2 * r.lowerBound] * sx + ox, c[2 * r.lowerBound + 1] * sy + oy)
-            for i in (r.lowerBound + 1)..<r.upperBound {
-                let b = Point(c[2 * i] * sx + ox, c[2 * i + 1] * sy + oy)
-                defer { a = b }
-                let d = b - a
-                guard let (t0, t1) = clipSegment(a, d, box, 0, 1) else { endRun(); inPiece = false; continue }
-                if t0 > 0 || !inPiece { endRun(); inPiece = true; along = 0 }
-                let length = d.length
-                if let (s0, s1) = clipSegment(a, d, view, t0, t1) {
-                    let q0 = Point(a.x + d.x * s0, a.y + d.y * s0), q1 = Point(a.x + d.x * s1, a.y + d.y * s1)
-                    if s0 > t0 || runPoints.count == start {
-                        endRun()
-                        runPoints.append(q0)
-                        runAlong = along + length * (s0 - t0)
-                    }
-                    if q1 != runPoints[runPoints.count - 1] { runPoints.append(q1) }
-                    if s1 < t1 { endRun() }
-                } else {
-                    endRun()
-                }
-                along += length * (t1 - t0)
-                if t1 < 1 { endRun(); inPiece = false }
-            }
-            endRun()
         }
     }
 }
