@@ -8,14 +8,14 @@ public final class FrameRenderer {
     /// The frame's rasterizer, lent to each layer as it draws.
     var rasterizer: Rasterizer
     // One render layer per kind of layer, each with its own scratch state.
-    let labels = LabelSprites()
-    let lines = LineRenderLayer()
-    lazy var fills = FillRenderLayer(lines: lines)
+    let labels: LabelSprites
+    let lines: LineRenderLayer
+    let fills: FillRenderLayer
     let circles = CircleRenderLayer()
     let rasters = RasterRenderLayer()
-    lazy var symbols = SymbolRenderLayer(labels: labels)
+    let symbols: SymbolRenderLayer
     let backgrounds = BackgroundRenderLayer()
-    lazy var overlay = OverlayRenderer(labels: labels)
+    let overlay: OverlayRenderer
     /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
     let cache = PixelCache()
     /// Whether this frame's view is the previous frame's.
@@ -35,6 +35,11 @@ public final class FrameRenderer {
 
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
+        labels = LabelSprites()
+        lines = LineRenderLayer()
+        fills = FillRenderLayer(lines: lines)
+        symbols = SymbolRenderLayer(labels: labels)
+        overlay = OverlayRenderer(labels: labels)
     }
 
     /// Makes this renderer read its symbols from `placement`, which its owner places for each
