@@ -19,8 +19,7 @@ extension FrameRenderer {
     func drawUnchangedRun(_ layers: [FrameDescription.DrawLayer], _ range: Range<Int>, _ placement: Placement,
                           _ frame: FrameDescription, _ target: RenderTarget, under: inout PremultipliedColor?) {
         let kept = cache.entry(range.lowerBound, layers[range], opaque: false)
-        let keep = recentRuns.contains(where: { $0.start == range.lowerBound && $0.count == range.count && $0.frame == frameNumber - 1 })
-            && worthKeeping(layers[range])
+        let keep = cache.drew(run: range.lowerBound, count: range.count, inFrame: frameNumber - 1) && worthKeeping(layers[range])
         if let kept, !(keep && kept.layers.count < range.count) {
             // The kept layers, then those of the run above them (a run grows and shrinks as the
             // layers over it start and stop changing; the kept part stays).
@@ -39,13 +38,7 @@ extension FrameRenderer {
             return
         }
         for i in range { draw(layers[i], i, placement, frame, target, under: &under) }
-        // This run's slot, else the stalest one.
-        var slot = 0
-        for i in recentRuns.indices {
-            if recentRuns[i].start == range.lowerBound { slot = i; break }
-            if recentRuns[i].frame < recentRuns[slot].frame { slot = i }
-        }
-        recentRuns[slot] = (range.lowerBound, range.count, frameNumber)
+        cache.drew(run: range.lowerBound, count: range.count, frame: frameNumber)
     }
 
     /// Draws the raster layer `layer` (at `index` in the frame): its tiles, then its image
@@ -63,9 +56,7 @@ extension FrameRenderer {
             kept.draw(into: target)
             return
         }
-        let seen = imagesSeen.contains(ObjectIdentifier(image.image))
-        guard viewIsStill, image.previous == nil, seen else {
-            if !seen && imagesSeen.count < 64 { imagesSeen.append(ObjectIdentifier(image.image)) }
+        guard cache.drew(image: image.image), viewIsStill, image.previous == nil else {
             rasters.drawImage(image, raster.paint, placement, target, &rasterizer)
             return
         }

@@ -20,12 +20,6 @@ public final class FrameRenderer {
     let cache = PixelCache()
     /// Whether this frame's view is the previous frame's.
     var viewIsStill = false
-    /// The runs drawn directly lately: which run, in which frame (a few slots, reused: nothing
-    /// allocated per frame).
-    var recentRuns: [(start: Int, count: Int, frame: Int)] = Array(repeating: (-1, 0, -10), count: 8)
-    /// The images raster layers drew directly for the view shown (identities only: an image seen
-    /// again is worth keeping).
-    var imagesSeen: [ObjectIdentifier] = []
     var lastFrame: FrameDescription?
     /// Frames rendered so far (the caches' clock).
     var frameNumber = 0
@@ -75,7 +69,7 @@ public final class FrameRenderer {
         let previous = lastFrame.flatMap { $0.view == frame.view && $0.layers.count == layers.count ? $0.layers : nil }
         viewIsStill = lastFrame?.view == frame.view
         lastFrame = frame
-        if cache.keep(view: frame.view, rows: rows, width: pixmap.width, height: pixmap.height) { imagesSeen.removeAll(keepingCapacity: true) }
+        cache.keep(view: frame.view, rows: rows, width: pixmap.width, height: pixmap.height)
         let target = RenderTarget(pixmap: pixmap, rows: rows)
         // The bottom layers as kept, or the clear colour (unless the first layer paints every
         // pixel anyway).

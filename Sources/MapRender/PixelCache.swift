@@ -54,6 +54,12 @@ final class PixelCache {
     /// Frames' worth of pixels the cache may hold.
     static let framesOfPixels = 8
     private(set) var entries: [Entry] = []
+    /// The runs drawn without keeping lately: which run, in which frame (a few slots, reused:
+    /// nothing allocated per frame). A run is kept when it shows again in the next frame.
+    private var recentRuns: [(start: Int, count: Int, frame: Int)] = Array(repeating: (-1, 0, -10), count: 8)
+    /// The images raster layers drew without keeping for this view (identities only: an image
+    /// seen again is worth keeping).
+    private var imagesSeen: [ObjectIdentifier] = []
     private var view: ViewTransform?
     private var rows: Range<Int> = 0..<0
     private var width = 0, height = 0
@@ -66,14 +72,37 @@ final class PixelCache {
     var bytes: Int { entries.reduce(0) { $0 + $1.pixels.bytes } }
 
     /// Starts a frame drawing `rows` of a `width` x `height` pixmap for `view`: what was kept
-    /// for another view, other rows or another size goes (and true is returned).
-    @discardableResult
-    func keep(view: ViewTransform, rows: Range<Int>, width: Int, height: Int) -> Bool {
-        guard view != self.view || rows != self.rows || width != self.width || height != self.height else { return false }
+    /// (and seen) for another view, other rows or another size goes.
+    func keep(view: ViewTransform, rows: Range<Int>, width: Int, height: Int) {
+        guard view != self.view || rows != self.rows || width != self.width || height != self.height else { return }
         entries.removeAll()
+        imagesSeen.removeAll(keepingCapacity: true)
         scratch = nil
         self.view = view; self.rows = rows; self.width = width; self.height = height
-        return true
+    }
+
+    /// Notes that the run of `count` layers from `start` was drawn without keeping in frame `frame`.
+    func drew(run start: Int, count: Int, frame: Int) {
+        // This run's slot, else the stalest one.
+        var slot = 0
+        for i in recentRuns.indices {
+            if recentRuns[i].start == start { slot = i; break }
+            if recentRuns[i].frame < recentRuns[slot].frame { slot = i }
+        }
+        recentRuns[slot] = (start, count, frame)
+    }
+
+    /// Whether the run of `count` layers from `start` was drawn without keeping in frame `frame`.
+    func drew(run start: Int, count: Int, inFrame frame: Int) -> Bool {
+        recentRuns.contains { $0.start == start && $0.count == count && $0.frame == frame }
+    }
+
+    /// Notes that `image` was drawn without keeping for this view; true when it had been before.
+    func drew(image: AnyObject) -> Bool {
+        let id = ObjectIdentifier(image)
+        if imagesSeen.contains(id) { return true }
+        if imagesSeen.count < 64 { imagesSeen.append(id) }
+        return false
     }
 
     /// The entry holding the most of `layers` (which start at `start`) from their first on, of
