@@ -18,9 +18,7 @@ extension FrameRenderer {
     /// before and is worth keeping; else directly.
     func drawUnchangedRun(_ layers: [FrameDescription.DrawLayer], _ range: Range<Int>, _ placement: Placement,
                           _ frame: FrameDescription, _ target: RenderTarget, under: inout PremultipliedColor?) {
-        let kept = cache.entry(range.lowerBound, layers[range], opaque: false)
-        let keep = cache.drew(run: range.lowerBound, count: range.count, inFrame: frameNumber - 1) && worthKeeping(layers[range])
-        if let kept, !(keep && kept.layers.count < range.count) {
+        if let kept = cache.entry(.run, range.lowerBound, layers[range]) {
             // The kept layers, then those of the run above them (a run grows and shrinks as the
             // layers over it start and stop changing; the kept part stays).
             paint(&under, target)
@@ -28,9 +26,9 @@ extension FrameRenderer {
             for i in (range.lowerBound + kept.layers.count)..<range.upperBound { draw(layers[i], i, placement, frame, target, under: &under) }
             return
         }
-        if keep {
+        if cache.drew(run: range.lowerBound, count: range.count, inFrame: frameNumber - 1), worthKeeping(layers[range]) {
             paint(&under, target)
-            cache.keepSparse(range.lowerBound, layers[range], replacing: true, into: target) { kept in
+            cache.keepSparse(.run, range.lowerBound, layers[range], into: target) { kept in
                 var below: PremultipliedColor? = nil
                 for i in range { draw(layers[i], i, placement, frame, kept, under: &below) }
                 paint(&below, kept)
@@ -52,7 +50,7 @@ extension FrameRenderer {
         rasters.drawTiles(raster, placement, target, &rasterizer)
         guard let image = raster.image else { return }
         let run = CollectionOfOne(layer)
-        if let kept = cache.entry(index, ArraySlice(run), opaque: false) {
+        if let kept = cache.entry(.layer, index, ArraySlice(run)) {
             kept.draw(into: target)
             return
         }
@@ -60,7 +58,7 @@ extension FrameRenderer {
             rasters.drawImage(image, raster.paint, placement, target, &rasterizer)
             return
         }
-        cache.keepSparse(index, ArraySlice(run), replacing: false, into: target) { kept in
+        cache.keepSparse(.layer, index, ArraySlice(run), into: target) { kept in
             rasters.drawImage(image, raster.paint, placement, kept, &rasterizer)
         }
     }

@@ -74,7 +74,7 @@ public final class FrameRenderer {
         // The bottom layers as kept, or the clear colour (unless the first layer paints every
         // pixel anyway).
         var first = 0
-        if let base = cache.entry(0, layers[..<stable], opaque: true) {
+        if let base = cache.entry(.bottom, 0, layers[..<stable]) {
             base.draw(into: target)
             first = base.layers.count
         } else if case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {

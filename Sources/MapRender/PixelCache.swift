@@ -7,7 +7,8 @@ import Raster
 /// each frame of a radar loop over a still map (kept as their non-clear pixels).
 ///
 /// An entry is the run of layers starting at `start` in the frame, for a view and the rows a
-/// renderer draws; it serves a frame whose layers from `start` begin with the same layers. Only
+/// renderer draws, in a role (the bottom, a run, one layer) that says who looks it up; it serves
+/// a frame whose layers from `start` begin with the same layers. Only
 /// entries of the view being drawn are kept (`keep(view:rows:width:height:)` drops the rest), so
 /// the cache never holds pixels for a place the camera has left. It holds at most `budget` bytes:
 /// while the view stays, an entry that does not fit is not kept (what is there was kept first and
@@ -27,15 +28,24 @@ final class PixelCache {
         }
     }
 
+    /// What an entry stands for, which decides who looks it up.
+    enum Role {
+        /// The layers from the bottom of the frame, opaque.
+        case bottom
+        /// A run of layers that stayed the same above one that changed.
+        case run
+        /// One layer (a raster layer's image over a still camera).
+        case layer
+    }
+
     final class Entry {
+        let role: Role
         let start: Int
         let layers: [FrameDescription.DrawLayer]
         let pixels: Pixels
-        init(start: Int, layers: [FrameDescription.DrawLayer], pixels: Pixels) {
-            self.start = start; self.layers = layers; self.pixels = pixels
+        init(role: Role, start: Int, layers: [FrameDescription.DrawLayer], pixels: Pixels) {
+            self.role = role; self.start = start; self.layers = layers; self.pixels = pixels
         }
-
-        var isOpaque: Bool { if case .opaque = pixels { return true } else { return false } }
 
         /// Whether it holds the first of `layers`, which start at `start` in the frame.
         func serves(_ start: Int, _ layers: ArraySlice<FrameDescription.DrawLayer>) -> Bool {
@@ -105,28 +115,28 @@ final class PixelCache {
         return false
     }
 
-    /// The entry holding the most of `layers` (which start at `start`) from their first on, of
-    /// the kind asked for (nil: none).
-    func entry(_ start: Int, _ layers: ArraySlice<FrameDescription.DrawLayer>, opaque: Bool) -> Entry? {
+    /// The entry in `role` holding the most of `layers` (which start at `start`) from their
+    /// first on (nil: none).
+    func entry(_ role: Role, _ start: Int, _ layers: ArraySlice<FrameDescription.DrawLayer>) -> Entry? {
         var best: Entry? = nil
-        for e in entries where e.isOpaque == opaque && e.serves(start, layers) && e.layers.count > (best?.layers.count ?? 0) { best = e }
+        for e in entries where e.role == role && e.serves(start, layers) && e.layers.count > (best?.layers.count ?? 0) { best = e }
         return best
     }
 
     /// Keeps the pixels of `target` (every pixel of its rows) as the layers `layers` from the
     /// bottom, in place of any shorter run from the bottom.
     func keepOpaque(_ layers: ArraySlice<FrameDescription.DrawLayer>, from target: RenderTarget) {
-        entries.removeAll { $0.isOpaque }
+        entries.removeAll { $0.role == .bottom }
         guard width * height * 4 <= budget - bytes else { return }
         let p = Pixmap(width: width, height: height)
         p.copy(from: target.pixmap, rows: target.rows)
-        entries.append(Entry(start: 0, layers: Array(layers), pixels: .opaque(p)))
+        entries.append(Entry(role: .bottom, start: 0, layers: Array(layers), pixels: .opaque(p)))
     }
 
     /// Draws the layers `layers` (starting at `start` in the frame) with `draw` over clear
-    /// pixels, composites them into `target` and keeps their non-clear pixels, in place of other
-    /// runs from `start` that `layers` holds (`replacing`), when they fit.
-    func keepSparse(_ start: Int, _ layers: ArraySlice<FrameDescription.DrawLayer>, replacing: Bool, into target: RenderTarget,
+    /// pixels, composites them into `target` and keeps their non-clear pixels in `role` (a run
+    /// in place of the other runs: a renderer keeps one run), when they fit.
+    func keepSparse(_ role: Role, _ start: Int, _ layers: ArraySlice<FrameDescription.DrawLayer>, into target: RenderTarget,
                     _ draw: (RenderTarget) -> Void) {
         // (Taken while drawing: a run kept while another is drawn, a raster inside labels kept
         // together, gets a pixmap of its own.)
@@ -137,8 +147,8 @@ final class PixelCache {
         draw(RenderTarget(pixmap: image, rows: target.rows))
         let pixels = SparseImage(image, rows: target.rows)
         pixels.composite(onto: target.pixmap, rows: target.rows)
-        if replacing { entries.removeAll { !$0.isOpaque && $0.start == start && $0.layers.count <= layers.count } }
+        if role == .run { entries.removeAll { $0.role == .run } }
         guard pixels.bytes <= budget - bytes else { return }
-        entries.append(Entry(start: start, layers: Array(layers), pixels: .sparse(pixels)))
+        entries.append(Entry(role: role, start: start, layers: Array(layers), pixels: .sparse(pixels)))
     }
 }

@@ -247,7 +247,7 @@ import TestSupport
                 for s in stride(from: 0, to: 32, by: 8) { worst = max(worst, abs(Int(x >> UInt32(s) & 255) - Int(y >> UInt32(s) & 255))) }
             }
         }
-        #expect(kept.cache.entries.contains { !$0.isOpaque && $0.layers.count > 1 && $0.layers.contains { $0.symbols != nil } },
+        #expect(kept.cache.entries.contains { $0.role == .run && $0.layers.contains { $0.symbols != nil } },
                 "the labels and borders above the radar were not kept")
         #expect(worst <= 2, "a kept frame differs by \(worst) levels (\(differing) pixels)")
     }
@@ -292,7 +292,7 @@ import TestSupport
         }
         // Each frame is kept from its second showing (the loop's second round), and drawn from
         // what was kept in the third.
-        let kept = renderer.cache.entries.filter { if case .raster = $0.layers.first?.content { $0.layers.count == 1 } else { false } }
+        let kept = renderer.cache.entries.filter { $0.role == .layer }
         #expect(kept.count == frames)
         #expect(kept.allSatisfy { if case let .sparse(s) = $0.pixels { s.count > 1000 } else { false } }, "a kept frame holds almost nothing")
 
