@@ -168,7 +168,8 @@ public struct MapModel: Sendable {
         style.layers[i].visible = visible
     }
 
-    /// The value a paint property shows at the model's current instant.
+    /// The value a paint property shows at the model's current instant (its specification
+    /// default when unset); nil when there is no layer `id`.
     public func paintValue(layer id: String, _ name: String) -> StyleValue? {
         guard let s = style.layers.first(where: { $0.id == id })?.styled else { return nil }
         return s.paintValue(name, zoom: camera.state.zoom - log2(pixelRatio), now: now)
