@@ -74,13 +74,13 @@ e2e: build test-deps
 
 # The unit tests under AddressSanitizer (with LeakSanitizer; the toolkit's own lifetime
 # allocations suppressed in tools/lsan.supp) and under ThreadSanitizer, each in its own build
-# directory. Slower budgets for the timed robustness tests (NIGHTMAP_SANITIZER).
+# directory.
 test-asan: deps
-	NIGHTMAP_SANITIZER=address LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp \
 		$(SWIFT) test --scratch-path .build/asan --sanitize=address
 
 test-tsan: deps
-	NIGHTMAP_SANITIZER=thread $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
+	$(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
 # An hour of the animated scene at accelerated time (about a minute): fails if memory grows 2 MB
 # after warm-up or a frame takes over 50 ms.

@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "TestSupport"], exclude: ["References"]),
         .testTarget(name: "MapCoreTests", dependencies: ["MapCore", "Raster", "TestSupport"]),
         .testTarget(name: "NightmapAppTests", dependencies: ["NightmapApp", "MapCore", "MapData", "Raster", "TestSupport"]),
-        .testTarget(name: "OrbitTests", dependencies: ["Orbit"]),
+        .testTarget(name: "OrbitTests", dependencies: ["Orbit", "MapCore", "TestSupport"]),
         .testTarget(name: "MapDataTests", dependencies: ["MapData", "MapCore", "Raster", "CSQLite", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderTests", dependencies: ["MapRender", "MapData", "MapCore", "Raster", "TestSupport"],
                     exclude: ["References"]),

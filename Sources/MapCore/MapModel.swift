@@ -28,7 +28,7 @@ public struct MapModel: Sendable {
     public private(set) var pixelRatio = 1.0
     /// The light preset, and the ground radiance easing between presets.
     public private(set) var lightPreset: LightPreset
-    private var radiance: TransitioningValue
+    private var radiance: PaintTransition
     /// Arrows at the window's edge towards places out of sight (an app's tracked object).
     public var offscreenMarkers: [FrameDescription.OffscreenMarker] = []
     /// Places symbols keep clear of, besides the overlay's boxes (an app's moving icon).
@@ -56,7 +56,7 @@ public struct MapModel: Sendable {
     public init(style: Style, size: ViewportSize, camera: CameraState = CameraState(center: LngLat(lng: 0, lat: 0), zoom: 0),
                 bounds: CameraBounds = CameraBounds(), start: Double = 0, light: LightPreset = .night) {
         lightPreset = light
-        radiance = TransitioningValue(constant: .color(light.groundRadiance(zoom: camera.zoom)))
+        radiance = PaintTransition(constant: .groundRadiance(light.groundRadiance(zoom: camera.zoom)))
         self.style = style
         now = start
         self.camera = Camera(state: camera, bounds: bounds, size: size)
@@ -168,29 +168,24 @@ public struct MapModel: Sendable {
         style.layers[i].visible = visible
     }
 
-    /// The value a paint property shows at the model's current instant.
-    public func paintValue(layer id: String, _ name: String) -> PaintValue? {
+    /// The value a paint property shows at the model's current instant (its specification
+    /// default when unset); nil when there is no layer `id`.
+    public func paintValue(layer id: String, _ name: String) -> StyleValue? {
         guard let s = style.layers.first(where: { $0.id == id })?.styled else { return nil }
-        switch s.paintValue(name, zoom: camera.state.zoom - log2(pixelRatio), now: now) {
-        case let .number(v): return .number(v)
-        case let .color(c): return .color(c)
-        case let .array(a): return a.allSatisfy { $0.asNumber != nil } ? .numbers(a.compactMap(\.asNumber)) : nil
-        default: return nil
-        }
+        return s.paintValue(name, zoom: camera.state.zoom - log2(pixelRatio), now: now)
     }
 
     /// Changes the light preset at `time`, the ground radiance easing over 300 ms.
     public mutating func setLight(_ preset: LightPreset, at time: Double) {
         lightPreset = preset
-        radiance = radiance.retargeted(to: .color(preset.groundRadiance(zoom: camera.state.zoom)),
+        radiance = radiance.retargeted(to: .groundRadiance(preset.groundRadiance(zoom: camera.state.zoom)),
                                        options: TransitionOptions(duration: 0.3), now: time)
     }
 
     /// The ground radiance now.
     public var groundRadiance: Color {
         guard lighting else { return .white }
-        if case let .color(c) = radiance.value(at: now) { return c }
-        return .white
+        return radiance.evaluate(EvaluationContext(zoom: camera.state.zoom, time: now), fallback: .color(.white)).asColor ?? .white
     }
 
     // MARK: Image sources

@@ -34,6 +34,8 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// Readers wait while a placement announced by `willPlace` is being made.
     private let gate = NSCondition()
     private var pending = false
+    /// Readers waiting in `symbols(layer:)` for the announced placement.
+    private var waiting = 0
 
     public init() {}
 
@@ -77,9 +79,25 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// The symbols placed of the frame's layer `index` (none for other layers).
     public func symbols(layer index: Int) -> [PlacedSymbol] {
         gate.lock()
-        while pending { gate.wait() }
+        if pending {
+            waiting += 1
+            gate.broadcast()
+            while pending { gate.wait() }
+            waiting -= 1
+        }
         gate.unlock()
         return index < byLayer.count && index < layers.count && layers[index].symbols != nil ? byLayer[index] : []
+    }
+
+    /// Waits until `count` readers wait for the announced placement, at most `timeout` seconds;
+    /// whether they do. (Tests wait on this to know a reader is held back before they place.)
+    func waitForWaitingReaders(_ count: Int, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        gate.lock(); defer { gate.unlock() }
+        while waiting < count {
+            if !gate.wait(until: deadline) { return waiting >= count }
+        }
+        return true
     }
 
     /// The labels placed in `frame`, by layer id (a placement of its own).

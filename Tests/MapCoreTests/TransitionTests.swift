@@ -150,10 +150,18 @@ import TestSupport
         #expect(!m.isAnimating)
     }
 
-    @Test func arraysInterpolateElementwise() {
-        let v = PaintValue.interpolate(.numbers([2, 4]), .numbers([4, 0]), 0.25)
-        #expect(v == .numbers([2.5, 3]))
-        #expect(PaintValue.interpolate(.numbers([1]), .numbers([1, 2]), 0.1) == .numbers([1, 2]))
+    @Test func arraysInterpolateElementwise() throws {
+        var m = try model(extraPaint: #", "line-dasharray": [2, 4]"#)
+        try m.setPaintProperty(layer: "l", "line-dasharray", json: .array([.number(4), .number(0)]), at: 0)
+        m.advance(to: 0.075)
+        let e = referenceEase(0.25)
+        let shown = m.paintValue(layer: "l", "line-dasharray")?.asNumbers ?? []
+        #expect(shown.count == 2)
+        #expect(zip(shown, [2 + 2 * e, 4 - 4 * e]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(shown)")
+        // An array of another length cannot be interpolated: it shows at once.
+        try m.setPaintProperty(layer: "l", "line-dasharray", json: .array([.number(1), .number(2), .number(3)]), at: 1)
+        m.advance(to: 1.075)
+        #expect(m.paintValue(layer: "l", "line-dasharray") == .array([.number(1), .number(2), .number(3)]))
     }
 
     @Test func badChangesAreRefusedWithTheirPath() throws {

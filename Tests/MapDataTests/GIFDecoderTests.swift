@@ -3,25 +3,37 @@ import MapCore
 import MapData
 import Raster
 import Testing
+import TestSupport
 
 /// The giflib decoder against fixtures whose expected pixels were checked with giflib itself
 /// (Fixtures/gif/README.md).
 @Suite struct GIFDecoderTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/gif")
 
-    struct Expected: Decodable {
-        struct Good: Decodable {
-            struct Frame: Decodable { let probes: [[Int]]; let delayCs: Int }
+    struct Expected {
+        struct Good {
+            struct Frame { let probes: [[Int]]; let delayCs: Int }
             let file: String; let width: Int; let height: Int; let frameCount: Int; let frames: [Frame]
         }
-        struct Bad: Decodable { let file: String; let error: String }
+        struct Bad { let file: String; let error: String }
         let good: [Good]
         let bad: [Bad]
+
+        init(_ json: JSON) throws {
+            good = try json.member("good", \.arrayValue).map { g in
+                Good(file: try g.member("file", \.stringValue), width: try g.member("width", \.intValue),
+                     height: try g.member("height", \.intValue), frameCount: try g.member("frameCount", \.intValue),
+                     frames: try g.member("frames", \.arrayValue).map { f in
+                         Good.Frame(probes: try f.member("probes") { $0.arrayOf { $0.arrayOf(\.intValue) } }, delayCs: try f.member("delayCs", \.intValue))
+                     })
+            }
+            bad = try json.member("bad", \.arrayValue).map { Bad(file: try $0.member("file", \.stringValue), error: try $0.member("error", \.stringValue)) }
+        }
     }
 
     static let expected: Expected = {
         do {
-            return try JSONDecoder().decode(Expected.self, from: Data(contentsOf: folder.appendingPathComponent("expected.json")))
+            return try Expected(JSON.parse(contentsOf: folder.appendingPathComponent("expected.json")))
         } catch { fatalError("expected.json: \(error)") }
     }()
 

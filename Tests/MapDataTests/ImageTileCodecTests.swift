@@ -1,5 +1,7 @@
 import Foundation
+import MapCore
 import Testing
+import TestSupport
 @testable import MapData
 
 /// JPEG and WebP raster tiles through libjpeg-turbo and libwebp, against Pillow's decode of the
@@ -8,15 +10,15 @@ import Testing
     static let folder = TileReaderTests.folder
 
     @Test func pixelsMatchPillow() throws {
-        let fixture = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("images.json"))) as? [String: Any])
-        let points = try #require(fixture["points"] as? [[Int]])
-        let images = try #require(fixture["images"] as? [String: [String: Any]])
+        let fixture = try JSON.parse(contentsOf: Self.folder.appendingPathComponent("images.json"))
+        let points = try #require(fixture["points"]?.arrayOf { $0.arrayOf(\.intValue) })
+        let images = try #require(fixture["images"]?.objectValue).entries
         #expect(images.count == 6)
         for (name, e) in images {
             let data = try Data(contentsOf: Self.folder.appendingPathComponent(name))
             let (w, h, rgba) = name.hasSuffix(".webp") ? try WebPCodec.decodeRGBA(data, name: name) : try JPEGCodec.decodeRGBA(data, name: name)
-            #expect([w, h] == e["size"] as? [Int])
-            let pixels = try #require(e["pixels"] as? [[Int]])
+            #expect(e["size"]?.arrayOf(\.intValue) == [w, h])
+            let pixels = try #require(e["pixels"]?.arrayOf { $0.arrayOf(\.intValue) })
             for (p, expected) in zip(points, pixels) {
                 let i = (p[1] * w + p[0]) * 4
                 let got = [Int(rgba[i]), Int(rgba[i + 1]), Int(rgba[i + 2]), Int(rgba[i + 3])]

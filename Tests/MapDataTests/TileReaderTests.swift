@@ -2,6 +2,7 @@ import Foundation
 import MapCore
 import CSQLite
 import Testing
+import TestSupport
 @testable import MapData
 
 /// The tile readers against files made by independent tools (`Tests/Fixtures/tiles`, see
@@ -9,8 +10,8 @@ import Testing
 @Suite struct TileReaderTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/tiles").standardizedFileURL
 
-    static func json(_ name: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name))) as? [String: Any])
+    static func json(_ name: String) throws -> JSON {
+        try JSON.parse(contentsOf: folder.appendingPathComponent(name))
     }
 
     // MARK: Vector tiles
@@ -18,37 +19,37 @@ import Testing
     /// Every layer, feature, property and coordinate as mapbox-vector-tile decodes them.
     @Test func basicTileMatchesMapboxVectorTile() throws {
         let tile = try VectorTile(data: Data(contentsOf: Self.folder.appendingPathComponent("basic.mvt")))
-        let expected = try #require(try Self.json("basic.json")["layers"] as? [String: [String: Any]])
+        let expected = try #require(try Self.json("basic.json")["layers"]?.objectValue)
         #expect(Set(tile.layers.map(\.name)) == Set(expected.keys))
         for layer in tile.layers {
             let e = try #require(expected[layer.name])
-            #expect(layer.extent == e["extent"] as? Int && layer.version == e["version"] as? Int)
-            let features = try #require(e["features"] as? [[String: Any]])
+            #expect(e["extent"] == .number(Double(layer.extent)) && e["version"] == .number(Double(layer.version)))
+            let features = try #require(e["features"]?.arrayValue)
             #expect(layer.features.count == features.count)
             for (f, ef) in zip(layer.features, features) {
-                let props = try #require(ef["properties"] as? [String: Any])
+                let props = try #require(ef["properties"]?.objectValue)
                 #expect(Set(f.properties.keys) == Set(props.keys), "\(layer.name)")
-                for (k, v) in props {
+                for (k, v) in props.entries {
                     switch (f.properties[k], v) {
-                    case let (.string(a)?, b as String): #expect(a == b)
-                    case let (.bool(a)?, b): #expect(a == (b as? Bool), "\(k)")
-                    case let (.number(a)?, b as NSNumber): #expect(abs(a - b.doubleValue) <= abs(b.doubleValue) * 1e-12, "\(k)")
-                    default: Issue.record("\(layer.name).\(k): \(String(describing: f.properties[k])) against \(v)")
+                    case let (.string(a)?, .string(b)): #expect(a == b)
+                    case let (.bool(a)?, .bool(b)): #expect(a == b, "\(k)")
+                    case let (.number(a)?, .number(b)): #expect(abs(a - b) <= abs(b) * 1e-12, "\(k)")
+                    default: Issue.record("\(layer.name).\(k): \(String(describing: f.properties[k])) against \(v.compactText)")
                     }
                 }
-                let geometry = try #require(ef["geometry"] as? [String: Any])
-                let kind = try #require(geometry["type"] as? String)
+                let geometry = try #require(ef["geometry"])
+                let kind = try #require(geometry["type"]?.stringValue)
                 let coordinates = try #require(geometry["coordinates"])
                 // The expected coordinates, as lists of parts of points.
-                func points(_ a: Any) -> [VectorTile.Point] {
-                    ((a as? [[Int]]) ?? []).map { VectorTile.Point(x: Int32($0[0]), y: Int32($0[1])) }
+                func points(_ a: JSON) -> [VectorTile.Point] {
+                    (a.arrayOf { $0.arrayOf(\.intValue) } ?? []).map { VectorTile.Point(x: Int32($0[0]), y: Int32($0[1])) }
                 }
                 let parts: [[VectorTile.Point]]
                 switch kind {
-                case "Point": parts = [points([coordinates])]
+                case "Point": parts = [points(.array([coordinates]))]
                 case "MultiPoint", "LineString": parts = [points(coordinates)]
-                case "MultiLineString", "Polygon": parts = ((coordinates as? [Any]) ?? []).map(points)
-                case "MultiPolygon": parts = ((coordinates as? [[Any]]) ?? []).flatMap { $0.map(points) }
+                case "MultiLineString", "Polygon": parts = (coordinates.arrayValue ?? []).map(points)
+                case "MultiPolygon": parts = (coordinates.arrayValue ?? []).flatMap { ($0.arrayValue ?? []).map(points) }
                 default: parts = []
                 }
                 #expect(f.geometry == parts, "\(layer.name) \(kind)")
@@ -143,17 +144,18 @@ import Testing
 
     @Test func tileIDsMatchPMTiles() throws {
         let fixture = try Self.json("small.json")
-        let tiles = try #require(fixture["tiles"] as? [[String: Any]])
+        let tiles = try #require(fixture["tiles"]?.arrayValue)
         for t in tiles {
-            let id = try #require(TileID(z: t["z"] as? Int ?? -1, x: t["x"] as? Int ?? -1, y: t["y"] as? Int ?? -1))
-            #expect(id.pmtilesID == UInt64(t["id"] as? Int ?? -1), "\(id)")
+            let id = try #require(TileID(z: try t.member("z", \.intValue), x: try t.member("x", \.intValue), y: try t.member("y", \.intValue)))
+            #expect(t["id"] == .number(Double(id.pmtilesID)), "\(id)")
             #expect(TileID(pmtilesID: id.pmtilesID) == id)
         }
-        for (key, value) in try #require(fixture["ids"] as? [String: Int]) {
+        for (key, value) in try #require(fixture["ids"]?.objectValue).entries {
             let p = key.split(separator: "/").compactMap { Int($0) }
             let id = try #require(TileID(z: p[0], x: p[1], y: p[2]))
-            #expect(id.pmtilesID == UInt64(value), "\(key)")
-            #expect(TileID(pmtilesID: UInt64(value)) == id, "\(key)")
+            let n = try #require(value.stringValue.flatMap { UInt64($0) }, "\(key)")
+            #expect(id.pmtilesID == n, "\(key)")
+            #expect(TileID(pmtilesID: n) == id, "\(key)")
         }
         #expect(TileID(z: 2, x: 4, y: 0) == nil && TileID(z: 31, x: 0, y: 0) == nil)
         #expect(TileID(z: 3, x: 1, y: 2)?.tmsY == 5 && TileID(z: 3, x: 1, y: 2)?.parent == TileID(z: 2, x: 0, y: 1))
@@ -164,14 +166,14 @@ import Testing
         let archive = try PMTiles(path: Self.folder.appendingPathComponent("small.pmtiles").path)
         #expect(archive.header.tileType == .mvt && archive.header.tileCompression == .gzip && archive.header.maxZoom == 2)
         #expect(abs(archive.header.center.lat - 60.1699) < 1e-6 && archive.header.centerZoom == 1)
-        let meta = try JSONSerialization.jsonObject(with: archive.metadata()) as? [String: Any]
-        #expect(meta?["name"] as? String == "small")
-        let tiles = try #require(try Self.json("small.json")["tiles"] as? [[String: Any]])
+        let meta = try JSON.parse(archive.metadata(), name: "metadata")
+        #expect(meta["name"] == .string("small"))
+        let tiles = try #require(try Self.json("small.json")["tiles"]?.arrayValue)
         for t in tiles {
-            let id = try #require(TileID(z: t["z"] as? Int ?? 0, x: t["x"] as? Int ?? 0, y: t["y"] as? Int ?? 0))
+            let id = try #require(TileID(z: try t.member("z", \.intValue), x: try t.member("x", \.intValue), y: try t.member("y", \.intValue)))
             let data = try #require(try archive.tile(id), "\(id)")
             let name = try VectorTile(data: data).layer("tiles")?.features.first?.properties["tile"]
-            #expect(name == .string(t["name"] as? String ?? ""), "\(id)")
+            #expect(name == .string(try t.member("name", \.stringValue)), "\(id)")
         }
         // Past the archive's zooms: nothing.
         let deeper = try #require(TileID(z: 3, x: 0, y: 0))

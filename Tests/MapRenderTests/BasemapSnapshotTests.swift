@@ -1,7 +1,7 @@
 import Foundation
 import MapCore
 import MapData
-import MapRender
+@testable import MapRender
 import Raster
 import Testing
 import TestSupport
@@ -292,22 +292,28 @@ import TestSupport
         let read = ReadBox()
         let reader = Thread { read.set(placement.symbols(layer: layer).count) }
         reader.start()
-        Thread.sleep(forTimeInterval: 0.05)
+        // (Generous bounds: on a loaded host the reader's thread may wait long for a core.)
+        #expect(placement.waitForWaitingReaders(1, timeout: 20), "the reader did not wait for the placement")
         #expect(read.value == nil, "labels were read before they were placed")
         placement.place(frame)
-        // (A generous deadline: on a loaded host the reader's thread may wait long for a core.)
-        let deadline = Date().addingTimeInterval(20)
-        while read.value == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(read.value == count(layer), "the reader got other labels")
+        #expect(read.wait(timeout: 20) == count(layer), "the reader got other labels")
         #expect(count(layer) > 0)
     }
 }
 
-/// A value one thread sets and another reads.
+/// A value one thread sets and another reads or waits for.
 private final class ReadBox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var stored: Int?
-    var value: Int? { lock.lock(); defer { lock.unlock() }; return stored }
-    func set(_ v: Int) { lock.lock(); stored = v; lock.unlock() }
+    var value: Int? { condition.lock(); defer { condition.unlock() }; return stored }
+    func set(_ v: Int) { condition.lock(); stored = v; condition.broadcast(); condition.unlock() }
+
+    /// The value once set, waiting at most `timeout` seconds for it (nil if it is not set by then).
+    func wait(timeout: Double) -> Int? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock(); defer { condition.unlock() }
+        while stored == nil && condition.wait(until: deadline) {}
+        return stored
+    }
 }
 

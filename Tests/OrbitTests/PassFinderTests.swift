@@ -1,23 +1,13 @@
 import Foundation
 import Orbit
 import Testing
+import TestSupport
 
 /// ISS passes over five observers for three days from the bundled set's epoch, against skyfield
 /// (`Tests/Fixtures/passes`, see make_passes.py): rise and set within 10 s, the highest
 /// elevation within 0.1 degree, and the same passes visible by eye.
 @Suite struct PassFinderTests {
-    struct Row: Decodable {
-        let rise: String, culminate: String, set: String
-        let maxElevation: Double, riseAzimuth: Double, setAzimuth: Double
-        let visible: Bool
-    }
-    struct Place: Decodable { let name: String; let lat: Double; let lon: Double; let passes: [Row] }
-    struct Fixture: Decodable { let source: String; let tle: [String]; let start: String; let days: Double; let observers: [Place] }
-
-    static func fixture() throws -> Fixture {
-        let url = ReferenceFiles.directory.deletingLastPathComponent().appendingPathComponent("passes/passes.json")
-        return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
-    }
+    static func fixture() throws -> PassesFixture { try PassesFixture.load() }
 
     /// "2025-10-01T12:16:43.53Z" (skyfield writes hundredths).
     static func unix(_ iso: String) throws -> Double {
@@ -27,7 +17,7 @@ import Testing
         return d.timeIntervalSince1970 + (parts.count > 1 ? Double("0." + parts[1]) ?? 0 : 0)
     }
 
-    static func finder(_ fixture: Fixture, _ place: Place) throws -> PassFinder {
+    static func finder(_ fixture: PassesFixture, _ place: PassesFixture.Place) throws -> PassFinder {
         let sgp4 = SGP4(tle: try TLE(line1: fixture.tle[0], line2: fixture.tle[1]))
         return PassFinder(observer: Observer(latitude: place.lat, longitude: place.lon)) { t in
             guard let s = try? sgp4.propagate(unixSeconds: t) else { return nil }

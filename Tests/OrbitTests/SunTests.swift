@@ -1,16 +1,21 @@
 import Foundation
+import MapCore
 import Orbit
 import Testing
+import TestSupport
 
 /// The Sun by the Almanac's formulae against PyEphem (Tests/Fixtures/sun, see make_subsolar.py),
 /// and the footprint's size.
 @Suite struct SunTests {
-    struct Point: Decodable { let utc: String; let latitude: Double; let longitude: Double }
-    struct Fixture: Decodable { let source: String; let points: [Point] }
+    /// A subsolar point as PyEphem computes it.
+    struct Point { let utc: String; let latitude: Double; let longitude: Double }
 
-    static func fixture() throws -> Fixture {
+    static func points() throws -> [Point] {
         let url = ReferenceFiles.directory.deletingLastPathComponent().appendingPathComponent("sun/subsolar.json")
-        return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+        return try JSON.parse(contentsOf: url).member("points", \.arrayValue).map {
+            Point(utc: try $0.member("utc", \.stringValue), latitude: try $0.member("latitude", \.numberValue),
+                  longitude: try $0.member("longitude", \.numberValue))
+        }
     }
 
     static func unix(_ iso: String) throws -> Double {
@@ -20,9 +25,9 @@ import Testing
     }
 
     @Test func subsolarPointWithinFiveHundredthsOfADegreeOfPyEphem() throws {
-        let fixture = try Self.fixture()
-        #expect(fixture.points.count == 8)
-        for p in fixture.points {
+        let points = try Self.points()
+        #expect(points.count == 8)
+        for p in points {
             let sun = Sun(unixSeconds: try Self.unix(p.utc))
             let (lat, lon) = sun.subsolarPoint
             var dl = abs(lon - p.longitude)

@@ -25,14 +25,13 @@ import TestSupport
     }
 
     @Test func stateReportsTheBearing() throws {
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--radar", "demo", "--bearing", "-200"] + Self.fixed)).utf8)) as! [String: Any]
-        let camera = json["camera"] as! [String: Any]
-        #expect(camera["bearing"] as? Double == 160)
-        let north = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--radar", "demo"] + Self.fixed)).utf8)) as! [String: Any]
-        #expect((north["camera"] as! [String: Any])["bearing"] as? Double == 0)
+        let json = try JSON.parse(try Headless.state(try Options.parse(["state", "--radar", "demo", "--bearing", "-200"] + Self.fixed)), name: "state")
+        #expect(json["camera"]?["bearing"] == .number(160))
+        let north = try JSON.parse(try Headless.state(try Options.parse(["state", "--radar", "demo"] + Self.fixed)), name: "state")
+        #expect(north["camera"]?["bearing"] == .number(0))
         // The compass is reported while it shows, and no label overlaps it.
-        #expect((north["overlay"] as! [String: Any])["compass"] == nil)
-        let compass = try #require((json["overlay"] as! [String: Any])["compass"] as? [Double])
+        #expect(north["overlay"]?.objectValue != nil && north["overlay"]?["compass"] == nil)
+        let compass = try #require(json["overlay"]?["compass"]?.numbersValue)
         #expect(compass == [1238, 12, 30, 30])
         let model = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--bearing", "-200"] + Self.fixed))
         let box = FrameDescription.ScreenBox(minX: 1238, minY: 12, maxX: 1268, maxY: 42)

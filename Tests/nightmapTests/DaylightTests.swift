@@ -4,6 +4,7 @@ import MapRender
 import NightmapApp
 import Raster
 import Testing
+import TestSupport
 @testable import nightmap
 
 /// Day and night on the map at a known instant, the subsolar point `state` reports, the ISS's
@@ -29,13 +30,13 @@ import Testing
 
     @Test func stateReportsTheSubsolarPointAndTheFootprint() throws {
         let (m, o) = try Self.model()
-        let json = try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(m, options: o).utf8)) as! [String: Any]
-        let sun = try #require(json["sun"] as? [String: Any])
+        let json = try JSON.parse(Headless.stateJSON(m, options: o), name: "state")
+        let sun = try #require(json["sun"])
         // PyEphem: -21.84344, -2.74799 (Tests/Fixtures/sun/subsolar.json).
-        #expect(abs((sun["lat"] as? Double ?? 0) + 21.84344) < 0.05 && abs((sun["lon"] as? Double ?? 0) + 2.74799) < 0.05, "\(sun)")
-        #expect(sun["shown"] as? Bool == true)
-        let iss = try #require(json["iss"] as? [String: Any])
-        let altitude = try #require(iss["altitudeKm"] as? Double), radius = try #require(iss["footprintRadiusKm"] as? Double)
+        #expect(abs((sun["lat"]?.numberValue ?? 0) + 21.84344) < 0.05 && abs((sun["lon"]?.numberValue ?? 0) + 2.74799) < 0.05, "\(sun)")
+        #expect(sun["shown"] == .bool(true))
+        let iss = try #require(json["iss"])
+        let altitude = try #require(iss["altitudeKm"]?.numberValue), radius = try #require(iss["footprintRadiusKm"]?.numberValue)
         let expected = acos(6378.137 / (6378.137 + altitude)) * 6378.137
         #expect(abs(radius - expected) / expected < 0.005 && radius > 2000 && radius < 2400, "\(radius) km at \(altitude) km")
     }

@@ -56,13 +56,13 @@ import TestSupport
     }
 
     @Test func stateReportsTheSourceAndTheTLEAge() throws {
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(
-            ["state", "--radar", "demo", "--scene", "iss", "--time", "2025-10-11T11:59:38Z", "--iss", "tle", "--tle", Self.tle])).utf8)) as? [String: Any]
-        let iss = try #require(json?["iss"] as? [String: Any])
-        #expect(iss["source"] as? String == "tle")
-        #expect(iss["tleEpoch"] as? String == "2025-10-01T11:59:38Z")
-        #expect(abs((iss["tleAgeDays"] as? Double ?? 0) - 10) < 0.001)
-        #expect((iss["altitudeKm"] as? Double ?? 0) > 380 && (iss["altitudeKm"] as? Double ?? 0) < 450)
+        let json = try JSON.parse(try Headless.state(try Options.parse(
+            ["state", "--radar", "demo", "--scene", "iss", "--time", "2025-10-11T11:59:38Z", "--iss", "tle", "--tle", Self.tle])), name: "state")
+        let iss = try #require(json["iss"])
+        #expect(iss["source"] == .string("tle"))
+        #expect(iss["tleEpoch"] == .string("2025-10-01T11:59:38Z"))
+        #expect(abs((iss["tleAgeDays"]?.numberValue ?? 0) - 10) < 0.001)
+        #expect((iss["altitudeKm"]?.numberValue ?? 0) > 380 && (iss["altitudeKm"]?.numberValue ?? 0) < 450)
     }
 
     @Test func aBadTLEFileIsAOneLineError() throws {
@@ -106,10 +106,10 @@ import TestSupport
         #expect(reports.isEmpty && server.requests == 1, "\(reports)")
         #expect(m.iss?.orbitOrigin == .download && m.issOrbitEpoch == 1_796_083_200)
         m.advance(to: m.now)
-        let json = try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(m, options: o).utf8)) as? [String: Any]
-        let iss = try #require(json?["iss"] as? [String: Any])
-        #expect(iss["tleOrigin"] as? String == "download" && iss["tleRefresh"] as? String == "downloaded")
-        #expect(iss["tleEpoch"] as? String == "2026-12-01T00:00:00Z" && abs((iss["tleAgeDays"] as? Double ?? 0) - 0.25) < 1e-6)
+        let json = try JSON.parse(Headless.stateJSON(m, options: o), name: "state")
+        let iss = try #require(json["iss"])
+        #expect(iss["tleOrigin"] == .string("download") && iss["tleRefresh"] == .string("downloaded"))
+        #expect(iss["tleEpoch"] == .string("2026-12-01T00:00:00Z") && abs((iss["tleAgeDays"]?.numberValue ?? 0) - 0.25) < 1e-6)
         // The position is the new set's, six hours on.
         let expected = try #require(try IssOrbit.parse(fresh, origin: "fresh").position(instant))
         let shown = try #require(m.issNow).fix.position
@@ -134,7 +134,7 @@ import TestSupport
 
     /// A feed (a local stand-in) serving positions propagated from the 2025-10-01 set, one second
     /// apart from 12:00:00, while the orbit comes from `tle`: what `state` reports.
-    static func stateWithFeed(tle: String) throws -> [String: Any] {
+    static func stateWithFeed(tle: String) throws -> JSON {
         let fresh = try IssOrbit.load(path: Self.tle)
         let start = 1_759_320_000.0        // 2025-10-01 12:00:00 UTC
         let asked = Requests()
@@ -146,8 +146,7 @@ import TestSupport
         defer { server.stop() }
         let o = try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--iss", "live", "--iss-url", server.url.absoluteString,
                                    "--tle", tle, "--time", "2025-10-01T12:00:00Z"])
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any]
-        return try #require(json)
+        return try JSON.parse(try Headless.state(o), name: "state")
     }
 
     /// Elements 80 days stale put the station thousands of km away; the track is fitted through
@@ -163,13 +162,13 @@ import TestSupport
         2 25544  51.6340 176.9702 0002675   6.8375 353.2650 15.50520436519237
         """.write(toFile: stale, atomically: true, encoding: .utf8)
         let json = try Self.stateWithFeed(tle: stale)
-        let iss = try #require(json["iss"] as? [String: Any])
-        #expect(iss["source"] as? String == "live")
-        #expect((iss["orbitOffsetKm"] as? Double ?? 0) > 100, "\(iss)")
-        #expect(iss["elementsStale"] as? Bool == true)
-        let offset = try #require(iss["trackOffsetKm"] as? Double, "no track: \(iss)")
+        let iss = try #require(json["iss"])
+        #expect(iss["source"] == .string("live"))
+        #expect((iss["orbitOffsetKm"]?.numberValue ?? 0) > 100, "\(iss)")
+        #expect(iss["elementsStale"] == .bool(true))
+        let offset = try #require(iss["trackOffsetKm"]?.numberValue, "no track: \(iss)")
         #expect(offset < 20, "\(iss)")
-        let status = try #require((json["overlay"] as? [String: Any])?["statusText"] as? String)
+        let status = try #require(json["overlay"]?["statusText"]?.stringValue)
         #expect(status.contains("elements stale"), "\(status)")
     }
 
@@ -183,21 +182,21 @@ import TestSupport
         defer { server.stop() }
         let o = try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--iss", "live", "--iss-url", server.url.absoluteString,
                                    "--tle", Self.tle, "--time", "2025-10-01T12:00:00Z"])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try Headless.state(o).utf8)) as? [String: Any])
-        let iss = try #require(json["iss"] as? [String: Any])
-        #expect(iss["lat"] as? Double == 12.5 && iss["lon"] as? Double == -45.25)
-        #expect(iss["trackOffsetKm"] is NSNull && iss["elementsStale"] as? Bool == true, "\(iss)")
-        #expect(((json["overlay"] as? [String: Any])?["statusText"] as? String ?? "").contains("ISS live, elements stale: no track"))
+        let json = try JSON.parse(try Headless.state(o), name: "state")
+        let iss = try #require(json["iss"])
+        #expect(iss["lat"] == .number(12.5) && iss["lon"] == .number(-45.25))
+        #expect(iss["trackOffsetKm"] == .null && iss["elementsStale"] == .bool(true), "\(iss)")
+        #expect((json["overlay"]?["statusText"]?.stringValue ?? "").contains("ISS live, elements stale: no track"))
     }
 
     /// With the set the feed comes from, the track passes through the station.
     @Test func freshElementsAgreeWithTheFeed() throws {
         let json = try Self.stateWithFeed(tle: Self.tle)
-        let iss = try #require(json["iss"] as? [String: Any])
-        #expect((iss["orbitOffsetKm"] as? Double ?? 99) < 1, "\(iss)")
-        #expect(iss["elementsStale"] as? Bool == false)
-        #expect((iss["trackOffsetKm"] as? Double ?? 99) < 5, "\(iss)")
-        let status = try #require((json["overlay"] as? [String: Any])?["statusText"] as? String)
+        let iss = try #require(json["iss"])
+        #expect((iss["orbitOffsetKm"]?.numberValue ?? 99) < 1, "\(iss)")
+        #expect(iss["elementsStale"] == .bool(false))
+        #expect((iss["trackOffsetKm"]?.numberValue ?? 99) < 5, "\(iss)")
+        let status = try #require(json["overlay"]?["statusText"]?.stringValue)
         #expect(!status.contains("stale"), "\(status)")
     }
 }

@@ -171,9 +171,9 @@ import TestSupport
     }
 
     @Test func stateListsThePlacedLabels() throws {
-        let json = try JSONSerialization.jsonObject(with: Data(try Headless.state(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--tle-url", "none"])).utf8)) as? [String: Any]
-        let labels = try #require(json?["labels"] as? [[String: Any]])
-        #expect(labels.contains { $0["text"] as? String == "Boston" && ($0["box"] as? [Double])?.count == 4 })
+        let json = try JSON.parse(try Headless.state(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--tle-url", "none"])), name: "state")
+        let labels = try #require(json["labels"]?.arrayValue)
+        #expect(labels.contains { $0["text"] == .string("Boston") && $0["box"]?.numbersValue?.count == 4 })
     }
 
     @Test func glyphsAtTwoSizes() throws {

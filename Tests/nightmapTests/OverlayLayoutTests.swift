@@ -3,6 +3,7 @@ import NightmapApp
 import MapCore
 import MapData
 import Testing
+import TestSupport
 @testable import nightmap
 
 /// The overlay never overlaps itself: at every width from 320 px the status line, the
@@ -127,11 +128,11 @@ import Testing
         let o = try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--time", "2025-10-01T12:00:00Z", "--size", "\(width)x600"])
         var model = try MapSetup.model(o)
         model.status = StatusLine.compose(model, framesPerSecond: 60, pointer: LngLat(lng: -75.789, lat: 41.874))
-        let json = try JSONSerialization.jsonObject(with: Data(Headless.stateJSON(model, options: o).utf8)) as! [String: Any]
-        let overlay = try #require(json["overlay"] as? [String: Any])
+        let json = try JSON.parse(Headless.stateJSON(model, options: o), name: "state")
+        let overlay = try #require(json["overlay"])
         var boxes: [(String, FrameDescription.ScreenBox)] = []
         for key in ["status", "attribution", "scale", "timeline", "legend"] {
-            let b = try #require(overlay[key] as? [Double], "\(key) missing at \(width)")
+            let b = try #require(overlay[key]?.numbersValue, "\(key) missing at \(width)")
             // (The attribution's box spans all its lines; the status may sit beside its shorter
             // bottom line, so each line is checked on its own.)
             if key != "attribution" { boxes.append((key, .init(minX: b[0], minY: b[1], maxX: b[0] + b[2], maxY: b[1] + b[3]))) }

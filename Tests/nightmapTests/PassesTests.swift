@@ -3,6 +3,7 @@ import MapCore
 import NightmapApp
 import Orbit
 import Testing
+import TestSupport
 @testable import nightmap
 
 /// `nightmap passes`, the observer on the map, the seen part of the track and `o`.
@@ -10,11 +11,6 @@ import Testing
     static let tle = IssSceneTests.tle
     static let newYork = ["--observer", "40.7128,-74.0060"]
     static let fixed = ["--radar", "demo", "--iss", "tle", "--tle", tle, "--time", "2025-10-01T12:00:00Z"]
-
-    struct Row: Decodable { let rise: String; let culminate: String; let set: String; let maxElevation: Double
-        let riseAzimuth: Double; let setAzimuth: Double; let visible: Bool }
-    struct Place: Decodable { let name: String; let passes: [Row] }
-    struct Fixture: Decodable { let observers: [Place] }
 
     static func unix(_ iso: String) -> Double {
         let parts = iso.dropLast().split(separator: ".")
@@ -25,9 +21,8 @@ import Testing
     /// The JSON of three days over New York, against skyfield's passes of 10 degrees or more.
     @Test func jsonListsSkyfieldsPasses() throws {
         let out = try Passes.run(try Options.parse(["passes", "--json"] + Self.newYork + Self.fixed))
-        let rows = try JSONDecoder().decode([Row].self, from: Data(out.utf8))
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/passes/passes.json")
-        let fixture = try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+        let rows = try #require(try JSON.parse(out, name: "passes --json").arrayValue).map(PassesFixture.Pass.init)
+        let fixture = try PassesFixture.load()
         let expected = try #require(fixture.observers.first { $0.name == "New York" }).passes.filter { $0.maxElevation >= 10 }
         #expect(rows.count == expected.count && rows.count >= 10)
         for (r, e) in zip(rows, expected) {

@@ -9,6 +9,9 @@
 /// Numbers, colours and number arrays of one length interpolate. A value that reads the feature
 /// shows at once (as in MapLibre Native, which does not transition data-driven values), and so
 /// does one that cannot be interpolated (a string, a dash array of another length).
+///
+/// It is the map's one transition engine: the light preset's ground radiance eases through it
+/// too (``MapModel/setLight(_:at:)``).
 public final class PaintTransition: Sendable {
     /// The value transitioned to; nil: the specification default.
     public let value: PropertyValue?

@@ -11,7 +11,8 @@ writes
 - small.pmtiles: a PMTiles v3 archive (pmtiles' serializers) of the 21 tiles of zooms 0 to 2,
   each a gzipped MVT with one point whose `tile` property names it, the directories gzipped and
   split into leaves of four entries (a root of leaf pointers), tiles 2/3/3 and 2/0/3 sharing
-  one run of bytes; small.json: each tile's z/x/y, PMTiles tile id and name;
+  one run of bytes; small.json: each tile's z/x/y, PMTiles tile id and name, and the ids of
+  four deep tiles (as decimal strings);
 - small.mbtiles: the same 21 tiles as an MBTiles 1.3 file (Python's sqlite3): rows in TMS order,
   gzipped MVT, metadata with format pbf and a json of vector_layers; notiles.mbtiles: an SQLite
   file with a metadata table only;
@@ -96,7 +97,8 @@ def small():
     json.dump({"source": "pmtiles 3.8.1 serialize_header, serialize_directory, zxy_to_tileid",
                "tiles": [{"z": z, "x": x, "y": y, "id": tid, "name": "shared" if (z, x, y) in ((2, 3, 3), (2, 0, 3)) else f"{z}/{x}/{y}"}
                          for tid, z, x, y in tiles],
-               "ids": {f"{z}/{x}/{y}": zxy_to_tileid(z, x, y) for z, x, y in [(10, 583, 296), (15, 18659, 9484), (20, 597085, 303510), (30, 1 << 29, (1 << 30) - 1)]}},
+               # (As decimal strings: an id past 2^53 is not exact as a JSON number read into a double.)
+               "ids": {f"{z}/{x}/{y}": str(zxy_to_tileid(z, x, y)) for z, x, y in [(10, 583, 296), (15, 18659, 9484), (20, 597085, 303510), (30, 1 << 29, (1 << 30) - 1)]}},
               open("small.json", "w"), indent=1)
 
 
