@@ -158,8 +158,8 @@ public struct MapModel: Sendable {
     public func vectorIcon(layer id: String) -> (icon: VectorIcon, scale: Double, emissive: Double)? {
         guard let s = style.layers.first(where: { $0.id == id })?.styled, s.definition.type == .symbol else { return nil }
         let c = EvaluationContext(zoom: camera.state.zoom - log2(pixelRatio), time: now)
-        guard let name = s.layout("icon-image", c).asString, let icon = style.icons[name] else { return nil }
-        return (icon, (s.layout("icon-size", c).asNumber ?? 1) * pixelRatio, s.paint("icon-emissive-strength", c).asNumber ?? 0)
+        guard let name = s.layout(SymbolLayoutProperty.iconImage, c).asString, let icon = style.icons[name] else { return nil }
+        return (icon, (s.layout(SymbolLayoutProperty.iconSize, c).asNumber ?? 1) * pixelRatio, s.paint(SymbolPaintProperty.iconEmissiveStrength, c).asNumber ?? 0)
     }
 
     /// Shows or hides a layer (`layout.visibility`).

@@ -201,7 +201,7 @@ struct StyleDocumentReader {
         }
         if let p = o["paint"] {
             if case let .object(po) = p {
-                let specs = StyleProperties.paint(type.rawValue)
+                let specs = StyleProperties.paint(type).byName
                 for (name, value) in po.entries {
                     let ppath = "\(path).paint.\(name)"
                     if name.hasSuffix("-transition"), specs[String(name.dropLast(11))] != nil {

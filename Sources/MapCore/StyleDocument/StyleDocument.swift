@@ -96,13 +96,13 @@ public struct LayerDefinition: Sendable {
     /// Sets a paint property from its JSON value (checked like the document's own).
     /// `<name>-transition` sets the property's own transition (null: the style's again).
     public mutating func setPaint(_ name: String, _ json: JSON) throws {
-        if name.hasSuffix("-transition"), StyleProperties.paint(type.rawValue)[String(name.dropLast(11))] != nil {
+        if name.hasSuffix("-transition"), StyleProperties.paint(type).byName[String(name.dropLast(11))] != nil {
             let base = String(name.dropLast(11))
             guard json != .null else { transitions[base] = nil; return }
             transitions[base] = try TransitionOptions(json: json, path: "layers.\(id).paint.\(name)")
             return
         }
-        guard let spec = StyleProperties.paint(type.rawValue)[name] else {
+        guard let spec = StyleProperties.paint(type).byName[name] else {
             throw StyleError("layers.\(id).paint.\(name): unknown property for a \(type.rawValue) layer")
         }
         paint[name] = json == .null ? nil : try PropertyValue(json: json, spec: spec, path: "layers.\(id).paint.\(name)")
@@ -123,7 +123,7 @@ public struct LayerDefinition: Sendable {
             }
             return
         }
-        guard let spec = StyleProperties.layout(type.rawValue)[name] else {
+        guard let spec = StyleProperties.layout(type).byName[name] else {
             throw StyleError("\(path): unknown property for a \(type.rawValue) layer")
         }
         layout[name] = resets ? nil : try PropertyValue(json: json, spec: spec, path: path)
