@@ -95,7 +95,8 @@ struct Options: Equatable {
       --light PRESET     day, dusk, night (default) or dawn
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
-      --tle FILE         the ISS orbit's two-line elements (default: the newest of the bundled and cached ones)
+      --tle FILE         the ISS orbit's two-line elements (default: of the bundled and the cached set,
+                         the one nearer the instant shown)
       --tle-url URL      keep the element set current from this URL when it is over 12 h old, at most once
                          in 2 h (default CelesTrak's GP query for 25544; none: never)
       --observer LAT,LON where the ISS's passes are predicted for (marked on the map; o: the next pass)
