@@ -76,6 +76,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("WebP", ["MapData"]),
         ("TileJSON", ["MapCore", "MapData"]),
         ("TileCache", ["MapData"]),
+        ("Glyphs", ["MapData"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {

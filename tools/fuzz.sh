@@ -8,7 +8,7 @@
 # Prints executions per second and coverage for each target; exits non-zero on any finding.
 #
 #   tools/fuzz.sh                 every target
-#   tools/fuzz.sh gif tle         some of them (kinds: gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache)
+#   tools/fuzz.sh gif tle         some of them (kinds: gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache glyphs)
 #   FUZZ_SECONDS=60 tools/fuzz.sh
 #   FUZZ_KEEP_CORPUS=1            keep the working corpus of an earlier run instead of starting from the seeds
 #   FUZZ_BUILD=0                  use the targets already built
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 SCRATCH=.build/fuzz
-ALL_KINDS=(gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache)
+ALL_KINDS=(gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache glyphs)
 KINDS=("$@")
 [ ${#KINDS[@]} -eq 0 ] && KINDS=("${ALL_KINDS[@]}")
 
@@ -31,7 +31,7 @@ target() {
         tle) echo FuzzTLE ;; issfeed) echo FuzzIssFeed ;; worldfile) echo FuzzWorldFile ;; svg) echo FuzzSVG ;;
         config) echo FuzzConfig ;; state) echo FuzzState ;; radaranswer) echo FuzzRadarAnswer ;;
         mvt) echo FuzzMVT ;; pmtiles) echo FuzzPMTiles ;; jpeg) echo FuzzJPEG ;; webp) echo FuzzWebP ;;
-        tilejson) echo FuzzTileJSON ;; tilecache) echo FuzzTileCache ;;
+        tilejson) echo FuzzTileJSON ;; tilecache) echo FuzzTileCache ;; glyphs) echo FuzzGlyphs ;;
         *) return 1 ;;
     esac
 }

@@ -195,11 +195,13 @@ public struct VectorTile: Sendable {
 /// Reads protocol-buffer fields from a byte range, never past its end.
 struct ProtoReader {
     let buffer: UnsafeBufferPointer<UInt8>
-    private var at: Int
-    private let end: Int
+    private(set) var at: Int
+    let end: Int
+    /// What the bytes are, for errors ("the tile ends in the middle of a number").
+    let subject: String
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
-        self.buffer = buffer; at = start; self.end = end
+    init(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, subject: String = "tile") {
+        self.buffer = buffer; at = start; self.end = end; self.subject = subject
     }
 
     private func failure(_ s: String) -> VectorTile.Failure { VectorTile.Failure(description: s) }
@@ -216,7 +218,7 @@ struct ProtoReader {
     mutating func varint() throws -> UInt64 {
         var value: UInt64 = 0, shift: UInt64 = 0
         while true {
-            guard at < end else { throw failure("the tile ends in the middle of a number") }
+            guard at < end else { throw failure("the \(subject) ends in the middle of a number") }
             let b = buffer[at]
             at += 1
             guard shift < 64 else { throw failure("a number longer than 64 bits") }
@@ -227,14 +229,14 @@ struct ProtoReader {
     }
 
     mutating func fixed32() throws -> UInt32 {
-        guard end - at >= 4 else { throw failure("the tile ends in the middle of a number") }
+        guard end - at >= 4 else { throw failure("the \(subject) ends in the middle of a number") }
         let v = (0..<4).reduce(UInt32(0)) { $0 | UInt32(buffer[at + $1]) << UInt32(8 * $1) }
         at += 4
         return v
     }
 
     mutating func fixed64() throws -> UInt64 {
-        guard end - at >= 8 else { throw failure("the tile ends in the middle of a number") }
+        guard end - at >= 8 else { throw failure("the \(subject) ends in the middle of a number") }
         let v = (0..<8).reduce(UInt64(0)) { $0 | UInt64(buffer[at + $1]) << UInt64(8 * $1) }
         at += 8
         return v
@@ -257,7 +259,7 @@ struct ProtoReader {
     /// A packed repeated uint32 field.
     mutating func packed() throws -> [UInt32] {
         let (s, e) = try lengthDelimited()
-        var inner = ProtoReader(buffer, s, e)
+        var inner = ProtoReader(buffer, s, e, subject: subject)
         var out: [UInt32] = []
         out.reserveCapacity((e - s) / 2)
         while inner.at < inner.end {
@@ -271,10 +273,10 @@ struct ProtoReader {
     mutating func skip(_ wire: Int) throws {
         switch wire {
         case 0: _ = try varint()
-        case 1: guard end - at >= 8 else { throw failure("the tile ends in a field") }; at += 8
+        case 1: guard end - at >= 8 else { throw failure("the \(subject) ends in a field") }; at += 8
         case 2: _ = try lengthDelimited()
-        case 5: guard end - at >= 4 else { throw failure("the tile ends in a field") }; at += 4
-        default: throw failure("wire type \(wire) (groups are not used in vector tiles)")
+        case 5: guard end - at >= 4 else { throw failure("the \(subject) ends in a field") }; at += 4
+        default: throw failure("wire type \(wire) (groups are not used in a \(subject))")
         }
     }
 }
