@@ -8,11 +8,11 @@ import Raster
 ///
 /// An entry is the run of layers starting at `start` in the frame, for a view and the rows a
 /// renderer draws, in a role (the bottom, a run, one layer) that says who looks it up; it serves
-/// a frame whose layers from `start` begin with the same layers. Only
-/// entries of the view being drawn are kept (`keep(view:rows:width:height:)` drops the rest), so
-/// the cache never holds pixels for a place the camera has left. It holds at most `budget` bytes:
-/// while the view stays, an entry that does not fit is not kept (what is there was kept first and
-/// is in use; evicting it for another would have a loop of frames push out the one it needs next).
+/// a frame whose layers from `start` begin with the same layers. Only entries of the view being
+/// drawn are kept (`keep(view:rows:width:height:)` drops the rest), so the cache never holds
+/// pixels for a place the camera has left. It holds at most `budget` bytes: while the view stays,
+/// an entry that does not fit is not kept (what is there was kept first and is in use; evicting
+/// it for another would have a loop of frames push out the one it needs next).
 final class PixelCache {
     enum Pixels {
         /// Every pixel of the rows, drawn from the bottom: copied back as they are.
