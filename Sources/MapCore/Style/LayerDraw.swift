@@ -12,13 +12,14 @@ public enum LayerDraw: Equatable, Sendable {
     case symbol(SymbolDraw)
 }
 
-/// A fill layer's polygons: one paint for a whole geometry set (a tiled layer whose features all
-/// draw alike: the fast path), or each feature with its own paint.
-public enum FillDraw: Equatable, Sendable {
-    case uniform(GeometrySet, FillPaint)
-    case features(FeatureDraw<FeatureFillPaint>)
+/// What a fill or line layer draws: one paint for a whole geometry set (a tiled layer whose
+/// features all draw alike: the fast path), or each feature with its own paint.
+public enum ShapesDraw<Paint: Equatable & Sendable, FeaturePaint: Equatable & Sendable>: Equatable, Sendable {
+    case uniform(GeometrySet, Paint)
+    case features(FeatureDraw<FeaturePaint>)
 
-    public static func == (a: FillDraw, b: FillDraw) -> Bool {
+    /// (Geometry sets are the same when they are the same object: they never change.)
+    public static func == (a: ShapesDraw, b: ShapesDraw) -> Bool {
         switch (a, b) {
         case let (.uniform(g, p), .uniform(h, q)): return g === h && p == q
         case let (.features(f), .features(g)): return f == g
@@ -27,20 +28,10 @@ public enum FillDraw: Equatable, Sendable {
     }
 }
 
-/// A line layer's lines: one paint for a whole geometry set (the fast path), or each feature
-/// with its own paint.
-public enum LineDraw: Equatable, Sendable {
-    case uniform(GeometrySet, LinePaint)
-    case features(FeatureDraw<LinePaint>)
-
-    public static func == (a: LineDraw, b: LineDraw) -> Bool {
-        switch (a, b) {
-        case let (.uniform(g, p), .uniform(h, q)): return g === h && p == q
-        case let (.features(f), .features(g)): return f == g
-        default: return false
-        }
-    }
-}
+/// A fill layer's polygons.
+public typealias FillDraw = ShapesDraw<FillPaint, FeatureFillPaint>
+/// A line layer's lines.
+public typealias LineDraw = ShapesDraw<LinePaint, LinePaint>
 
 /// A fill feature's paint: the fill, its `fill-outline-color` (nil: none set) and whether its
 /// edges are anti-aliased (`fill-antialias`).
