@@ -1,18 +1,12 @@
+import MapCore
+
 /// One glyph PBF as a style's `glyphs` URL serves it: the signed distance fields and metrics of
 /// the code points of one range (256 of them, `{range}` = "0-255", "256-511", ...) of one font
 /// stack. The fields are 8-bit distances at 24 px with a 3-pixel border on every side (the edge
 /// at 192/255); the metrics are pixels at 24 px, `top` measured from an origin above the em box,
 /// as the reference engines read them.
 public struct GlyphRange: Sendable {
-    public struct Glyph: Sendable, Equatable {
-        public let id: UInt32
-        /// The glyph's ink box (without the border); 0 x 0 for a blank (a space).
-        public let width: Int, height: Int
-        public let left: Int, top: Int
-        public let advance: Int
-        /// (width + 6) x (height + 6) distances, row by row; empty for a blank.
-        public let bitmap: [UInt8]
-    }
+    public typealias Glyph = SDFGlyph
 
     /// Pixels of border around each glyph's ink in its bitmap.
     public static let border = 3
@@ -43,7 +37,7 @@ public struct GlyphRange: Sendable {
                         guard field == 3, wire == 2 else { try stack.skip(wire); continue }
                         let (gs, ge) = try stack.lengthDelimited()
                         let g = try Self.glyph(ProtoReader(buffer, gs, ge, subject: "file"))
-                        glyphs[g.id] = g
+                        glyphs[g.codePoint] = g
                     }
                 }
             }
@@ -84,6 +78,6 @@ public struct GlyphRange: Sendable {
         guard bitmap.count == expected || (blank && bitmap.isEmpty) else {
             throw Failure(description: "glyph \(code): a bitmap of \(bitmap.count) bytes for \(w)x\(h) (expected \(expected))")
         }
-        return Glyph(id: code, width: w, height: h, left: Int(left), top: Int(top), advance: Int(advance), bitmap: blank ? [] : bitmap)
+        return Glyph(codePoint: code, width: w, height: h, left: Double(left), top: Double(top), advance: Double(advance), bitmap: blank ? [] : bitmap)
     }
 }
