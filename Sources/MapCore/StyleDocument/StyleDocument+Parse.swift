@@ -59,6 +59,18 @@ struct StyleDocumentReader {
         if let s = root["sprite"] {
             if case let .string(url) = s { doc.sprite = url } else { problems.append("sprite: expected string, found \(s.typeName)") }
         }
+        // A glyphs template of the wrong type, or one without its tokens, does not refuse the
+        // document (MapLibre Native logs it and goes on; its labels are set in local fonts).
+        if let g = root["glyphs"] {
+            if case let .string(url) = g {
+                doc.glyphs = url
+                for token in ["{fontstack}", "{range}"] where !url.contains(token) {
+                    doc.warnings.append("glyphs: \"\(token)\" token required, found \"\(url)\"")
+                }
+            } else {
+                doc.warnings.append("glyphs: expected string, found \(g.typeName)")
+            }
+        }
         if let t = root["transition"] { doc.transition = transition(t, "transition") ?? .default }
         doc.metadata = root["metadata"]
         if case let .object(sources)? = root["sources"] {

@@ -16,16 +16,23 @@ public struct StyleDocument: Sendable {
     public var sources: [String: SourceDefinition]
     /// The sprite's base URL (`.json` / `.png`, with `@2x` for pixel ratio 2, are appended).
     public var sprite: String?
+    /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
+    /// has none: its labels are then set in local fonts.
+    public var glyphs: String?
     public var layers: [LayerDefinition]
     public var transition: TransitionOptions
     /// The document's `metadata` member, untouched.
     public var metadata: JSON?
+    /// Problems that leave a member unread (or read as written) without refusing the document,
+    /// one line each with its JSON path, for the caller to report (MapLibre Native logs them
+    /// and goes on).
+    public var warnings: [String] = []
 
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double = 0,
-                sources: [String: SourceDefinition] = [:], sprite: String? = nil, layers: [LayerDefinition] = [],
-                transition: TransitionOptions = .default, metadata: JSON? = nil) {
+                sources: [String: SourceDefinition] = [:], sprite: String? = nil, glyphs: String? = nil,
+                layers: [LayerDefinition] = [], transition: TransitionOptions = .default, metadata: JSON? = nil) {
         self.name = name; self.center = center; self.zoom = zoom; self.bearing = bearing; self.sources = sources
-        self.sprite = sprite; self.layers = layers; self.transition = transition; self.metadata = metadata
+        self.sprite = sprite; self.glyphs = glyphs; self.layers = layers; self.transition = transition; self.metadata = metadata
     }
 }
 
