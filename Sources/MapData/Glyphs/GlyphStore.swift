@@ -20,7 +20,7 @@ public final class GlyphStore: GlyphSource, @unchecked Sendable {
     public let template: GlyphURLTemplate
     public let fallback: (any GlyphSource)?
 
-    /// Ranges at most, in all (loaded, loading or failed); past it, ranges come from `fallback`.
+    /// Ranges read at most, in all stacks; the code points of ranges past it come from `fallback`.
     /// A range is 50-200 KB and is kept while the store lives (MapLibre keeps them too). A map's
     /// labels need a handful of ranges per font stack, a few dozen with CJK text, so 1,024 ranges
     /// (at most ~200 MB) is beyond any real style; it only stops text that walks Unicode across
@@ -72,7 +72,8 @@ public final class GlyphStore: GlyphSource, @unchecked Sendable {
     private var limitReported = false
 
     /// A store over the style's `glyphs` template. `report` gets one line per range that cannot
-    /// be had (its URL and what is wrong), from a worker thread.
+    /// be had (its URL and what is wrong), from a worker thread, and one when `maxRanges` is
+    /// reached, from the thread that asked.
     public init(template: String, resolver: ResourceResolver, fallback: (any GlyphSource)? = nil,
                 cache: HTTPCache? = nil, report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.template = GlyphURLTemplate(template)
@@ -135,7 +136,7 @@ public final class GlyphStore: GlyphSource, @unchecked Sendable {
             thread.start()
         }
         if reportLimit {
-            report("\(template.template): more than \(Self.maxRanges) glyph ranges asked for; the others come from local fonts")
+            report("\(template.template): more than \(Self.maxRanges) glyph ranges asked for; the others are not read")
         }
         if !fromFallback.isEmpty, let fallback, !fallback.request(fromFallback, stack: stack) { return false }
         return atHand
