@@ -140,14 +140,31 @@ import TestSupport
         #expect(store.glyph(UInt32(GlyphStore.maxRanges) * 256, stack: "S")?.advance == 7)
     }
 
+    @Test func concurrentAskersQueueEachRangeOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-glyphs-\(UUID().uuidString)")
+        let lines = Lines()
+        let store = GlyphStore(template: "\(dir.path)/{fontstack}/{range}.pbf", resolver: ResourceResolver(styleDirectory: nil, assets: nil),
+                               fallback: FakeFonts(), report: lines.add)
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            let cp = UInt32(i % 4) * 256 + UInt32(i)
+            _ = store.request([cp], stack: "S")
+            _ = store.glyph(cp, stack: "S")
+        }
+        #expect(store.waitUntilIdle(timeout: 10))
+        #expect(store.generation == 4)
+        #expect(lines.all.count == 4)
+    }
+
     /// A glyph server on 127.0.0.1: /ok serves the fixture for the stack, /404 has nothing,
-    /// /html answers a proxy's error page with 200, /hang never answers.
+    /// /html answers a proxy's error page with 200, /hang never answers, /cut serves the
+    /// fixture's first 1,000 bytes.
     static func server() throws -> LocalHTTPServer {
         let pbf = try Data(contentsOf: GlyphRangeTests.file)
         return try LocalHTTPServer(.route { target in
             if target.hasPrefix("/ok/") { return .image(pbf, type: "application/x-protobuf") }
             if target.hasPrefix("/html/") { return LocalHTTPServer.Behaviour.htmlErrorPage }
             if target.hasPrefix("/hang/") { return .silent }
+            if target.hasPrefix("/cut/") { return .image(pbf.prefix(1000), type: "application/x-protobuf") }
             return .status(404, "<html>Not Found</html>")
         })
     }
@@ -164,7 +181,7 @@ import TestSupport
         }
         let encoded = "Open%20Sans%20Semibold,Arial%20Unicode%20MS%20Bold"
         var outcomes: [String: (lines: [String], fallback: [UInt32])] = [:]
-        for path in ["ok", "404", "html", "hang"] {
+        for path in ["ok", "404", "html", "hang", "cut"] {
             let lines = Lines(), fonts = FakeFonts()
             let s = store(path, lines, fonts)
             let before = server.requests
@@ -182,7 +199,9 @@ import TestSupport
         #expect(outcomes["404"]?.lines == ["\(url("404")): no such glyph range (the server has none)"])
         #expect(outcomes["html"]?.lines == ["\(url("html")): not a glyph PBF (an HTML page)"])
         #expect(outcomes["hang"]?.lines == ["\(url("hang")): no answer within 2 s"])
-        for path in ["404", "html", "hang"] { #expect(outcomes[path]?.fallback == [65]) }
+        let cut = outcomes["cut"]?.lines ?? []
+        #expect(cut.count == 1 && cut.allSatisfy { $0.hasPrefix("\(url("cut")): glyph file: ") }, "\(cut)")
+        for path in ["404", "html", "hang", "cut"] { #expect(outcomes[path]?.fallback == [65]) }
 
         // The range is in the cache; offline, another store reads it from there.
         let cached = try #require(HTTPCache(directory: dir).read(url("ok")))
