@@ -35,21 +35,45 @@ public struct ShapingOptions: Sendable, Equatable {
     /// `text-offset` × 24 (x right, y down).
     public var offset: (x: Double, y: Double)
     public var writingMode: WritingMode
+    /// Which glyphs a vertical shaping sets upright: for a point label's vertical placement
+    /// (true, MapLibre's `allowVerticalPlacement`) all but whitespace and Arabic; for the
+    /// vertical shaping of a line label kept upright (false) only those with upright vertical
+    /// orientation (CJK). Ignored in horizontal writing mode.
+    public var verticalPlacement: Bool
     public init(maxWidth: Double = 240, lineHeight: Double = 28.8, letterSpacing: Double = 0, justify: TextJustify = .center,
-                anchor: IconAnchor = .center, offset: (x: Double, y: Double) = (0, 0), writingMode: WritingMode = .horizontal) {
+                anchor: IconAnchor = .center, offset: (x: Double, y: Double) = (0, 0), writingMode: WritingMode = .horizontal,
+                verticalPlacement: Bool = true) {
         self.maxWidth = maxWidth; self.lineHeight = lineHeight; self.letterSpacing = letterSpacing; self.justify = justify
-        self.anchor = anchor; self.offset = offset; self.writingMode = writingMode
+        self.anchor = anchor; self.offset = offset; self.writingMode = writingMode; self.verticalPlacement = verticalPlacement
     }
     public static func == (a: ShapingOptions, b: ShapingOptions) -> Bool {
         a.maxWidth == b.maxWidth && a.lineHeight == b.lineHeight && a.letterSpacing == b.letterSpacing && a.justify == b.justify
             && a.anchor == b.anchor && a.offset == b.offset && a.writingMode == b.writingMode
+            && a.verticalPlacement == b.verticalPlacement
     }
 }
 
 /// One glyph of a shaped label: which glyph, and where its pen position is relative to the
-/// label's anchor, in layout units. Its field's top-left texel centre is at
-/// (x + (left − 3 + 0.5)·scale, y + (−top − 3 + 0.5)·scale), texels `scale` units apart; a
-/// vertical one is then turned −90° as MapLibre's `quads.ts` turns it (see `TextShaper`).
+/// label's anchor, in layout units; a renderer draws it at anchor + (text-size / 24)·(x, y).
+/// x and y already include `ShapingOptions.offset` (text-offset, which MapLibre adds later, in
+/// `quads.ts`) and, for an upright glyph of a vertical point shaping, quads.ts's centring of
+/// scaled glyphs in their line. (A renderer of labels along lines, where MapLibre applies
+/// text-offset at placement, passes a zero offset.) Blanks (a space: empty bitmap) are
+/// positioned but draw nothing.
+///
+/// Its field's top-left texel centre is at (x + (left − 3 + 0.5)·scale, y + (−top − 3 + 0.5)·scale),
+/// texels `scale` units apart: a point of the glyph drawn at (x + u, y + v) unturned.
+///
+/// A `vertical` glyph is turned −90° as quads.ts does it (lines 304-327): MapLibre rotates its
+/// quad's corners −90° about (−h, h + 17) relative to (x + h, y), h = advance·scale/2, then
+/// moves them by (10 + h, 0) (its 22 − (12 − h) half-width correction). Put together, the
+/// point that would be drawn at (x + u, y + v) is drawn at
+///
+///     (x + v − 7, y + 17 + h − u)
+///
+/// so the glyph fills the 24-unit cell its advance gave it along x, centred on the line's
+/// middle. text-rotate (and the quarter turn placement gives a vertical label as a whole)
+/// come after, about the anchor.
 public struct PositionedGlyph: Sendable, Equatable {
     public let glyph: SDFGlyph
     public let x: Double, y: Double
@@ -64,9 +88,13 @@ public struct PositionedGlyph: Sendable, Equatable {
     }
 }
 
-/// A label's text shaped: its glyphs placed line by line, justified and moved so that the
-/// anchor's point of its box is at (0, 0) plus the offset, and that box (the lines' extent in
-/// layout units, as MapLibre's shaping reports it: collisions use it).
+/// A label's text shaped (see `TextShaper`): its glyphs placed line by line, justified and moved
+/// so that the anchor's point of its box is at `ShapingOptions.offset` (the glyphs include
+/// that offset, see `PositionedGlyph`), and that box in layout units, as MapLibre's shaping
+/// reports it for collisions: left/right span the longest line (`offset.x − hAlign·length`
+/// on), top/bottom the lines' heights (`offset.y − vAlign·height` on), where hAlign and
+/// vAlign are the anchor's fractions. One centred line of 28.8-unit line height spans
+/// ±14.4 vertically; the ink lies inside, not on, the box.
 public struct ShapedText: Sendable, Equatable {
     public let glyphs: [PositionedGlyph]
     public let sections: [TextSection]

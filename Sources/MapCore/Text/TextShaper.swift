@@ -1,0 +1,173 @@
+/// Lays a label's text out in lines of glyphs, as MapLibre GL JS 5.14's `shapeText`
+/// (`symbol/shaping.ts`) does, so that labels break, align and collide as they do there.
+///
+/// In order: Arabic letters are joined (through `bidi`, when the text has right-to-left
+/// characters); in vertical writing mode punctuation takes its vertical forms; the text is
+/// broken into balanced lines (`LineBreaker`); each line is put in visual order (through
+/// `bidi`, else kept in logical order), trimmed of whitespace and laid out glyph by glyph;
+/// lines are justified, and the block is moved so that the anchor's point of its box is at
+/// (0, 0) plus `options.offset`.
+///
+/// Letter spacing: `options.letterSpacing` applies unless the text has a character of a
+/// cursive script (Arabic, Duployan, Mongolian, Old Uyghur, Syriac); then the whole label has
+/// none (MapLibre decides this in `symbol_layout.ts`; it is done here because the shaper sees
+/// the text).
+///
+/// Images in text (`format` image sections, which MapLibre turns into Private Use Area
+/// characters with their own advance, break opportunity and line height) are not shaped yet:
+/// every character is looked up as a glyph. `advance(of:in:)`, `LineBreaker.breaks` and the
+/// line height in `layOut` are where they would join.
+public enum TextShaper {
+    /// `sections` shaped, or nil when nothing is left to draw (empty text, or only whitespace
+    /// and characters without glyphs: MapLibre draws no text then). `glyphs(codePoint, fontStack)`
+    /// gives each glyph (nil: drawn as nothing, no advance).
+    public static func shape(_ sections: [TextSection], options: ShapingOptions, glyphs: (UInt32, String) -> SDFGlyph?,
+                             bidi: (any BidiShaper)? = nil) -> ShapedText? {
+        var logical = TaggedText(sections)
+        let spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
+        let bidi = logical.codePoints.contains(where: ScriptProperties.isRightToLeft) ? bidi : nil
+        if let bidi { logical = TaggedText(sections, transform: bidi.shapeArabic) }
+        guard !logical.isEmpty else { return nil }
+        if options.writingMode == .vertical { VerticalPunctuation.verticalize(&logical.codePoints) }
+
+        let advances = logical.codePoints.indices.map { index in
+            advance(of: logical.codePoints[index], in: sections[logical.sections[index]], spacing: spacing, glyphs: glyphs)
+        }
+        let breaks = LineBreaker.breaks(logical.codePoints, advances: advances, maxWidth: options.maxWidth)
+        let lines: [TaggedText]
+        if let bidi {
+            lines = bidi.lines(logical.codePoints, sections: logical.sections, breaks: Array(breaks.dropLast()))
+                .map { TaggedText(codePoints: $0.text, sections: $0.sections) }
+        } else {
+            lines = logical.lines(breakingAt: breaks)
+        }
+        var layout = LineLayout(sections: sections, options: options, spacing: spacing)
+        for line in lines { layout.add(line, glyphs: glyphs) }
+        return layout.shapedText()
+    }
+
+    /// How far a character moves the pen while lines are broken (always horizontally, as in
+    /// MapLibre, even for vertical shapings).
+    static func advance(of codePoint: UInt32, in section: TextSection, spacing: Double,
+                        glyphs: (UInt32, String) -> SDFGlyph?) -> Double {
+        guard let glyph = glyphs(codePoint, section.fontStack) else { return 0 }
+        return glyph.advance * section.scale + spacing
+    }
+}
+
+/// The lines of one shaping laid out one under the other (MapLibre's `shapeLines`): glyphs
+/// along each line from x = 0, lines `lineHeight` × their largest scale apart from y = 0,
+/// each line justified at once and the whole block aligned at the end.
+struct LineLayout {
+    /// A glyph being placed; `verticalShift` is how far quads.ts raises it in a vertical
+    /// point label (scaled glyphs centred in their line).
+    struct Placed {
+        let glyph: SDFGlyph
+        var x: Double
+        let y: Double
+        let scale: Double, section: Int, upright: Bool, verticalShift: Double
+    }
+
+    /// Where a line's first glyph sits below its top: MapLibre's SHAPING_DEFAULT_OFFSET (−17),
+    /// which puts a 24-px glyph's middle on the line's middle.
+    static let baselineOffset = -17.0
+
+    let sections: [TextSection]
+    let options: ShapingOptions
+    let spacing: Double
+    let justify: Double
+    private(set) var placed: [Placed] = []
+    private(set) var lineCount = 0
+    /// The height of the lines so far (where the next one starts).
+    private(set) var height = 0.0
+    private(set) var maxLineLength = 0.0
+    private(set) var maxLineHeight = 0.0
+
+    init(sections: [TextSection], options: ShapingOptions, spacing: Double) {
+        self.sections = sections; self.options = options; self.spacing = spacing
+        justify = switch options.justify { case .left: 0; case .center: 0.5; case .right: 1 }
+    }
+
+    /// Lays `line` out below the lines so far (an empty one still takes a line's height).
+    mutating func add(_ line: TaggedText, glyphs: (UInt32, String) -> SDFGlyph?) {
+        var line = line
+        line.trim()
+        lineCount += 1
+        guard !line.isEmpty else { height += options.lineHeight; return }
+        let lineMaxScale = line.sections.reduce(0) { max($0, sections[$1].scale) }
+        let start = placed.count
+        let x = layOut(line, lineMaxScale: lineMaxScale, glyphs: glyphs)
+        if placed.count > start {
+            maxLineLength = max(maxLineLength, x - spacing)
+            justifyLine(from: start)
+        }
+        let lineHeight = options.lineHeight * lineMaxScale
+        height += lineHeight
+        maxLineHeight = max(maxLineHeight, lineHeight)
+    }
+
+    /// Places the glyphs of one trimmed line; returns the pen's x after the last one.
+    ///
+    /// GL JS quirk kept on purpose: a character without a glyph does not move the section
+    /// cursor on, so the characters after it on that line take the section of the character
+    /// before them (their font stack, scale and colour), as in shaping.ts.
+    private mutating func layOut(_ line: TaggedText, lineMaxScale: Double, glyphs: (UInt32, String) -> SDFGlyph?) -> Double {
+        let contentSize = lineMaxScale * SDFGlyph.em
+        let lineOffset = max(0, (lineMaxScale - 1) * SDFGlyph.em)
+        var x = 0.0
+        var cursor = 0
+        for codePoint in line.codePoints {
+            let sectionIndex = line.sections[cursor]
+            let section = sections[sectionIndex]
+            let upright = isUpright(codePoint)
+            guard let glyph = glyphs(codePoint, section.fontStack) else { continue }
+            let room = contentSize - section.scale * SDFGlyph.em
+            let raise = upright ? room : room * Self.alignFactor(section.verticalAlign)
+            placed.append(Placed(glyph: glyph, x: x, y: height + Self.baselineOffset + raise, scale: section.scale,
+                                 section: sectionIndex, upright: upright,
+                                 verticalShift: lineOffset / 2 - (section.scale - 1) * SDFGlyph.em))
+            x += (upright ? SDFGlyph.em : glyph.advance) * section.scale + spacing
+            cursor += 1
+        }
+        return x
+    }
+
+    /// Whether a glyph stands upright in this shaping (MapLibre's `isLineVertical`).
+    private func isUpright(_ codePoint: UInt32) -> Bool {
+        guard options.writingMode == .vertical else { return false }
+        guard options.verticalPlacement else { return ScriptProperties.hasUprightVerticalOrientation(codePoint) }
+        return !ScriptProperties.isWhitespace(codePoint) && !ScriptProperties.needsComplexShaping(codePoint)
+    }
+
+    /// How much of the room a smaller section leaves in its line goes above it.
+    private static func alignFactor(_ align: TextSection.VerticalAlign) -> Double {
+        switch align { case .top: 0; case .center: 0.5; case .bottom: 1 }
+    }
+
+    /// Moves the line starting at `start` left by its length × justify (its last glyph's
+    /// horizontal advance counts, even when upright).
+    private mutating func justifyLine(from start: Int) {
+        guard justify != 0, let last = placed.last else { return }
+        let indent = (last.x + last.glyph.advance * last.scale) * justify
+        for index in start..<placed.count { placed[index].x -= indent }
+    }
+
+    /// The lines aligned on the anchor (MapLibre's `align`) and their box, or nil without glyphs.
+    func shapedText() -> ShapedText? {
+        guard !placed.isEmpty else { return nil }
+        let (hAlign, vAlign) = options.anchor.fraction
+        let shiftX = (justify - hAlign) * maxLineLength + options.offset.x
+        // Lines of the plain height are centred on their count; scaled ones on the block's height.
+        let shiftY = (maxLineHeight != options.lineHeight
+            ? -height * vAlign - Self.baselineOffset
+            : -vAlign * Double(lineCount) * options.lineHeight + options.lineHeight / 2) + options.offset.y
+        let verticalizable = options.writingMode == .vertical && options.verticalPlacement && placed.contains(where: \.upright)
+        let glyphs = placed.map { glyph in
+            PositionedGlyph(glyph: glyph.glyph, x: glyph.x + shiftX, y: glyph.y + shiftY - (verticalizable ? glyph.verticalShift : 0),
+                            scale: glyph.scale, section: glyph.section, vertical: glyph.upright)
+        }
+        let top = options.offset.y - vAlign * height, left = options.offset.x - hAlign * maxLineLength
+        return ShapedText(glyphs: glyphs, sections: sections, top: top, bottom: top + height, left: left,
+                          right: left + maxLineLength, lineCount: lineCount, writingMode: options.writingMode)
+    }
+}
