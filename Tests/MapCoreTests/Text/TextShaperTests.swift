@@ -51,6 +51,10 @@ import Testing
         #expect(Self.near(shaped.glyphs.map(\.y), [-31.4, -31.4, -2.6, -2.6, -2.6]))
         #expect(Self.near(shaped.glyphs.map(\.x), [-10, 0, -15, -5, 5]))
         #expect(Self.near(shaped.top, -28.8) && Self.near(shaped.bottom, 28.8) && shaped.lineCount == 2)
+        // An empty line still takes a line's height: tops at 0, 28.8 and 57.6, block 86.4.
+        let gap = try #require(Self.shape("A\n\nB"))
+        #expect(Self.near(gap.glyphs.map(\.y), [-45.8, 11.8]) && gap.lineCount == 3)
+        #expect(Self.near(gap.top, -43.2) && Self.near(gap.bottom, 43.2))
         let alongLine = ShapingOptions(maxWidth: .infinity)
         #expect(Self.lines(Self.shape("AB\nCDE", alongLine)) == ["AB", "CDE"])
         #expect(Self.lines(Self.shape("AAAAAAAAAA BBBBBBBBBB CCCCCCCCCC", alongLine)) == ["AAAAAAAAAA BBBBBBBBBB CCCCCCCCCC"])
@@ -140,6 +144,15 @@ import Testing
         #expect(shaped.glyphs.map(\.glyph.codePoint) == [0x41, 0x42])
         #expect(Self.near(shaped.glyphs.map(\.x), [-10, 0]))
         #expect(shaped.left == -10 && shaped.right == 10)
+    }
+
+    /// GL JS's quirk, kept: after a character without a glyph, the line's section cursor lags
+    /// one behind, so 'B' is drawn with the section of 'X' (index 0, scale 1), not its own.
+    @Test func aMissingGlyphShiftsTheSectionsAfterItAsInGLJS() throws {
+        let shaped = try #require(TextShaper.shape([TextSection(text: "AX", fontStack: "Test"),
+                                                    TextSection(text: "B", fontStack: "Test", scale: 2)],
+                                                   options: ShapingOptions(), glyphs: Self.font()))
+        #expect(shaped.glyphs.map(\.section) == [0, 0] && shaped.glyphs.map(\.scale) == [1, 1])
     }
 
     @Test func nothingToDrawIsNil() {
