@@ -25,6 +25,7 @@ public enum TextShaper {
                              bidi: (any BidiShaper)? = nil) -> ShapedText? {
         var logical = TaggedText(sections)
         let spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
+        // The bidi hook only sees text with right-to-left characters.
         let bidi = logical.codePoints.contains(where: ScriptProperties.isRightToLeft) ? bidi : nil
         if let bidi { logical = TaggedText(sections, transform: bidi.shapeArabic) }
         guard !logical.isEmpty else { return nil }

@@ -28,7 +28,11 @@ import Testing
         var lines: [(y: Double, text: String)] = []
         for glyph in shaped?.glyphs ?? [] {
             let character = String(UnicodeScalar(glyph.glyph.codePoint).map(Character.init) ?? "?")
-            if let last = lines.last, abs(last.y - glyph.y) < 1e-9 { lines[lines.count - 1].text += character } else { lines.append((glyph.y, character)) }
+            if let last = lines.last, abs(last.y - glyph.y) < 1e-9 {
+                lines[lines.count - 1].text += character
+            } else {
+                lines.append((glyph.y, character))
+            }
         }
         return lines.map(\.text)
     }
