@@ -15,8 +15,9 @@
 ///
 /// Images in text (`format` image sections, which MapLibre turns into Private Use Area
 /// characters with their own advance, break opportunity and line height) are not shaped yet:
-/// every character is looked up as a glyph. `advance(of:in:)`, `LineBreaker.breaks` and the
-/// line height in `layOut` are where they would join.
+/// every character is looked up as a glyph. `advance(of:in:spacing:glyphs:)`, the break
+/// opportunities in `LineBreaker.breaks` and the line height in `LineLayout.add` are where
+/// they would join.
 public enum TextShaper {
     /// `sections` shaped, or nil when nothing is left to draw (empty text, or only whitespace
     /// and characters without glyphs: MapLibre draws no text then). `glyphs(codePoint, fontStack)`
