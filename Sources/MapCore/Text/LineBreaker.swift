@@ -31,7 +31,7 @@ enum LineBreaker {
 
     /// A place where a line may end, with the least badness of all the lines before it and the
     /// line it ends (`prior` indexes the candidate ending the line before; nil: the first line).
-    struct Candidate {
+    private struct Candidate {
         let index: Int
         let x: Double
         let badness: Double
@@ -40,8 +40,8 @@ enum LineBreaker {
 
     /// The cheapest way to end a line at `x`: as the first line, or after one of `candidates`.
     /// On equal badness the later prior break wins, as in MapLibre.
-    static func best(endingAt index: Int, x: Double, target: Double, after candidates: [Candidate],
-                     penalty: Double, isLast: Bool) -> Candidate {
+    private static func best(endingAt index: Int, x: Double, target: Double, after candidates: [Candidate],
+                             penalty: Double, isLast: Bool) -> Candidate {
         var prior: Int?
         var least = badness(width: x, target: target, penalty: penalty, isLast: isLast)
         for (candidate, before) in candidates.enumerated() {
@@ -53,7 +53,7 @@ enum LineBreaker {
 
     /// How bad a line of `width` is: its squared distance from the target plus the penalty's
     /// signed square. The last line has no penalty and would rather be short than long.
-    static func badness(width: Double, target: Double, penalty: Double, isLast: Bool) -> Double {
+    private static func badness(width: Double, target: Double, penalty: Double, isLast: Bool) -> Double {
         let raggedness = (width - target) * (width - target)
         if isLast { return width < target ? raggedness / 2 : raggedness * 2 }
         return raggedness + abs(penalty) * penalty
@@ -62,7 +62,7 @@ enum LineBreaker {
     /// What breaking between `codePoint` and `next` costs: a line feed forces the break; where
     /// zero-width spaces mark the intended breaks, a break between ideographs is a poor second;
     /// a line should neither end with an opening parenthesis nor start with a closing one.
-    static func penalty(_ codePoint: UInt32, _ next: UInt32, ideographic: Bool) -> Double {
+    private static func penalty(_ codePoint: UInt32, _ next: UInt32, ideographic: Bool) -> Double {
         var penalty = 0.0
         if codePoint == lineFeed { penalty -= 10_000 }
         if ideographic { penalty += 150 }
@@ -72,7 +72,7 @@ enum LineBreaker {
     }
 
     /// The break indices from the first line's end to `last`'s.
-    static func chain(endingWith last: Candidate, in candidates: [Candidate]) -> [Int] {
+    private static func chain(endingWith last: Candidate, in candidates: [Candidate]) -> [Int] {
         var breaks = [last.index]
         var prior = last.prior
         while let index = prior {
@@ -82,9 +82,11 @@ enum LineBreaker {
         return breaks.reversed()
     }
 
-    static let lineFeed: UInt32 = 0x0A, leftParenthesis: UInt32 = 0x28, zeroWidthSpace: UInt32 = 0x200B
+    private static let lineFeed: UInt32 = 0x0A, leftParenthesis: UInt32 = 0x28, zeroWidthSpace: UInt32 = 0x200B
 
     /// Characters a line may end after: line feed, space, & ) + - / soft hyphen, middle dot,
     /// zero-width space, hyphen, en dash, hyphenation point.
-    static let breaksAfter: Set<UInt32> = [0x0A, 0x20, 0x26, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013, 0x2027]
+    private static let breaksAfter: Set<UInt32> = [
+        0x0A, 0x20, 0x26, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013, 0x2027,
+    ]
 }

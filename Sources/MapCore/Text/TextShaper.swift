@@ -15,8 +15,9 @@
 ///
 /// Images in text (`format` image sections, which MapLibre turns into Private Use Area
 /// characters with their own advance, break opportunity and line height) are not shaped yet:
-/// every character is looked up as a glyph. `advance(of:in:)`, `LineBreaker.breaks` and the
-/// line height in `layOut` are where they would join.
+/// every character is looked up as a glyph. `advance(of:in:spacing:glyphs:)`, the break
+/// opportunities in `LineBreaker.breaks` and the line height in `LineLayout.add` are where
+/// they would join.
 public enum TextShaper {
     /// `sections` shaped, or nil when nothing is left to draw (empty text, or only whitespace
     /// and characters without glyphs: MapLibre draws no text then). `glyphs(codePoint, fontStack)`
@@ -25,6 +26,7 @@ public enum TextShaper {
                              bidi: (any BidiShaper)? = nil) -> ShapedText? {
         var logical = TaggedText(sections)
         let spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
+        // The bidi hook only sees text with right-to-left characters.
         let bidi = logical.codePoints.contains(where: ScriptProperties.isRightToLeft) ? bidi : nil
         if let bidi { logical = TaggedText(sections, transform: bidi.shapeArabic) }
         guard !logical.isEmpty else { return nil }
