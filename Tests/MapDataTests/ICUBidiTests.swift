@@ -57,6 +57,10 @@ import Testing
         // European and Arabic-Indic digits keep their order inside right-to-left text.
         #expect(lines("شارع 123") == ["123 عراش"])
         #expect(lines("شارع ١٢٣") == ["١٢٣ عراش"])
+        // With the number in a section of its own: a left-to-right run between right-to-left ones.
+        let styled = bidi.lines(Self.codePoints("شارع 123"), sections: [0, 0, 0, 0, 0, 1, 1, 1], breaks: [])
+        #expect(styled.map { Self.string($0.text) } == ["123 عراش"])
+        #expect(styled.map(\.sections) == [[1, 1, 1, 0, 0, 0, 0, 0]])
     }
 
     @Test func sectionsFollowTheirCharacters() {
