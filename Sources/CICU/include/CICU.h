@@ -5,7 +5,7 @@
 // The few ICU calls ICUBidi makes (Debian's libicu), behind plain C types. Swift must not see
 // ICU's own headers: Foundation brings its private copy of ICU (_FoundationICU, a newer
 // version whose UErrorCode has more cases), and Clang refuses two different definitions of
-// the same types in one Swift module. Failures are -1.
+// the same types in one Swift module. Failures are -1 (NULL from nm_bidi_open).
 
 /// A UBiDi object (opaque).
 typedef struct NMBidi NMBidi;
