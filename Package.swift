@@ -28,8 +28,10 @@ let package = Package(
         .target(name: "Raster", swiftSettings: uncheckedExclusivity),
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
+        // Debian's ICU for MapData's ICUBidi, behind C types of its own (see its header).
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
         .target(name: "MapCore", dependencies: ["Raster"]),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CCurl"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CCurl", "CICU"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
         // nightmap's demos over the engine: the radar player, the ISS tracker, the route pulse,
