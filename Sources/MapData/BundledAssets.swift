@@ -9,7 +9,6 @@ public enum BundledAssets {
 
     public static func add(to style: inout Style, resources: URL) throws {
         let fonts = try FontLibrary(directory: resources.appendingPathComponent("fonts"))
-        style.fonts = fonts
         style.font = fonts.defaultFont
         for (name, file) in images where style.icons[name] == nil {
             style.icons[name] = try SVGIcon.read(path: resources.appendingPathComponent(file).path, name: name)

@@ -6,7 +6,7 @@ import MapCore
 /// Bold"). A stack takes its first font that is here; a stack with none of them falls back to a
 /// bold face when the first name says "Bold", else to the regular one, so a style written for
 /// other fonts still shows its labels.
-public final class FontLibrary: FontSource, @unchecked Sendable {
+public final class FontLibrary: @unchecked Sendable {
     public let faces: [FontFace]
     private let byName: [String: FontFace]
     private let regular: FontFace, bold: FontFace

@@ -222,10 +222,15 @@ public enum StyleLoader {
     /// `pixelRatio`. A resource that cannot be loaded is an error naming its URL.
     /// Sources in `skipping` are left for the caller to fill (nightmap's animated layers).
     /// A tiled source that cannot be opened (a missing archive, a bad TileJSON) is reported
-    /// through `report`, once, and draws nothing; the rest of the map draws.
+    /// through `report`, once, and draws nothing; the rest of the map draws, as do the
+    /// document's warnings. Labels take their glyphs from the document's `glyphs` ranges
+    /// (read as they are needed, problems passed to `glyphReport`, once per range), falling back
+    /// to `localGlyphs`, or from `localGlyphs` alone when the document names none.
     public static func style(for document: StyleDocument, resolver: ResourceResolver, pixelRatio: Double = 1,
-                             skipping: Set<String> = [],
+                             skipping: Set<String> = [], localGlyphs: (any GlyphSource)? = nil,
+                             glyphReport: @escaping @Sendable (String) -> Void = { _ in },
                              report: (String) -> Void = { _ in }) throws -> Style {
+        document.warnings.forEach(report)
         var features: [String: GeoJSONData] = [:]
         var images: [String: ImageSource] = [:]
         var tiles: [String: TileSet] = [:]
@@ -253,6 +258,11 @@ public enum StyleLoader {
             do { sprite = try SpriteLoader.load(base: base, pixelRatio: pixelRatio, resolver: resolver) } catch { problems.append("sprite: \(error)") }
         }
         if !problems.isEmpty { throw StyleDocumentError(problems) }
-        return Style(document: document, features: features, images: images, tiles: tiles, sprite: sprite)
+        var style = Style(document: document, features: features, images: images, tiles: tiles, sprite: sprite)
+        // (Right-to-left labels as MapLibre's RTL plugin sets them: its render harness loads it.)
+        style.bidi = ICUBidi()
+        style.glyphs = document.glyphs.map { GlyphStore(template: $0, resolver: resolver, fallback: localGlyphs, report: glyphReport) }
+            ?? localGlyphs
+        return style
     }
 }

@@ -27,6 +27,10 @@ public final class FrameRenderer {
     /// compared with the reference engines'.
     public var clearColor = PremultipliedColor(packed: 0xFF00_0000)
 
+    /// Label glyphs shaded from their distance fields so far (a panning frame, its labels
+    /// cached, adds none: the benchmark counts them).
+    public var glyphsShaded: Int { labels.glyphsDrawn }
+
     public init() {
         rasterizer = Rasterizer(width: 1, height: 1)
         labels = LabelSprites()

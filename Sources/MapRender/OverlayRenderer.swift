@@ -33,11 +33,10 @@ final class OverlayRenderer {
 
     /// A line of text over its halo, from the labels' cached masks, at whole pixels.
     private func drawText(_ text: OverlayText, _ t: RenderTarget, frame: Int) {
-        let paint = TextPaint(font: text.font, size: text.size, haloWidth: text.haloWidth)
         let ascent = text.font.metrics(size: text.size).ascent
         let pad = (text.haloWidth + 1).rounded(.up)
         let x = Int((text.x - pad).rounded()), y = Int((text.baseline - ascent - pad).rounded())
-        labels.sprite(text.text, paint: paint, halo: text.halo, text: text.color, frame: frame).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
+        labels.sprite(text.text, font: text.font, size: text.size, haloWidth: text.haloWidth, halo: text.halo, text: text.color, frame: frame).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
     }
 
     /// A closed polygon into the rasterizer (no path: nothing allocated).

@@ -15,6 +15,8 @@ import Raster
 public final class ParallelRenderer: @unchecked Sendable {
     public let threads: Int
     private let renderers: [FrameRenderer]
+    /// Label glyphs shaded so far, by all bands.
+    public var glyphsShaded: Int { renderers.reduce(0) { $0 + $1.glyphsShaded } }
     /// Band i draws rows cuts[i] ..< cuts[i + 1].
     private var cuts: [Int] = []
     /// Where the last frame's time says the cuts belong (kept, so that a frame does not allocate).

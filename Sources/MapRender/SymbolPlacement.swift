@@ -10,12 +10,16 @@ public struct PlacedSymbol: Sendable {
     public let text: PlacedText?
 }
 
-/// A placed label: its text and paint, where its baseline starts, and the box it claims.
-public struct PlacedText: Equatable, Sendable {
-    public let text: String
-    public let paint: TextPaint
+/// A placed label: its text, the point its shaped glyphs are drawn around (the anchor on
+/// screen, moved by its candidate position), its turn on screen and the box it claims.
+public struct PlacedText: Sendable {
+    public let text: SymbolSet.Text
     public let origin: Point
+    /// Radians, clockwise on screen.
+    public let rotation: Double
     public let box: FrameDescription.ScreenBox
+    /// The label's characters (tests and tools read them).
+    public var string: String { text.shaped.sections.map(\.text).joined() }
 }
 
 /// The symbols placed for one frame, per symbol layer (by its index among the frame's layers).
@@ -113,12 +117,14 @@ public final class SymbolPlacement: @unchecked Sendable {
 }
 
 /// Greedy placement in the symbols' order: each symbol's icon and each candidate position of
-/// its text are tried against the boxes placed so far; a text must also lie inside the window
-/// (a label cut by the edge is not shown). Icon and text show together unless one is optional,
+/// its text are tried against the boxes placed so far; a text must also reach into the window
+/// grown by MapLibre's 100-px padding. Icon and text show together unless one is optional,
 /// as in the style specification. The result depends only on the camera, the viewport and the
 /// symbols, so the same view always gives the same symbols, and panning only adds or drops
 /// symbols at the window's edges.
 enum SymbolPlacer {
+    /// How far past the window symbols are placed (MapLibre's collision grid's padding).
+    static let viewportPadding = 100.0
     /// `iconTranslate`, `textTranslate`: screen offsets of the layer's icons and texts from
     /// their anchors (`icon-translate`, `text-translate`), in their boxes too.
     static func place(_ set: SymbolSet, view: ViewTransform, iconTranslate: (x: Double, y: Double) = (0, 0),
@@ -158,19 +164,7 @@ enum SymbolPlacer {
             var placedText: PlacedText?
             let ts = Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y)
             if let text = symbol.text, ts.x > -w, ts.x < 2 * w, ts.y > -h, ts.y < 2 * h {
-                let pad = text.collision.padding
-                let s = ts
-                for (anchor, offset) in text.positions {
-                    let f = anchor.fraction
-                    let x = f.x == 0 ? s.x + offset.x : f.x == 1 ? s.x + offset.x - text.width : s.x + offset.x - text.width / 2
-                    let y = f.y == 0 ? s.y + offset.y + text.ascent : f.y == 1 ? s.y + offset.y - text.descent
-                        : s.y + offset.y + (text.ascent - text.descent) / 2
-                    let box = FrameDescription.ScreenBox(minX: x - pad, minY: y - text.ascent - pad, maxX: x + text.width + pad, maxY: y + text.descent + pad)
-                    guard box.minX >= 0, box.minY >= 0, box.maxX <= w, box.maxY <= h else { continue }
-                    guard text.collision.allowOverlap || !index.intersectsAny(box) else { continue }
-                    placedText = PlacedText(text: text.text, paint: text.paint, origin: Point(x, y), box: box)
-                    break
-                }
+                placedText = placeText(text, at: ts, bearing: view.camera.bearing, width: w, height: h, index: &index)
             }
             // Icon and text show together unless one of them is optional: an optional text lets
             // the icon show alone, an optional icon the text.
@@ -191,6 +185,46 @@ enum SymbolPlacer {
             out.append(PlacedSymbol(point: Point(s.x, s.y), icon: showIcon ? symbol.icon.map { screenImage($0.image, view) } : nil,
                                     text: showText ? placedText : nil))
         }
+    }
+
+    /// The first of the text's candidate positions whose box lies inside the window and clear
+    /// of the boxes placed (or any, when it may overlap), or nil.
+    private static func placeText(_ text: SymbolSet.Text, at s: Point, bearing: Double, width w: Double, height h: Double,
+                                  index: inout BoxIndex) -> PlacedText? {
+        let pad = text.collision.padding
+        let angle = (text.rotate - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
+        var b = text.box
+        // A turned label claims the box around its turned box.
+        if angle.truncatingRemainder(dividingBy: 2 * Double.pi) != 0 {
+            let c = cos(angle), sn = sin(angle)
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for (x, y) in [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY), (b.maxX, b.maxY)] {
+                let rx = x * c - y * sn, ry = x * sn + y * c
+                minX = min(minX, rx); maxX = max(maxX, rx); minY = min(minY, ry); maxY = max(maxY, ry)
+            }
+            b = .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+        }
+        // (Without variable anchors the shaping put the box where it goes.)
+        let candidates = text.positions.isEmpty ? [(anchor: IconAnchor.center, offset: (x: 0.0, y: 0.0))] : text.positions
+        let width = b.maxX - b.minX + 2 * pad, height = b.maxY - b.minY + 2 * pad
+        for (anchor, offset) in candidates {
+            var dx = offset.x, dy = offset.y
+            if !text.positions.isEmpty {
+                let f = anchor.fraction
+                dx += -(f.x - 0.5) * width; dy += -(f.y - 0.5) * height
+            }
+            let origin = Point(s.x + dx, s.y + dy)
+            let box = FrameDescription.ScreenBox(minX: origin.x + b.minX - pad, minY: origin.y + b.minY - pad,
+                                                 maxX: origin.x + b.maxX + pad, maxY: origin.y + b.maxY + pad)
+            // MapLibre's collision grid reaches 100 px past the window: a box reaching into it
+            // may be placed (partly off screen); one that may overlap shows even beyond.
+            if !text.collision.allowOverlap {
+                let pad = SymbolPlacer.viewportPadding
+                guard box.maxX >= -pad, box.minX < w + pad, box.maxY >= -pad, box.minY < h + pad, !index.intersectsAny(box) else { continue }
+            }
+            return PlacedText(text: text, origin: origin, rotation: angle, box: box)
+        }
+        return nil
     }
 
     /// The icon as drawn at the view's bearing: one aligned to the map turns with it.

@@ -22,7 +22,7 @@ extension Headless {
         var medians: [String: Double] = [:]
         var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d unless named, scene %@ (pulse: camera still, route and radar animating; the others redraw every layer)",
                             o.frames, o.size.width, o.size.height, o.scene),
-                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render   describe ms"]
+                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render   describe ms   glyphs/frame"]
         for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
             let renderer = ParallelRenderer(threads: scenario.threads)
             for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
@@ -43,6 +43,8 @@ extension Headless {
                 if model.loop.isPlaying { model.apply(.toggleTimer, now: model.now) }
             }
             var times: [Double] = [], describing: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
+            // Label glyphs shaded in the counted frames (after the first: a panning frame's labels come from the cache).
+            var glyphs = 0
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
             // Warm-up: a few frames (caches, scratch buffers) that are not counted; for swapped
             // radar frames two rounds of the loop (each frame's pixels are kept in the second).
@@ -73,6 +75,7 @@ extension Headless {
                 let frame = model.frame(recycling: &spare)
                 let d1 = Clock.now()
                 let a1 = nightmap_allocations()
+                let g0 = renderer.glyphsShaded
                 let s = Clock.now()
                 renderer.render(frame, into: pixmap)
                 spare = previous; previous = frame
@@ -83,6 +86,7 @@ extension Headless {
                 times.append((e - s) * 1000)
                 describing.append((d1 - d0) * 1000)
                 modelAllocs.append(a1 - a0); renderAllocs.append(a2 - a1)
+                if k > 0 { glyphs += renderer.glyphsShaded - g0 }
             }
             times.sort()
             let median = times[times.count / 2]
@@ -91,8 +95,9 @@ extension Headless {
             func perFrame(_ a: [UInt64]) -> Double { Double(a.reduce(0, +)) / Double(max(1, a.count)) }
             describing.sort()
             lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f %13.2f", median, p95, times.last ?? 0, 1000 / median,
-                                  perFrame(modelAllocs), perFrame(renderAllocs), describing[describing.count / 2]))
+                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f %13.2f %14.1f", median, p95, times.last ?? 0, 1000 / median,
+                                  perFrame(modelAllocs), perFrame(renderAllocs), describing[describing.count / 2],
+                                  Double(glyphs) / Double(max(1, times.count - 1))))
         }
         if let with = medians["pan"], let without = medians["pan-nosky"] {
             lines.append(String(format: "day and night and the footprint: %.2f ms of a pan frame (pan - pan-nosky)", with - without))

@@ -10,6 +10,7 @@ extension Headless {
         refreshElementsOnce(&model, o)
         if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: one picture needs no feed
         model.model.loadWantedTiles(now: model.model.now)
+        model.model.loadWantedGlyphs()
         for r in model.model.tileRequests() { if let e = r.tiles.lastError { warn("\(e.message)\(e.count > 1 ? " (and \(e.count - 1) more tiles)" : "")") } }
         model.status = StatusLine.compose(model, framesPerSecond: nil)
         let pixmap = Pixmap(width: model.camera.size.width, height: model.camera.size.height)

@@ -55,7 +55,7 @@ extension Headless {
         placement.place(frame)
         return frame.layers.indices.flatMap { i in
             placement.symbols(layer: i).compactMap { s in
-                s.text.map { PlacedLabel(text: $0.text, layer: frame.layers[i].id, box: $0.box, dot: s.icon == nil ? nil : s.point) }
+                s.text.map { PlacedLabel(text: $0.string, layer: frame.layers[i].id, box: $0.box, dot: s.icon == nil ? nil : s.point) }
             }
         }
     }

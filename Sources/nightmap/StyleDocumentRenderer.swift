@@ -56,6 +56,7 @@ func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: 
     let operations = RenderTestOperations(load: load, resolver: resolver, pixelRatio: pixelRatio)
     try operations.apply(try RenderTestOperations.list(json), to: &model, document: document, now: &now)
     model.loadWantedTiles(now: now)
+    model.loadWantedGlyphs()
     let pixmap = Pixmap(width: w, height: h)
     let renderer = FrameRenderer()
     renderer.clearColor = PremultipliedColor(packed: 0)

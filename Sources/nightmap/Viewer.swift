@@ -225,7 +225,8 @@ final class Viewer {
                 statusUpdated = -.infinity
             }
         }
-        tilesPending = pending
+        // (Glyph ranges arrive from the glyph source's threads as tiles do.)
+        tilesPending = pending || model.model.style.glyphs?.isLoading == true
     }
 
     private func handle(_ e: SDL_Event) throws {

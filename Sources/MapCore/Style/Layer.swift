@@ -131,8 +131,10 @@ public struct Style: Sendable {
     public private(set) var imagesVersion = 0
     /// The font the overlay's text is set in.
     public var font: (any TextFont)?
-    /// The fonts symbol layers' `text-font` names.
-    public var fonts: (any FontSource)?
+    /// Where symbol layers' labels get their glyphs (the style's `glyphs` ranges, local fonts).
+    public var glyphs: (any GlyphSource)?
+    /// Arabic joining and right-to-left reordering of labels (nil: text in logical order).
+    public var bidi: (any BidiShaper)?
     public var layers: [Layer]
     /// The style's sprite (icons of style-document symbol layers).
     public var sprite: SpriteSheet?

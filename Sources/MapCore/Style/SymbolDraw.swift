@@ -1,24 +1,17 @@
 /// Paint of one label's text, evaluated for one feature; lengths in device pixels, colours lit.
 public struct TextPaint: Equatable, Sendable {
-    public var font: any TextFont
     /// `text-size`: the em, in pixels.
     public var size: Double
     public var color: Color
     public var haloColor: Color
     public var haloWidth: Double
-    /// Extra pixels between letters (`text-letter-spacing` in ems, times the size).
-    public var letterSpacing: Double
+    public var haloBlur: Double
     public var opacity: Double
 
-    public init(font: any TextFont, size: Double, color: Color = .black, haloColor: Color = Color(r: 0, g: 0, b: 0, a: 0),
-                haloWidth: Double = 0, letterSpacing: Double = 0, opacity: Double = 1) {
-        self.font = font; self.size = size; self.color = color; self.haloColor = haloColor
-        self.haloWidth = haloWidth; self.letterSpacing = letterSpacing; self.opacity = opacity
-    }
-
-    public static func == (a: TextPaint, b: TextPaint) -> Bool {
-        a.font === b.font && a.size == b.size && a.color == b.color && a.haloColor == b.haloColor
-            && a.haloWidth == b.haloWidth && a.letterSpacing == b.letterSpacing && a.opacity == b.opacity
+    public init(size: Double, color: Color = .black, haloColor: Color = Color(r: 0, g: 0, b: 0, a: 0),
+                haloWidth: Double = 0, haloBlur: Double = 0, opacity: Double = 1) {
+        self.size = size; self.color = color; self.haloColor = haloColor
+        self.haloWidth = haloWidth; self.haloBlur = haloBlur; self.opacity = opacity
     }
 }
 
@@ -62,20 +55,31 @@ public final class SymbolSet: Sendable {
         }
     }
 
-    /// A label's text, shaped on one line: its width and the font's ascent and descent at its
-    /// size, and where it may go relative to the anchor, in order of preference.
+    /// A label's text shaped, its paint, its turn and where it may go relative to the anchor,
+    /// in order of preference.
     public struct Text: Sendable {
-        public let text: String
+        public let shaped: ShapedText
+        /// Equal keys draw the same glyphs in the same places (the renderer's mask cache key).
+        public let key: String
         public let paint: TextPaint
-        public let width: Double, ascent: Double, descent: Double
-        /// Candidate positions: which point of the text's box sits at the anchor (`text-anchor`,
-        /// or each of `text-variable-anchor`), shifted by `offset` device pixels.
+        /// `text-rotate`, degrees clockwise.
+        public let rotate: Double
+        /// Whether the text turns with the map (`text-rotation-alignment` map on a point label).
+        public let rotatesWithMap: Bool
+        /// Candidate positions (`text-variable-anchor`): the shaped box, centred on the anchor,
+        /// moved so that this point of it sits at the anchor, then by `offset` device pixels.
+        /// Empty: the box stays where the shaping put it (`text-anchor`, `text-offset`).
         public let positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))]
         public let collision: Collision
-        public init(text: String, paint: TextPaint, width: Double, ascent: Double, descent: Double,
-                    positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))], collision: Collision) {
-            self.text = text; self.paint = paint; self.width = width; self.ascent = ascent; self.descent = descent
+        public init(shaped: ShapedText, key: String, paint: TextPaint, rotate: Double = 0, rotatesWithMap: Bool = false,
+                    positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = [], collision: Collision) {
+            self.shaped = shaped; self.key = key; self.paint = paint; self.rotate = rotate; self.rotatesWithMap = rotatesWithMap
             self.positions = positions; self.collision = collision
+        }
+        /// The shaped box in device pixels around the anchor (before any turn or candidate's move).
+        public var box: FrameDescription.ScreenBox {
+            let s = paint.size / SDFGlyph.em
+            return .init(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
         }
     }
 
@@ -113,9 +117,4 @@ public struct SymbolDraw: Equatable, Sendable {
     public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool {
         a.set === b.set && a.context === b.context && a.iconTranslate == b.iconTranslate && a.textTranslate == b.textTranslate
     }
-}
-
-/// Fonts by `text-font` stack: the first font of the stack that is known, else a fallback.
-public protocol FontSource: Sendable {
-    func font(_ stack: [String]) -> any TextFont
 }

@@ -11,6 +11,8 @@ final class FeatureDrawCache: @unchecked Sendable {
         let data: GeoJSONData?
         let sprite: SpriteSheet?
         let images: Int
+        /// The glyph source's arrivals (labels waiting for glyphs are evaluated again).
+        let glyphs: Int
         let zoom: Double, pixelRatio: Double, light: Color
         /// The instant, for a layer in a transition (else -infinity).
         let time: Double
@@ -39,6 +41,7 @@ final class FeatureDrawCache: @unchecked Sendable {
         let data = e.features(style, layer.definition)
         lock.lock()
         if let k = entries[id], k.layer === layer, k.data === data, k.sprite === style.sprite, k.images == style.imagesVersion,
+           k.glyphs == (style.glyphs?.generation ?? 0),
            k.zoom == e.zoom || !layer.dependsOnZoom, k.pixelRatio == e.pixelRatio, k.light == e.light, k.time == time,
            Self.covers(k.region, e.visible) {
             lock.unlock()
@@ -49,9 +52,10 @@ final class FeatureDrawCache: @unchecked Sendable {
         // again every frame, while what else they evaluate is kept by feature.)
         let margin = layer.definition.type == .symbol ? 0.5 : 1
         let region = data?.index == nil ? nil : e.visible.map { $0.grown(by: margin) }
+        let glyphs = style.glyphs?.generation ?? 0
         let draw = make(region)
         lock.lock()
-        entries[id] = Entry(layer: layer, data: data, sprite: style.sprite, images: style.imagesVersion, zoom: e.zoom,
+        entries[id] = Entry(layer: layer, data: data, sprite: style.sprite, images: style.imagesVersion, glyphs: glyphs, zoom: e.zoom,
                             pixelRatio: e.pixelRatio, light: e.light, time: time, region: region, draw: draw)
         lock.unlock()
         return draw

@@ -56,6 +56,16 @@ extension MapModel {
         }
     }
 
+    /// Evaluates the view's labels, which asks for their glyphs, and waits at most `timeout`
+    /// seconds for those to arrive: what a snapshot does before its one frame (the window
+    /// instead shows each label when its glyphs are in). Whether everything arrived.
+    @discardableResult
+    public func loadWantedGlyphs(timeout: Double = 10) -> Bool {
+        guard let glyphs = style.glyphs else { return true }
+        _ = frame()
+        return glyphs.waitUntilIdle(timeout: timeout)
+    }
+
     /// Replaces a GeoJSON source's data (`updateGeoJSONSource` / `setData`).
     public mutating func updateGeoJSONSource(_ id: String, _ data: GeoJSONData) throws {
         guard style.geojson(id) != nil else { throw StyleError("sources.\(id): no GeoJSON source with this id") }

@@ -82,10 +82,11 @@ extension StyledLayer {
         return PendingIcon(icon: .init(image: .sprite(p), box: box(w, h, p.offset), collision: collision), length: icon.width)
     }
 
-    /// The feature's label (`text-field`, transformed, set in the `text-font` at `text-size`), or
-    /// nil when it has none or the style has no fonts.
+    /// The feature's label (`text-field`, transformed, shaped in its `text-font` from the style's
+    /// glyphs), or nil when it has none, nothing of it can be drawn, or its glyphs are still on
+    /// their way (the glyph source's next arrival evaluates it again).
     func text(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> SymbolSet.Text? {
-        guard let fonts = style.fonts else { return nil }
+        guard let glyphs = style.glyphs else { return nil }
         var text = layout(L.textField, c).asString ?? ""
         guard !text.isEmpty else { return nil }
         switch string(L.textTransform, c) {
@@ -93,48 +94,115 @@ extension StyledLayer {
         case "lowercase": text = text.lowercased()
         default: break
         }
-        let stack: [String]
-        if case let .array(names) = layout(L.textFont, c) { stack = names.compactMap(\.asString) } else { stack = [] }
-        let font = fonts.font(stack)
-        // (Glyphs are rasterized at this size: at most 256 px, as the reference engines' atlas.)
+        let stack: String
+        if case let .array(names) = layout(L.textFont, c) { stack = names.compactMap(\.asString).joined(separator: ",") } else { stack = "" }
+        // (Glyphs are drawn at this size: at most 256 px, as the reference engines' atlas.)
         let size = min(max(finite(number(L.textSize, c) * e.pixelRatio), 0), 256 * max(e.pixelRatio, 1))
         guard size > 0 else { return nil }
+
+        // Layout in ems of 24 units (MapLibre's shaping): labels along lines break only at line feeds.
+        let placement = string(L.placement, c)
+        let em = SDFGlyph.em
+        var options = ShapingOptions()
+        options.maxWidth = placement == "point" ? max(finite(number(L.textMaxWidth, c)), 0) * em : .infinity
+        options.lineHeight = finite(number(L.textLineHeight, c)) * em
+        options.letterSpacing = min(max(finite(number(L.textLetterSpacing, c)), -1), 10) * em
+        let variable = variableAnchors(c)
+        options.anchor = variable.isEmpty ? IconAnchor(rawValue: string(L.textAnchor, c)) ?? .center : .center
+        let justify = string(L.textJustify, c)
+        if placement != "point" {
+            options.justify = .center
+        } else if justify == "auto" {
+            let f = (variable.first?.anchor ?? options.anchor).fraction
+            options.justify = f.x == 0 ? .left : f.x == 1 ? .right : .center
+        } else {
+            options.justify = TextJustify(rawValue: justify) ?? .center
+        }
+        if variable.isEmpty {
+            let radial: Double = isSet(L.textRadialOffset) ? finite(number(L.textRadialOffset, c)) : 0
+            if radial != 0 {
+                options.offset = Self.variableOffset(options.anchor, radial: radial * em)
+            } else {
+                let o = pair(L.textOffset, c)
+                options.offset = (finite(o.0) * em, finite(o.1) * em)
+            }
+        }
+        let sections = [TextSection(text: text, fontStack: stack)]
+        for (stack, codePoints) in TextShaper.codePoints(sections, options: options, bidi: style.bidi) {
+            guard glyphs.request(codePoints, stack: stack) else { return nil }
+        }
+        guard let shaped = TextShaper.shape(sections, options: options, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi) else {
+            return nil
+        }
+
         let emissive = number(P.textEmissiveStrength, c)
-        let paint = TextPaint(font: font, size: size,
+        let haloWidth = min(max(finite(number(P.textHaloWidth, c) * e.pixelRatio), 0), size / 4 + 1)
+        let paint = TextPaint(size: size,
                               color: color(P.textColor, c).lit(by: e.light, emissive: emissive),
                               haloColor: color(P.textHaloColor, c).lit(by: e.light, emissive: emissive),
-                              haloWidth: min(max(finite(number(P.textHaloWidth, c) * e.pixelRatio), 0), size / 4 + 1),
-                              letterSpacing: min(max(finite(number(L.textLetterSpacing, c)), -1), 10) * size,
+                              haloWidth: haloWidth,
+                              haloBlur: min(max(finite(number(P.textHaloBlur, c) * e.pixelRatio), 0), size),
                               opacity: number(P.textOpacity, c))
-        let width = font.width(text, size: size, letterSpacing: paint.letterSpacing)
-        let (ascent, descent) = font.metrics(size: size)
-        // Where the text may go: each variable anchor with its radial offset (or `text-offset`
-        // taken away from the anchor), else `text-anchor` with `text-offset` (or the radial one).
-        let radial: Double? = isSet(L.textRadialOffset) ? max(finite(number(L.textRadialOffset, c)), 0) : nil
-        let given = pair(L.textOffset, c)
-        var positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = []
-        func ems(_ v: (Double, Double)) -> (x: Double, y: Double) { (e.length(v.0 * size), e.length(v.1 * size)) }
-        if case let .array(names) = layout(L.textVariableAnchor, c), !names.isEmpty {
-            for name in names {
-                guard let anchor = name.asString.flatMap(IconAnchor.init(rawValue:)) else { continue }
-                let away = anchor.away
-                let offset = radial.map { r in (away.x * r * (away.y == 0 || away.x == 0 ? 1 : 0.5.squareRoot()),
-                                                away.y * r * (away.y == 0 || away.x == 0 ? 1 : 0.5.squareRoot())) }
-                    ?? (away.x * abs(given.0), away.y * abs(given.1))
-                positions.append((anchor, ems(offset)))
-            }
-        } else {
-            let anchor = IconAnchor(rawValue: string(L.textAnchor, c)) ?? .center
-            let away = anchor.away
-            positions.append((anchor, ems(radial.map { (away.x * $0, away.y * $0) } ?? given)))
-        }
-        guard !positions.isEmpty else { return nil }
+        let alignment = string(L.textRotationAlignment, c)
+        let rotatesWithMap = alignment == "map" && placement == "point"
         let collision = SymbolSet.Collision(padding: e.length(number(L.textPadding, c) * e.pixelRatio),
                                             allowOverlap: layout(L.textAllowOverlap, c) == .bool(true),
                                             ignorePlacement: layout(L.textIgnorePlacement, c) == .bool(true),
                                             optional: layout(L.textOptional, c) == .bool(true))
-        return SymbolSet.Text(text: text, paint: paint, width: width, ascent: ascent, descent: descent,
-                              positions: positions, collision: collision)
+        let scale = size / em
+        let positions = variable.map { (anchor: $0.anchor, offset: (x: e.length($0.offset.x * scale), y: e.length($0.offset.y * scale))) }
+        let key = "\(stack)\u{1}\(text)\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
+            + "\(options.anchor),\(options.offset.x),\(options.offset.y)"
+        return SymbolSet.Text(shaped: shaped, key: key, paint: paint, rotate: degrees(finite(number(L.textRotate, c))),
+                              rotatesWithMap: rotatesWithMap, positions: positions, collision: collision)
+    }
+
+    /// `text-variable-anchor-offset`, else `text-variable-anchor` with its radial or text offset:
+    /// each anchor with its offset in layout units (24 per em), as MapLibre converts them.
+    private func variableAnchors(_ c: EvaluationContext) -> [(anchor: IconAnchor, offset: (x: Double, y: Double))] {
+        let em = SDFGlyph.em
+        if case let .array(values) = layout(L.textVariableAnchorOffset, c), !values.isEmpty {
+            var out: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = []
+            var i = 0
+            while i + 1 < values.count {
+                if let anchor = values[i].asString.flatMap(IconAnchor.init(rawValue:)), let o = values[i + 1].asNumbers, o.count == 2 {
+                    let f = anchor.fraction
+                    // (Offsets reach to the baseline, taken as 7 units above the em box's bottom.)
+                    out.append((anchor, (finite(o[0]) * em, finite(o[1]) * em + (f.y == 0 ? -7 : f.y == 1 ? 7 : 0))))
+                }
+                i += 2
+            }
+            return out
+        }
+        guard case let .array(names) = layout(L.textVariableAnchor, c), !names.isEmpty else { return [] }
+        let radial: Double? = isSet(L.textRadialOffset) ? finite(number(L.textRadialOffset, c)) * em : nil
+        let given = pair(L.textOffset, c)
+        return names.compactMap { name in
+            guard let anchor = name.asString.flatMap(IconAnchor.init(rawValue:)) else { return nil }
+            if let radial { return (anchor, Self.variableOffset(anchor, radial: radial)) }
+            return (anchor, Self.variableOffset(anchor, x: finite(given.0) * em, y: finite(given.1) * em))
+        }
+    }
+
+    /// A radial offset (layout units, to the edge of the text's box) as a move of the box
+    /// placed by `anchor` (MapLibre's rule: diagonals share it between the axes; vertically it
+    /// reaches the baseline, 7 units above the box's bottom).
+    static func variableOffset(_ anchor: IconAnchor, radial: Double) -> (x: Double, y: Double) {
+        let r = max(radial, 0), h = r / 2.0.squareRoot()
+        let f = anchor.fraction
+        let diagonal = f.x != 0.5 && f.y != 0.5
+        let x = f.x == 0.5 ? 0 : (diagonal ? h : r) * (f.x == 0 ? 1 : -1)
+        let y = f.y == 0.5 ? 0 : f.y == 0 ? (diagonal ? h : r) - 7 : 7 - (diagonal ? h : r)
+        return (x, y)
+    }
+
+    /// `text-offset` with a variable anchor: its sizes away from the anchor's point, the
+    /// vertical one to the baseline.
+    static func variableOffset(_ anchor: IconAnchor, x: Double, y: Double) -> (x: Double, y: Double) {
+        let f = anchor.fraction
+        let ox = f.x == 0.5 ? 0 : f.x == 0 ? abs(x) : -abs(x)
+        let oy = f.y == 0.5 ? 0 : f.y == 0 ? abs(y) - 7 : 7 - abs(y)
+        return (ox, oy)
     }
 
     /// `icon-padding`: one number, or the largest of [top, right, bottom, left] (boxes here grow
@@ -143,14 +211,5 @@ extension StyledLayer {
         let v = layout(property, c)
         if let n = v.asNumber { return max(finite(n), 0) }
         return max(finite((v.asNumbers ?? []).max() ?? 0), 0)
-    }
-}
-
-extension IconAnchor {
-    /// The direction from the anchor point to the box's centre (an offset "away" from the anchor
-    /// moves the box this way): `left` puts the box to the right of its point.
-    var away: (x: Double, y: Double) {
-        let f = fraction
-        return (f.x == 0.5 ? 0 : f.x == 0 ? 1 : -1, f.y == 0.5 ? 0 : f.y == 0 ? 1 : -1)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A symbol layer's features' symbols as last evaluated, by feature index, with what they were
-/// evaluated for: a zooming camera evaluates only the filter again. Bounded: past
+/// evaluated for (data, images, glyphs, pixel ratio, light): a zooming camera evaluates only the filter again. Bounded: past
 /// `SymbolMemo.limit` features it keeps only those of the last evaluation (a camera wandering for
 /// hours does not gather the whole data set).
 final class SymbolMemo: @unchecked Sendable {
@@ -16,20 +16,23 @@ final class SymbolMemo: @unchecked Sendable {
     var passing: [Int32] = []
     private(set) var lastPassing: [Int32] = []
     private(set) var lastSet: SymbolSet?
-    private var data: GeoJSONData?, sprite: SpriteSheet?, fonts: AnyObject?
+    private var data: GeoJSONData?, sprite: SpriteSheet?, glyphs: AnyObject?
+    /// The glyph source's arrivals when evaluated (a label that waited for its glyphs is shaped again).
+    private var glyphGeneration = 0
     private var images = -1, pixelRatio = 0.0, light = Color.black
 
     /// The memo for these inputs (emptied when they differ from the last ones), locked until `unlock`.
     func entries(for style: Style, _ data: GeoJSONData, _ e: StyleEvaluation) -> SymbolMemo {
         lock.lock()
-        let fonts = style.fonts.map { $0 as AnyObject }
+        let glyphs = style.glyphs.map { $0 as AnyObject }
+        let generation = style.glyphs?.generation ?? 0
         if data !== self.data || style.sprite !== sprite || style.imagesVersion != images || e.pixelRatio != pixelRatio
-            || e.light != light || fonts !== self.fonts {
+            || e.light != light || glyphs !== self.glyphs || generation != glyphGeneration {
             entries.removeAll()
             lastSet = nil
             lastPassing.removeAll()
             self.data = data; sprite = style.sprite; images = style.imagesVersion; pixelRatio = e.pixelRatio; light = e.light
-            self.fonts = fonts
+            self.glyphs = glyphs; glyphGeneration = generation
         }
         return self
     }

@@ -39,6 +39,17 @@ public protocol GlyphSource: AnyObject, Sendable {
     func glyph(_ codePoint: UInt32, stack: String) -> SDFGlyph?
     /// Counts arrivals (ranges loaded or failed): a change means labels may shape differently.
     var generation: Int { get }
+    /// Waits until nothing is loading, at most `timeout` seconds; whether nothing is (snapshots
+    /// and render tests draw once everything asked for is in).
+    func waitUntilIdle(timeout: Double) -> Bool
+    /// Something asked for is still loading (the window looks again soon).
+    var isLoading: Bool { get }
+}
+
+extension GlyphSource {
+    /// (A source that answers at once.)
+    public func waitUntilIdle(timeout: Double) -> Bool { true }
+    public var isLoading: Bool { false }
 }
 
 /// Arabic joining and bidirectional reordering (ICU's, through MapData's `ICUBidi`), as

@@ -24,13 +24,8 @@ public enum TextShaper {
     /// gives each glyph (nil: drawn as nothing, no advance).
     public static func shape(_ sections: [TextSection], options: ShapingOptions, glyphs: (UInt32, String) -> SDFGlyph?,
                              bidi: (any BidiShaper)? = nil) -> ShapedText? {
-        var logical = TaggedText(sections)
-        let spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
-        // The bidi hook only sees text with right-to-left characters.
-        let bidi = logical.codePoints.contains(where: ScriptProperties.isRightToLeft) ? bidi : nil
-        if let bidi { logical = TaggedText(sections, transform: bidi.shapeArabic) }
+        let (logical, spacing, bidi) = prepared(sections, options: options, bidi: bidi)
         guard !logical.isEmpty else { return nil }
-        if options.writingMode == .vertical { VerticalPunctuation.verticalize(&logical.codePoints) }
 
         let advances = logical.codePoints.indices.map { index in
             advance(of: logical.codePoints[index], in: sections[logical.sections[index]], spacing: spacing, glyphs: glyphs)
@@ -46,6 +41,28 @@ public enum TextShaper {
         var layout = LineLayout(sections: sections, options: options, spacing: spacing)
         for line in lines { layout.add(line, glyphs: glyphs) }
         return layout.shapedText()
+    }
+
+    /// The code points `shape` looks glyphs up for, by font stack (Arabic joined, punctuation
+    /// of vertical text in its vertical forms): what a glyph source must have at hand first.
+    public static func codePoints(_ sections: [TextSection], options: ShapingOptions,
+                                  bidi: (any BidiShaper)? = nil) -> [String: [UInt32]] {
+        let text = prepared(sections, options: options, bidi: bidi).text
+        var out: [String: [UInt32]] = [:]
+        for (c, s) in zip(text.codePoints, text.sections) where s < sections.count { out[sections[s].fontStack, default: []].append(c) }
+        return out
+    }
+
+    /// The text as shaping sees it before breaking, the letter spacing it gets and the bidi
+    /// shaper it goes through (only text with right-to-left characters sees it).
+    private static func prepared(_ sections: [TextSection], options: ShapingOptions,
+                                 bidi: (any BidiShaper)?) -> (text: TaggedText, spacing: Double, bidi: (any BidiShaper)?) {
+        var logical = TaggedText(sections)
+        let spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
+        let bidi = logical.codePoints.contains(where: ScriptProperties.isRightToLeft) ? bidi : nil
+        if let bidi { logical = TaggedText(sections, transform: bidi.shapeArabic) }
+        if options.writingMode == .vertical { VerticalPunctuation.verticalize(&logical.codePoints) }
+        return (logical, spacing, bidi)
     }
 
     /// How far a character moves the pen while lines are broken (always horizontally, as in

@@ -175,6 +175,14 @@ public final class GlyphStore: GlyphSource, @unchecked Sendable {
         return true
     }
 
+    /// Some range is queued or being read (or the fallback is loading).
+    public var isLoading: Bool {
+        condition.lock()
+        let n = loading
+        condition.unlock()
+        return n > 0 || fallback?.isLoading == true
+    }
+
     /// The next range to read, or nil (and one worker fewer) when none is queued.
     private func next() -> Job? {
         condition.lock(); defer { condition.unlock() }

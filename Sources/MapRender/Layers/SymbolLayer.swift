@@ -54,13 +54,8 @@ final class SymbolRenderLayer: RenderLayer {
         // Text: halo masks under text masks, at whole pixels.
         let top = Double(t.rows.lowerBound), bottom = Double(t.rows.upperBound)
         for symbol in symbols {
-            guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.paint.opacity > 0 else { continue }
-            let (ascent, _) = text.paint.font.metrics(size: text.paint.size)
-            let pad = (text.paint.haloWidth + 1).rounded(.up)
-            let x = Int((text.origin.x - pad).rounded()), y = Int((text.origin.y - ascent - pad).rounded())
-            labels.sprite(text.text, paint: text.paint, halo: text.paint.haloColor.premultiplied(opacity: text.paint.opacity),
-                          text: text.paint.color.premultiplied(opacity: text.paint.opacity), frame: draw.frameNumber)
-                .composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
+            guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.text.paint.opacity > 0 else { continue }
+            labels.draw(text, frame: draw.frameNumber, t)
         }
     }
 
