@@ -14,12 +14,14 @@ public struct PlacedSymbol: Sendable {
 /// screen, moved by its candidate position), its turn on screen and the box it claims.
 public struct PlacedText: Sendable {
     public let text: SymbolSet.Text
+    /// Which of the text's shapings (horizontal, or vertical).
+    public let shaped: ShapedText
     public let origin: Point
     /// Radians, clockwise on screen.
     public let rotation: Double
     public let box: FrameDescription.ScreenBox
     /// The label's characters (tests and tools read them).
-    public var string: String { text.shaped.sections.map(\.text).joined() }
+    public var string: String { shaped.sections.map(\.text).joined() }
 }
 
 /// The symbols placed for one frame, per symbol layer (by its index among the frame's layers).
@@ -192,39 +194,43 @@ enum SymbolPlacer {
     private static func placeText(_ text: SymbolSet.Text, at s: Point, bearing: Double, width w: Double, height h: Double,
                                   index: inout BoxIndex) -> PlacedText? {
         let pad = text.collision.padding
-        let angle = (text.rotate - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
-        var b = text.box
-        // A turned label claims the box around its turned box.
-        if angle.truncatingRemainder(dividingBy: 2 * Double.pi) != 0 {
-            let c = cos(angle), sn = sin(angle)
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for (x, y) in [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY), (b.maxX, b.maxY)] {
-                let rx = x * c - y * sn, ry = x * sn + y * c
-                minX = min(minX, rx); maxX = max(maxX, rx); minY = min(minY, ry); maxY = max(maxY, ry)
-            }
-            b = .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-        }
         // (Without variable anchors the shaping put the box where it goes.)
         let candidates = text.positions.isEmpty ? [(anchor: IconAnchor.center, offset: (x: 0.0, y: 0.0))] : text.positions
-        let width = b.maxX - b.minX + 2 * pad, height = b.maxY - b.minY + 2 * pad
-        for (anchor, offset) in candidates {
-            var dx = offset.x, dy = offset.y
-            if !text.positions.isEmpty {
-                let f = anchor.fraction
-                dx += -(f.x - 0.5) * width; dy += -(f.y - 0.5) * height
+        for (shaped, turn) in text.orientations {
+            let angle = (text.rotate + turn - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
+            let b = turned(text.box(shaped), by: angle)
+            let width = b.maxX - b.minX + 2 * pad, height = b.maxY - b.minY + 2 * pad
+            for (anchor, offset) in candidates {
+                var dx = offset.x, dy = offset.y
+                if !text.positions.isEmpty {
+                    let f = anchor.fraction
+                    dx += -(f.x - 0.5) * width; dy += -(f.y - 0.5) * height
+                }
+                let origin = Point(s.x + dx, s.y + dy)
+                let box = FrameDescription.ScreenBox(minX: origin.x + b.minX - pad, minY: origin.y + b.minY - pad,
+                                                     maxX: origin.x + b.maxX + pad, maxY: origin.y + b.maxY + pad)
+                // MapLibre's collision grid reaches 100 px past the window: a box reaching into it
+                // may be placed (partly off screen); one that may overlap shows even beyond.
+                if !text.collision.allowOverlap {
+                    let pad = SymbolPlacer.viewportPadding
+                    guard box.maxX >= -pad, box.minX < w + pad, box.maxY >= -pad, box.minY < h + pad, !index.intersectsAny(box) else { continue }
+                }
+                return PlacedText(text: text, shaped: shaped, origin: origin, rotation: angle, box: box)
             }
-            let origin = Point(s.x + dx, s.y + dy)
-            let box = FrameDescription.ScreenBox(minX: origin.x + b.minX - pad, minY: origin.y + b.minY - pad,
-                                                 maxX: origin.x + b.maxX + pad, maxY: origin.y + b.maxY + pad)
-            // MapLibre's collision grid reaches 100 px past the window: a box reaching into it
-            // may be placed (partly off screen); one that may overlap shows even beyond.
-            if !text.collision.allowOverlap {
-                let pad = SymbolPlacer.viewportPadding
-                guard box.maxX >= -pad, box.minX < w + pad, box.maxY >= -pad, box.minY < h + pad, !index.intersectsAny(box) else { continue }
-            }
-            return PlacedText(text: text, origin: origin, rotation: angle, box: box)
         }
         return nil
+    }
+
+    /// The box around `b` turned by `angle` (radians, clockwise) about the anchor.
+    private static func turned(_ b: FrameDescription.ScreenBox, by angle: Double) -> FrameDescription.ScreenBox {
+        guard angle.truncatingRemainder(dividingBy: 2 * Double.pi) != 0 else { return b }
+        let c = cos(angle), sn = sin(angle)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY), (b.maxX, b.maxY)] {
+            let rx = x * c - y * sn, ry = x * sn + y * c
+            minX = min(minX, rx); maxX = max(maxX, rx); minY = min(minY, ry); maxY = max(maxY, ry)
+        }
+        return .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
     /// The icon as drawn at the view's bearing: one aligned to the map turns with it.

@@ -59,6 +59,11 @@ public final class SymbolSet: Sendable {
     /// in order of preference.
     public struct Text: Sendable {
         public let shaped: ShapedText
+        /// The text shaped for vertical writing (`text-writing-mode` with `vertical`, CJK in
+        /// it), drawn turned a quarter clockwise: tried first when `verticalFirst`, else when
+        /// the horizontal one has no room.
+        public let vertical: ShapedText?
+        public let verticalFirst: Bool
         /// Equal keys draw the same glyphs in the same places (the renderer's mask cache key).
         public let key: String
         public let paint: TextPaint
@@ -71,15 +76,24 @@ public final class SymbolSet: Sendable {
         /// Empty: the box stays where the shaping put it (`text-anchor`, `text-offset`).
         public let positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))]
         public let collision: Collision
-        public init(shaped: ShapedText, key: String, paint: TextPaint, rotate: Double = 0, rotatesWithMap: Bool = false,
+        public init(shaped: ShapedText, vertical: ShapedText? = nil, verticalFirst: Bool = false, key: String, paint: TextPaint,
+                    rotate: Double = 0, rotatesWithMap: Bool = false,
                     positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = [], collision: Collision) {
-            self.shaped = shaped; self.key = key; self.paint = paint; self.rotate = rotate; self.rotatesWithMap = rotatesWithMap
-            self.positions = positions; self.collision = collision
+            self.shaped = shaped; self.vertical = vertical; self.verticalFirst = verticalFirst; self.key = key; self.paint = paint
+            self.rotate = rotate; self.rotatesWithMap = rotatesWithMap; self.positions = positions; self.collision = collision
         }
-        /// The shaped box in device pixels around the anchor (before any turn or candidate's move).
-        public var box: FrameDescription.ScreenBox {
+        /// The horizontal shaping's box in device pixels around the anchor (before any turn or
+        /// candidate's move).
+        public var box: FrameDescription.ScreenBox { box(shaped) }
+        /// A shaping's box in device pixels around the anchor.
+        public func box(_ shaped: ShapedText) -> FrameDescription.ScreenBox {
             let s = paint.size / SDFGlyph.em
             return .init(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
+        }
+        /// The shapings to try, in order, each with the turn it is drawn with (degrees).
+        public var orientations: [(shaped: ShapedText, turn: Double)] {
+            guard let vertical else { return [(shaped, 0)] }
+            return verticalFirst ? [(vertical, 90), (shaped, 0)] : [(shaped, 0), (vertical, 90)]
         }
     }
 

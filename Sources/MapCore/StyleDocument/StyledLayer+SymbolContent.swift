@@ -134,6 +134,22 @@ extension StyledLayer {
         guard let shaped = TextShaper.shape(sections, options: options, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi) else {
             return nil
         }
+        // Vertical writing (point labels only, as in MapLibre): a second shaping, justified
+        // left, when the text has characters set upright in vertical lines.
+        var vertical: ShapedText?, verticalFirst = false
+        if placement == "point", case let .array(modes) = layout(L.textWritingMode, c),
+           let v = modes.firstIndex(of: .string("vertical")),
+           text.unicodeScalars.contains(where: { ScriptProperties.hasUprightVerticalOrientation($0.value) }) {
+            verticalFirst = v < (modes.firstIndex(of: .string("horizontal")) ?? modes.count)
+            var o = options
+            o.writingMode = .vertical; o.justify = .left
+            var ready = true
+            for (stack, codePoints) in TextShaper.codePoints(sections, options: o, bidi: style.bidi) where !glyphs.request(codePoints, stack: stack) {
+                ready = false
+            }
+            guard ready else { return nil }
+            vertical = TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi)
+        }
 
         let emissive = number(P.textEmissiveStrength, c)
         let haloWidth = min(max(finite(number(P.textHaloWidth, c) * e.pixelRatio), 0), size / 4 + 1)
@@ -153,7 +169,7 @@ extension StyledLayer {
         let positions = variable.map { (anchor: $0.anchor, offset: (x: e.length($0.offset.x * scale), y: e.length($0.offset.y * scale))) }
         let key = "\(stack)\u{1}\(text)\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
             + "\(options.anchor),\(options.offset.x),\(options.offset.y)"
-        return SymbolSet.Text(shaped: shaped, key: key, paint: paint, rotate: degrees(finite(number(L.textRotate, c))),
+        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, key: key, paint: paint, rotate: degrees(finite(number(L.textRotate, c))),
                               rotatesWithMap: rotatesWithMap, positions: positions, collision: collision)
     }
 

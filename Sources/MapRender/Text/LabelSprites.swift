@@ -56,7 +56,7 @@ final class LabelSprites {
         // Colours by section: the layer's, or a section's own (each its own fill mask).
         var colors: [UInt32] = [paint.color.premultiplied(opacity: paint.opacity).packed]
         var groupOf: [Int] = []
-        for section in text.shaped.sections {
+        for section in label.shaped.sections {
             guard let c = section.color else { groupOf.append(0); continue }
             let packed = c.premultiplied(opacity: paint.opacity).packed
             if let i = colors.firstIndex(of: packed) { groupOf.append(i) } else { groupOf.append(colors.count); colors.append(packed) }
@@ -68,9 +68,9 @@ final class LabelSprites {
         let shading = SDFLabelMasks.Shading(size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
                                             haloBlur: paint.haloBlur, rotation: label.rotation,
                                             phaseX: Int(ax - px * n), phaseY: Int(ay - py * n))
-        let key = Key.sdf(key: text.key, shading: shading, colors: colors)
+        let key = Key.sdf(key: label.shaped.writingMode == .vertical ? text.key + "\u{1}v" : text.key, shading: shading, colors: colors)
         let entry = cached(key, frame: frame) {
-            let m = SDFLabelMasks(text.shaped, shading, groups: colors.count, group: { $0 < groupOf.count ? groupOf[$0] : 0 },
+            let m = SDFLabelMasks(label.shaped, shading, groups: colors.count, group: { $0 < groupOf.count ? groupOf[$0] : 0 },
                                   glyphsDrawn: &glyphsDrawn)
             return Entry(text: m.fills[0], halo: m.halo, more: Array(m.fills.dropFirst()), x: m.x, y: m.y, lastUsed: frame)
         }
