@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/CWebP"),
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The drawing loops of these two modules modify the renderer's scratch state (a class's
         // stored properties: rasterizer, stroker, masks) tens of thousands of times a frame, and
@@ -29,7 +30,7 @@ let package = Package(
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
         .target(name: "MapCore", dependencies: ["Raster"]),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CCurl"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CFontconfig", "CCurl"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
         // nightmap's demos over the engine: the radar player, the ISS tracker, the route pulse,
