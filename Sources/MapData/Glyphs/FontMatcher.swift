@@ -80,9 +80,10 @@ public struct FontFile: Hashable, Sendable {
 
 /// Finds installed fonts for `text-font` names through fontconfig, as a desktop application
 /// would: the family, weight and slant of a `FontName` matched with `FcFontMatch`, and for a
-/// code point the chosen face lacks, the fonts `FcFontSort` ranks next that cover it. Fonts of
-/// the application's own folder (nightmap's `Resources/fonts`) are matched first, so its
-/// DejaVu Sans is the one used even where the system has another copy. Answers are cached;
+/// code point the chosen face lacks, the fonts `FcFontSort` ranks next that cover it. A face of
+/// the application's own folder (nightmap's `Resources/fonts`) is taken before an installed
+/// one of the same family, weight and slant, so nightmap's DejaVu Sans is the one used even
+/// where the system has another copy (of another version). Answers are cached;
 /// the class is thread-safe (one lock).
 public final class FontMatcher: @unchecked Sendable {
     private let config: OpaquePointer
@@ -126,21 +127,18 @@ public final class FontMatcher: @unchecked Sendable {
         if let known = matches[name] { return known }
         guard let pattern = Self.pattern(name, config: config) else { return nil }
         defer { FcPatternDestroy(pattern) }
-        // The application's fonts first, then all of them (the system's and the application's).
-        var found: FontFile?
-        if let app = FcConfigGetFonts(config, FcSetApplication) {
+        // The best face of all fonts (the system's and the application's); the application's
+        // own face in its place when it is as good (same family, weight and slant), so the
+        // bundled file is the one used but a system face closer in style still wins.
+        var result = FcResultNoMatch
+        guard let best = FcFontMatch(config, pattern, &result) else { matches[name] = .some(nil); return nil }
+        defer { FcPatternDestroy(best) }
+        var found = Self.hasFamily(best, name.family) ? Self.file(best) : nil
+        if found != nil, let app = FcConfigGetFonts(config, FcSetApplication) {
             var sets: [UnsafeMutablePointer<FcFontSet>?] = [app]
-            var result = FcResultNoMatch
-            if let match = FcFontSetMatch(config, &sets, 1, pattern, &result) {
-                if Self.hasFamily(match, name.family) { found = Self.file(match) }
-                FcPatternDestroy(match)
-            }
-        }
-        if found == nil {
-            var result = FcResultNoMatch
-            if let match = FcFontMatch(config, pattern, &result) {
-                if Self.hasFamily(match, name.family) { found = Self.file(match) }
-                FcPatternDestroy(match)
+            if let own = FcFontSetMatch(config, &sets, 1, pattern, &result) {
+                if Self.hasFamily(own, name.family), Self.sameStyle(own, best) { found = Self.file(own) }
+                FcPatternDestroy(own)
             }
         }
         matches[name] = found
@@ -210,6 +208,14 @@ public final class FontMatcher: @unchecked Sendable {
         FcConfigSubstitute(config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         return pattern
+    }
+
+    private static func sameStyle(_ a: OpaquePointer, _ b: OpaquePointer) -> Bool {
+        func int(_ p: OpaquePointer, _ object: String) -> Int32? {
+            var v: Int32 = 0
+            return FcPatternGetInteger(p, object, 0, &v) == FcResultMatch ? v : nil
+        }
+        return int(a, FC_WEIGHT) != nil && int(a, FC_WEIGHT) == int(b, FC_WEIGHT) && int(a, FC_SLANT) == int(b, FC_SLANT)
     }
 
     private static func hasFamily(_ font: OpaquePointer, _ family: String) -> Bool {
