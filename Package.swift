@@ -78,6 +78,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("TileJSON", ["MapCore", "MapData"]),
         ("TileCache", ["MapData"]),
         ("Glyphs", ["MapData"]),
+        ("Fonts", ["MapData"]),
     ]
     package.targets.append(.systemLibrary(name: "CFuzzer", path: "Sources/Fuzz/CFuzzer"))
     for t in fuzzTargets {
