@@ -79,15 +79,23 @@ import Testing
         wide[6] = 0
         TinySDF.edt(&wide, x0: 0, y0: 0, width: 4, height: 3, gridWidth: 4, &scratch)
         #expect(wide == [5, 2, 1, 2, 4, 1, 0, 1, 5, 2, 1, 2])
+        // Finite seeds (anti-aliased pixels'): min over r of f(r) + (q - r)², by hand.
+        var seeded: [Double] = [1, 9, 0.25, 9, 16]
+        TinySDF.edt(&seeded, x0: 0, y0: 0, width: 5, height: 1, gridWidth: 5, &scratch)
+        #expect(seeded == [1, 1.25, 0.25, 1.25, 4.25])
+        // All zeros stay zeros (every parabola ties).
+        var zeros = [Double](repeating: 0, count: 5)
+        TinySDF.edt(&zeros, x0: 0, y0: 0, width: 5, height: 1, gridWidth: 5, &scratch)
+        #expect(zeros == [0, 0, 0, 0, 0])
     }
 
-    @Test func fieldIsTinySDFs() {
+    @Test func fieldIsTinySDFs() throws {
         // One fully covered pixel: a 7x7 field. Outside pixels are their distance d to it:
         // round(255 - 255 * (d / 8 + 0.25)): d = 1 -> 159, √2 -> 146, 3 -> 96, √18 (the corner) -> 56.
         // The pixel itself is inside with no outside pixel in its 1x1 box (TinySDF's inner
         // transform sees only the box): 255.
         let one = field([255], 1, 1)
-        #expect(one.count == 49)
+        try #require(one.count == 49)
         #expect(one[3 * 7 + 3] == 255 && one[3 * 7 + 2] == 159 && one[2 * 7 + 2] == 146 && one[3 * 7] == 96 && one[0] == 56)
         // A quarter-covered pixel (64/255) is 0.5 - 0.251 = 0.249 px outside its edge: 183 there,
         // √(1 + 0.249²) = 1.0305 beside it: 158.
@@ -108,7 +116,7 @@ import Testing
         let glyphs = LocalGlyphs(appFontDirectory: Self.fonts.path) { _ in }
         let a = try #require(glyphs.glyph(65, stack: "DejaVu Sans Book"))
         let w = a.width + 6, h = a.height + 6
-        #expect(a.bitmap.count == w * h)
+        try #require(a.bitmap.count == w * h)
         // Corners of the border are far outside the ink; the left leg's foot (the bottom ink
         // row, its first columns) is inside.
         for corner in [0, w - 1, (h - 1) * w, h * w - 1] { #expect(a.bitmap[corner] < 100, "corner \(corner): \(a.bitmap[corner])") }
