@@ -54,8 +54,11 @@ import Testing
         // The bundled files, not the system's copies of DejaVu (found first by name).
         #expect(matcher.face(for: FontName("DejaVu Sans Bold"))?.path == Self.fonts.appendingPathComponent("DejaVuSans-Bold.ttf").path)
         #expect(matcher.face(for: FontName("DejaVu Sans Book"))?.path == Self.fonts.appendingPathComponent("DejaVuSans.ttf").path)
-        // No bold italic is bundled: the nearest bundled face of the family is the bold one.
-        #expect(matcher.face(for: FontName("DejaVu Sans Bold Italic")) != nil)
+        // No bold italic is bundled: an installed Bold Oblique (fonts-dejavu-extra) is closer
+        // in style than the bundled Bold and wins; without one, the bundled Bold is used.
+        let boldItalic = FontName("DejaVu Sans Bold Italic")
+        let installed = matcher.fallbackFaces(for: 65, like: boldItalic).first { $0.path.hasSuffix("DejaVuSans-BoldOblique.ttf") }
+        #expect(matcher.face(for: boldItalic)?.path == (installed?.path ?? Self.fonts.appendingPathComponent("DejaVuSans-Bold.ttf").path))
         // A family nobody has is not matched by name, though fontconfig would put another in its place.
         #expect(matcher.face(for: FontName("Nowhere Sans Bold")) == nil)
         #expect(matcher.closestFace(to: FontName("Nowhere Sans Bold")) != nil)

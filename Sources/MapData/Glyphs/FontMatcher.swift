@@ -210,12 +210,16 @@ public final class FontMatcher: @unchecked Sendable {
         return pattern
     }
 
+    /// Whether two matched faces are the same style of a family. By style name: a match is
+    /// prepared for rendering, and fontconfig's synthetic-oblique rule sets a roman face's
+    /// slant to the oblique asked for.
     private static func sameStyle(_ a: OpaquePointer, _ b: OpaquePointer) -> Bool {
-        func int(_ p: OpaquePointer, _ object: String) -> Int32? {
-            var v: Int32 = 0
-            return FcPatternGetInteger(p, object, 0, &v) == FcResultMatch ? v : nil
+        func style(_ p: OpaquePointer) -> String? {
+            var value: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(p, FC_STYLE, 0, &value) == FcResultMatch, let value else { return nil }
+            return String(cString: value)
         }
-        return int(a, FC_WEIGHT) != nil && int(a, FC_WEIGHT) == int(b, FC_WEIGHT) && int(a, FC_SLANT) == int(b, FC_SLANT)
+        return style(a) != nil && style(a) == style(b)
     }
 
     private static func hasFamily(_ font: OpaquePointer, _ family: String) -> Bool {
