@@ -8,7 +8,7 @@
 # Prints executions per second and coverage for each target; exits non-zero on any finding.
 #
 #   tools/fuzz.sh                 every target
-#   tools/fuzz.sh gif tle         some of them (kinds: gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache glyphs)
+#   tools/fuzz.sh gif tle         some of them (kinds: gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache glyphs fonts)
 #   FUZZ_SECONDS=60 tools/fuzz.sh
 #   FUZZ_KEEP_CORPUS=1            keep the working corpus of an earlier run instead of starting from the seeds
 #   FUZZ_BUILD=0                  use the targets already built
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 SCRATCH=.build/fuzz
-ALL_KINDS=(gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache glyphs)
+ALL_KINDS=(gif png style geojson tle issfeed worldfile svg config state radaranswer mvt pmtiles jpeg webp tilejson tilecache glyphs fonts)
 KINDS=("$@")
 [ ${#KINDS[@]} -eq 0 ] && KINDS=("${ALL_KINDS[@]}")
 
@@ -31,7 +31,7 @@ target() {
         tle) echo FuzzTLE ;; issfeed) echo FuzzIssFeed ;; worldfile) echo FuzzWorldFile ;; svg) echo FuzzSVG ;;
         config) echo FuzzConfig ;; state) echo FuzzState ;; radaranswer) echo FuzzRadarAnswer ;;
         mvt) echo FuzzMVT ;; pmtiles) echo FuzzPMTiles ;; jpeg) echo FuzzJPEG ;; webp) echo FuzzWebP ;;
-        tilejson) echo FuzzTileJSON ;; tilecache) echo FuzzTileCache ;; glyphs) echo FuzzGlyphs ;;
+        tilejson) echo FuzzTileJSON ;; tilecache) echo FuzzTileCache ;; glyphs) echo FuzzGlyphs ;; fonts) echo FuzzFonts ;;
         *) return 1 ;;
     esac
 }
@@ -45,7 +45,7 @@ if [ "${FUZZ_BUILD:-1}" != 0 ]; then
         t=$(target "$k")
         echo "== building $t"
         # -sanitize=fuzzer,address reaches every Swift module (coverage for libFuzzer, ASan checks);
-        # giflib, libpng and Foundation are the system's, uninstrumented.
+        # giflib, libpng, FreeType and Foundation are the system's, uninstrumented.
         NIGHTMAP_FUZZ=1 "$SWIFT" build -c release --scratch-path "$SCRATCH" \
             -Xswiftc -sanitize=fuzzer,address --product "$t" || { echo "fuzz.sh: building $t failed" >&2; exit 2; }
     done
