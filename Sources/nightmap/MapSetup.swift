@@ -43,7 +43,11 @@ enum MapSetup {
         }
         let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
         let animated = Set([radarDef, routeDef].compactMap { $0?.source })
+        // Labels from the style's glyph ranges, else (or where those fail) from local fonts,
+        // nightmap's own first (`Resources/fonts`); problems with either go to stderr, once each.
+        let localGlyphs = LocalGlyphs(appFontDirectory: resources.appendingPathComponent("fonts").path, report: warn)
         var style = try StyleLoader.style(for: document, resolver: resolver, skipping: animated.union(placeSources.keys),
+                                          localGlyphs: localGlyphs, glyphReport: warn,
                                           report: report)
         try BundledAssets.add(to: &style, resources: resources)
         if let placesLoad {

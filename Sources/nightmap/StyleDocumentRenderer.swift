@@ -26,6 +26,14 @@ enum StyleDocumentMap {
     }
 }
 
+/// What the render tests draw glyphs from where their ranges fail (as MapLibre draws them with
+/// TinySDF from the browser's fonts): local fonts, nightmap's own first, made once per process.
+enum RenderTestFonts {
+    static let local: LocalGlyphs? = (try? ResourceLocator.resourcesDirectory()).map {
+        LocalGlyphs(appFontDirectory: $0.appendingPathComponent("fonts").path, report: { _ in })
+    }
+}
+
 /// Renders a style document as the render-test harness asks: at width x height CSS pixels and
 /// `pixelRatio`, `local://` URLs in `assets`, everything loaded before the one frame is drawn;
 /// where nothing is drawn the image stays transparent.
@@ -44,7 +52,7 @@ func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: 
     let resolver = ResourceResolver(styleDirectory: styleURL.deletingLastPathComponent(), assets: assets)
     let w = Int((Double(width) * pixelRatio).rounded(.down)), h = Int((Double(height) * pixelRatio).rounded(.down))
     let load = { (document: StyleDocument) throws -> MapModel in
-        let style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio)
+        let style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio, localGlyphs: RenderTestFonts.local)
         return StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
     }
     var model: MapModel

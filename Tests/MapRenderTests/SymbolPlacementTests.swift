@@ -6,11 +6,14 @@ import Raster
 import Testing
 
 /// Symbol placement: text positions tried in order, icon and text together unless optional,
-/// `symbol-sort-key`, one collision space for every symbol layer, labels kept inside the window,
-/// and places found wherever the camera is (the antimeridian too).
+/// `symbol-sort-key`, one collision space for every symbol layer, labels kept within MapLibre's
+/// padding around the window, and places found wherever the camera is (the antimeridian too).
 @Suite struct SymbolPlacementTests {
-    static let fonts: FontLibrary = {
-        do { return try FontLibrary(directory: try ResourceLocator.resourcesDirectory().appendingPathComponent("fonts")) } catch { fatalError("\(error)") }
+    /// Labels set in nightmap's own fonts.
+    static let glyphs: LocalGlyphs = {
+        do {
+            return LocalGlyphs(appFontDirectory: try ResourceLocator.resourcesDirectory().appendingPathComponent("fonts").path, report: { _ in })
+        } catch { fatalError("\(error)") }
     }()
 
     /// A 7x7 square image (the place dot's box).
@@ -29,8 +32,7 @@ import Testing
             GeoFeature(geometry: FeatureGeometry(kind: .points, parts: [[WebMercator.project(p)]]), evaluation: EvaluationFeature(properties: props))
         })
         var style = Style(document: document, features: ["points": data], images: [:])
-        style.fonts = fonts
-        style.font = fonts.defaultFont
+        style.glyphs = glyphs
         style.icons["square"] = square
         var m = MapModel(style: style, size: size, camera: camera)
         m.jump(to: camera)
@@ -58,16 +60,16 @@ import Testing
         var m = try Self.model("[\(Self.layer("a", layout))]", [(LngLat(lng: 0, lat: 0), ["name": .string("Alpha")])])
         let s = m.camera.view.screen(LngLat(lng: 0, lat: 0))
         let alone = try #require(Self.placed(m)["a"]?.first?.text)
-        #expect(abs(alone.origin.x - (s.x + 6.5)) < 1e-9)
-        let (ascent, descent) = Self.fonts.defaultFont.metrics(size: 13)
+        // (Boxes are grown by text-padding, 2 px; a one-line box is 1.2 em high, centred.)
+        #expect(abs(alone.box.minX + 2 - (s.x + 6.5)) < 1e-9, "not 0.5 em right of its point: \(alone.box)")
         #expect(abs((alone.box.minY + alone.box.maxY) / 2 - s.y) < 1e-9, "not centred on its point")
-        #expect(abs(alone.origin.y - (s.y + (ascent - descent) / 2)) < 1e-9)
+        #expect(abs(alone.box.maxY - alone.box.minY - (1.2 * 13 + 4)) < 1e-9)
         // A second, higher-ranked point just right of it takes the right side: the first label goes left.
         m = try Self.model("[\(Self.layer("a", layout + #", "symbol-sort-key": ["get", "order"]"#))]",
                            [(LngLat(lng: 0, lat: 0), ["name": .string("Alpha"), "order": .number(2)]),
                             (LngLat(lng: 1.5, lat: 0), ["name": .string("Beta"), "order": .number(1)])])
         let both = try #require(Self.placed(m)["a"])
-        #expect(both.map { $0.text?.text } == ["Beta", "Alpha"], "the lower sort key is placed first")
+        #expect(both.map { $0.text?.string } == ["Beta", "Alpha"], "the lower sort key is placed first")
         let alpha = try #require(both.last?.text)
         #expect(alpha.box.maxX <= s.x - 6.5 + 2 + 1e-9 && alpha.origin.x < s.x, "Alpha is not left of its point: \(alpha.box)")
     }
@@ -84,7 +86,7 @@ import Testing
             let m = try Self.model("[\(Self.layer("a", layout))]", f)
             let placed = try #require(Self.placed(m)["a"])
             // B (first) has its icon and text; the wide label meets B's text.
-            #expect(placed.first?.text?.text == "B" && placed.first?.icon != nil)
+            #expect(placed.first?.text?.string == "B" && placed.first?.icon != nil)
             if optional {
                 #expect(placed.count == 2 && placed[1].icon != nil && placed[1].text == nil, "the optional text did not give way alone")
             } else {
@@ -106,15 +108,23 @@ import Testing
         }
     }
 
-    /// A label whose box would cross the window's edge is left out (an icon is not).
-    @Test func labelsStayInsideTheWindow() throws {
-        let layout = #""icon-image": "square", "text-field": ["get", "name"], "text-size": 13, "text-optional": true, "text-anchor": "left""#
-        let m = try Self.model("[\(Self.layer("a", layout))]", [(LngLat(lng: 0, lat: 0), ["name": .string("Edge")])],
-                               camera: CameraState(center: LngLat(lng: -8.6, lat: 0), zoom: 4))
-        let s = m.camera.view.screen(LngLat(lng: 0, lat: 0))
+    /// A label reaching into MapLibre's 100-px padding around the window is placed, partly off
+    /// screen; one wholly beyond it is left out (its icon, in sight, stays: the text is optional).
+    @Test func labelsReachIntoThePaddingAroundTheWindow() throws {
+        let layout = #""icon-image": "square", "text-field": ["get", "name"], "text-size": 13, "text-optional": true, "text-anchor": "left", "text-offset": [0, 0]"#
+        let near = try Self.model("[\(Self.layer("a", layout))]", [(LngLat(lng: 0, lat: 0), ["name": .string("Edge")])],
+                                  camera: CameraState(center: LngLat(lng: -8.6, lat: 0), zoom: 4))
+        let s = near.camera.view.screen(LngLat(lng: 0, lat: 0))
         #expect(s.x > 380 && s.x < 400, "the point is not near the right edge: \(s.x)")
-        let placed = try #require(Self.placed(m)["a"]?.first)
-        #expect(placed.icon != nil && placed.text == nil)
+        let placed = try #require(Self.placed(near)["a"]?.first)
+        let text = try #require(placed.text, "a label crossing the edge was left out")
+        #expect(text.box.maxX > 400)
+        // Moved 140 px right of its point (10.8 em at 13 px): beyond the padding.
+        let far = try Self.model("[\(Self.layer("a", layout.replacingOccurrences(of: "[0, 0]", with: "[10.8, 0]")))]",
+                                 [(LngLat(lng: 0, lat: 0), ["name": .string("Edge")])],
+                                 camera: CameraState(center: LngLat(lng: -8.6, lat: 0), zoom: 4))
+        let beyond = try #require(Self.placed(far)["a"]?.first)
+        #expect(beyond.icon != nil && beyond.text == nil)
     }
 
     /// Places are found wherever the camera is: every point inside the window, on either side
@@ -133,7 +143,7 @@ import Testing
         for (lng, zoom) in cameras {
             m.jump(to: CameraState(center: LngLat(lng: lng, lat: 0), zoom: zoom))
             let view = m.camera.view
-            let names = Set((Self.placed(m)["a"] ?? []).compactMap { $0.text?.text })
+            let names = Set((Self.placed(m)["a"] ?? []).compactMap { $0.text?.string })
             for (p, props) in features {
                 var s = view.screen(p)
                 s.x -= ((s.x - 400) / view.worldSize).rounded() * view.worldSize
@@ -160,18 +170,8 @@ import Testing
         let a = try #require(set(4.0)), b = try #require(set(4.2))
         #expect(a === b && a.symbols.count == 1)
         let c = try #require(set(4.6))
-        #expect(c !== a && c.symbols.map { $0.text?.text } == ["A", "B"])
+        #expect(c !== a && c.symbols.map { $0.text?.string } == ["A", "B"])
         try m.updateGeoJSONSource("points", GeoJSONData.point(LngLat(lng: 0, lat: 0), properties: ["name": .string("C"), "minzoom": .number(0)]))
-        #expect(set(4.6)?.symbols.map { $0.text?.text } == ["C"])
-    }
-
-    /// `text-font` names a bundled font by family and style; an unknown one falls back to the
-    /// regular face (bold when the name says so).
-    @Test func textFontResolvesToBundledFonts() {
-        let fonts = Self.fonts
-        #expect((fonts.font(["DejaVu Sans Bold"]) as? FontFace)?.name == "DejaVu Sans Bold")
-        #expect((fonts.font(["Open Sans Regular", "DejaVu Sans Book"]) as? FontFace)?.name == "DejaVu Sans Book")
-        #expect((fonts.font(["Noto Sans Bold"]) as? FontFace)?.name == "DejaVu Sans Bold")
-        #expect((fonts.font([]) as? FontFace)?.name == "DejaVu Sans Book")
+        #expect(set(4.6)?.symbols.map { $0.text?.string } == ["C"])
     }
 }

@@ -132,7 +132,7 @@ import TestSupport
         let after = renderer.labels.maskCache.mapValues(ObjectIdentifier.init)
         #expect(after.count > before.count, "no new label came in")
         let kept = before.filter { after[$0.key] == $0.value }.count
-        let redone = before.filter { after[$0.key] != nil && after[$0.key] != $0.value }.map(\.key.text)
+        let redone = before.filter { after[$0.key] != nil && after[$0.key] != $0.value }.map(\.key)
         #expect(redone.isEmpty, "rasterized again: \(redone.prefix(10))")
         #expect(kept > 0)
     }

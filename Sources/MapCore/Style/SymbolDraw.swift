@@ -82,6 +82,8 @@ public final class SymbolSet: Sendable {
             self.shaped = shaped; self.vertical = vertical; self.verticalFirst = verticalFirst; self.key = key; self.paint = paint
             self.rotate = rotate; self.rotatesWithMap = rotatesWithMap; self.positions = positions; self.collision = collision
         }
+        /// The label's characters (as written, before shaping).
+        public var string: String { shaped.sections.map(\.text).joined() }
         /// The horizontal shaping's box in device pixels around the anchor (before any turn or
         /// candidate's move).
         public var box: FrameDescription.ScreenBox { box(shaped) }
