@@ -209,8 +209,15 @@ import Testing
         #expect(lines.all.count == 3, "\(lines.all)")
     }
 
-    @Test func aBadFontFromBytesIsAnError() {
+    @Test func aBadFontFromBytesIsAnError() throws {
         #expect(throws: SDFFontFace.Failure.self) { try SDFFontFace(bytes: Array("not a font".utf8), subject: "bytes") }
         #expect(throws: SDFFontFace.Failure.self) { try SDFFontFace(bytes: [], subject: "bytes") }
+        // The fuzz target's find: a mutated DejaVu subset whose 'g' renders 256 px wide (its
+        // box was under 255 px, the bitmap rounds out by a pixel). An error, not a field.
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Fuzz/regressions/fonts/glyph-256-px-wide.ttf").standardizedFileURL
+        let face = try SDFFontFace(bytes: [UInt8](Data(contentsOf: found)), subject: "found")
+        guard case .failure(let f)? = face.glyph(0x67) else { Issue.record("'g' of \(found.lastPathComponent) is not an error"); return }
+        #expect(f.description == "glyph 103 is larger than 255 px at 24 px")
     }
 }

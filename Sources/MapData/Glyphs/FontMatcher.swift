@@ -82,9 +82,10 @@ public struct FontFile: Hashable, Sendable {
 /// would: the family, weight and slant of a `FontName` matched with `FcFontMatch`, and for a
 /// code point the chosen face lacks, the fonts `FcFontSort` ranks next that cover it. A face of
 /// the application's own folder (nightmap's `Resources/fonts`) is taken before an installed
-/// one of the same family, weight and slant, so nightmap's DejaVu Sans is the one used even
-/// where the system has another copy (of another version). Answers are cached;
-/// the class is thread-safe (one lock).
+/// one of the same family and style, so nightmap's DejaVu Sans is the one used even where the
+/// system has another copy (of another version), while an installed style closer to the one
+/// asked for (a Bold Oblique for "Bold Italic") still wins over a bundled one. Answers are
+/// cached; the class is thread-safe (one lock).
 public final class FontMatcher: @unchecked Sendable {
     private let config: OpaquePointer
     private let lock = NSLock()
@@ -128,7 +129,7 @@ public final class FontMatcher: @unchecked Sendable {
         guard let pattern = Self.pattern(name, config: config) else { return nil }
         defer { FcPatternDestroy(pattern) }
         // The best face of all fonts (the system's and the application's); the application's
-        // own face in its place when it is as good (same family, weight and slant), so the
+        // own face in its place when it is the same face (same family and style name), so the
         // bundled file is the one used but a system face closer in style still wins.
         var result = FcResultNoMatch
         guard let best = FcFontMatch(config, pattern, &result) else { matches[name] = .some(nil); return nil }

@@ -56,18 +56,24 @@ public final class SDFFontFace: @unchecked Sendable {
     private init(subject: String, open: (FT_Library, inout FT_Face?) -> FT_Error) throws {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else { throw Failure(description: "\(subject): FreeType did not start") }
-        self.library = library
-        var face: FT_Face?
-        let status = open(library, &face)
-        self.face = face
-        guard status == 0, let face else { throw Failure(description: "\(subject): not a font FreeType can read (error \(status))") }
-        // Outlines only: a bitmap-only face (colour emoji strikes) has no 24-px field to make.
-        guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
-            throw Failure(description: "\(subject): a bitmap font, without outlines")
+        var opened: FT_Face?
+        do {
+            let status = open(library, &opened)
+            guard status == 0, let face = opened else { throw Failure(description: "\(subject): not a font FreeType can read (error \(status))") }
+            // Outlines only: a bitmap-only face (colour emoji strikes) has no 24-px field to make.
+            guard face.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+                throw Failure(description: "\(subject): a bitmap font, without outlines")
+            }
+            let size = FT_Set_Char_Size(face, 0, FT_F26Dot6(SDFGlyph.em * 64), 0, 0)
+            guard size == 0 else { throw Failure(description: "\(subject): cannot be sized to 24 px (error \(size))") }
+            name = [face.pointee.family_name, face.pointee.style_name].compactMap { $0.map { String(cString: $0) } }.joined(separator: " ")
+        } catch {
+            // deinit does not run for an instance that never finished initializing.
+            FT_Done_FreeType(library)
+            throw error
         }
-        let size = FT_Set_Char_Size(face, 0, FT_F26Dot6(SDFGlyph.em * 64), 0, 0)
-        guard size == 0 else { throw Failure(description: "\(subject): cannot be sized to 24 px (error \(size))") }
-        name = [face.pointee.family_name, face.pointee.style_name].compactMap { $0.map { String(cString: $0) } }.joined(separator: " ")
+        self.library = library
+        self.face = opened
     }
 
     deinit {
@@ -76,8 +82,8 @@ public final class SDFFontFace: @unchecked Sendable {
         bytes?.deallocate()
     }
 
-    /// The ascender line at 24 px, in pixels above the baseline (FreeType's, rounded up to a
-    /// whole pixel): the line glyph tops are measured from.
+    /// The ascender line at 24 px, in pixels above the baseline (as FreeType sizes it, a whole
+    /// pixel): the line glyph tops are measured from.
     public var ascender: Double {
         guard let face else { return 0 }
         return Double(face.pointee.size.pointee.metrics.ascender) / 64
@@ -101,18 +107,20 @@ public final class SDFFontFace: @unchecked Sendable {
         guard loaded == 0, let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
             return .failure(Failure(description: "glyph \(codePoint) cannot be loaded (error \(loaded))"))
         }
+        // Checked before rendering too, so a broken outline does not get a bitmap of gigabytes.
+        let tooLarge = Failure(description: "glyph \(codePoint) is larger than \(GlyphRange.maxSide) px at 24 px")
         var box = FT_BBox()
         FT_Outline_Get_CBox(&slot.pointee.outline, &box)
         let limit = FT_Pos(GlyphRange.maxSide * 64)
-        guard box.xMax - box.xMin < limit, box.yMax - box.yMin < limit else {
-            return .failure(Failure(description: "glyph \(codePoint) is larger than \(GlyphRange.maxSide) px at 24 px"))
-        }
+        guard box.xMax - box.xMin < limit, box.yMax - box.yMin < limit else { return .failure(tooLarge) }
         let rendered = FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)
         let bitmap = slot.pointee.bitmap
         guard rendered == 0, bitmap.width == 0 || bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue),
               Int(bitmap.pitch) >= Int(bitmap.width) else {
             return .failure(Failure(description: "glyph \(codePoint) cannot be rendered (error \(rendered))"))
         }
+        // The bitmap is the box rounded out to whole pixels: up to a pixel wider than the box.
+        guard bitmap.width <= GlyphRange.maxSide, bitmap.rows <= GlyphRange.maxSide else { return .failure(tooLarge) }
         let top = (Double(slot.pointee.bitmap_top) - (ascender ?? self.ascender)).rounded(.towardZero)
         let left = Double(slot.pointee.bitmap_left)
         let advance = Double(Int(slot.pointee.metrics.horiAdvance) / 64)

@@ -5,13 +5,15 @@ import MapCore
 /// for styles without a `glyphs` URL and for code points a style's PBFs lack.
 ///
 /// A font stack ("Open Sans Semibold,Arial Unicode MS Bold") takes its first name that names
-/// an installed family (`FontMatcher`, application fonts first); a stack naming none is drawn
-/// with `defaultFamily` at the weight and slant its first name asks for, and reported once. A
-/// code point the stack's face lacks comes from the next font fontconfig ranks for that style
-/// that has it, set on the stack's face's baseline (fontnik measures each glyph's top from its
-/// own face's ascender, so glyphs of two faces in one label would stand on two baselines when
-/// the ascenders differ, as DejaVu's 23 px and Noto CJK's 28 px do); one no installed font has is nil (drawn as nothing, never as a missing-glyph
-/// box). A font that turns out unreadable or damaged is reported once, by file, and skipped.
+/// an installed family (`FontMatcher`; a face of the application's folder before an installed
+/// copy of it); a stack naming none is drawn with `defaultFamily` at the weight and slant its
+/// first name asks for, and reported once. A code point the stack's face lacks comes from the
+/// next font fontconfig ranks for that style that has it, set on the stack's face's baseline
+/// (fontnik measures each glyph's top from its own face's ascender, so two faces in one label
+/// would stand on two baselines where their ascenders differ, as DejaVu's 23 px and Noto
+/// CJK's 28 px do). A code point no installed font has is nil (drawn as nothing, never as a
+/// missing-glyph box). A font that turns out unreadable or damaged is reported once, by file,
+/// and skipped.
 ///
 /// Glyphs are made on first request, synchronously, and kept per stack and code point, at
 /// most `capacity` of them (past that the cache starts over: a label's glyphs come back at
