@@ -45,7 +45,7 @@ enum MapSetup {
         let animated = Set([radarDef, routeDef].compactMap { $0?.source })
         // Labels from the style's glyph ranges, else (or where those fail) from local fonts,
         // nightmap's own first (`Resources/fonts`); problems with either go to stderr, once each.
-        let localGlyphs = LocalGlyphs(appFontDirectory: resources.appendingPathComponent("fonts").path, report: warn)
+        let localGlyphs = BundledAssets.localGlyphs(resources: resources, report: warn)
         var style = try StyleLoader.style(for: document, resolver: resolver, skipping: animated.union(placeSources.keys),
                                           localGlyphs: localGlyphs, glyphReport: warn,
                                           report: report)

@@ -29,9 +29,7 @@ enum StyleDocumentMap {
 /// What the render tests draw glyphs from where their ranges fail (as MapLibre draws them with
 /// TinySDF from the browser's fonts): local fonts, nightmap's own first, made once per process.
 enum RenderTestFonts {
-    static let local: LocalGlyphs? = (try? ResourceLocator.resourcesDirectory()).map {
-        LocalGlyphs(appFontDirectory: $0.appendingPathComponent("fonts").path, report: { _ in })
-    }
+    static let local: LocalGlyphs? = (try? ResourceLocator.resourcesDirectory()).map { BundledAssets.localGlyphs(resources: $0) }
 }
 
 /// Renders a style document as the render-test harness asks: at width x height CSS pixels and

@@ -49,19 +49,32 @@ import Testing
         #expect(m.halo.alpha.allSatisfy { $0 == 0 })
     }
 
-    /// A halo reaches `haloWidth` px beyond the glyph's edge and stays hollow under the glyph.
+    /// A halo reaches beyond the glyph's edge and is hollow where the field is deep inside the
+    /// glyph (1 − smoothstep(0.75, 0.75 + 2γ), MapLibre's hollow halo); without a width, none.
     @Test func theHaloRingsTheGlyphAndIsHollow() throws {
         let a = try Self.glyph("A")
         let shaped = Self.label([PositionedGlyph(glyph: a, x: 0, y: -17, scale: 1, section: 0, vertical: false)])
         var drawn = 0
         let m = SDFLabelMasks(shaped, .init(size: 24, haloWidth: 2, haloBlur: 0, rotation: 0), groups: 1, group: { _ in 0 }, glyphsDrawn: &drawn)
-        var ringOnly = 0, under = 0
-        for i in m.halo.alpha.indices {
-            if m.fills[0].alpha[i] == 255 && m.halo.alpha[i] > 0 { under += 1 }
-            if m.fills[0].alpha[i] == 0 && m.halo.alpha[i] == 255 { ringOnly += 1 }
+        var ringOnly = 0
+        for i in m.halo.alpha.indices where m.fills[0].alpha[i] == 0 && m.halo.alpha[i] == 255 { ringOnly += 1 }
+        #expect(ringOnly > 10)
+        // At 24 px texels are pixels: each is the shader's halo of its texel, the edge at
+        // (6 − 2) / 8 and emptied towards the glyph's inside.
+        func step(_ e0: Double, _ e1: Double, _ x: Double) -> Double { let t = min(max((x - e0) / (e1 - e0), 0), 1); return t * t * (3 - 2 * t) }
+        let bw = a.width + 6, x0 = Int(a.left) - 3 - m.x, y0 = -17 - Int(a.top) - 3 - m.y
+        var hollowed = 0
+        for j in 0..<(a.height + 6) {
+            for i in 0..<bw {
+                let d = Double(a.bitmap[j * bw + i]) / 255
+                let outer = step(0.5 - 0.105, 0.5 + 0.105, d), inner = 1 - step(0.75, 0.75 + 0.21, d)
+                #expect(m.halo.alpha[(y0 + j) * m.halo.width + x0 + i] == UInt8((min(outer, inner) * 255).rounded()))
+                if inner < outer { hollowed += 1 }
+            }
         }
-        #expect(under == 0)
-        #expect(ringOnly > 20)
+        #expect(hollowed > 0)
+        let none = SDFLabelMasks(shaped, .init(size: 24, haloWidth: 0, haloBlur: 0, rotation: 0), groups: 1, group: { _ in 0 }, glyphsDrawn: &drawn)
+        #expect(none.halo.alpha.allSatisfy { $0 == 0 })
     }
 
     /// Twice the size: twice the mask, texels two pixels apart.
