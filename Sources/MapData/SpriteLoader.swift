@@ -2,11 +2,14 @@ import Foundation
 import MapCore
 import Raster
 
-/// Reads a sprite sheet: `<base>.json` (name -> x, y, width, height, pixelRatio, sdf) and
+/// Reads a sprite sheet: `<base>.json` (name -> x, y, width, height, pixelRatio, sdf, and for
+/// icons fitted to their text stretchX, stretchY, content, textFitWidth, textFitHeight) and
 /// `<base>.png`, with `@2x` inserted for screens of pixel ratio above 1. Each icon is cut out of
-/// the sheet into its own image.
+/// the sheet into its own image. A bad box or ratio fails the sheet; a bad stretch description
+/// is left out with a note to `report` (the icon still draws, only it does not stretch so).
 public enum SpriteLoader {
-    public static func load(base: String, pixelRatio: Double, resolver: ResourceResolver) throws -> SpriteSheet {
+    public static func load(base: String, pixelRatio: Double, resolver: ResourceResolver,
+                            report: (String) -> Void = { _ in }) throws -> SpriteSheet {
         let stem = pixelRatio > 1 ? base + "@2x" : base
         let jsonURL = stem + ".json", pngURL = stem + ".png"
         let index = try JSON.parse(try resolver.data(jsonURL, limit: 16 << 20), name: jsonURL)
@@ -44,8 +47,54 @@ public enum SpriteLoader {
             for row in 0..<h {
                 (image.pixels + row * w).update(from: sheet.pixels + (y + row) * sheet.width + x, count: w)
             }
-            icons[name] = SpriteIcon(name: name, image: image, pixelRatio: ratio, sdf: sdf)
+            func note(_ key: String, _ expected: String) { report("\(jsonURL): \(name).\(key): expected \(expected); left out") }
+            let stretchX = zones(o["stretchX"], length: Double(w)), stretchY = zones(o["stretchY"], length: Double(h))
+            if stretchX == nil, o["stretchX"] != nil { note("stretchX", "[from, to] pairs inside the width, in order and apart") }
+            if stretchY == nil, o["stretchY"] != nil { note("stretchY", "[from, to] pairs inside the height, in order and apart") }
+            let content = box(o["content"], width: Double(w), height: Double(h))
+            if content == nil, o["content"] != nil { note("content", "[x1, y1, x2, y2] inside the image, x1 < x2, y1 < y2") }
+            func textFit(_ key: String) -> TextFit {
+                guard let v = o[key] else { return .stretchOrShrink }
+                guard case let .string(text) = v, let fit = TextFit(rawValue: text) else {
+                    note(key, "\"stretchOrShrink\", \"stretchOnly\" or \"proportional\"")
+                    return .stretchOrShrink
+                }
+                return fit
+            }
+            icons[name] = SpriteIcon(name: name, image: image, pixelRatio: ratio, sdf: sdf, stretchX: stretchX, stretchY: stretchY,
+                                     content: content, textFitWidth: textFit("textFitWidth"), textFitHeight: textFit("textFitHeight"))
         }
         return SpriteSheet(icons: icons)
+    }
+
+    /// Stretch zones: [from, to] pairs within 0...length, each after the one before; nil when
+    /// absent, empty or anything else.
+    private static func zones(_ value: JSON?, length: Double) -> [ClosedRange<Double>]? {
+        guard case let .array(pairs)? = value, !pairs.isEmpty else { return nil }
+        var out: [ClosedRange<Double>] = []
+        for pair in pairs {
+            guard let p = numbers(pair), p.count == 2, p[0].isFinite, p[1].isFinite,
+                  p[0] >= (out.last?.upperBound ?? 0), p[0] <= p[1], p[1] <= length else { return nil }
+            out.append(p[0]...p[1])
+        }
+        return out
+    }
+
+    /// The numbers of an array of numbers only.
+    private static func numbers(_ value: JSON) -> [Double]? {
+        guard case let .array(items) = value else { return nil }
+        var out: [Double] = []
+        for item in items {
+            guard case let .number(n) = item else { return nil }
+            out.append(n)
+        }
+        return out
+    }
+
+    /// A content box [x1, y1, x2, y2] inside the image and not empty, or nil.
+    private static func box(_ value: JSON?, width: Double, height: Double) -> SpriteIcon.Content? {
+        guard let value, let v = numbers(value), v.count == 4, v.allSatisfy(\.isFinite),
+              v[0] >= 0, v[1] >= 0, v[0] < v[2], v[1] < v[3], v[2] <= width, v[3] <= height else { return nil }
+        return SpriteIcon.Content(x1: v[0], y1: v[1], x2: v[2], y2: v[3])
     }
 }

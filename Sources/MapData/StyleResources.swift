@@ -255,7 +255,7 @@ public enum StyleLoader {
         }
         var sprite: SpriteSheet? = nil
         if let base = document.sprite {
-            do { sprite = try SpriteLoader.load(base: base, pixelRatio: pixelRatio, resolver: resolver) } catch { problems.append("sprite: \(error)") }
+            do { sprite = try SpriteLoader.load(base: base, pixelRatio: pixelRatio, resolver: resolver, report: report) } catch { problems.append("sprite: \(error)") }
         }
         if !problems.isEmpty { throw StyleDocumentError(problems) }
         var style = Style(document: document, features: features, images: images, tiles: tiles, sprite: sprite)

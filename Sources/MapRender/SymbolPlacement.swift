@@ -20,6 +20,8 @@ public struct PlacedText: Sendable {
     /// Radians, clockwise on screen.
     public let rotation: Double
     public let box: FrameDescription.ScreenBox
+    /// Whether the vertical shaping was placed (an icon fitted to the text follows it).
+    public let vertical: Bool
     /// The label's characters (tests and tools read them).
     public var string: String { shaped.sections.map(\.text).joined() }
 }
@@ -143,13 +145,34 @@ enum SymbolPlacer {
                 anchor = view.nearestScreen(symbol.point)
             }
             let s = Point(anchor.x + iconTranslate.x, anchor.y + iconTranslate.y)
+            let ts = Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y)
+            let textInReach = ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
+            var placedText: PlacedText?
+            var textTried = false
             // The icon: its box where the point is, upright on screen.
+            var iconPoint = s, iconImage = symbol.icon?.image
             var iconBox: FrameDescription.ScreenBox?
             var iconFits = true
             if let icon = symbol.icon {
-                let b = icon.box, pad = icon.collision.padding
-                let box = FrameDescription.ScreenBox(minX: s.x + b.minX - pad, minY: s.y + b.minY - pad,
-                                                     maxX: s.x + b.maxX + pad, maxY: s.y + b.maxY + pad)
+                var b = icon.box
+                if icon.followsText, let text = symbol.text {
+                    // An icon fitted to its text goes where the text goes: the text is placed
+                    // first; each candidate of a variable anchor must leave room for the icon
+                    // moved with it (unless the icon may overlap), as MapLibre's placement asks;
+                    // and the icon takes the text's move and orientation.
+                    textTried = true
+                    if textInReach {
+                        let follower = icon.collision.allowOverlap || text.positions.isEmpty ? nil : icon
+                        placedText = placeText(text, at: ts, bearing: view.camera.bearing, width: w, height: h, icon: follower.map { ($0, s) }, index: &index)
+                    }
+                    if let t = placedText {
+                        iconPoint = Point(s.x + t.origin.x - ts.x, s.y + t.origin.y - ts.y)
+                        if t.vertical, let v = icon.vertical { b = v.box; iconImage = v.image }
+                    }
+                }
+                let pad = icon.collision.padding
+                let box = FrameDescription.ScreenBox(minX: iconPoint.x + b.minX - pad, minY: iconPoint.y + b.minY - pad,
+                                                     maxX: iconPoint.x + b.maxX + pad, maxY: iconPoint.y + b.maxY + pad)
                 // Out of sight (with room for a turn): neither drawn nor in anyone's way.
                 let reach = max(b.maxX - b.minX, b.maxY - b.minY)
                 if box.maxX < -reach || box.minX > w + reach || box.maxY < -reach || box.minY > h + reach {
@@ -163,9 +186,7 @@ enum SymbolPlacer {
                 if !iconFits && !icon.collision.optional { continue }
             }
             // The text: the first candidate position inside the window and clear of others.
-            var placedText: PlacedText?
-            let ts = Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y)
-            if let text = symbol.text, ts.x > -w, ts.x < 2 * w, ts.y > -h, ts.y < 2 * h {
+            if !textTried, let text = symbol.text, textInReach {
                 placedText = placeText(text, at: ts, bearing: view.camera.bearing, width: w, height: h, index: &index)
             }
             // Icon and text show together unless one of them is optional: an optional text lets
@@ -184,15 +205,16 @@ enum SymbolPlacer {
             guard showIcon || showText else { continue }
             if showText, let t = placedText, symbol.text?.collision.ignorePlacement == false { index.insert(t.box) }
             if showIcon, let b = iconBox, symbol.icon?.collision.ignorePlacement == false { index.insert(b) }
-            out.append(PlacedSymbol(point: Point(s.x, s.y), icon: showIcon ? symbol.icon.map { screenImage($0.image, view) } : nil,
+            out.append(PlacedSymbol(point: iconPoint, icon: showIcon ? iconImage.map { screenImage($0, view) } : nil,
                                     text: showText ? placedText : nil))
         }
     }
 
     /// The first of the text's candidate positions whose box lies inside the window and clear
-    /// of the boxes placed (or any, when it may overlap), or nil.
+    /// of the boxes placed (or any, when it may overlap), or nil. `icon`: an icon fitted to the
+    /// text, at its point, that must fit too when moved with the candidate.
     private static func placeText(_ text: SymbolSet.Text, at s: Point, bearing: Double, width w: Double, height h: Double,
-                                  index: inout BoxIndex) -> PlacedText? {
+                                  icon: (icon: SymbolSet.Icon, at: Point)? = nil, index: inout BoxIndex) -> PlacedText? {
         let pad = text.collision.padding
         // (Without variable anchors the shaping put the box where it goes.)
         let candidates = text.positions.isEmpty ? [(anchor: IconAnchor.center, offset: (x: 0.0, y: 0.0))] : text.positions
@@ -213,9 +235,17 @@ enum SymbolPlacer {
                 // may be placed (partly off screen); one that may overlap shows even beyond.
                 if !text.collision.allowOverlap {
                     let pad = SymbolPlacer.viewportPadding
-                    guard box.maxX >= -pad, box.minX < w + pad, box.maxY >= -pad, box.minY < h + pad, !index.intersectsAny(box) else { continue }
+                    func fits(_ box: FrameDescription.ScreenBox) -> Bool {
+                        box.maxX >= -pad && box.minX < w + pad && box.maxY >= -pad && box.minY < h + pad && !index.intersectsAny(box)
+                    }
+                    guard fits(box) else { continue }
+                    if let (icon, point) = icon {
+                        let b = turn == 90 ? icon.vertical?.box ?? icon.box : icon.box, p = icon.collision.padding
+                        let x = point.x + dx, y = point.y + dy
+                        guard fits(.init(minX: x + b.minX - p, minY: y + b.minY - p, maxX: x + b.maxX + p, maxY: y + b.maxY + p)) else { continue }
+                    }
                 }
-                return PlacedText(text: text, shaped: shaped, origin: origin, rotation: angle, box: box)
+                return PlacedText(text: text, shaped: shaped, origin: origin, rotation: angle, box: box, vertical: turn == 90)
             }
         }
         return nil

@@ -15,13 +15,32 @@ public struct CirclePaint: Equatable, Sendable {
 
 /// An icon from a sprite sheet: its pixels, the pixel ratio they were drawn for, and whether the
 /// image is a signed distance field (`sdf: true`: alpha holds distance, coloured by `icon-color`).
+/// An icon fitted to its text (`icon-text-fit`) may say how it stretches: zones that take up
+/// the extra length (the rest keeps its pixel size), the content box that spans the text, and
+/// how each axis keeps the content's aspect ratio. All in the image's pixels.
 public final class SpriteIcon: Sendable {
+    /// The part of the image that spans the text (`content`: x1, y1, x2, y2).
+    public struct Content: Sendable, Equatable {
+        public let x1: Double, y1: Double, x2: Double, y2: Double
+        public init(x1: Double, y1: Double, x2: Double, y2: Double) { self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2 }
+    }
     public let name: String
     public let image: Pixmap
     public let pixelRatio: Double
     public let sdf: Bool
-    public init(name: String, image: Pixmap, pixelRatio: Double, sdf: Bool) {
+    /// `stretchX`, `stretchY`: the zones that stretch, in order and apart; nil: not stretchable
+    /// along that axis (a fitted icon is then scaled as a whole, unless the other axis has zones).
+    public let stretchX: [ClosedRange<Double>]?
+    public let stretchY: [ClosedRange<Double>]?
+    public let content: Content?
+    public let textFitWidth: TextFit
+    public let textFitHeight: TextFit
+    public init(name: String, image: Pixmap, pixelRatio: Double, sdf: Bool,
+                stretchX: [ClosedRange<Double>]? = nil, stretchY: [ClosedRange<Double>]? = nil, content: Content? = nil,
+                textFitWidth: TextFit = .stretchOrShrink, textFitHeight: TextFit = .stretchOrShrink) {
         self.name = name; self.image = image; self.pixelRatio = pixelRatio; self.sdf = sdf
+        self.stretchX = stretchX; self.stretchY = stretchY; self.content = content
+        self.textFitWidth = textFitWidth; self.textFitHeight = textFitHeight
     }
     /// Size in CSS pixels at icon-size 1.
     public var width: Double { Double(image.width) / pixelRatio }
@@ -58,6 +77,10 @@ public struct IconPaint: Equatable, Sendable {
     /// `icon-size` and the screen's pixel ratio (SDF edges are sharpened by both).
     public var size: Double = 1
     public var pixelRatio: Double = 1
+    /// An icon fitted to its text (`icon-text-fit`): how its image lies over the fitted box
+    /// (device pixels from the point, before the turn); `scale`, `anchor` and `offset` then
+    /// play no part. Nil: the whole image at `scale`, placed by `anchor` and `offset`.
+    public var slices: IconSlices?
 
     public init(icon: SpriteIcon, scale: Double) { self.icon = icon; self.scale = scale }
 
@@ -65,6 +88,7 @@ public struct IconPaint: Equatable, Sendable {
         a.icon === b.icon && a.scale == b.scale && a.rotate == b.rotate && a.anchor == b.anchor
             && a.offset.x == b.offset.x && a.offset.y == b.offset.y && a.opacity == b.opacity && a.color == b.color
             && a.rotatesWithMap == b.rotatesWithMap && a.haloColor == b.haloColor && a.haloWidth == b.haloWidth && a.haloBlur == b.haloBlur && a.smooth == b.smooth && a.size == b.size && a.pixelRatio == b.pixelRatio
+            && a.slices == b.slices
     }
 }
 

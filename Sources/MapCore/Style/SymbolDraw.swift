@@ -46,12 +46,24 @@ public final class SymbolSet: Sendable {
     }
 
     public struct Icon: Sendable {
+        /// An icon's image and the box it claims.
+        public struct Variant: Sendable {
+            public let image: IconImage
+            public let box: FrameDescription.ScreenBox
+            public init(image: IconImage, box: FrameDescription.ScreenBox) { self.image = image; self.box = box }
+        }
         public let image: IconImage
         /// The icon's box before any turn, relative to the anchor point (device pixels, y down).
         public let box: FrameDescription.ScreenBox
         public let collision: Collision
-        public init(image: IconImage, box: FrameDescription.ScreenBox, collision: Collision) {
-            self.image = image; self.box = box; self.collision = collision
+        /// Fitted to the symbol's text (`icon-text-fit`): it moves with the text's candidate
+        /// position, and a candidate fits only if the icon moved with it fits too.
+        public let followsText: Bool
+        /// The icon fitted to the text's vertical shaping, turned as that is: shown instead when
+        /// the text is placed vertically.
+        public let vertical: Variant?
+        public init(image: IconImage, box: FrameDescription.ScreenBox, collision: Collision, followsText: Bool = false, vertical: Variant? = nil) {
+            self.image = image; self.box = box; self.collision = collision; self.followsText = followsText; self.vertical = vertical
         }
     }
 

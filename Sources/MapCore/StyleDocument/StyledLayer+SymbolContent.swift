@@ -11,14 +11,18 @@ extension StyledLayer {
         var icon: SymbolSet.Icon
         /// CSS pixels (anchors along lines are spaced by it).
         var length: Double
+        /// How the icon is fitted to the feature's text, once that is shaped (`icon-text-fit`).
+        var fitting: IconFitting?
         /// The icon turned by `angle` more degrees (an anchor along a line).
         func turned(by angle: Double) -> PendingIcon {
             guard angle != 0 else { return self }
             var copy = self
+            let image: SymbolSet.IconImage
             switch icon.image {
-            case var .sprite(p): p.rotate = degrees(p.rotate + angle); p.smooth = true; copy.icon = .init(image: .sprite(p), box: icon.box, collision: icon.collision)
-            case var .vector(p): p.rotate = degrees(p.rotate + angle); copy.icon = .init(image: .vector(p), box: icon.box, collision: icon.collision)
+            case var .sprite(p): p.rotate = degrees(p.rotate + angle); p.smooth = true; image = .sprite(p)
+            case var .vector(p): p.rotate = degrees(p.rotate + angle); image = .vector(p)
             }
+            copy.icon = .init(image: image, box: icon.box, collision: icon.collision, followsText: icon.followsText, vertical: icon.vertical)
             return copy
         }
     }
@@ -77,9 +81,20 @@ extension StyledLayer {
         p.haloColor = color(P.iconHaloColor, c).lit(by: e.light, emissive: emissive)
         p.haloWidth = e.length(number(P.iconHaloWidth, c) * e.pixelRatio)
         p.haloBlur = e.length(number(P.iconHaloBlur, c) * e.pixelRatio)
-        p.smooth = p.scale * icon.pixelRatio / e.pixelRatio != 1 || p.rotate.truncatingRemainder(dividingBy: 360) != 0 || icon.sdf
+        // (Sampled as MapLibre's atlas is: bilinearly when scaled, drawn for another pixel
+        // ratio, turned or a distance field; else nearest.)
+        p.smooth = size != 1 || icon.pixelRatio != e.pixelRatio || p.rotate.truncatingRemainder(dividingBy: 360) != 0 || icon.sdf
         let w = Double(icon.image.width) * p.scale, h = Double(icon.image.height) * p.scale
-        return PendingIcon(icon: .init(image: .sprite(p), box: box(w, h, p.offset), collision: collision), length: icon.width)
+        let fit = IconTextFit(rawValue: string(L.iconTextFit, c)) ?? .none
+        var fitting: IconFitting?
+        if fit != .none {
+            let pad = layout(L.iconTextFitPadding, c).asNumbers ?? []
+            let css = { (i: Int) in pad.count == 4 ? e.length(finite(pad[i]) * e.pixelRatio) / e.pixelRatio : 0 }
+            fitting = IconFitting(mode: fit, padding: (css(0), css(1), css(2), css(3)),
+                                  offset: (e.length(finite(off.0) * e.pixelRatio) / e.pixelRatio, e.length(finite(off.1) * e.pixelRatio) / e.pixelRatio),
+                                  size: size, pixelRatio: e.pixelRatio)
+        }
+        return PendingIcon(icon: .init(image: .sprite(p), box: box(w, h, p.offset), collision: collision), length: icon.width, fitting: fitting)
     }
 
     /// The feature's label (`text-field`, transformed, shaped in its `text-font` from the style's

@@ -105,8 +105,9 @@ extension StyledLayer {
         let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
         let g = feature.geometry
         guard !g.isEmpty else { return .init(key: 0, symbols: []) }   // (an empty MultiPoint, Polygon, ...: nothing to place)
-        let icon = self.icon(style, c, e)
         let text = self.text(style, c, e)
+        // (An icon fitted to its text takes the text's box; without text it keeps its own.)
+        let icon = self.icon(style, c, e).map { icon in text.map { icon.fitted(to: $0) } ?? icon }
         guard icon != nil || text != nil else { return .init(key: 0, symbols: []) }
         let key: Double = hasSortKey ? finite(number(L.sortKey, c)) : 0
         let anchors = symbolAnchors(g, c, e, labelLength: icon?.length ?? text.map { ($0.box.maxX - $0.box.minX) / e.pixelRatio } ?? 0, limit: &lineAnchorsLeft)

@@ -129,21 +129,26 @@ final class SymbolRenderLayer: RenderLayer {
         return masks
     }
 
-    /// An icon: its image placed by the anchor and offset, turned about its point, sampled
-    /// exactly or bilinearly; an SDF icon shaded by its distance field (halo, then colour).
+    /// An icon: its image placed by the anchor and offset (or laid over its fitted box, slice
+    /// by slice), turned about its point, sampled exactly or bilinearly; an SDF icon shaded by
+    /// its distance field (halo, then colour).
     private func drawIcon(_ paint: IconPaint, at point: Point, _ t: RenderTarget) {
         let image = paint.icon.image
         guard paint.opacity > 0 else { return }
         let s = paint.scale
-        let w = Double(image.width) * s, h = Double(image.height) * s
         let f = paint.anchor.fraction
-        // Icon-space box corner relative to the point, before rotation.
-        let left = -w * f.x + paint.offset.x, top = -h * f.y + paint.offset.y
+        // Icon-space box relative to the point, before rotation.
+        let slices = paint.slices
+        let box = slices?.box ?? FrameDescription.ScreenBox(minX: -Double(image.width) * s * f.x + paint.offset.x,
+                                                            minY: -Double(image.height) * s * f.y + paint.offset.y,
+                                                            maxX: Double(image.width) * s * (1 - f.x) + paint.offset.x,
+                                                            maxY: Double(image.height) * s * (1 - f.y) + paint.offset.y)
+        let left = box.minX, top = box.minY
         let angle = paint.rotate * Double.pi / 180
         let cosA = cos(angle), sinA = sin(angle)
         // Screen bounds of the rotated box.
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (u, v) in [(left, top), (left + w, top), (left, top + h), (left + w, top + h)] {
+        for (u, v) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
             let x = point.x + u * cosA - v * sinA, y = point.y + u * sinA + v * cosA
             minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         }
@@ -161,8 +166,18 @@ final class SymbolRenderLayer: RenderLayer {
             for x in xs {
                 // Screen pixel centre back into image pixels.
                 let dx = Double(x) + 0.5 - point.x, dy = Double(y) + 0.5 - point.y
-                let u = (dx * cosA + dy * sinA - left) / s, v = (-dx * sinA + dy * cosA - top) / s
-                guard u >= 0, v >= 0, u < Double(iw), v < Double(ih) else { continue }
+                let lx = dx * cosA + dy * sinA, ly = -dx * sinA + dy * cosA
+                let u: Double, v: Double
+                if let slices {
+                    // (A fitted icon's cuts reach into the transparent pixel around the image,
+                    // which bilinear sampling fades its edges into, as MapLibre's atlas padding.)
+                    guard let su = IconSlices.image(at: lx, slices.x), let sv = IconSlices.image(at: ly, slices.y) else { continue }
+                    u = su; v = sv
+                    if !(paint.smooth || paint.icon.sdf) && !(u >= 0 && v >= 0 && u < Double(iw) && v < Double(ih)) { continue }
+                } else {
+                    u = (lx - left) / s; v = (ly - top) / s
+                    guard u >= 0, v >= 0, u < Double(iw), v < Double(ih) else { continue }
+                }
                 let i = y * t.pixmap.width + x
                 if paint.icon.sdf {
                     let d = Double(bilinear(src, iw, ih, u, v) >> 24) / 255
