@@ -27,7 +27,8 @@ final class AssertionNode: Node, @unchecked Sendable {
     }
 }
 
-/// `to-number`, `to-string`, `to-boolean`, `to-color` (by the target type).
+/// `to-number`, `to-string`, `to-boolean`, `to-color` (by the target type), and the implicit
+/// coercion of an untyped value where formatted text is expected.
 final class CoercionNode: Node, @unchecked Sendable {
     let type: ValueType
     init(_ type: ValueType, _ args: [Node]) {
@@ -60,6 +61,14 @@ final class CoercionNode: Node, @unchecked Sendable {
                 }
             }
             throw StyleError(problem ?? "expected color, found \(last.compactText)")
+        case .formatted:
+            // Formatted text passes through, so `["coalesce", ["get", "label"], ["format", ...]]`
+            // keeps its sections (MapLibre flattens it to plain text here); anything else is
+            // text of one plain section, which stays a string.
+            guard let node = children.first else { return .string("") }
+            let value = try node.evaluate(c, &f)
+            if case .formatted = value { return value }
+            return .string(value.toStringText)
         default:
             guard let node = children.first else { return .string("") }
             return .string(try node.evaluate(c, &f).toStringText)

@@ -7,7 +7,7 @@ struct ParseContext {
     var expected: ValueType?
     var scope: Scope?
     /// An untyped value where a string is expected is converted with `to-string` rather than
-    /// asserted (string-like properties, as MapLibre's formatted and image types do); passed
+    /// asserted (string and image properties, as MapLibre's image type does); passed
     /// on to the output positions of `match`, `case`, `coalesce`, `step` and `let`.
     var coercesToString = false
 
@@ -72,6 +72,7 @@ enum Operator: String {
     case plus = "+", minus = "-", times = "*", divide = "/", remainder = "%", power = "^"
     case sqrt, abs, floor, ceil, round, min, max, ln, log10, log2, sin, cos, tan, asin, acos, atan, e, pi, ln2
     case length, at, `in`, indexOf = "index-of", slice, concat, downcase, upcase, rgb, rgba, toRGBA = "to-rgba"
+    case format, numberFormat = "number-format"
     case `let`, `var`
 }
 
@@ -141,7 +142,8 @@ final class ExpressionParser {
 
     /// MapLibre's annotation rules: an untyped value where a number, string, boolean, object or
     /// array is expected is asserted; a string or untyped value where a colour is expected is
-    /// coerced; anything else must already be a subtype.
+    /// coerced, and so is an untyped value where formatted text is expected; anything else must
+    /// already be a subtype.
     func fit(_ parsed: Typed, to expected: ValueType, annotation: Annotation?, json: JSON, _ ctx: ParseContext) throws -> Typed {
         let actual = parsed.type
         switch expected.kind {
@@ -151,6 +153,8 @@ final class ExpressionParser {
             if actual == .value { return annotate(parsed, expected, annotation ?? .assert) }
         case .color:
             if actual == .value || actual == .string { return annotate(parsed, expected, annotation ?? .coerce) }
+        case .formatted:
+            if actual == .value { return annotate(parsed, expected, annotation ?? .coerce) }
         default:
             break
         }
@@ -164,7 +168,7 @@ final class ExpressionParser {
         switch annotation {
         case .omit:
             return parsed
-        case .coerce where type == .string || type == .number || type == .boolean || type == .color:
+        case .coerce where type == .string || type == .number || type == .boolean || type == .color || type == .formatted:
             return Typed(node: CoercionNode(type, [parsed.node]), type: type)
         case .assert, .coerce:
             return Typed(node: AssertionNode(type, [parsed.node]), type: type)
@@ -247,6 +251,10 @@ final class ExpressionParser {
             return try parseComparison(op, items, ctx)
         case .all, .any, .not, .match, .case, .coalesce, .step, .interpolate, .interpolateHCL, .interpolateLab:
             return try parseControl(op, items, ctx)
+        case .format:
+            return try parseFormat(items, ctx)
+        case .numberFormat:
+            return try parseNumberFormat(items, ctx)
         default:
             return try parseFunction(op, items, ctx)
         }

@@ -147,6 +147,8 @@ enum Values {
         case .number(let n): return n
         case .string(let text): return JSNumber.parse(text)
         case .array: return JSNumber.parse(jsArrayText(v))
+        // Converted through its `toString`, the plain text.
+        case .formatted(let f): return JSNumber.parse(f.plainText)
         case .color, .object: return .nan
         }
     }

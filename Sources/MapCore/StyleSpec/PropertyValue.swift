@@ -188,7 +188,7 @@ public struct PropertyValue: Sendable {
 /// What an evaluated value must be for a property, prepared once so that checking a result
 /// per feature is a switch over plain fields.
 struct ResultCheck: Sendable {
-    enum Kind: Sendable { case number, color, string, boolean, enumeration, numberArray, stringArray, padding, anchorOffsets }
+    enum Kind: Sendable { case number, color, string, formatted, boolean, enumeration, numberArray, stringArray, padding, anchorOffsets }
 
     let kind: Kind
     let lower: Double
@@ -206,7 +206,8 @@ struct ResultCheck: Sendable {
         switch spec.type {
         case .number: kind = .number
         case .color: kind = .color
-        case .string, .resolvedImage, .formatted: kind = .string
+        case .string, .resolvedImage: kind = .string
+        case .formatted: kind = .formatted
         case .boolean: kind = .boolean
         case .enumeration(let values): kind = .enumeration; allowed = Set(values)
         case .numberArray(let n): kind = .numberArray; count = n ?? -1
@@ -231,7 +232,7 @@ struct ResultCheck: Sendable {
             guard !c.r.isNaN, !c.g.isNaN, !c.b.isNaN, !c.a.isNaN else { return nil }
             func unit(_ v: Double) -> Double { v < 0 ? 0 : v > 1 ? 1 : v }
             return .color(Color(r: unit(c.r), g: unit(c.g), b: unit(c.b), a: unit(c.a)))
-        case (.string, .string), (.boolean, .bool):
+        case (.string, .string), (.formatted, .string), (.formatted, .formatted), (.boolean, .bool):
             return value
         case (.enumeration, .string(let text)):
             return allowed?.contains(text) ?? true ? value : nil

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Feature properties, expression results and evaluated style properties are all
 /// `StyleValue`s. Colours appear only where something produced one (a colour literal in a
-/// colour context, `to-color`, `rgb`, interpolation); a string stays a string.
+/// colour context, `to-color`, `rgb`, interpolation); a string stays a string. Formatted text
+/// appears only where a `format` expression made it.
 public enum StyleValue: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -13,6 +14,7 @@ public enum StyleValue: Equatable, Sendable {
     case color(Color)
     case array([StyleValue])
     case object([String: StyleValue])
+    case formatted(Formatted)
 
     /// The value of a JSON document: objects and arrays recursively, strings stay strings, and
     /// of an object's duplicate keys the last one wins.
@@ -31,7 +33,7 @@ public enum StyleValue: Equatable, Sendable {
     }
 
     /// The kind's name as the expression language's `typeof` spells plain kinds: "null",
-    /// "boolean", "number", "string", "color", "array" or "object".
+    /// "boolean", "number", "string", "color", "array", "object" or "formatted".
     public var typeName: String {
         switch self {
         case .null: return "null"
@@ -41,6 +43,7 @@ public enum StyleValue: Equatable, Sendable {
         case .color: return "color"
         case .array: return "array"
         case .object: return "object"
+        case .formatted: return "formatted"
         }
     }
 
@@ -56,10 +59,15 @@ public enum StyleValue: Equatable, Sendable {
         return nil
     }
 
-    /// The string, if this is one.
+    /// The string, if this is one; for formatted text its plain text, so that a reader of
+    /// strings (a label's text, a `text-field` read as a string) sees the words without the
+    /// formatting.
     public var asString: String? {
-        if case .string(let s) = self { return s }
-        return nil
+        switch self {
+        case .string(let s): return s
+        case .formatted(let f): return f.plainText
+        default: return nil
+        }
     }
 
     /// The boolean, if this is one.
@@ -83,7 +91,7 @@ public enum StyleValue: Equatable, Sendable {
     /// The text the `to-string` expression makes of this value: "" for null, `true`/`false`,
     /// numbers as JavaScript prints them (`1`, `0.5`, `1e+21`), strings unchanged, colours as
     /// `rgba(r,g,b,a)` with r, g, b rounded to 0-255, arrays and objects as compact JSON
-    /// (object keys sorted).
+    /// (object keys sorted), formatted text as its plain text.
     public var toStringText: String {
         switch self {
         case .null: return ""
@@ -91,6 +99,7 @@ public enum StyleValue: Equatable, Sendable {
         case .number(let n): return JSNumber.format(n)
         case .string(let s): return s
         case .color(let c): return StyleValue.rgbaText(c)
+        case .formatted(let f): return f.plainText
         case .array, .object:
             var out = ""
             writeJSON(to: &out)
@@ -116,13 +125,15 @@ public enum StyleValue: Equatable, Sendable {
     }
 
     /// `JSON.stringify` of the value as MapLibre holds it (a colour is an object of its
-    /// premultiplied components there).
+    /// premultiplied components there); formatted text, which only messages print, as its
+    /// quoted plain text.
     func writeJSON(to out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n.isFinite ? JSNumber.format(n) : "null"
         case .string(let s): JSON.writeQuoted(s, to: &out)
+        case .formatted(let f): JSON.writeQuoted(f.plainText, to: &out)
         case .color(let c):
             let parts = [("r", c.r * c.a), ("g", c.g * c.a), ("b", c.b * c.a), ("a", c.a)]
             out += "{" + parts.map { "\"\($0.0)\":\(JSNumber.format($0.1))" }.joined(separator: ",") + "}"

@@ -3,7 +3,8 @@ import Foundation
 /// The static type of an expression, as the style specification's type system has it.
 ///
 /// `value` is the type of anything (what `get` returns); `array(item, count)` is an array of
-/// `item`s, of exactly `count` elements when `count` is given.
+/// `item`s, of exactly `count` elements when `count` is given; `formatted` is what `format`
+/// returns and `text-field` expects.
 public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
     case null
     case number
@@ -12,6 +13,7 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
     case color
     case object
     case value
+    case formatted
     case array(ValueType, Int?)
 
     /// The type as MapLibre writes it: `number`, `array`, `array<number>`, `array<number, 2>`.
@@ -24,6 +26,7 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
         case .color: return "color"
         case .object: return "object"
         case .value: return "value"
+        case .formatted: return "formatted"
         case .array(let item, let count):
             if let count { return "array<\(item), \(count)>" }
             return item == .value ? "array" : "array<\(item)>"
@@ -40,18 +43,23 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
         case .color: return .color
         case .object: return .object
         case .value: return .value
+        case .formatted: return .formatted
         case .array: return .array
         }
     }
 
-    enum Kind: Equatable { case null, number, string, boolean, color, object, value, array }
+    enum Kind: Equatable { case null, number, string, boolean, color, object, value, formatted, array }
 
     /// Whether a value of type `actual` may stand where `self` is expected (MapLibre's
     /// `checkSubtype`): equal kinds, anything for `value`, arrays item-wise with a matching
     /// length when one is required (an empty `array<value, 0>` fits any array).
+    ///
+    /// A string also fits where formatted text is expected: MapLibre coerces it to formatted
+    /// text of one plain section, which this engine leaves a string (see ``Formatted``), so
+    /// `["case", c, ["format", ...], "plain"]` is formatted text either way.
     func accepts(_ actual: ValueType) -> Bool {
         switch (self, actual) {
-        case (.value, _):
+        case (.value, _), (.formatted, .string):
             return true
         case (.array(let item, let count), .array(let actualItem, let actualCount)):
             let itemsFit = (actualCount == 0 && actualItem == .value) || item.accepts(actualItem)
@@ -85,6 +93,7 @@ extension StyleValue {
         case .string: return .string
         case .color: return .color
         case .object: return .object
+        case .formatted: return .formatted
         case .array(let items):
             var item: ValueType?
             for element in items {

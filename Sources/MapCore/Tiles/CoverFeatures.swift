@@ -75,6 +75,7 @@ public final class CoverFeatures: @unchecked Sendable {
             case let .color(c): h.combine(c.r); h.combine(c.g); h.combine(c.b); h.combine(c.a)
             case let .array(a): h.combine(a.count); for x in a { combine(x, &h) }
             case let .object(o): h.combine(o.count); for (k, x) in o.sorted(by: { $0.key < $1.key }) { h.combine(k); combine(x, &h) }
+            case let .formatted(f): h.combine(f.plainText)
             }
         }
 

@@ -15,7 +15,7 @@ public enum PropertyType: Equatable, Sendable {
     case stringArray(values: [String]?)
     /// An image name (`icon-image`, `*-pattern`): a string.
     case resolvedImage
-    /// `text-field`: a plain string here (the `format` expression is not supported).
+    /// `text-field`: a string, or formatted text where a `format` expression makes it.
     case formatted
     /// `icon-padding`: a number or 1-4 numbers, evaluated to [top, right, bottom, left].
     case padding
@@ -68,7 +68,8 @@ public struct PropertySpec: Sendable {
         switch type {
         case .number: return .number
         case .color: return .color
-        case .string, .enumeration, .resolvedImage, .formatted: return .string
+        case .string, .enumeration, .resolvedImage: return .string
+        case .formatted: return .formatted
         case .boolean: return .boolean
         case .numberArray(let count): return .array(.number, count)
         case .stringArray: return .array(.string, nil)
@@ -77,10 +78,11 @@ public struct PropertySpec: Sendable {
     }
 
     /// Whether an untyped expression result is converted with `to-string` rather than
-    /// asserted to be a string (MapLibre coerces for string, formatted and image properties).
+    /// asserted to be a string (MapLibre coerces for string and image properties; formatted
+    /// ones coerce by their own type, see ``ExpressionParser/fit(_:to:annotation:json:_:)``).
     var coercesToString: Bool {
         switch type {
-        case .string, .resolvedImage, .formatted: return true
+        case .string, .resolvedImage: return true
         default: return false
         }
     }
