@@ -14,8 +14,10 @@ public struct PlacedSymbol: Sendable {
 /// screen, moved by its candidate position), its turn on screen and the box it claims.
 public struct PlacedText: Sendable {
     public let text: SymbolSet.Text
-    /// Which of the text's shapings (horizontal, or vertical).
+    /// Which of the text's shapings (horizontal, or vertical; justified for its anchor).
     public let shaped: ShapedText
+    /// Identifies that shaping among all labels' (the mask cache's key).
+    public let key: String
     public let origin: Point
     /// Radians, clockwise on screen.
     public let rotation: Double
@@ -218,11 +220,12 @@ enum SymbolPlacer {
         let pad = text.collision.padding
         // (Without variable anchors the shaping put the box where it goes.)
         let candidates = text.positions.isEmpty ? [(anchor: IconAnchor.center, offset: (x: 0.0, y: 0.0))] : text.positions
-        for (shaped, turn) in text.orientations {
+        for (orientation, turn) in text.orientations {
             let angle = (text.rotate + turn - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
-            let b = turned(text.box(shaped), by: angle)
-            let width = b.maxX - b.minX + 2 * pad, height = b.maxY - b.minY + 2 * pad
             for (anchor, offset) in candidates {
+                let (shaped, key) = turn == 0 ? text.shaped(for: anchor) : (orientation, text.key + "\u{1}v")
+                let b = turned(text.box(shaped), by: angle)
+                let width = b.maxX - b.minX + 2 * pad, height = b.maxY - b.minY + 2 * pad
                 var dx = offset.x, dy = offset.y
                 if !text.positions.isEmpty {
                     let f = anchor.fraction
@@ -245,7 +248,7 @@ enum SymbolPlacer {
                         guard fits(.init(minX: x + b.minX - p, minY: y + b.minY - p, maxX: x + b.maxX + p, maxY: y + b.maxY + p)) else { continue }
                     }
                 }
-                return PlacedText(text: text, shaped: shaped, origin: origin, rotation: angle, box: box, vertical: turn == 90)
+                return PlacedText(text: text, shaped: shaped, key: key, origin: origin, rotation: angle, box: box, vertical: turn == 90)
             }
         }
         return nil

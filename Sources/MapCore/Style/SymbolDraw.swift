@@ -76,6 +76,10 @@ public final class SymbolSet: Sendable {
         /// the horizontal one has no room.
         public let vertical: ShapedText?
         public let verticalFirst: Bool
+        /// With variable anchors and `text-justify: auto`, the horizontal shaping justified as
+        /// each anchor wants it (a label left of its point is right-justified), as MapLibre
+        /// shapes it once per justification.
+        public let justified: [TextJustify: ShapedText]
         /// Equal keys draw the same glyphs in the same places (the renderer's mask cache key).
         public let key: String
         public let paint: TextPaint
@@ -88,10 +92,12 @@ public final class SymbolSet: Sendable {
         /// Empty: the box stays where the shaping put it (`text-anchor`, `text-offset`).
         public let positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))]
         public let collision: Collision
-        public init(shaped: ShapedText, vertical: ShapedText? = nil, verticalFirst: Bool = false, key: String, paint: TextPaint,
+        public init(shaped: ShapedText, vertical: ShapedText? = nil, verticalFirst: Bool = false,
+                    justified: [TextJustify: ShapedText] = [:], key: String, paint: TextPaint,
                     rotate: Double = 0, rotatesWithMap: Bool = false,
                     positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = [], collision: Collision) {
-            self.shaped = shaped; self.vertical = vertical; self.verticalFirst = verticalFirst; self.key = key; self.paint = paint
+            self.shaped = shaped; self.vertical = vertical; self.verticalFirst = verticalFirst; self.justified = justified
+            self.key = key; self.paint = paint
             self.rotate = rotate; self.rotatesWithMap = rotatesWithMap; self.positions = positions; self.collision = collision
         }
         /// The label's characters (as written, before shaping).
@@ -103,6 +109,12 @@ public final class SymbolSet: Sendable {
         public func box(_ shaped: ShapedText) -> FrameDescription.ScreenBox {
             let s = paint.size / SDFGlyph.em
             return .init(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
+        }
+        /// The horizontal shaping for a candidate anchor, and its key among the label's shapings.
+        public func shaped(for anchor: IconAnchor) -> (shaped: ShapedText, key: String) {
+            guard !justified.isEmpty else { return (shaped, key) }
+            let j = TextJustify(anchor: anchor)
+            return (justified[j] ?? shaped, key + "\u{1}" + j.rawValue)
         }
         /// The shapings to try, in order, each with the turn it is drawn with (degrees).
         public var orientations: [(shaped: ShapedText, turn: Double)] {

@@ -62,8 +62,14 @@ extension MapModel {
     @discardableResult
     public func loadWantedGlyphs(timeout: Double = 10) -> Bool {
         guard let glyphs = style.glyphs else { return true }
-        _ = frame()
-        return glyphs.waitUntilIdle(timeout: timeout)
+        // (A label shaped with what arrived may ask for more: a vertical shaping's forms.)
+        for _ in 0..<3 {
+            let before = glyphs.generation
+            _ = frame()
+            guard glyphs.waitUntilIdle(timeout: timeout) else { return false }
+            if glyphs.generation == before { return true }
+        }
+        return !glyphs.isLoading
     }
 
     /// Replaces a GeoJSON source's data (`updateGeoJSONSource` / `setData`).

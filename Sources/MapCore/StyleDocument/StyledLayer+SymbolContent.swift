@@ -102,15 +102,11 @@ extension StyledLayer {
     /// their way (the glyph source's next arrival evaluates it again).
     func text(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> SymbolSet.Text? {
         guard let glyphs = style.glyphs else { return nil }
-        var text = layout(L.textField, c).asString ?? ""
-        guard !text.isEmpty else { return nil }
-        switch string(L.textTransform, c) {
-        case "uppercase": text = text.uppercased()
-        case "lowercase": text = text.lowercased()
-        default: break
-        }
         let stack: String
         if case let .array(names) = layout(L.textFont, c) { stack = names.compactMap(\.asString).joined(separator: ",") } else { stack = "" }
+        let sections = textSections(c, stack: stack, e)
+        guard !sections.isEmpty else { return nil }
+        let text = sections.map(\.text).joined()
         // (Glyphs are drawn at this size: at most 256 px, as the reference engines' atlas.)
         let size = min(max(finite(number(L.textSize, c) * e.pixelRatio), 0), 256 * max(e.pixelRatio, 1))
         guard size > 0 else { return nil }
@@ -128,8 +124,7 @@ extension StyledLayer {
         if placement != "point" {
             options.justify = .center
         } else if justify == "auto" {
-            let f = (variable.first?.anchor ?? options.anchor).fraction
-            options.justify = f.x == 0 ? .left : f.x == 1 ? .right : .center
+            options.justify = TextJustify(anchor: variable.first?.anchor ?? options.anchor)
         } else {
             options.justify = TextJustify(rawValue: justify) ?? .center
         }
@@ -142,10 +137,12 @@ extension StyledLayer {
                 options.offset = (finite(o.0) * em, finite(o.1) * em)
             }
         }
-        let sections = [TextSection(text: text, fontStack: stack)]
-        for (stack, codePoints) in TextShaper.codePoints(sections, options: options, bidi: style.bidi) {
-            guard glyphs.request(codePoints, stack: stack) else { return nil }
+        // (Every stack is asked for before the label waits: their ranges load together.)
+        var ready = true
+        for (stack, codePoints) in TextShaper.codePoints(sections, options: options, bidi: style.bidi) where !glyphs.request(codePoints, stack: stack) {
+            ready = false
         }
+        guard ready else { return nil }
         guard let shaped = TextShaper.shape(sections, options: options, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi) else {
             return nil
         }
@@ -182,10 +179,49 @@ extension StyledLayer {
                                             optional: layout(L.textOptional, c) == .bool(true))
         let scale = size / em
         let positions = variable.map { (anchor: $0.anchor, offset: (x: e.length($0.offset.x * scale), y: e.length($0.offset.y * scale))) }
-        let key = "\(stack)\u{1}\(text)\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
+        // With variable anchors and automatic justification, a shaping per justification.
+        var justified: [TextJustify: ShapedText] = [:]
+        if placement == "point", justify == "auto", !variable.isEmpty, shaped.lineCount > 1 {
+            for j in Set(variable.map { TextJustify(anchor: $0.anchor) }) {
+                var o = options
+                o.justify = j
+                justified[j] = j == options.justify ? shaped
+                    : TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi)
+            }
+        }
+        let key = sections.map { "\($0.text)\u{2}\($0.fontStack)\u{2}\($0.scale)\u{2}\($0.verticalAlign.rawValue)" }.joined(separator: "\u{3}")
+            + "\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
             + "\(options.anchor),\(options.offset.x),\(options.offset.y)"
-        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, key: key, paint: paint, rotate: degrees(finite(number(L.textRotate, c))),
+        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key, paint: paint, rotate: degrees(finite(number(L.textRotate, c))),
                               rotatesWithMap: rotatesWithMap, positions: positions, collision: collision)
+    }
+
+    /// `text-field` as sections of text: one for a plain string, one per text section of a
+    /// `format` (its own font stack, scale, colour and vertical alignment; image sections are
+    /// not drawn yet), each transformed by `text-transform`. Empty sections are dropped.
+    private func textSections(_ c: EvaluationContext, stack: String, _ e: StyleEvaluation) -> [TextSection] {
+        let transform = string(L.textTransform, c)
+        func transformed(_ s: String) -> String {
+            switch transform {
+            case "uppercase": return s.uppercased()
+            case "lowercase": return s.lowercased()
+            default: return s
+            }
+        }
+        switch layout(L.textField, c) {
+        case let .formatted(f):
+            let emissive = number(P.textEmissiveStrength, c)
+            return f.sections.compactMap { section in
+                guard section.image == nil, !section.text.isEmpty else { return nil }
+                return TextSection(text: transformed(section.text), fontStack: section.textFont.map { $0.joined(separator: ",") } ?? stack,
+                                   scale: section.scale.map { min(max(finite($0), 0), 16) } ?? 1,
+                                   color: section.textColor.map { $0.lit(by: e.light, emissive: emissive) },
+                                   verticalAlign: section.verticalAlign.flatMap(TextSection.VerticalAlign.init(rawValue:)) ?? .bottom)
+            }
+        case let value:
+            let text = value.asString ?? ""
+            return text.isEmpty ? [] : [TextSection(text: transformed(text), fontStack: stack)]
+        }
     }
 
     /// `text-variable-anchor-offset`, else `text-variable-anchor` with its radial or text offset:

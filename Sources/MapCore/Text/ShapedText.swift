@@ -16,7 +16,14 @@ public struct TextSection: Sendable, Equatable {
 }
 
 /// `text-justify` once resolved (`auto` follows the anchor).
-public enum TextJustify: String, Sendable { case left, center, right }
+public enum TextJustify: String, Sendable {
+    case left, center, right
+    /// `auto`'s choice for a label placed by `anchor`: its side of the point.
+    public init(anchor: IconAnchor) {
+        let f = anchor.fraction
+        self = f.x == 0 ? .left : f.x == 1 ? .right : .center
+    }
+}
 
 /// `text-writing-mode` of one shaping.
 public enum WritingMode: Sendable { case horizontal, vertical }

@@ -68,7 +68,7 @@ final class LabelSprites {
         let shading = SDFLabelMasks.Shading(size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
                                             haloBlur: paint.haloBlur, rotation: label.rotation,
                                             phaseX: Int(ax - px * n), phaseY: Int(ay - py * n))
-        let key = Key.sdf(key: label.shaped.writingMode == .vertical ? text.key + "\u{1}v" : text.key, shading: shading, colors: colors)
+        let key = Key.sdf(key: label.key, shading: shading, colors: colors)
         let entry = cached(key, frame: frame) {
             let m = SDFLabelMasks(label.shaped, shading, groups: colors.count, group: { $0 < groupOf.count ? groupOf[$0] : 0 },
                                   glyphsDrawn: &glyphsDrawn)
