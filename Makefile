@@ -5,9 +5,11 @@ BIN := .build/release/nightmap
 # has 14 fewer libraries to map and bind before main (about 15 ms of the launch), and the window
 # keeps 6 MB less resident.
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product nightmap
-# Build and run: SDL2, giflib, libpng (PNG snapshots), libjpeg-turbo, libwebp and zlib (tiles), SQLite (MBTiles), FreeType (labels; found by pkg-config)
-# and libcurl (the live ISS feed and the TLE refresh).
-PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libwebp-dev libfreetype-dev libfontconfig-dev libicu-dev libharfbuzz-dev pkg-config libcurl4-openssl-dev
+# Build and run: SDL2, giflib, libpng (PNG snapshots), libjpeg-turbo, libwebp and zlib (tiles), SQLite (MBTiles),
+# FreeType, fontconfig, ICU and HarfBuzz (labels from local fonts, right-to-left and complex scripts; found by pkg-config),
+# libcurl (the live ISS feed, the TLE refresh, glyph ranges over HTTP), and Noto and Droid Sans Fallback fonts (labels in
+# Thai, Arabic, Devanagari, Khmer, Myanmar, CJK and Korean where a style has no glyph ranges).
+PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libwebp-dev libfreetype-dev libfontconfig-dev libicu-dev libharfbuzz-dev pkg-config libcurl4-openssl-dev fonts-noto-core fonts-droid-fallback
 # The end-to-end window test: a virtual X server, input injection, screenshots; the install test:
 # the .desktop validator and man; python3 for the stand-in radar service and tile server (Tests/e2e/wms-standin.py, tile-standin.py).
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils openbox desktop-file-utils man-db groff-base python3
