@@ -18,6 +18,7 @@ public struct MapModel: Sendable {
     /// Document layers drawn feature by feature, kept between frames that do not change them.
     private let featureDrawCache = FeatureDrawCache()
     private let symbolContexts = SymbolContextCache()
+    private let viewMotion = ViewMotion()
     /// What the last frame drew of the tiled sources.
     private let tileFrames = TileFrameCache()
     /// Light the layers by the light preset (Mapbox Standard); off (the default), colours show
@@ -284,12 +285,20 @@ public struct MapModel: Sendable {
             }
         }
         // Every symbol layer is placed against the others and the boxes to keep clear.
+        // Labels of a settled view are drawn exactly, those of a moving one at whole pixels.
         if out.contains(where: { $0.symbols != nil }) {
             let context = symbolContexts.context(layers: out) { symbolAvoidBoxes(overlay, into: &$0) }
-            for i in out.indices where out[i].symbols != nil { out[i].symbols?.context = context }
+            let settled = viewMotion.isSettled(camera.view, now: now)
+            for i in out.indices where out[i].symbols != nil {
+                out[i].symbols?.context = context
+                out[i].symbols?.settled = settled
+            }
         }
         return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlay)
     }
+
+    /// When the view last described settles and its labels are drawn exactly (nil: settled).
+    public var labelsSettleAt: Double? { viewMotion.settlesAt(now: now) }
 
     /// Metres on the ground per device pixel at the camera's centre (for a scale bar).
     public var metresPerPixel: Double {

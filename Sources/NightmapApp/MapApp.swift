@@ -217,12 +217,14 @@ public struct MapApp: Sendable {
     public var isAnimating: Bool { model.isAnimating || (pulse?.isRunning ?? false) }
 
     /// When the picture next changes by itself although nothing animates: the next radar tick,
-    /// or the moment the ISS has moved a quarter of a pixel, whichever is first.
+    /// the moment the ISS has moved a quarter of a pixel, or the moment a moved view settles and
+    /// its labels are drawn exactly, whichever is first.
     public var nextScheduledChange: Double? {
         let now = model.now
         var next = radarLayerID == nil ? nil : loop.nextChange(after: now)
         if let step = issUpdateInterval { next = min(next ?? .infinity, now + step) }
         if model.style.geojson(Self.nightID) != nil { next = min(next ?? .infinity, max(now, skyComputedAt + 60)) }
+        if let settle = model.labelsSettleAt { next = min(next ?? .infinity, settle) }
         return next
     }
 }

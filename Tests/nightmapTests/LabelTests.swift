@@ -138,6 +138,40 @@ import TestSupport
         #expect(kept > 0)
     }
 
+    /// While the view moves, labels are drawn at whole pixels from the masks made when they came
+    /// into view: a pan by fractions of a pixel shades no glyph again. Once the view has stood
+    /// still for `ViewMotion.settleDelay` (0.15 s of the model's clock) the frame says so, and
+    /// its labels are shaded again at their fraction of a pixel, once.
+    @Test func aPanShadesNoGlyphAfterItsFirstFrameAndSettlingShadesThemOnce() throws {
+        var model = try Self.model()
+        model.advance(to: 0.5)
+        let renderer = FrameRenderer()
+        let pm = Pixmap(width: model.camera.size.width, height: model.camera.size.height)
+        renderer.render(model.frame(), into: pm)
+        var t = 0.5
+        func pan(_ dx: Double) {
+            model.apply(.pan(dx: dx, dy: 0.37), now: t)
+            t += 0.016
+            model.advance(to: t)
+            renderer.render(model.frame(), into: pm)
+        }
+        // (Back and forth, so that no label comes in at the edges after the first two frames.)
+        pan(3.3); pan(-3.3)
+        let first = renderer.glyphsShaded
+        for i in 0..<8 { pan(i % 2 == 0 ? 3.3 : -3.3) }
+        #expect(renderer.glyphsShaded == first, "a moving frame shaded \(renderer.glyphsShaded - first) glyphs")
+        #expect(model.frame().layers.compactMap(\.symbols).allSatisfy { !$0.settled })
+        #expect(model.model.labelsSettleAt.map { abs($0 - (t + 0.15)) < 1e-9 } == true)
+        model.advance(to: t + 0.15)
+        let settled = model.frame()
+        #expect(settled.layers.compactMap(\.symbols).allSatisfy { $0.settled })
+        renderer.render(settled, into: pm)
+        #expect(renderer.glyphsShaded > first, "settling drew no label exactly")
+        let once = renderer.glyphsShaded
+        renderer.render(model.frame(), into: pm)
+        #expect(renderer.glyphsShaded == once)
+    }
+
     /// A description handed back is refilled in place: the next frame lives in its storage and
     /// equals one described afresh (the run loop and the bench allocate nothing for it then).
     @Test func aRecycledFrameDescriptionReusesItsStorage() throws {

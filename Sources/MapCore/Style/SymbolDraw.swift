@@ -150,11 +150,15 @@ public struct SymbolDraw: Equatable, Sendable {
     /// anchored to it), moving where icons and texts are placed and drawn.
     public var iconTranslate: (x: Double, y: Double)
     public var textTranslate: (x: Double, y: Double)
+    /// The view has settled: labels are drawn at their fraction of a pixel (else at whole
+    /// pixels, so that a moving map reuses their masks).
+    public var settled = true
     public init(set: SymbolSet, context: SymbolContext = .unplaced, iconTranslate: (x: Double, y: Double) = (0, 0),
                 textTranslate: (x: Double, y: Double) = (0, 0)) {
         self.set = set; self.context = context; self.iconTranslate = iconTranslate; self.textTranslate = textTranslate
     }
     public static func == (a: SymbolDraw, b: SymbolDraw) -> Bool {
         a.set === b.set && a.context === b.context && a.iconTranslate == b.iconTranslate && a.textTranslate == b.textTranslate
+            && a.settled == b.settled
     }
 }

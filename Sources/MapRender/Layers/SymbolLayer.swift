@@ -53,9 +53,10 @@ final class SymbolRenderLayer: RenderLayer {
         }
         // Text: halo masks under text masks, at whole pixels.
         let top = Double(t.rows.lowerBound), bottom = Double(t.rows.upperBound)
+        let exact = draw.frame.layers[draw.index].symbols?.settled ?? true
         for symbol in symbols {
             guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.text.paint.opacity > 0 else { continue }
-            labels.draw(text, frame: draw.frameNumber, t)
+            labels.draw(text, exact: exact, frame: draw.frameNumber, t)
         }
     }
 

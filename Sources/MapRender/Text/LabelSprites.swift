@@ -50,8 +50,9 @@ final class LabelSprites {
     }
 
     /// A map label where the placement put it: its halo under its text, shaded from its glyphs'
-    /// fields (turned by its rotation), at whole pixels from the label's origin.
-    func draw(_ label: PlacedText, frame: Int, _ t: RenderTarget) {
+    /// fields (turned by its rotation), at its eighth of a pixel when `exact`, else at the
+    /// nearest whole pixel (a moving view: one mask per label serves the whole move).
+    func draw(_ label: PlacedText, exact: Bool, frame: Int, _ t: RenderTarget) {
         let text = label.text, paint = text.paint
         // Colours by section: the layer's, or a section's own (each its own fill mask).
         var colors: [UInt32] = [paint.color.premultiplied(opacity: paint.opacity).packed]
@@ -63,7 +64,8 @@ final class LabelSprites {
         }
         // The anchor's pixel, and where in it the anchor lies (in eighths).
         let n = Double(SDFLabelMasks.Shading.phases)
-        let ax = (label.origin.x * n).rounded(), ay = (label.origin.y * n).rounded()
+        let ax = exact ? (label.origin.x * n).rounded() : label.origin.x.rounded() * n
+        let ay = exact ? (label.origin.y * n).rounded() : label.origin.y.rounded() * n
         let px = (ax / n).rounded(.down), py = (ay / n).rounded(.down)
         let shading = SDFLabelMasks.Shading(size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
                                             haloBlur: paint.haloBlur, rotation: label.rotation,
