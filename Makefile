@@ -7,9 +7,9 @@ BIN := .build/release/nightmap
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product nightmap
 # Build and run: SDL2, giflib, libpng (PNG snapshots), libjpeg-turbo, libwebp and zlib (tiles), SQLite (MBTiles),
 # FreeType, fontconfig, ICU and HarfBuzz (labels from local fonts, right-to-left and complex scripts; found by pkg-config),
-# libcurl (the live ISS feed, the TLE refresh, glyph ranges over HTTP), and Noto and Droid Sans Fallback fonts (labels in
+# libcurl (the live ISS feed, the TLE refresh, glyph ranges over HTTP), and Noto and WenQuanYi Micro Hei fonts (labels in
 # Thai, Arabic, Devanagari, Khmer, Myanmar, CJK and Korean where a style has no glyph ranges).
-PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libwebp-dev libfreetype-dev libfontconfig-dev libicu-dev libharfbuzz-dev pkg-config libcurl4-openssl-dev fonts-noto-core fonts-droid-fallback
+PACKAGES := libsdl2-dev libgif-dev libpng-dev zlib1g-dev libsqlite3-dev libjpeg62-turbo-dev libwebp-dev libfreetype-dev libfontconfig-dev libicu-dev libharfbuzz-dev pkg-config libcurl4-openssl-dev fonts-noto-core fonts-wqy-microhei
 # The end-to-end window test: a virtual X server, input injection, screenshots; the install test:
 # the .desktop validator and man; python3 for the stand-in radar service and tile server (Tests/e2e/wms-standin.py, tile-standin.py).
 TEST_PACKAGES := xvfb xdotool imagemagick x11-utils openbox desktop-file-utils man-db groff-base python3
