@@ -1,8 +1,8 @@
 import Foundation
 import MapCore
 
-/// What nightmap ships for any style to use: its fonts (`Resources/fonts`: the overlay's text,
-/// and labels of styles without glyph ranges through `LocalGlyphs`, which finds them before
+/// What nightmap ships for any style to use: its fonts (`Resources/fonts`: the overlay's text
+/// and labels of styles without glyph ranges, through `LocalGlyphs`, which finds them before
 /// installed fonts) and the images of `Resources/icons` that labels use (`dot`, the place dot).
 public enum BundledAssets {
     /// Images any layer may name, by name and file.
@@ -13,11 +13,15 @@ public enum BundledAssets {
         LocalGlyphs(appFontDirectory: resources.appendingPathComponent("fonts").path, report: report)
     }
 
+    /// The overlay's font: DejaVu Sans from local fonts' glyphs, set by the labels' text engine.
+    public static func overlayFont(_ glyphs: any GlyphSource) -> GlyphFont { GlyphFont(glyphs: glyphs, stack: "DejaVu Sans Book") }
+
     /// Adds the overlay's font, the images, and local fonts' glyphs when the style has no glyph
-    /// source yet.
-    public static func add(to style: inout Style, resources: URL) throws {
-        style.font = try FontFace(path: resources.appendingPathComponent("fonts/DejaVuSans.ttf").path)
-        if style.glyphs == nil { style.glyphs = localGlyphs(resources: resources) }
+    /// source yet (the overlay's font is always drawn from local fonts).
+    public static func add(to style: inout Style, resources: URL, localGlyphs given: (any GlyphSource)? = nil) throws {
+        let local = given ?? localGlyphs(resources: resources)
+        style.font = overlayFont(local)
+        if style.glyphs == nil { style.glyphs = local }
         for (name, file) in images where style.icons[name] == nil {
             style.icons[name] = try SVGIcon.read(path: resources.appendingPathComponent(file).path, name: name)
         }

@@ -31,12 +31,10 @@ final class OverlayRenderer {
         }
     }
 
-    /// A line of text over its halo, from the labels' cached masks, at whole pixels.
+    /// A line of text over its halo, from the labels' cached masks.
     private func drawText(_ text: OverlayText, _ t: RenderTarget, frame: Int) {
-        let ascent = text.font.metrics(size: text.size).ascent
-        let pad = (text.haloWidth + 1).rounded(.up)
-        let x = Int((text.x - pad).rounded()), y = Int((text.baseline - ascent - pad).rounded())
-        labels.sprite(text.text, font: text.font, size: text.size, haloWidth: text.haloWidth, halo: text.halo, text: text.color, frame: frame).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
+        labels.draw(text.text, font: text.font, size: text.size, haloWidth: text.haloWidth, halo: text.halo, text: text.color,
+                    at: Point(text.x, text.baseline), frame: frame, t)
     }
 
     /// A closed polygon into the rasterizer (no path: nothing allocated).

@@ -49,7 +49,7 @@ enum MapSetup {
         var style = try StyleLoader.style(for: document, resolver: resolver, skipping: animated.union(placeSources.keys),
                                           localGlyphs: localGlyphs, glyphReport: warn,
                                           report: report)
-        try BundledAssets.add(to: &style, resources: resources)
+        try BundledAssets.add(to: &style, resources: resources, localGlyphs: localGlyphs)
         if let placesLoad {
             let places = try placesLoad.wait()
             for id in placeSources.keys { style.sources[id] = .geojson(places) }

@@ -13,7 +13,7 @@ import Testing
 
     @Test func hShowsAndHidesTheHelpAndUSwitchesUnits() throws {
         var style = Style()
-        style.font = try FontFace(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("fonts/DejaVuSans.ttf").path)
+        style.font = BundledAssets.overlayFont(BundledAssets.localGlyphs(resources: try ResourceLocator.resourcesDirectory()))
         var m = MapApp(style: style, size: ViewportSize(width: 1280, height: 800), scene: .radar)
         var c = InputController()
         #expect(!HelpText.lines.contains { Self.texts(m).contains($0) })

@@ -229,7 +229,7 @@ import Testing
     /// (a click elsewhere still toggles the timer).
     @Test func theCompassShowsAndResetsNorth() throws {
         var style = Style()
-        style.font = try FontFace(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("fonts/DejaVuSans.ttf").path)
+        style.font = BundledAssets.overlayFont(BundledAssets.localGlyphs(resources: try ResourceLocator.resourcesDirectory()))
         var model = MapApp(style: style, size: size, scene: .radar)
         /// The compass the frame's overlay draws.
         func compass() -> (area: CompassArea, bearing: Double)? {

@@ -10,7 +10,7 @@ import TestSupport
 /// attribution and the scale bar keep apart, the attribution keeps every credit, and the status
 /// gives up its parts from the least important.
 @Suite struct OverlayLayoutTests {
-    static let font = try! FontFace(path: try! ResourceLocator.resourcesDirectory().appendingPathComponent("fonts/DejaVuSans.ttf").path)
+    static let font = BundledAssets.overlayFont(BundledAssets.localGlyphs(resources: try! ResourceLocator.resourcesDirectory()))
     static let attribution = "Natural Earth · GeoNames (CC BY 4.0) · radar frames: synthetic demo data · ISS: wheretheiss.at"
     static let status = [StatusPart("saved /home/someone/Pictures/nightmap-20261201-093000.png", short: "saved nightmap-20261201-093000.png", essential: true),
                          StatusPart("radar 3/5 paused", essential: true),

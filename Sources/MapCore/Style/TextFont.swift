@@ -1,20 +1,12 @@
-import Raster
-/// A font text is set in (MapData's FreeType face is one): glyph outlines the renderer fills,
-/// advances, kerning and metrics the model and the renderer measure with.
+/// A font for text set on one line (the overlay's: status line, help, legend, attribution),
+/// measured by the model and drawn by the renderer from the same glyph fields and mask cache
+/// as map labels (`GlyphFont` is the one there is).
 public protocol TextFont: AnyObject, Sendable {
-    /// The advance of `text` at `size` pixels, kerned, with `letterSpacing` between glyphs.
+    /// The advance of `text` at `size` pixels, with `letterSpacing` pixels between glyphs.
     func width(_ text: String, size: Double, letterSpacing: Double) -> Double
     /// Ascender and descender (positive below the baseline) at `size`, in pixels.
     func metrics(size: Double) -> (ascent: Double, descent: Double)
-    /// The glyph for `scalar` at `size` pixels, or nil when the font lacks it.
-    func glyph(_ scalar: Unicode.Scalar, size: Double) -> TextGlyph?
-    /// Horizontal kerning between two scalars at `size`, in pixels.
-    func kerning(_ a: Unicode.Scalar, _ b: Unicode.Scalar, size: Double) -> Double
-}
-
-/// One glyph at one size: its outline in pixels (origin on the baseline, y down) and advance.
-public struct TextGlyph {
-    public let path: Path
-    public let advance: Double
-    public init(path: Path, advance: Double) { self.path = path; self.advance = advance }
+    /// `text` shaped on one line in layout units (24 per em: multiply by size / 24), its pen
+    /// starting at x 0 on the baseline at y 0; nil when nothing of it can be drawn.
+    func line(_ text: String) -> ShapedText?
 }

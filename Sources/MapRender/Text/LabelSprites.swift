@@ -2,18 +2,17 @@ import Foundation
 import MapCore
 import Raster
 
-/// Labels as sprites: each label's halo and text made once into coverage masks, composited in
-/// their colours once, and drawn at whole pixels every frame after. Map labels are shaded from
-/// their glyphs' distance fields (`SDFLabelMasks`); the overlay's lines are glyph outlines
-/// filled by the rasterizer with the halo grown from that coverage. Kept near `budget` bytes,
-/// least recently used first out; what the last two frames drew always stays. Map labels and
-/// the overlay's text share one cache.
+/// Labels as sprites: each label's halo and text shaded once from its glyphs' distance fields
+/// into coverage masks (`SDFLabelMasks`), composited in their colours once, and drawn at whole
+/// pixels every frame after. Kept near `budget` bytes, least recently used first out; what the
+/// last two frames drew always stays. Map labels and the overlay's lines share one cache.
 final class LabelSprites {
-    enum Key: Hashable {
-        /// An overlay line: its text in a font at a size, with a halo.
-        case outline(text: String, font: ObjectIdentifier, size: Double, halo: Double)
-        /// A shaped map label (`SymbolSet.Text.key`), shaded so, with its fill colours in section order.
-        case sdf(key: String, shading: SDFLabelMasks.Shading, colors: [UInt32])
+    /// A shaping (a label's `SymbolSet.Text.key` and variant, or an overlay line's font and
+    /// text), shaded so, with its fill colours in section order.
+    struct Key: Hashable {
+        let key: String
+        let shading: SDFLabelMasks.Shading
+        let colors: [UInt32]
     }
     /// (A class: marking an entry used must not go through the dictionary, whose in-place
     /// accessor allocates.)
@@ -40,13 +39,12 @@ final class LabelSprites {
     /// The frame that last evicted masks.
     private var lastEviction = -1
 
-    /// One label's text over its halo in the given colours, from its cached masks; the sprite is
-    /// made again only when the colours change.
-    func sprite(_ text: String, font: any TextFont, size: Double, haloWidth: Double, halo: PremultipliedColor, text color: PremultipliedColor,
-                frame: Int) -> MaskSprite {
-        let key = Key.outline(text: text, font: ObjectIdentifier(font), size: size, halo: haloWidth)
-        let entry = cached(key, frame: frame) { outlineMasks(text, font: font, size: size, haloWidth: haloWidth, frame: frame) }
-        return sprite(entry, halo: halo, text: color)
+    /// An overlay line (`font.line`) over its halo, its pen starting at `origin` on the baseline.
+    func draw(_ text: String, font: any TextFont, size: Double, haloWidth: Double, halo: PremultipliedColor, text color: PremultipliedColor,
+              at origin: Point, frame: Int, _ t: RenderTarget) {
+        guard let line = font.line(text) else { return }
+        draw(line, key: "overlay \(ObjectIdentifier(font).hashValue)\u{1}" + text, size: size, haloWidth: haloWidth, haloBlur: 0, rotation: 0,
+             colors: [color.packed], groupOf: [], halo: halo, at: origin, exact: true, frame: frame, t)
     }
 
     /// A map label where the placement put it: its halo under its text, shaded from its glyphs'
@@ -62,22 +60,28 @@ final class LabelSprites {
             let packed = c.premultiplied(opacity: paint.opacity).packed
             if let i = colors.firstIndex(of: packed) { groupOf.append(i) } else { groupOf.append(colors.count); colors.append(packed) }
         }
+        draw(label.shaped, key: label.key, size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
+             haloBlur: paint.haloBlur, rotation: label.rotation, colors: colors, groupOf: groupOf,
+             halo: paint.haloColor.premultiplied(opacity: paint.opacity), at: label.origin, exact: exact, frame: frame, t)
+    }
+
+    /// A shaping's halo under its fills (`colors` by colour group, `groupOf` a section's group),
+    /// turned by `rotation` about `origin`, from the cached masks.
+    private func draw(_ shaped: ShapedText, key: String, size: Double, haloWidth: Double, haloBlur: Double, rotation: Double,
+                      colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, at origin: Point, exact: Bool, frame: Int, _ t: RenderTarget) {
         // The anchor's pixel, and where in it the anchor lies (in eighths).
         let n = Double(SDFLabelMasks.Shading.phases)
-        let ax = exact ? (label.origin.x * n).rounded() : label.origin.x.rounded() * n
-        let ay = exact ? (label.origin.y * n).rounded() : label.origin.y.rounded() * n
+        let ax = exact ? (origin.x * n).rounded() : origin.x.rounded() * n
+        let ay = exact ? (origin.y * n).rounded() : origin.y.rounded() * n
         let px = (ax / n).rounded(.down), py = (ay / n).rounded(.down)
-        let shading = SDFLabelMasks.Shading(size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
-                                            haloBlur: paint.haloBlur, rotation: label.rotation,
+        let shading = SDFLabelMasks.Shading(size: size, haloWidth: haloWidth, haloBlur: haloBlur, rotation: rotation,
                                             phaseX: Int(ax - px * n), phaseY: Int(ay - py * n))
-        let key = Key.sdf(key: label.key, shading: shading, colors: colors)
-        let entry = cached(key, frame: frame) {
-            let m = SDFLabelMasks(label.shaped, shading, groups: colors.count, group: { $0 < groupOf.count ? groupOf[$0] : 0 },
+        let entry = cached(Key(key: key, shading: shading, colors: colors), frame: frame) {
+            let m = SDFLabelMasks(shaped, shading, groups: colors.count, group: { $0 < groupOf.count ? groupOf[$0] : 0 },
                                   glyphsDrawn: &glyphsDrawn)
             return Entry(text: m.fills[0], halo: m.halo, more: Array(m.fills.dropFirst()), x: m.x, y: m.y, lastUsed: frame)
         }
         let x = Int(px) + entry.x, y = Int(py) + entry.y
-        let halo = paint.haloColor.premultiplied(opacity: paint.opacity)
         sprite(entry, halo: halo, text: PremultipliedColor(packed: colors[0])).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
         for (i, mask) in entry.more.enumerated() {
             mask.composite(PremultipliedColor(packed: colors[i + 1]), onto: t.pixmap, x: x, y: y, rows: t.rows)
@@ -112,24 +116,6 @@ final class LabelSprites {
         return entry
     }
 
-    /// An overlay line's text and halo masks: glyph outlines filled by the rasterizer, the halo
-    /// grown from that coverage.
-    private func outlineMasks(_ text: String, font: any TextFont, size: Double, haloWidth: Double, frame frameNumber: Int) -> Entry {
-        let (ascent, descent) = font.metrics(size: size)
-        let pad = (haloWidth + 1).rounded(.up)
-        let width = font.width(text, size: size, letterSpacing: 0)
-        let w = Int((width + 2 * pad).rounded(.up)) + 1, h = Int((ascent + descent + 2 * pad).rounded(.up)) + 1
-        var r = Rasterizer(width: w, height: h)
-        var textAlpha = [UInt8](repeating: 0, count: w * h)
-        Self.forEachGlyph(text, origin: Point(pad, pad + ascent), font: font, size: size) { path, pen in
-            path.replay(into: &r, transform: .translation(pen.x, pen.y))
-        }
-        textAlpha.withUnsafeMutableBufferPointer { if let m = $0.baseAddress { r.fill(mask: m) } }
-        let haloAlpha = AlphaMask.dilated(textAlpha, width: w, height: h, radius: haloWidth)
-        return Entry(text: AlphaMask(width: w, height: h, alpha: textAlpha), halo: AlphaMask(width: w, height: h, alpha: haloAlpha),
-                     lastUsed: frameNumber)
-    }
-
     /// Drops the least recently used label masks until at most `keeping` bytes remain, but never
     /// those drawn in this frame or the one before: memory stays bounded however far the camera
     /// wanders, and the labels on screen stay cached however many there are (a 1920x1080 view
@@ -142,22 +128,6 @@ final class LabelSprites {
         for (key, entry) in byAge where maskBytes > keeping && entry.lastUsed < frameNumber - 1 {
             maskCache[key] = nil
             maskBytes -= entry.bytes
-        }
-    }
-
-    /// Calls `body` with each glyph's outline and its pen position, the text's baseline starting at `origin`.
-    static func forEachGlyph(_ text: String, origin: Point, font: any TextFont, size: Double, _ body: (Path, Point) -> Void) {
-        var x = origin.x
-        var previous: Unicode.Scalar?
-        for u in text.unicodeScalars {
-            if let p = previous { x += font.kerning(p, u, size: size) }
-            if let g = font.glyph(u, size: size) {
-                body(g.path, Point(x, origin.y))
-                x += g.advance
-            } else {
-                x += size * 0.5
-            }
-            previous = u
         }
     }
 }
