@@ -90,6 +90,19 @@ struct HarfBuzzShapingTests {
         #expect(local.shapeRun([0x0E00, 0x0E01], stack: "Noto Sans Thai Regular") == nil)
     }
 
+    @Test func shapedGlyphsAreBounded() throws {
+        let local = LocalGlyphs(appFontDirectory: Self.appFonts, capacity: 6) { _ in }
+        let stack = "Noto Sans Devanagari Regular"
+        let first = try #require(local.shapeRun(Self.scalars("हिन्दी"), stack: stack))
+        #expect(local.glyph(first[0].codePoint, stack: stack) == first[0])
+        // Five more glyphs do not fit beside the first five: those are forgotten, and their
+        // ids are not handed out again.
+        let second = try #require(local.shapeRun(Self.scalars("नमस्ते"), stack: stack))
+        #expect(Set(first.map(\.codePoint)).isDisjoint(with: second.map(\.codePoint)))
+        #expect(local.glyph(first[0].codePoint, stack: stack) == nil)
+        #expect(second.allSatisfy { local.glyph($0.codePoint, stack: stack) == $0 })
+    }
+
     @Test func theStoreShapesOnlyRunsOfFailedRanges() throws {
         let dir = try GlyphStoreTests.glyphFolder()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -109,8 +109,9 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         if let known = runs[key] {
             glyphs = known
         } else {
-            glyphs = shape(codePoints, stack: stack, problems: &problems)
+            // (Forgotten before the run is shaped, so that its glyphs stay.)
             if runs.count >= capacity { forgetRuns() }
+            glyphs = shape(codePoints, stack: stack, problems: &problems)
             runs[key] = glyphs
         }
         lock.unlock()
@@ -149,9 +150,7 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
                 glyphs.append(glyph)
                 nextID = nextID < SDFGlyph.shapedIDs.upperBound ? nextID + 1 : SDFGlyph.shapedIDs.lowerBound
             case .failure(let f):
-                broken.insert(file.path)
-                faces[file] = nil
-                problems.append("\(file.path): \(f.description); the font is skipped from now on")
+                skip(file, f, &problems)
                 return nil
             case nil:
                 return nil
@@ -202,12 +201,17 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         switch face.glyph(codePoint, ascender: ascender) {
         case .success(let g): return g
         case .failure(let f):
-            broken.insert(file.path)
-            faces[file] = nil
-            problems.append("\(file.path): \(f.description); the font is skipped from now on")
+            skip(file, f, &problems)
             return nil
         case nil: return nil
         }
+    }
+
+    /// Reports a font that failed to draw a glyph, and skips it from now on.
+    private func skip(_ file: FontFile, _ failure: SDFFontFace.Failure, _ problems: inout [String]) {
+        broken.insert(file.path)
+        faces[file] = nil
+        problems.append("\(file.path): \(failure.description); the font is skipped from now on")
     }
 
     private func open(_ file: FontFile, _ problems: inout [String]) -> SDFFontFace? {
