@@ -79,4 +79,15 @@ import Testing
         let shaped = try #require(TextShaper.shape(sections, options: options, glyphs: Self.font, runs: FakeShaper().shape))
         #expect(shaped.glyphs.map(\.x) == [-7, 0])
     }
+
+    @Test func aShapedRunLiesSidewaysInVerticalText() throws {
+        var options = ShapingOptions()
+        options.writingMode = .vertical
+        let shaped = try #require(TextShaper.shape([TextSection(text: "中कथा", fontStack: "Test")], options: options,
+                                                   glyphs: Self.font, runs: FakeShaper().shape))
+        // The ideograph upright; the run's two glyphs turned with the line, like Latin, each
+        // advancing by its own width rather than an em.
+        #expect(shaped.glyphs.map(\.vertical) == [true, false, false])
+        #expect(shaped.glyphs.map(\.x) == [-19, 5, 12])
+    }
 }
