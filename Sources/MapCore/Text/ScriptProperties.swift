@@ -76,7 +76,7 @@ public enum ScriptProperties {
     /// a character of that script, a combining mark (Vedic signs, the common nukta and
     /// candrabindu users borrow) or a zero-width (non-)joiner, which ask how the characters
     /// around them join.
-    public static func continuesComplexRun(_ codePoint: UInt32, script: UInt32) -> Bool {
+    static func continuesComplexRun(_ codePoint: UInt32, script: UInt32) -> Bool {
         if codePoint == 0x200C || codePoint == 0x200D || complexScript(of: codePoint) == script { return true }
         switch Unicode.Scalar(codePoint)?.properties.generalCategory {
         case .nonspacingMark?, .spacingMark?, .enclosingMark?: return true
