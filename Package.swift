@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CGif", path: "Sources/CGif"),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2"),
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig"),
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The drawing loops of these two modules modify the renderer's scratch state (a class's
         // stored properties: rasterizer, stroker, masks) tens of thousands of times a frame, and
@@ -32,7 +33,7 @@ let package = Package(
         // Debian's ICU for MapData's ICUBidi, behind C types of its own (see its header).
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
         .target(name: "MapCore", dependencies: ["Raster"]),
-        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CFontconfig", "CCurl", "CICU"]),
+        .target(name: "MapData", dependencies: ["MapCore", "Raster", "CPNG", "CJPEG", "CWebP", "CZlib", "CSQLite", "CGif", "CFreeType", "CFontconfig", "CHarfBuzz", "CCurl", "CICU"]),
         .target(name: "MapRender", dependencies: ["MapCore", "Raster"], swiftSettings: uncheckedExclusivity),
         .target(name: "Orbit"),
         // nightmap's demos over the engine: the radar player, the ISS tracker, the route pulse,

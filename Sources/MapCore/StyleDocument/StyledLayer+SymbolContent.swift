@@ -137,13 +137,16 @@ extension StyledLayer {
                 options.offset = (finite(o.0) * em, finite(o.1) * em)
             }
         }
+        // Runs of complex scripts the glyph source shapes as a whole (HarfBuzz over local fonts)
+        // are laid out from its glyphs; their characters need no request.
+        let runs: TextShaper.RunShaper = { glyphs.shapeRun($0, stack: $1) }
         // (Every stack is asked for before the label waits: their ranges load together.)
         var ready = true
-        for (stack, codePoints) in TextShaper.codePoints(sections, options: options, bidi: style.bidi) where !glyphs.request(codePoints, stack: stack) {
+        for (stack, codePoints) in TextShaper.codePoints(sections, options: options, bidi: style.bidi, runs: runs) where !glyphs.request(codePoints, stack: stack) {
             ready = false
         }
         guard ready else { return nil }
-        guard let shaped = TextShaper.shape(sections, options: options, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi) else {
+        guard let shaped = TextShaper.shape(sections, options: options, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi, runs: runs) else {
             return nil
         }
         // Vertical writing (point labels only, as in MapLibre): a second shaping, justified
@@ -156,11 +159,11 @@ extension StyledLayer {
             var o = options
             o.writingMode = .vertical; o.justify = .left
             var ready = true
-            for (stack, codePoints) in TextShaper.codePoints(sections, options: o, bidi: style.bidi) where !glyphs.request(codePoints, stack: stack) {
+            for (stack, codePoints) in TextShaper.codePoints(sections, options: o, bidi: style.bidi, runs: runs) where !glyphs.request(codePoints, stack: stack) {
                 ready = false
             }
             guard ready else { return nil }
-            vertical = TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi)
+            vertical = TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi, runs: runs)
         }
 
         let emissive = number(P.textEmissiveStrength, c)
@@ -186,7 +189,7 @@ extension StyledLayer {
                 var o = options
                 o.justify = j
                 justified[j] = j == options.justify ? shaped
-                    : TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi)
+                    : TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi, runs: runs)
             }
         }
         let key = sections.map { "\($0.text)\u{2}\($0.fontStack)\u{2}\($0.scale)\u{2}\($0.verticalAlign.rawValue)" }.joined(separator: "\u{3}")

@@ -17,6 +17,10 @@ public struct SDFGlyph: Sendable, Equatable {
     public static let border = 3
     /// The em the metrics are measured in (MapLibre's ONE_EM).
     public static let em = 24.0
+    /// Where glyph sources put the ids of glyphs they shaped (`GlyphSource.shapeRun`): the
+    /// Supplementary Private Use Area-B, which no label text uses for a real character in
+    /// practice and no script property (line breaking, vertical orientation) singles out.
+    public static let shapedIDs: ClosedRange<UInt32> = 0x100000...0x10FFFD
 
     public init(codePoint: UInt32, width: Int, height: Int, left: Double, top: Double, advance: Double, bitmap: [UInt8]) {
         self.codePoint = codePoint; self.width = width; self.height = height
@@ -44,12 +48,22 @@ public protocol GlyphSource: AnyObject, Sendable {
     func waitUntilIdle(timeout: Double) -> Bool
     /// Something asked for is still loading (the window looks again soon).
     var isLoading: Bool { get }
+    /// A run of text of one script that needs shaping beyond a glyph per character (reordered
+    /// vowel signs, conjuncts, stacked marks: `ScriptProperties.complexScript(of:)`), shaped
+    /// as a whole in `stack`: its glyphs in visual order, each with HarfBuzz's advance and
+    /// offsets folded into `advance`, `left` and `top` (at 24 px), and a `codePoint` from
+    /// `SDFGlyph.shapedIDs` that `glyph(_:stack:)` answers with the same glyph afterwards.
+    /// Nil when the source cannot shape the run: its characters are then looked up one by one,
+    /// as MapLibre does. Shaped runs need no `request`.
+    func shapeRun(_ codePoints: [UInt32], stack: String) -> [SDFGlyph]?
 }
 
 extension GlyphSource {
     /// (A source that answers at once.)
     public func waitUntilIdle(timeout: Double) -> Bool { true }
     public var isLoading: Bool { false }
+    /// (A source of one glyph per code point: glyph servers' ranges are.)
+    public func shapeRun(_ codePoints: [UInt32], stack: String) -> [SDFGlyph]? { nil }
 }
 
 /// Arabic joining and bidirectional reordering (ICU's, through MapData's `ICUBidi`), as

@@ -2,7 +2,9 @@
 /// (`symbol/shaping.ts`) does, so that labels break, align and collide as they do there.
 ///
 /// In order: Arabic letters are joined (through `bidi`, when the text has right-to-left
-/// characters); in vertical writing mode punctuation takes its vertical forms; the text is
+/// characters); in vertical writing mode punctuation takes its vertical forms; runs of complex
+/// scripts (Devanagari, Thai, Khmer, ...) are shaped whole by the glyph source when it can
+/// (`ShapedRuns`; MapLibre draws them a glyph per character, as is done here otherwise); the text is
 /// broken into balanced lines (`LineBreaker`); each line is put in visual order (through
 /// `bidi`, else kept in logical order), trimmed of whitespace and laid out glyph by glyph;
 /// lines are justified, and the block is moved so that the anchor's point of its box is at
@@ -19,13 +21,19 @@
 /// opportunities in `LineBreaker.breaks` and the line height in `LineLayout.add` are where
 /// they would join.
 public enum TextShaper {
+    /// A glyph source's shaper of runs of complex scripts (`GlyphSource.shapeRun`): a run's
+    /// code points and font stack in, its glyphs in visual order out, or nil.
+    public typealias RunShaper = ([UInt32], String) -> [SDFGlyph]?
+
     /// `sections` shaped, or nil when nothing is left to draw (empty text, or only whitespace
     /// and characters without glyphs: MapLibre draws no text then). `glyphs(codePoint, fontStack)`
-    /// gives each glyph (nil: drawn as nothing, no advance).
+    /// gives each glyph (nil: drawn as nothing, no advance). `runs`, when given, shapes the runs
+    /// of complex scripts first (`ShapedRuns`); what it shapes is laid out from its glyphs.
     public static func shape(_ sections: [TextSection], options: ShapingOptions, glyphs: (UInt32, String) -> SDFGlyph?,
-                             bidi: (any BidiShaper)? = nil) -> ShapedText? {
-        let (logical, spacing, bidi) = prepared(sections, options: options, bidi: bidi)
+                             bidi: (any BidiShaper)? = nil, runs: RunShaper? = nil) -> ShapedText? {
+        let (logical, spacing, bidi, shaped) = prepared(sections, options: options, bidi: bidi, runs: runs)
         guard !logical.isEmpty else { return nil }
+        let glyphs = shaped.isEmpty ? glyphs : { codePoint, stack in shaped[codePoint] ?? glyphs(codePoint, stack) }
 
         let advances = logical.codePoints.indices.map { index in
             advance(of: logical.codePoints[index], in: sections[logical.sections[index]], spacing: spacing, glyphs: glyphs)
@@ -38,31 +46,39 @@ public enum TextShaper {
         } else {
             lines = logical.lines(breakingAt: breaks)
         }
-        var layout = LineLayout(sections: sections, options: options, spacing: spacing)
+        var layout = LineLayout(sections: sections, options: options, spacing: spacing, shaped: Set(shaped.keys))
         for line in lines { layout.add(line, glyphs: glyphs) }
         return layout.shapedText()
     }
 
     /// The code points `shape` looks glyphs up for, by font stack (Arabic joined, punctuation
-    /// of vertical text in its vertical forms): what a glyph source must have at hand first.
+    /// of vertical text in its vertical forms, runs `runs` shapes left out): what a glyph
+    /// source must have at hand first.
     public static func codePoints(_ sections: [TextSection], options: ShapingOptions,
-                                  bidi: (any BidiShaper)? = nil) -> [String: [UInt32]] {
-        let text = prepared(sections, options: options, bidi: bidi).text
+                                  bidi: (any BidiShaper)? = nil, runs: RunShaper? = nil) -> [String: [UInt32]] {
+        let (text, _, _, shaped) = prepared(sections, options: options, bidi: bidi, runs: runs)
         var out: [String: [UInt32]] = [:]
-        for (c, s) in zip(text.codePoints, text.sections) where s < sections.count { out[sections[s].fontStack, default: []].append(c) }
+        for (c, s) in zip(text.codePoints, text.sections) where s < sections.count && shaped[c] == nil {
+            out[sections[s].fontStack, default: []].append(c)
+        }
         return out
     }
 
-    /// The text as shaping sees it before breaking, the letter spacing it gets and the bidi
-    /// shaper it goes through (only text with right-to-left characters sees it).
-    private static func prepared(_ sections: [TextSection], options: ShapingOptions,
-                                 bidi: (any BidiShaper)?) -> (text: TaggedText, spacing: Double, bidi: (any BidiShaper)?) {
+    /// The text as shaping sees it before breaking, the letter spacing it gets, the bidi
+    /// shaper it goes through (only text with right-to-left characters sees it) and the glyphs
+    /// of the runs `runs` shaped, by the ids standing for them in the text. A label with a
+    /// shaped run gets no letter spacing, as a cursive one: spacing every glyph would pull
+    /// HarfBuzz's marks off their bases.
+    private static func prepared(_ sections: [TextSection], options: ShapingOptions, bidi: (any BidiShaper)?,
+                                 runs: RunShaper?) -> (text: TaggedText, spacing: Double, bidi: (any BidiShaper)?, shaped: [UInt32: SDFGlyph]) {
         var logical = TaggedText(sections)
-        let spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
+        var spacing = ScriptProperties.allowsLetterSpacing(logical.codePoints) ? options.letterSpacing : 0
         let bidi = logical.codePoints.contains(where: ScriptProperties.isRightToLeft) ? bidi : nil
         if let bidi { logical = TaggedText(sections, transform: bidi.shapeArabic) }
         if options.writingMode == .vertical { VerticalPunctuation.verticalize(&logical.codePoints) }
-        return (logical, spacing, bidi)
+        let shaped = runs.map { ShapedRuns.replace(in: &logical, sections: sections, runs: $0) } ?? [:]
+        if !shaped.isEmpty { spacing = 0 }
+        return (logical, spacing, bidi, shaped)
     }
 
     /// How far a character moves the pen while lines are broken (always horizontally, as in
@@ -95,6 +111,8 @@ struct LineLayout {
     let options: ShapingOptions
     let spacing: Double
     let justify: Double
+    /// The ids of glyphs of shaped runs: never upright (a run is one piece of sideways text).
+    let shaped: Set<UInt32>
     private(set) var placed: [Placed] = []
     private(set) var lineCount = 0
     /// The height of the lines so far (where the next one starts).
@@ -102,8 +120,8 @@ struct LineLayout {
     private(set) var maxLineLength = 0.0
     private(set) var maxLineHeight = 0.0
 
-    init(sections: [TextSection], options: ShapingOptions, spacing: Double) {
-        self.sections = sections; self.options = options; self.spacing = spacing
+    init(sections: [TextSection], options: ShapingOptions, spacing: Double, shaped: Set<UInt32> = []) {
+        self.sections = sections; self.options = options; self.spacing = spacing; self.shaped = shaped
         justify = switch options.justify { case .left: 0; case .center: 0.5; case .right: 1 }
     }
 
@@ -153,7 +171,7 @@ struct LineLayout {
 
     /// Whether a glyph stands upright in this shaping (MapLibre's `isLineVertical`).
     private func isUpright(_ codePoint: UInt32) -> Bool {
-        guard options.writingMode == .vertical else { return false }
+        guard options.writingMode == .vertical, !shaped.contains(codePoint) else { return false }
         guard options.verticalPlacement else { return ScriptProperties.hasUprightVerticalOrientation(codePoint) }
         return !ScriptProperties.isWhitespace(codePoint) && !ScriptProperties.needsComplexShaping(codePoint)
     }
@@ -188,5 +206,48 @@ struct LineLayout {
         let top = options.offset.y - vAlign * height, left = options.offset.x - hAlign * maxLineLength
         return ShapedText(glyphs: glyphs, sections: sections, top: top, bottom: top + height, left: left,
                           right: left + maxLineLength, lineCount: lineCount, writingMode: options.writingMode)
+    }
+}
+
+/// Runs of complex scripts (`ScriptProperties.complexScript(of:)`) shaped as a whole by a glyph
+/// source before lines are broken: each run's characters are replaced by the ids of its glyphs
+/// (`SDFGlyph.shapedIDs`), so line breaking, justification and layout see glyphs with their
+/// shaped advances and need no change. A run is the longest stretch of one script in one
+/// section, the marks and zero-width (non-)joiners after its characters included: a space, a
+/// character of another script or a section's end ends it. No line breaks inside a run, since
+/// the ids are no break opportunity (nor were its characters for MapLibre: it breaks such text
+/// only at spaces).
+enum ShapedRuns {
+    /// Replaces the runs of `text` that `runs` shapes; the glyphs by id. A run `runs` gives
+    /// nil (or nothing) for keeps its characters.
+    static func replace(in text: inout TaggedText, sections: [TextSection], runs: TextShaper.RunShaper) -> [UInt32: SDFGlyph] {
+        guard text.codePoints.contains(where: { ScriptProperties.complexScript(of: $0) != nil }) else { return [:] }
+        var glyphs: [UInt32: SDFGlyph] = [:]
+        var out = TaggedText(codePoints: [], sections: [])
+        let count = text.codePoints.count
+        var start = 0
+        while start < count {
+            let section = text.sections[start]
+            guard let script = ScriptProperties.complexScript(of: text.codePoints[start]), section < sections.count else {
+                out.codePoints.append(text.codePoints[start]); out.sections.append(section)
+                start += 1
+                continue
+            }
+            var end = start + 1
+            while end < count, text.sections[end] == section,
+                  ScriptProperties.continuesComplexRun(text.codePoints[end], script: script) { end += 1 }
+            let run = Array(text.codePoints[start..<end])
+            if let shaped = runs(run, sections[section].fontStack), !shaped.isEmpty {
+                for glyph in shaped { glyphs[glyph.codePoint] = glyph }
+                out.codePoints += shaped.map(\.codePoint)
+                out.sections += repeatElement(section, count: shaped.count)
+            } else {
+                out.codePoints += run
+                out.sections += repeatElement(section, count: run.count)
+            }
+            start = end
+        }
+        text = out
+        return glyphs
     }
 }

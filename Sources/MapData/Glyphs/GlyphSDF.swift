@@ -19,6 +19,9 @@ import MapCore
 /// (`TinySDF`), computed over the rendered bitmap with a 3-px border, as fontnik's was over
 /// its bitmap.
 ///
+/// Runs of complex scripts are shaped by HarfBuzz over the same file (`shape`), and each of
+/// their glyphs rendered by glyph index (`glyph(index:id:ascender:)`) with the same metrics.
+///
 /// Not thread-safe: one thread at a time (FreeType faces are not); `LocalGlyphs` holds a lock.
 public final class SDFFontFace: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
@@ -29,6 +32,11 @@ public final class SDFFontFace: @unchecked Sendable {
     private var face: FT_Face?
     /// A face read from memory reads from these bytes for as long as it lives.
     private var bytes: UnsafeMutableBufferPointer<UInt8>?
+    /// The file and face index of a face read from a file (HarfBuzz reads the same).
+    private var file: (path: String, index: Int)?
+    /// HarfBuzz's font over the same face, made when a run is first shaped (most faces only
+    /// ever draw code points); .some(nil) when HarfBuzz cannot read it.
+    private var harfBuzz: HarfBuzzFont??
 
     /// The family and style the face names itself with ("DejaVu Sans Bold").
     public let name: String
@@ -36,6 +44,7 @@ public final class SDFFontFace: @unchecked Sendable {
     /// Face `index` of the font file at `path`.
     public convenience init(path: String, index: Int = 0) throws {
         try self.init(subject: path) { library, face in FT_New_Face(library, path, FT_Long(index), &face) }
+        file = (path, index)
     }
 
     /// The first face of a font file's `bytes` (copied), called `subject` in errors.
@@ -77,6 +86,8 @@ public final class SDFFontFace: @unchecked Sendable {
     }
 
     deinit {
+        // HarfBuzz's font first: it may read from `bytes`.
+        harfBuzz = nil
         if let face { FT_Done_Face(face) }
         if let library { FT_Done_FreeType(library) }
         bytes?.deallocate()
@@ -103,12 +114,44 @@ public final class SDFFontFace: @unchecked Sendable {
         guard let face else { return nil }
         let index = FT_Get_Char_Index(face, FT_ULong(codePoint))
         guard index != 0 else { return nil }
+        return render(index, codePoint: codePoint, subject: "glyph \(codePoint)", ascender: ascender)
+    }
+
+    /// Glyph `index` of the face (a glyph HarfBuzz chose: a conjunct, a positional form), as
+    /// `glyph(_:ascender:)` makes a code point's, its `codePoint` being `id`: nil when the face
+    /// has no such glyph (or it is glyph 0, the missing-glyph box), else the same as there.
+    public func glyph(index: UInt32, id: UInt32, ascender: Double? = nil) -> Result<SDFGlyph, Failure>? {
+        guard let face, index != 0, index < UInt32(clamping: face.pointee.num_glyphs) else { return nil }
+        return render(index, codePoint: id, subject: "glyph index \(index)", ascender: ascender)
+    }
+
+    /// `codePoints`, a run of one left-to-right script, shaped by HarfBuzz over this face at
+    /// 24 px: its glyphs in visual order (glyph 0 where the face lacks a character); nil when
+    /// HarfBuzz cannot read the face.
+    func shape(_ codePoints: [UInt32]) -> [HarfBuzzFont.Glyph]? {
+        if harfBuzz == nil {
+            if let file {
+                harfBuzz = .some(HarfBuzzFont(path: file.path, index: file.index))
+            } else if let bytes {
+                harfBuzz = .some(HarfBuzzFont(bytes: UnsafeBufferPointer(bytes)))
+            } else {
+                harfBuzz = .some(nil)
+            }
+        }
+        guard let font = harfBuzz ?? nil else { return nil }
+        return font.shape(codePoints)
+    }
+
+    /// Renders glyph `index` (not 0) into a field with fontnik's metrics; `subject` names it in failures.
+    private func render(_ index: FT_UInt, codePoint: UInt32, subject: @autoclosure () -> String,
+                        ascender: Double?) -> Result<SDFGlyph, Failure>? {
+        guard let face else { return nil }
         let loaded = FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP))
         guard loaded == 0, let slot = face.pointee.glyph, slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
-            return .failure(Failure(description: "glyph \(codePoint) cannot be loaded (error \(loaded))"))
+            return .failure(Failure(description: "\(subject()) cannot be loaded (error \(loaded))"))
         }
         // Checked before rendering too, so a broken outline does not get a bitmap of gigabytes.
-        let tooLarge = Failure(description: "glyph \(codePoint) is larger than \(GlyphRange.maxSide) px at 24 px")
+        let tooLarge = Failure(description: "\(subject()) is larger than \(GlyphRange.maxSide) px at 24 px")
         var box = FT_BBox()
         FT_Outline_Get_CBox(&slot.pointee.outline, &box)
         let limit = FT_Pos(GlyphRange.maxSide * 64)
@@ -117,7 +160,7 @@ public final class SDFFontFace: @unchecked Sendable {
         let bitmap = slot.pointee.bitmap
         guard rendered == 0, bitmap.width == 0 || bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue),
               Int(bitmap.pitch) >= Int(bitmap.width) else {
-            return .failure(Failure(description: "glyph \(codePoint) cannot be rendered (error \(rendered))"))
+            return .failure(Failure(description: "\(subject()) cannot be rendered (error \(rendered))"))
         }
         // The bitmap is the box rounded out to whole pixels: up to a pixel wider than the box.
         guard bitmap.width <= GlyphRange.maxSide, bitmap.rows <= GlyphRange.maxSide else { return .failure(tooLarge) }

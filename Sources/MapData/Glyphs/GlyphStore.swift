@@ -150,8 +150,25 @@ public final class GlyphStore: GlyphSource, @unchecked Sendable {
         switch slot {
         case let .loaded(glyphs)?: return glyphs[codePoint]
         case .failed?: return fallback?.glyph(codePoint, stack: stack)
+        // (A glyph the fallback shaped in a run, under an id no range was asked for.)
+        case nil where SDFGlyph.shapedIDs.contains(codePoint): return fallback?.glyph(codePoint, stack: stack)
         case .loading?, nil: return nil
         }
+    }
+
+    /// The fallback's shaping of a run whose code points all lie in ranges that failed;
+    /// nil for any other run, so that text drawn from the style's ranges is drawn a glyph per
+    /// character, as MapLibre draws it.
+    public func shapeRun(_ codePoints: [UInt32], stack: String) -> [SDFGlyph]? {
+        guard let fallback, !codePoints.isEmpty else { return nil }
+        condition.lock()
+        let table = slots[stack]
+        let failed = codePoints.allSatisfy { cp in
+            guard cp <= GlyphURLTemplate.maxCodePoint, case .failed? = table?[GlyphURLTemplate.rangeIndex(cp)] else { return false }
+            return true
+        }
+        condition.unlock()
+        return failed ? fallback.shapeRun(codePoints, stack: stack) : nil
     }
 
     /// Ranges finished here plus the fallback's own count: either changing means labels may

@@ -15,10 +15,17 @@ import MapCore
 /// missing-glyph box). A font that turns out unreadable or damaged is reported once, by file,
 /// and skipped.
 ///
+/// Runs of complex scripts (`shapeRun`) are shaped by HarfBuzz over the face that has the
+/// run's first character (the stack's, else the first fallback face with it, as for a code
+/// point) and set on the stack's face's baseline too. Each distinct glyph of a run (face,
+/// glyph index, position and baseline) gets an id of `SDFGlyph.shapedIDs`, handed out in turn
+/// (wrapping around the area's 65,534), which `glyph(_:stack:)` answers while it is cached.
+///
 /// Glyphs are made on first request, synchronously, and kept per stack and code point, at
 /// most `capacity` of them (past that the cache starts over: a label's glyphs come back at
-/// the cost of rendering them again). Thread-safe: one lock around matching, FreeType and the
-/// caches; `report` is called outside it.
+/// the cost of rendering them again); shaped runs and their glyphs likewise, at most
+/// `capacity` glyphs (and runs). Thread-safe: one lock around matching, FreeType, HarfBuzz
+/// and the caches; `report` is called outside it.
 public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
     /// Never changes: every glyph is at hand when asked for.
     public let generation = 0
@@ -36,6 +43,22 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
     private var faces: [FontFile: SDFFontFace] = [:]
     /// Files that failed to open or to render a glyph (reported once, then skipped).
     private var broken: Set<String> = []
+
+    private struct Run: Hashable { let stack: String; let codePoints: [UInt32] }
+    /// A glyph of a shaped run as it is drawn: which glyph of which face, where (HarfBuzz's
+    /// 64ths of a pixel) and on which baseline (the ascender its top is measured from).
+    private struct Shaped: Hashable {
+        let file: FontFile, index: UInt32
+        let advance: Int32, xOffset: Int32, yOffset: Int32
+        let ascender: Double?
+    }
+    /// Shaped runs (nil: the run goes a glyph per character), their glyphs' ids and the
+    /// glyphs by id: emptied together.
+    private var runs: [Run: [SDFGlyph]?] = [:]
+    private var shapedIDs: [Shaped: UInt32] = [:]
+    private var shaped: [UInt32: SDFGlyph] = [:]
+    /// The id the next new glyph of a run gets.
+    private var nextID = SDFGlyph.shapedIDs.lowerBound
 
     /// Installed fonts and those of `appFontDirectory` (nightmap's `Resources/fonts`, found
     /// before installed ones of the same name); `defaultFamily` draws stacks that name nothing
@@ -55,6 +78,10 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
     public func glyph(_ codePoint: UInt32, stack: String) -> SDFGlyph? {
         var problems: [String] = []
         lock.lock()
+        if let glyph = shaped[codePoint] {
+            lock.unlock()
+            return glyph
+        }
         let key = Key(stack: stack, codePoint: codePoint)
         let glyph: SDFGlyph?
         if let known = glyphs[key] {
@@ -67,6 +94,76 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         lock.unlock()
         problems.forEach(report)
         return glyph
+    }
+
+    /// The run shaped by HarfBuzz in the face that has its first character; nil when that is
+    /// not a character of a complex script (`ScriptProperties.complexScript(of:)`), no face
+    /// has it, the face lacks another of the run's characters (they are then drawn one by one,
+    /// each from a face that has it) or a glyph cannot be rendered.
+    public func shapeRun(_ codePoints: [UInt32], stack: String) -> [SDFGlyph]? {
+        guard let first = codePoints.first, ScriptProperties.complexScript(of: first) != nil else { return nil }
+        var problems: [String] = []
+        lock.lock()
+        let key = Run(stack: stack, codePoints: codePoints)
+        let glyphs: [SDFGlyph]?
+        if let known = runs[key] {
+            glyphs = known
+        } else {
+            // (Forgotten before the run is shaped, so that its glyphs stay.)
+            if runs.count >= capacity { forgetRuns() }
+            glyphs = shape(codePoints, stack: stack, problems: &problems)
+            runs[key] = glyphs
+        }
+        lock.unlock()
+        problems.forEach(report)
+        return glyphs
+    }
+
+    private func shape(_ codePoints: [UInt32], stack: String, problems: inout [String]) -> [SDFGlyph]? {
+        guard let matcher, let first = codePoints.first else { return nil }
+        let (style, face) = resolve(stack, matcher, &problems)
+        let ascender = face.flatMap { open($0, &problems)?.ascender }
+        var chosen: (file: FontFile, font: SDFFontFace)?
+        if let face, let font = open(face, &problems), font.hasGlyph(first) { chosen = (face, font) }
+        for file in chosen == nil ? matcher.fallbackFaces(for: first, like: style) : [] where file != face {
+            if let font = open(file, &problems), font.hasGlyph(first) { chosen = (file, font); break }
+        }
+        guard let (file, font) = chosen, let run = font.shape(codePoints), !run.isEmpty,
+              !run.contains(where: { $0.index == 0 }) else { return nil }
+        // Room for the whole run, so that none of its glyphs is forgotten while it is made;
+        // never more glyphs than ids, so a live id is never handed out again.
+        if shaped.count + run.count > min(capacity, SDFGlyph.shapedIDs.count) { forgetRuns() }
+        var glyphs: [SDFGlyph] = []
+        for g in run {
+            let key = Shaped(file: file, index: g.index, advance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset, ascender: ascender)
+            if let id = shapedIDs[key], let glyph = shaped[id] {
+                glyphs.append(glyph)
+                continue
+            }
+            switch font.glyph(index: g.index, id: nextID, ascender: ascender) {
+            case .success(let drawn):
+                let glyph = SDFGlyph(codePoint: nextID, width: drawn.width, height: drawn.height,
+                                     left: drawn.left + Double(g.xOffset) / 64, top: drawn.top + Double(g.yOffset) / 64,
+                                     advance: Double(g.xAdvance) / 64, bitmap: drawn.bitmap)
+                shapedIDs[key] = nextID
+                shaped[nextID] = glyph
+                glyphs.append(glyph)
+                nextID = nextID < SDFGlyph.shapedIDs.upperBound ? nextID + 1 : SDFGlyph.shapedIDs.lowerBound
+            case .failure(let f):
+                skip(file, f, &problems)
+                return nil
+            case nil:
+                return nil
+            }
+        }
+        return glyphs
+    }
+
+    /// Empties the caches of shaped runs (their ids are handed out on from where they were).
+    private func forgetRuns() {
+        runs.removeAll(keepingCapacity: true)
+        shapedIDs.removeAll(keepingCapacity: true)
+        shaped.removeAll(keepingCapacity: true)
     }
 
     /// The glyph from the stack's face, else from the first fallback face that has it.
@@ -104,12 +201,17 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         switch face.glyph(codePoint, ascender: ascender) {
         case .success(let g): return g
         case .failure(let f):
-            broken.insert(file.path)
-            faces[file] = nil
-            problems.append("\(file.path): \(f.description); the font is skipped from now on")
+            skip(file, f, &problems)
             return nil
         case nil: return nil
         }
+    }
+
+    /// Reports a font that failed to draw a glyph, and skips it from now on.
+    private func skip(_ file: FontFile, _ failure: SDFFontFace.Failure, _ problems: inout [String]) {
+        broken.insert(file.path)
+        faces[file] = nil
+        problems.append("\(file.path): \(failure.description); the font is skipped from now on")
     }
 
     private func open(_ file: FontFile, _ problems: inout [String]) -> SDFFontFace? {
