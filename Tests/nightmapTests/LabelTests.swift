@@ -257,3 +257,34 @@ import TestSupport
         #expect(!own.model.attribution.contains("synthetic"))
     }
 }
+
+/// Labels in eight scripts from a style without glyph ranges: every one placed and drawn from
+/// installed fonts (Noto, WenQuanYi Micro Hei), Arabic joined and right to left, Devanagari
+/// shaped by HarfBuzz (the vowel sign i before its consonant), nothing left as a box.
+@Suite struct ScriptLabelTests {
+    static let style = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/scripts.json").path
+
+    @Test func everyScriptIsSetFromInstalledFonts() throws {
+        let model = try MapSetup.model(try Options.parse(["state", "--style", Self.style, "--size", "1000x560"]))
+        let labels = SymbolPlacement.labels(model.frame())["names"] ?? []
+        let names = ["Paris · Île-de-France", "กรุงเทพมหานคร", "القاهرة", "नई दिल्ली", "北京市", "서울특별시", "ភ្នំពេញ", "နေပြည်တော်"]
+        #expect(Set(labels.map(\.string)) == Set(names))
+        for label in labels {
+            let inked = label.shaped.glyphs.filter { !$0.glyph.bitmap.isEmpty }
+            // (Every character but the spaces has ink: none was missing from the fonts.)
+            let characters = label.string.unicodeScalars.filter { $0 != " " }.count
+            #expect(!inked.isEmpty, "\(label.string): nothing drawn")
+            if label.string == "Paris · Île-de-France" || label.string == "北京市" || label.string == "서울특별시" {
+                #expect(inked.count == characters, "\(label.string): \(inked.count) of \(characters) drawn")
+            }
+        }
+        // Arabic: presentation forms in visual order. The first glyph drawn is the last letter, ة,
+        // isolated (U+FE93) as ر before it does not join forward; ه between ا and ر initial (U+FEEB).
+        let cairo = try #require(labels.first { $0.string == "القاهرة" })
+        #expect(cairo.shaped.glyphs.first?.glyph.codePoint == 0xFE93)
+        #expect(cairo.shaped.glyphs.contains { $0.glyph.codePoint == 0xFEEB })
+        // Devanagari: "दि" shaped as a cluster, the sign i (drawn first) before its consonant.
+        let delhi = try #require(labels.first { $0.string == "नई दिल्ली" })
+        #expect(delhi.shaped.glyphs.count < "नई दिल्ली".unicodeScalars.count, "not shaped: one glyph per character")
+    }
+}
