@@ -106,19 +106,62 @@ extension StyledLayer {
         if case let .array(names) = layout(L.textFont, c) { stack = names.compactMap(\.asString).joined(separator: ",") } else { stack = "" }
         let sections = textSections(c, stack: stack, e)
         guard !sections.isEmpty else { return nil }
-        let text = sections.map(\.text).joined()
         // (Glyphs are drawn at this size: at most 256 px, as the reference engines' atlas.)
         let size = min(max(finite(number(L.textSize, c) * e.pixelRatio), 0), 256 * max(e.pixelRatio, 1))
         guard size > 0 else { return nil }
 
-        // Layout in ems of 24 units (MapLibre's shaping): labels along lines break only at line feeds.
         let placement = string(L.placement, c)
+        let variable = variableAnchors(c)
+        let options = shapingOptions(c, placement: placement, variable: variable)
+        let shaper = LabelShaper(sections: sections, glyphs: glyphs, bidi: style.bidi)
+        guard case let .shaped(horizontal) = shaper.shape(options), let shaped = horizontal else { return nil }
+        // Vertical writing (point labels only, as in MapLibre): a second shaping, justified
+        // left, when the text has characters set upright in vertical lines.
+        var vertical: ShapedText?, verticalFirst = false
+        if placement == "point", case let .array(modes) = layout(L.textWritingMode, c),
+           let v = modes.firstIndex(of: .string("vertical")),
+           sections.contains(where: { $0.text.unicodeScalars.contains { ScriptProperties.hasUprightVerticalOrientation($0.value) } }) {
+            verticalFirst = v < (modes.firstIndex(of: .string("horizontal")) ?? modes.count)
+            var o = options
+            o.writingMode = .vertical; o.justify = .left
+            guard case let .shaped(v) = shaper.shape(o) else { return nil }
+            vertical = v
+        }
+        // With variable anchors and automatic justification, a shaping per justification.
+        var justified: [TextJustify: ShapedText] = [:]
+        if placement == "point", string(L.textJustify, c) == "auto", !variable.isEmpty, shaped.lineCount > 1 {
+            for j in Set(variable.map { TextJustify(anchor: $0.anchor) }) {
+                var o = options
+                o.justify = j
+                if j == options.justify { justified[j] = shaped } else if case let .shaped(s) = shaper.shape(o) { justified[j] = s }
+            }
+        }
+
+        let collision = SymbolSet.Collision(padding: e.length(number(L.textPadding, c) * e.pixelRatio),
+                                            allowOverlap: layout(L.textAllowOverlap, c) == .bool(true),
+                                            ignorePlacement: layout(L.textIgnorePlacement, c) == .bool(true),
+                                            optional: layout(L.textOptional, c) == .bool(true))
+        let scale = size / SDFGlyph.em
+        let positions = variable.map { (anchor: $0.anchor, offset: (x: e.length($0.offset.x * scale), y: e.length($0.offset.y * scale))) }
+        let key = sections.map { "\($0.text)\u{2}\($0.fontStack)\u{2}\($0.scale)\u{2}\($0.verticalAlign.rawValue)" }.joined(separator: "\u{3}")
+            + "\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
+            + "\(options.anchor),\(options.offset.x),\(options.offset.y)"
+        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
+                              paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
+                              rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
+                              positions: positions, collision: collision)
+    }
+
+    /// How a label's text is laid out, in ems of 24 units (MapLibre's shaping): labels along
+    /// lines break only at line feeds; with variable anchors the box is centred and moved at
+    /// placement, otherwise `text-anchor` with `text-offset` (or the radial offset) places it.
+    private func shapingOptions(_ c: EvaluationContext, placement: String,
+                                variable: [(anchor: IconAnchor, offset: (x: Double, y: Double))]) -> ShapingOptions {
         let em = SDFGlyph.em
         var options = ShapingOptions()
         options.maxWidth = placement == "point" ? max(finite(number(L.textMaxWidth, c)), 0) * em : .infinity
         options.lineHeight = finite(number(L.textLineHeight, c)) * em
         options.letterSpacing = min(max(finite(number(L.textLetterSpacing, c)), -1), 10) * em
-        let variable = variableAnchors(c)
         options.anchor = variable.isEmpty ? IconAnchor(rawValue: string(L.textAnchor, c)) ?? .center : .center
         let justify = string(L.textJustify, c)
         if placement != "point" {
@@ -137,66 +180,19 @@ extension StyledLayer {
                 options.offset = (finite(o.0) * em, finite(o.1) * em)
             }
         }
-        // Runs of complex scripts the glyph source shapes as a whole (HarfBuzz over local fonts)
-        // are laid out from its glyphs; their characters need no request.
-        let runs: TextShaper.RunShaper = { glyphs.shapeRun($0, stack: $1) }
-        // (Every stack is asked for before the label waits: their ranges load together.)
-        var ready = true
-        for (stack, codePoints) in TextShaper.codePoints(sections, options: options, bidi: style.bidi, runs: runs) where !glyphs.request(codePoints, stack: stack) {
-            ready = false
-        }
-        guard ready else { return nil }
-        guard let shaped = TextShaper.shape(sections, options: options, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi, runs: runs) else {
-            return nil
-        }
-        // Vertical writing (point labels only, as in MapLibre): a second shaping, justified
-        // left, when the text has characters set upright in vertical lines.
-        var vertical: ShapedText?, verticalFirst = false
-        if placement == "point", case let .array(modes) = layout(L.textWritingMode, c),
-           let v = modes.firstIndex(of: .string("vertical")),
-           text.unicodeScalars.contains(where: { ScriptProperties.hasUprightVerticalOrientation($0.value) }) {
-            verticalFirst = v < (modes.firstIndex(of: .string("horizontal")) ?? modes.count)
-            var o = options
-            o.writingMode = .vertical; o.justify = .left
-            var ready = true
-            for (stack, codePoints) in TextShaper.codePoints(sections, options: o, bidi: style.bidi, runs: runs) where !glyphs.request(codePoints, stack: stack) {
-                ready = false
-            }
-            guard ready else { return nil }
-            vertical = TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi, runs: runs)
-        }
+        return options
+    }
 
+    /// The text's paint for one feature: colours lit, lengths in device pixels (the halo at most
+    /// a quarter of the size and a pixel, as far as the glyphs' fields reach).
+    private func textPaint(_ c: EvaluationContext, size: Double, _ e: StyleEvaluation) -> TextPaint {
         let emissive = number(P.textEmissiveStrength, c)
-        let haloWidth = min(max(finite(number(P.textHaloWidth, c) * e.pixelRatio), 0), size / 4 + 1)
-        let paint = TextPaint(size: size,
-                              color: color(P.textColor, c).lit(by: e.light, emissive: emissive),
-                              haloColor: color(P.textHaloColor, c).lit(by: e.light, emissive: emissive),
-                              haloWidth: haloWidth,
-                              haloBlur: min(max(finite(number(P.textHaloBlur, c) * e.pixelRatio), 0), size),
-                              opacity: number(P.textOpacity, c))
-        let alignment = string(L.textRotationAlignment, c)
-        let rotatesWithMap = alignment == "map" && placement == "point"
-        let collision = SymbolSet.Collision(padding: e.length(number(L.textPadding, c) * e.pixelRatio),
-                                            allowOverlap: layout(L.textAllowOverlap, c) == .bool(true),
-                                            ignorePlacement: layout(L.textIgnorePlacement, c) == .bool(true),
-                                            optional: layout(L.textOptional, c) == .bool(true))
-        let scale = size / em
-        let positions = variable.map { (anchor: $0.anchor, offset: (x: e.length($0.offset.x * scale), y: e.length($0.offset.y * scale))) }
-        // With variable anchors and automatic justification, a shaping per justification.
-        var justified: [TextJustify: ShapedText] = [:]
-        if placement == "point", justify == "auto", !variable.isEmpty, shaped.lineCount > 1 {
-            for j in Set(variable.map { TextJustify(anchor: $0.anchor) }) {
-                var o = options
-                o.justify = j
-                justified[j] = j == options.justify ? shaped
-                    : TextShaper.shape(sections, options: o, glyphs: { glyphs.glyph($0, stack: $1) }, bidi: style.bidi, runs: runs)
-            }
-        }
-        let key = sections.map { "\($0.text)\u{2}\($0.fontStack)\u{2}\($0.scale)\u{2}\($0.verticalAlign.rawValue)" }.joined(separator: "\u{3}")
-            + "\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
-            + "\(options.anchor),\(options.offset.x),\(options.offset.y)"
-        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key, paint: paint, rotate: degrees(finite(number(L.textRotate, c))),
-                              rotatesWithMap: rotatesWithMap, positions: positions, collision: collision)
+        return TextPaint(size: size,
+                         color: color(P.textColor, c).lit(by: e.light, emissive: emissive),
+                         haloColor: color(P.textHaloColor, c).lit(by: e.light, emissive: emissive),
+                         haloWidth: min(max(finite(number(P.textHaloWidth, c) * e.pixelRatio), 0), size / 4 + 1),
+                         haloBlur: min(max(finite(number(P.textHaloBlur, c) * e.pixelRatio), 0), size),
+                         opacity: number(P.textOpacity, c))
     }
 
     /// `text-field` as sections of text: one for a plain string, one per text section of a

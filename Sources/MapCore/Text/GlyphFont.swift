@@ -27,14 +27,10 @@ public final class GlyphFont: TextFont, @unchecked Sendable {
         options.justify = .left
         // (A one-line shaping puts its glyphs at y −17: moved so that the baseline is at 0.)
         options.offset = (0, 17 - (base ?? 23))
-        let sections = [TextSection(text: text, fontStack: stack)]
-        var ready = true
-        for (stack, codePoints) in TextShaper.codePoints(sections, options: options) where !glyphs.request(codePoints, stack: stack) {
-            ready = false
-        }
-        let shaped = TextShaper.shape(sections, options: options, glyphs: { self.glyphs.glyph($0, stack: $1) })
         // (What waits for glyphs, or was shaped before the baseline was known, is shaped again.)
-        guard ready, base != nil else { return shaped }
+        guard case let .shaped(shaped) = LabelShaper(sections: [TextSection(text: text, fontStack: stack)], glyphs: glyphs, bidi: nil)
+            .shape(options) else { return nil }
+        guard base != nil else { return shaped }
         if lines.count >= capacity { lines.removeAll(keepingCapacity: true) }
         lines[text] = shaped
         return shaped
