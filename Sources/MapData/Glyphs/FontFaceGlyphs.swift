@@ -9,9 +9,10 @@ import MapCore
 /// code point, run and stack goes to `next` (the `glyphs` ranges, or local fonts).
 ///
 /// Files are read through the `ResourceResolver` (relative to the style, `file://`,
-/// `local://`). http(s) fonts are not fetched yet: each such URL is reported once and left
-/// out, as are URLs that name no file; a file that is not a font is reported when first
-/// opened and skipped.
+/// `local://`, the render tests' `http://localhost:2900/` with an assets folder). Other
+/// http(s) fonts are not fetched yet: each such URL is reported once and left out, as are
+/// URLs that name no file; a file that is not a font is reported when first opened and
+/// skipped. A font collection's first face is used.
 public final class FontFaceGlyphs: GlyphSource, @unchecked Sendable {
     /// What answers everything the files do not (nil: nothing does).
     public let next: (any GlyphSource)?
@@ -31,10 +32,9 @@ public final class FontFaceGlyphs: GlyphSource, @unchecked Sendable {
                 let lower = source.url.lowercased()
                 let path: String
                 do {
-                    guard !lower.hasPrefix("http://"), !lower.hasPrefix("https://") else {
+                    do { path = try resolver.path(source.url) } catch where lower.hasPrefix("http://") || lower.hasPrefix("https://") {
                         throw StyleError("http fonts are not fetched yet; \(source.url)")
                     }
-                    path = try resolver.path(source.url)
                     guard FileManager.default.fileExists(atPath: path) else { throw StyleError("\(source.url): no such file (\(path))") }
                 } catch {
                     if unusable.insert(source.url).inserted { report("font-faces: \(error)") }
