@@ -225,7 +225,9 @@ public enum StyleLoader {
     /// through `report`, once, and draws nothing; the rest of the map draws, as do the
     /// document's warnings. Labels take their glyphs from the document's `glyphs` ranges
     /// (read as they are needed, problems passed to `glyphReport`, once per range), falling back
-    /// to `localGlyphs`, or from `localGlyphs` alone when the document names none.
+    /// to `localGlyphs`, or from `localGlyphs` alone when the document names none; the
+    /// document's `font-faces` come before either (`FontFaceGlyphs`; font URLs it cannot use
+    /// and files that are not fonts are reported through `glyphReport`).
     public static func style(for document: StyleDocument, resolver: ResourceResolver, pixelRatio: Double = 1,
                              skipping: Set<String> = [], localGlyphs: (any GlyphSource)? = nil,
                              glyphReport: @escaping @Sendable (String) -> Void = { _ in },
@@ -261,8 +263,10 @@ public enum StyleLoader {
         var style = Style(document: document, features: features, images: images, tiles: tiles, sprite: sprite)
         // (Right-to-left labels as MapLibre's RTL plugin sets them: its render harness loads it.)
         style.bidi = ICUBidi()
-        style.glyphs = document.glyphs.map { GlyphStore(template: $0, resolver: resolver, fallback: localGlyphs, report: glyphReport) }
+        let glyphs = document.glyphs.map { GlyphStore(template: $0, resolver: resolver, fallback: localGlyphs, report: glyphReport) }
             ?? localGlyphs
+        style.glyphs = document.fontFaces.isEmpty ? glyphs
+            : FontFaceGlyphs(fontFaces: document.fontFaces, resolver: resolver, next: glyphs, report: glyphReport)
         return style
     }
 }

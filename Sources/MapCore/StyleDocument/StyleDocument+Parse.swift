@@ -71,6 +71,7 @@ struct StyleDocumentReader {
                 doc.warnings.append("glyphs: expected string, found \(g.typeName)")
             }
         }
+        if let f = root["font-faces"] { doc.fontFaces = fontFaces(f, warnings: &doc.warnings) }
         if let t = root["transition"] { doc.transition = transition(t, "transition") ?? .default }
         doc.metadata = root["metadata"]
         if case let .object(sources)? = root["sources"] {
@@ -108,6 +109,63 @@ struct StyleDocumentReader {
         guard let json else { return nil }
         guard case let .string(s) = json else { problems.append("\(path): expected string, found \(json.compactText)"); return nil }
         return s
+    }
+
+    /// The `font-faces` member. A bad entry (of the wrong type, or a unicode-range that is not
+    /// one) is a warning and left out, never a problem: MapLibre ignores fonts it cannot use, and
+    /// the text falls back to the `glyphs` ranges or local fonts.
+    func fontFaces(_ json: JSON, warnings: inout [String]) -> [String: [FontFaceSource]] {
+        guard case let .object(o) = json else {
+            warnings.append("font-faces: expected object, found \(json.typeName)")
+            return [:]
+        }
+        var faces: [String: [FontFaceSource]] = [:]
+        for (name, value) in o.entries {
+            let path = "font-faces.\(name)"
+            switch value {
+            case let .string(url):
+                faces[name] = [FontFaceSource(url: url)]
+            case let .array(items):
+                var sources: [FontFaceSource] = []
+                for (i, item) in items.enumerated() {
+                    if let source = fontFace(item, "\(path)[\(i)]", warnings: &warnings) { sources.append(source) }
+                }
+                if !sources.isEmpty { faces[name] = sources }
+            default:
+                warnings.append("\(path): expected a URL or an array of {url, unicode-range}, found \(value.typeName)")
+            }
+        }
+        return faces
+    }
+
+    /// One `{"url": ..., "unicode-range": [...]}` of a name's array; a bad range (each is
+    /// reported) leaves the file out: drawing it for code points it was not meant for would be
+    /// worse than falling back.
+    private func fontFace(_ json: JSON, _ path: String, warnings: inout [String]) -> FontFaceSource? {
+        guard case let .object(o) = json else {
+            warnings.append("\(path): expected object, found \(json.typeName)")
+            return nil
+        }
+        guard case let .string(url)? = o["url"] else {
+            warnings.append("\(path).url: expected string, found \(o["url"]?.typeName ?? "nothing")")
+            return nil
+        }
+        guard let r = o["unicode-range"] else { return FontFaceSource(url: url) }
+        guard case let .array(items) = r else {
+            warnings.append("\(path).unicode-range: expected array, found \(r.typeName)")
+            return nil
+        }
+        var ranges: [ClosedRange<UInt32>] = []
+        var bad = false
+        for (i, item) in items.enumerated() {
+            if case let .string(text) = item, let range = FontFaceSource.unicodeRange(text) {
+                ranges.append(range)
+            } else {
+                warnings.append("\(path).unicode-range[\(i)]: expected a range within U+0-10FFFF (\"U+41-5A\"), found \(item.compactText)")
+                bad = true
+            }
+        }
+        return bad ? nil : FontFaceSource(url: url, unicodeRanges: ranges)
     }
 
     mutating func transition(_ json: JSON, _ path: String) -> TransitionOptions? {

@@ -19,6 +19,10 @@ public struct StyleDocument: Sendable {
     /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
     /// has none: its labels are then set in local fonts.
     public var glyphs: String?
+    /// The `font-faces` member: for a `text-font` name, the font files its characters are drawn
+    /// from (each for the code points of its unicode-range), before the `glyphs` ranges and
+    /// local fonts. Empty when the document has none.
+    public var fontFaces: [String: [FontFaceSource]] = [:]
     public var layers: [LayerDefinition]
     public var transition: TransitionOptions
     /// The document's `metadata` member, untouched.
@@ -33,6 +37,50 @@ public struct StyleDocument: Sendable {
                 layers: [LayerDefinition] = [], transition: TransitionOptions = .default, metadata: JSON? = nil) {
         self.name = name; self.center = center; self.zoom = zoom; self.bearing = bearing; self.sources = sources
         self.sprite = sprite; self.glyphs = glyphs; self.layers = layers; self.transition = transition; self.metadata = metadata
+    }
+}
+
+/// One font file of the document's `font-faces` for a `text-font` name.
+public struct FontFaceSource: Sendable, Equatable {
+    /// The file's URL as written (resolved as the document's other URLs are).
+    public var url: String
+    /// The code points drawn from it: MapLibre's default, all of Unicode, when none are given.
+    public var unicodeRanges: [ClosedRange<UInt32>]
+    public static let allCodePoints: ClosedRange<UInt32> = 0...0x10FFFF
+
+    public init(url: String, unicodeRanges: [ClosedRange<UInt32>] = [FontFaceSource.allCodePoints]) {
+        self.url = url; self.unicodeRanges = unicodeRanges
+    }
+
+    /// Whether `codePoint` is one of the file's.
+    public func covers(_ codePoint: UInt32) -> Bool { unicodeRanges.contains { $0.contains(codePoint) } }
+
+    /// A CSS unicode-range: `U+26` (one code point), `U+0-7F` (a range) or `U+4??` (a wildcard
+    /// range: U+400-4FF), hex digits in either case; nil for anything else, including ranges
+    /// past U+10FFFF or reversed ones.
+    public static func unicodeRange(_ text: String) -> ClosedRange<UInt32>? {
+        guard text.count > 2, text.prefix(2).uppercased() == "U+" else { return nil }
+        let body = text.dropFirst(2)
+        func hex(_ s: Substring) -> UInt32? {
+            guard (1...6).contains(s.count), s.allSatisfy(\.isHexDigit) else { return nil }
+            return UInt32(s, radix: 16)
+        }
+        let range: ClosedRange<UInt32>
+        if body.contains("?") {
+            let digits = body.prefix { $0 != "?" }
+            guard body.count <= 6, body.drop(while: { $0 != "?" }).allSatisfy({ $0 == "?" }),
+                  digits.isEmpty || hex(digits) != nil else { return nil }
+            guard let low = UInt32(body.replacingOccurrences(of: "?", with: "0"), radix: 16),
+                  let high = UInt32(body.replacingOccurrences(of: "?", with: "F"), radix: 16) else { return nil }
+            range = low...high
+        } else if let dash = body.firstIndex(of: "-") {
+            guard let low = hex(body[..<dash]), let high = hex(body[body.index(after: dash)...]), low <= high else { return nil }
+            range = low...high
+        } else {
+            guard let one = hex(body) else { return nil }
+            range = one...one
+        }
+        return range.upperBound <= allCodePoints.upperBound ? range : nil
     }
 }
 

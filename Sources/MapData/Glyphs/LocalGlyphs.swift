@@ -13,13 +13,14 @@ import MapCore
 /// would stand on two baselines where their ascenders differ, as DejaVu's 23 px and Noto
 /// CJK's 28 px do). A code point no installed font has is nil (drawn as nothing, never as a
 /// missing-glyph box). A font that turns out unreadable or damaged is reported once, by file,
-/// and skipped.
+/// and skipped. (`init(files:)` makes a source of files named for `text-font` names instead:
+/// a style's `font-faces`, see `FontFaceGlyphs`.)
 ///
 /// Runs of complex scripts (`shapeRun`) are shaped by HarfBuzz over the face that has the
 /// run's first character (the stack's, else the first fallback face with it, as for a code
 /// point) and set on the stack's face's baseline too. Each distinct glyph of a run (face,
-/// glyph index, position and baseline) gets an id of `SDFGlyph.shapedIDs`, handed out in turn
-/// (wrapping around the area's 65,534), which `glyph(_:stack:)` answers while it is cached.
+/// glyph index, position and baseline) gets an id of `installedIDs` (`namedIDs` for named
+/// files), handed out in turn (wrapping around), which `glyph(_:stack:)` answers while it is cached.
 ///
 /// Glyphs are made on first request, synchronously, and kept per stack and code point, at
 /// most `capacity` of them (past that the cache starts over: a label's glyphs come back at
@@ -30,8 +31,27 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
     /// Never changes: every glyph is at hand when asked for.
     public let generation = 0
 
-    private let matcher: FontMatcher?
-    private let defaultFamily: String
+    /// A font file given for a `text-font` name (a style's `font-faces`) and the code points
+    /// it is used for.
+    struct NamedFile {
+        let file: FontFile
+        let ranges: [ClosedRange<UInt32>]
+        func covers(_ codePoint: UInt32) -> Bool { ranges.contains { $0.contains(codePoint) } }
+    }
+
+    /// Where stacks' faces come from.
+    private enum Fonts {
+        /// Installed fonts, through fontconfig (nil: it did not start); `defaultFamily` draws
+        /// stacks that name nothing installed.
+        case installed(FontMatcher?, defaultFamily: String)
+        /// Files named for `text-font` names; a name without files, or a code point none of a
+        /// stack's files covers, has no glyph here.
+        case named([String: [NamedFile]])
+    }
+
+    private let fonts: Fonts
+    /// Where the ids of shaped glyphs are handed out (see `installedIDs`).
+    private let ids: ClosedRange<UInt32>
     private let capacity: Int
     private let report: @Sendable (String) -> Void
     private let lock = NSLock()
@@ -58,7 +78,13 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
     private var shapedIDs: [Shaped: UInt32] = [:]
     private var shaped: [UInt32: SDFGlyph] = [:]
     /// The id the next new glyph of a run gets.
-    private var nextID = SDFGlyph.shapedIDs.lowerBound
+    private var nextID: UInt32
+
+    /// The part of `SDFGlyph.shapedIDs` local fonts hand out, and the part files named for
+    /// `text-font` names hand out: a source over another (`FontFaceGlyphs` over a store whose
+    /// fallback is local fonts) tells its own shaped glyphs from the other's by id.
+    static let installedIDs = SDFGlyph.shapedIDs.lowerBound...0x107FFF
+    static let namedIDs = (installedIDs.upperBound + 1)...SDFGlyph.shapedIDs.upperBound
 
     /// Installed fonts and those of `appFontDirectory` (nightmap's `Resources/fonts`, found
     /// before installed ones of the same name); `defaultFamily` draws stacks that name nothing
@@ -66,9 +92,24 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
     /// drawn with another font than it names.
     public init(appFontDirectory: String?, defaultFamily: String = "DejaVu Sans", capacity: Int = 8_192,
                 report: @escaping @Sendable (String) -> Void) {
-        matcher = FontMatcher(appFontDirectory: appFontDirectory, report: report)
+        let matcher = FontMatcher(appFontDirectory: appFontDirectory, report: report)
         if matcher == nil { report("fontconfig did not start: labels without glyph ranges are not drawn") }
-        self.defaultFamily = defaultFamily
+        fonts = .installed(matcher, defaultFamily: defaultFamily)
+        ids = Self.installedIDs
+        nextID = ids.lowerBound
+        self.capacity = max(1, capacity)
+        self.report = report
+    }
+
+    /// Glyphs from the files given for `text-font` names only (a style's `font-faces`): a
+    /// code point of a stack comes from the first of its names with a file that covers it and
+    /// has a glyph for it, on that file's own baseline (as a glyph server serving that font
+    /// would put it); a run is shaped when that file covers all of it. Anything else has no
+    /// glyph here. A file that is not a font is reported once, when first opened, and skipped.
+    init(files: [String: [NamedFile]], capacity: Int = 8_192, report: @escaping @Sendable (String) -> Void) {
+        fonts = .named(files)
+        ids = Self.namedIDs
+        nextID = ids.lowerBound
         self.capacity = max(1, capacity)
         self.report = report
     }
@@ -119,20 +160,40 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         return glyphs
     }
 
-    private func shape(_ codePoints: [UInt32], stack: String, problems: inout [String]) -> [SDFGlyph]? {
-        guard let matcher, let first = codePoints.first else { return nil }
-        let (style, face) = resolve(stack, matcher, &problems)
-        let ascender = face.flatMap { open($0, &problems)?.ascender }
-        var chosen: (file: FontFile, font: SDFFontFace)?
-        if let face, let font = open(face, &problems), font.hasGlyph(first) { chosen = (face, font) }
-        for file in chosen == nil ? matcher.fallbackFaces(for: first, like: style) : [] where file != face {
-            if let font = open(file, &problems), font.hasGlyph(first) { chosen = (file, font); break }
+    /// The face a run is shaped in, and the ascender its glyphs' tops are measured from.
+    private func shapingFace(_ codePoints: [UInt32], stack: String, problems: inout [String])
+        -> (file: FontFile, font: SDFFontFace, ascender: Double?)? {
+        guard let first = codePoints.first else { return nil }
+        switch fonts {
+        case let .installed(matcher, defaultFamily):
+            guard let matcher else { return nil }
+            let (style, face) = resolve(stack, matcher, defaultFamily, &problems)
+            let ascender = face.flatMap { open($0, &problems)?.ascender }
+            if let face, let font = open(face, &problems), font.hasGlyph(first) { return (face, font, ascender) }
+            for file in matcher.fallbackFaces(for: first, like: style) where file != face {
+                if let font = open(file, &problems), font.hasGlyph(first) { return (file, font, ascender) }
+            }
+            return nil
+        case let .named(table):
+            for named in Self.files(of: stack, in: table) where named.covers(first) {
+                guard let font = open(named.file, &problems), font.hasGlyph(first) else { continue }
+                return codePoints.allSatisfy(named.covers) ? (named.file, font, nil) : nil
+            }
+            return nil
         }
-        guard let (file, font) = chosen, let run = font.shape(codePoints), !run.isEmpty,
-              !run.contains(where: { $0.index == 0 }) else { return nil }
+    }
+
+    /// The files of a stack's names, in the stack's order.
+    private static func files(of stack: String, in table: [String: [NamedFile]]) -> [NamedFile] {
+        stack.split(separator: ",").flatMap { table[$0.trimmingCharacters(in: .whitespaces)] ?? [] }
+    }
+
+    private func shape(_ codePoints: [UInt32], stack: String, problems: inout [String]) -> [SDFGlyph]? {
+        guard let (file, font, ascender) = shapingFace(codePoints, stack: stack, problems: &problems),
+              let run = font.shape(codePoints), !run.isEmpty, !run.contains(where: { $0.index == 0 }) else { return nil }
         // Room for the whole run, so that none of its glyphs is forgotten while it is made;
         // never more glyphs than ids, so a live id is never handed out again.
-        if shaped.count + run.count > min(capacity, SDFGlyph.shapedIDs.count) { forgetRuns() }
+        if shaped.count + run.count > min(capacity, ids.count) { forgetRuns() }
         var glyphs: [SDFGlyph] = []
         for g in run {
             let key = Shaped(file: file, index: g.index, advance: g.xAdvance, xOffset: g.xOffset, yOffset: g.yOffset, ascender: ascender)
@@ -148,7 +209,7 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
                 shapedIDs[key] = nextID
                 shaped[nextID] = glyph
                 glyphs.append(glyph)
-                nextID = nextID < SDFGlyph.shapedIDs.upperBound ? nextID + 1 : SDFGlyph.shapedIDs.lowerBound
+                nextID = nextID < ids.upperBound ? nextID + 1 : ids.lowerBound
             case .failure(let f):
                 skip(file, f, &problems)
                 return nil
@@ -166,10 +227,20 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         shaped.removeAll(keepingCapacity: true)
     }
 
-    /// The glyph from the stack's face, else from the first fallback face that has it.
+    /// The glyph from the stack's face, else from the first fallback face that has it (of
+    /// named files: from the first file of the stack's names that covers it and has it).
     private func make(_ codePoint: UInt32, stack: String, problems: inout [String]) -> SDFGlyph? {
-        guard let matcher else { return nil }
-        let (style, face) = resolve(stack, matcher, &problems)
+        let matcher: FontMatcher, defaultFamily: String
+        switch fonts {
+        case let .installed(m?, family): (matcher, defaultFamily) = (m, family)
+        case .installed(nil, _): return nil
+        case let .named(table):
+            for named in Self.files(of: stack, in: table) where named.covers(codePoint) {
+                if let g = render(codePoint, named.file, nil, &problems) { return g }
+            }
+            return nil
+        }
+        let (style, face) = resolve(stack, matcher, defaultFamily, &problems)
         let baseline = face.flatMap { open($0, &problems)?.ascender }
         if let face, let g = render(codePoint, face, baseline, &problems) { return g }
         for file in matcher.fallbackFaces(for: codePoint, like: style) where file != face {
@@ -178,7 +249,7 @@ public final class LocalGlyphs: GlyphSource, @unchecked Sendable {
         return nil
     }
 
-    private func resolve(_ stack: String, _ matcher: FontMatcher, _ problems: inout [String]) -> (style: FontName, face: FontFile?) {
+    private func resolve(_ stack: String, _ matcher: FontMatcher, _ defaultFamily: String, _ problems: inout [String]) -> (style: FontName, face: FontFile?) {
         if let known = stacks[stack] { return known }
         let names = stack.split(separator: ",").map { FontName($0.trimmingCharacters(in: .whitespaces)) }
         var resolved: (style: FontName, face: FontFile?)
