@@ -104,7 +104,7 @@ extension StyledLayer {
         guard let glyphs = style.glyphs else { return nil }
         let stack: String
         if case let .array(names) = layout(L.textFont, c) { stack = names.compactMap(\.asString).joined(separator: ",") } else { stack = "" }
-        let sections = textSections(c, stack: stack, e)
+        let sections = textSections(style, c, stack: stack, e)
         guard !sections.isEmpty else { return nil }
         // (Glyphs are drawn at this size: at most 256 px, as the reference engines' atlas.)
         let size = min(max(finite(number(L.textSize, c) * e.pixelRatio), 0), 256 * max(e.pixelRatio, 1))
@@ -143,9 +143,13 @@ extension StyledLayer {
                                             optional: layout(L.textOptional, c) == .bool(true))
         let scale = size / SDFGlyph.em
         let positions = variable.map { (anchor: $0.anchor, offset: (x: e.length($0.offset.x * scale), y: e.length($0.offset.y * scale))) }
-        let key = sections.map { "\($0.text)\u{2}\($0.fontStack)\u{2}\($0.scale)\u{2}\($0.verticalAlign.rawValue)" }.joined(separator: "\u{3}")
+        // (An image in text is keyed by its name and its image's identity.)
+        let key = sections.map { section in
+            "\(section.text)\u{2}\(section.fontStack)\u{2}\(section.scale)\u{2}\(section.verticalAlign.rawValue)"
+                + (section.image.map { "\u{2}\($0.name)\u{2}\(ObjectIdentifier($0.icon).hashValue)" } ?? "")
+        }.joined(separator: "\u{3}")
             + "\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
-            + "\(options.anchor),\(options.offset.x),\(options.offset.y)"
+            + "\(options.anchor),\(options.offset.x),\(options.offset.y),\(options.textSize)"
         return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
                               paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
                               rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
@@ -162,6 +166,7 @@ extension StyledLayer {
         options.maxWidth = placement == "point" ? max(finite(number(L.textMaxWidth, c)), 0) * em : .infinity
         options.lineHeight = finite(number(L.textLineHeight, c)) * em
         options.letterSpacing = min(max(finite(number(L.textLetterSpacing, c)), -1), 10) * em
+        options.textSize = max(finite(number(L.textSize, c)), 0)
         options.anchor = variable.isEmpty ? IconAnchor(rawValue: string(L.textAnchor, c)) ?? .center : .center
         let justify = string(L.textJustify, c)
         if placement != "point" {
@@ -196,9 +201,12 @@ extension StyledLayer {
     }
 
     /// `text-field` as sections of text: one for a plain string, one per text section of a
-    /// `format` (its own font stack, scale, colour and vertical alignment; image sections are
-    /// not drawn yet), each transformed by `text-transform`. Empty sections are dropped.
-    private func textSections(_ c: EvaluationContext, stack: String, _ e: StyleEvaluation) -> [TextSection] {
+    /// `format` (its own font stack, scale, colour and vertical alignment), each transformed by
+    /// `text-transform`. Empty sections are dropped. An image section becomes an image in text
+    /// (`ImageInText`): the next Private Use Area character, scale 1, its vertical alignment;
+    /// one whose image the sprite lacks is dropped, as MapLibre drops it. (Vector icons, the
+    /// style's `icons`, are not drawn inside text.)
+    private func textSections(_ style: Style, _ c: EvaluationContext, stack: String, _ e: StyleEvaluation) -> [TextSection] {
         let transform = string(L.textTransform, c)
         func transformed(_ s: String) -> String {
             switch transform {
@@ -210,8 +218,15 @@ extension StyledLayer {
         switch layout(L.textField, c) {
         case let .formatted(f):
             let emissive = number(P.textEmissiveStrength, c)
+            var characters = ImageInText.characters.makeIterator()
             return f.sections.compactMap { section in
-                guard section.image == nil, !section.text.isEmpty else { return nil }
+                if let name = section.image {
+                    guard let icon = style.sprite?.icons[name], let character = characters.next().flatMap(Unicode.Scalar.init) else { return nil }
+                    return TextSection(text: String(Character(character)), fontStack: stack,
+                                       verticalAlign: section.verticalAlign.flatMap(TextSection.VerticalAlign.init(rawValue:)) ?? .bottom,
+                                       image: ImageInText(name: name, icon: icon))
+                }
+                guard !section.text.isEmpty else { return nil }
                 return TextSection(text: transformed(section.text), fontStack: section.textFont.map { $0.joined(separator: ",") } ?? stack,
                                    scale: section.scale.map { min(max(finite($0), 0), 16) } ?? 1,
                                    color: section.textColor.map { $0.lit(by: e.light, emissive: emissive) },

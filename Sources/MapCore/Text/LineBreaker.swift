@@ -7,8 +7,9 @@
 /// since every extra break only adds badness.
 enum LineBreaker {
     /// The indices where lines end, ascending, the last one being `text.count`. `advances`
-    /// holds each code point's width (glyph advance × scale + letter spacing; 0 without a glyph).
-    static func breaks(_ text: [UInt32], advances: [Double], maxWidth: Double) -> [Int] {
+    /// holds each code point's width (glyph advance × scale + letter spacing; 0 without a glyph);
+    /// `breaksAfter` the indices of the images in text, after each of which a line may end.
+    static func breaks(_ text: [UInt32], advances: [Double], maxWidth: Double, breaksAfter images: Set<Int> = []) -> [Int] {
         let total = advances.reduce(0, +)
         let target = total / max(1, (total / maxWidth).rounded(.up))
         let penalizesIdeographs = text.contains(zeroWidthSpace)
@@ -21,7 +22,7 @@ enum LineBreaker {
             let next = text[index + 1]
             let ideographic = ScriptProperties.allowsIdeographicBreaking(codePoint)
             let opensBeforeWord = index + 2 < text.count && next == leftParenthesis
-            guard breaksAfter.contains(codePoint) || ideographic || opensBeforeWord else { continue }
+            guard breaksAfter.contains(codePoint) || ideographic || opensBeforeWord || images.contains(index) else { continue }
             let penalty = Self.penalty(codePoint, next, ideographic: ideographic && penalizesIdeographs)
             candidates.append(best(endingAt: index + 1, x: x, target: target, after: candidates, penalty: penalty, isLast: false))
         }

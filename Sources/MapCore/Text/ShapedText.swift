@@ -1,5 +1,26 @@
+/// An image drawn inside a label's text (a `format` image section, MapLibre's icons in text):
+/// a sprite image laid out as one character of its own. Sizes are its display size in layout
+/// pixels (image pixels / `pixelRatio`, MapLibre's `displaySize`).
+public struct ImageInText: Sendable, Equatable {
+    public let name: String
+    /// The sprite image drawn (its pixels, pixel ratio and SDF flag).
+    public let icon: SpriteIcon
+    public var width: Double { Double(icon.image.width) / icon.pixelRatio }
+    public var height: Double { Double(icon.image.height) / icon.pixelRatio }
+    public init(name: String, icon: SpriteIcon) { self.name = name; self.icon = icon }
+    /// The same name and the same image (by identity: a sprite reloaded is another image).
+    public static func == (a: ImageInText, b: ImageInText) -> Bool { a.name == b.name && a.icon === b.icon }
+    /// MapLibre's IMAGE_PADDING: the atlas' transparent pixel around an image, which an image
+    /// in text keeps as its `left` (and quads.ts as the quad's growth, 1 / pixelRatio).
+    public static let padding = 1.0
+    /// The Private Use Area characters MapLibre stands images in text by, one per image
+    /// section in order (`tagged_string.ts`).
+    public static let characters: ClosedRange<UInt32> = 0xE000...0xF8FF
+}
+
 /// A run of a label's text with its own font stack, scale and colour: a `format` section, or
-/// the whole of a plain `text-field`.
+/// the whole of a plain `text-field`. An image section (`image` set) has one character of
+/// `ImageInText.characters` as its text and scale 1; the shaper scales it by 24 / text size.
 public struct TextSection: Sendable, Equatable {
     public enum VerticalAlign: String, Sendable { case bottom, center, top }
     public var text: String
@@ -10,8 +31,12 @@ public struct TextSection: Sendable, Equatable {
     /// `text-color` of the section, overriding the layer's.
     public var color: Color?
     public var verticalAlign: VerticalAlign
-    public init(text: String, fontStack: String, scale: Double = 1, color: Color? = nil, verticalAlign: VerticalAlign = .bottom) {
+    /// The image this section draws instead of text.
+    public var image: ImageInText?
+    public init(text: String, fontStack: String, scale: Double = 1, color: Color? = nil, verticalAlign: VerticalAlign = .bottom,
+                image: ImageInText? = nil) {
         self.text = text; self.fontStack = fontStack; self.scale = scale; self.color = color; self.verticalAlign = verticalAlign
+        self.image = image
     }
 }
 
@@ -47,6 +72,9 @@ public struct ShapingOptions: Sendable, Equatable {
     /// vertical shaping of a line label kept upright (false) only those with upright vertical
     /// orientation (CJK). Ignored in horizontal writing mode.
     public var verticalPlacement: Bool
+    /// `text-size` in layout pixels at the shaping's zoom: images in text are scaled by 24 / it,
+    /// so that they keep their own size whatever the text's.
+    public var textSize: Double = SDFGlyph.em
     public init(maxWidth: Double = 240, lineHeight: Double = 28.8, letterSpacing: Double = 0, justify: TextJustify = .center,
                 anchor: IconAnchor = .center, offset: (x: Double, y: Double) = (0, 0), writingMode: WritingMode = .horizontal,
                 verticalPlacement: Bool = true) {
@@ -56,7 +84,7 @@ public struct ShapingOptions: Sendable, Equatable {
     public static func == (a: ShapingOptions, b: ShapingOptions) -> Bool {
         a.maxWidth == b.maxWidth && a.lineHeight == b.lineHeight && a.letterSpacing == b.letterSpacing && a.justify == b.justify
             && a.anchor == b.anchor && a.offset == b.offset && a.writingMode == b.writingMode
-            && a.verticalPlacement == b.verticalPlacement
+            && a.verticalPlacement == b.verticalPlacement && a.textSize == b.textSize
     }
 }
 
@@ -81,6 +109,12 @@ public struct ShapingOptions: Sendable, Equatable {
 /// so the glyph fills the 24-unit cell its advance gave it along x, centred on the line's
 /// middle. text-rotate (and the quarter turn placement gives a vertical label as a whole)
 /// come after, about the anchor.
+///
+/// An image in text (`image` set) has a `glyph` without a field carrying its layout metrics
+/// (width and height its display size, left 1, top −3, advance its width) and `scale` its
+/// section's scale × 24 / text size; MapLibre's quad for it spans
+/// (x + (1 − 1/r)·scale, y + (3 − 1/r)·scale) on by (size·r + 2)/r·scale, r its pixel ratio:
+/// the image's pixels cover (x + scale, y + 3·scale) to that plus (width, height)·scale.
 public struct PositionedGlyph: Sendable, Equatable {
     public let glyph: SDFGlyph
     public let x: Double, y: Double
@@ -90,8 +124,11 @@ public struct PositionedGlyph: Sendable, Equatable {
     public let section: Int
     /// Set upright in a vertical line (CJK in `text-writing-mode` vertical): turned −90°.
     public let vertical: Bool
-    public init(glyph: SDFGlyph, x: Double, y: Double, scale: Double, section: Int, vertical: Bool) {
+    /// The image drawn here (nil for a glyph).
+    public let image: ImageInText?
+    public init(glyph: SDFGlyph, x: Double, y: Double, scale: Double, section: Int, vertical: Bool, image: ImageInText? = nil) {
         self.glyph = glyph; self.x = x; self.y = y; self.scale = scale; self.section = section; self.vertical = vertical
+        self.image = image
     }
 }
 

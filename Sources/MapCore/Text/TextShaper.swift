@@ -15,11 +15,11 @@
 /// none (MapLibre decides this in `symbol_layout.ts`; it is done here because the shaper sees
 /// the text).
 ///
-/// Images in text (`format` image sections, which MapLibre turns into Private Use Area
-/// characters with their own advance, break opportunity and line height) are not shaped yet:
-/// every character is looked up as a glyph. `advance(of:in:spacing:glyphs:)`, the break
-/// opportunities in `LineBreaker.breaks` and the line height in `LineLayout.add` are where
-/// they would join.
+/// Images in text (`format` image sections: one Private Use Area character each, see
+/// `ImageInText`) are laid out as MapLibre lays them out: scaled by 24 / `options.textSize`,
+/// advancing by their width, a break opportunity after each, aligned in their line by their
+/// height and pushing the line down by as much as they stand taller than its em. They are
+/// never set upright in vertical text (nightmap's choice: MapLibre turns them with the line).
 public enum TextShaper {
     /// A glyph source's shaper of runs of complex scripts (`GlyphSource.shapeRun`): a run's
     /// code points and font stack in, its glyphs in visual order out, or nil.
@@ -36,9 +36,11 @@ public enum TextShaper {
         let glyphs = shaped.isEmpty ? glyphs : { codePoint, stack in shaped[codePoint] ?? glyphs(codePoint, stack) }
 
         let advances = logical.codePoints.indices.map { index in
-            advance(of: logical.codePoints[index], in: sections[logical.sections[index]], spacing: spacing, glyphs: glyphs)
+            advance(of: logical.codePoints[index], in: sections[logical.sections[index]], spacing: spacing,
+                    textSize: options.textSize, glyphs: glyphs)
         }
-        let breaks = LineBreaker.breaks(logical.codePoints, advances: advances, maxWidth: options.maxWidth)
+        let images = Set(logical.sections.indices.filter { sections[logical.sections[$0]].image != nil })
+        let breaks = LineBreaker.breaks(logical.codePoints, advances: advances, maxWidth: options.maxWidth, breaksAfter: images)
         let lines: [TaggedText]
         if let bidi {
             lines = bidi.lines(logical.codePoints, sections: logical.sections, breaks: Array(breaks.dropLast()))
@@ -58,7 +60,7 @@ public enum TextShaper {
                                   bidi: (any BidiShaper)? = nil, runs: RunShaper? = nil) -> [String: [UInt32]] {
         let (text, _, _, shaped) = prepared(sections, options: options, bidi: bidi, runs: runs)
         var out: [String: [UInt32]] = [:]
-        for (c, s) in zip(text.codePoints, text.sections) where s < sections.count && shaped[c] == nil {
+        for (c, s) in zip(text.codePoints, text.sections) where s < sections.count && sections[s].image == nil && shaped[c] == nil {
             out[sections[s].fontStack, default: []].append(c)
         }
         return out
@@ -82,11 +84,25 @@ public enum TextShaper {
     }
 
     /// How far a character moves the pen while lines are broken (always horizontally, as in
-    /// MapLibre, even for vertical shapings).
-    static func advance(of codePoint: UInt32, in section: TextSection, spacing: Double,
+    /// MapLibre, even for vertical shapings); an image by its width at 24 / `textSize`.
+    static func advance(of codePoint: UInt32, in section: TextSection, spacing: Double, textSize: Double,
                         glyphs: (UInt32, String) -> SDFGlyph?) -> Double {
+        if let image = section.image { return image.width * imageScale(section, textSize: textSize) + spacing }
         guard let glyph = glyphs(codePoint, section.fontStack) else { return 0 }
         return glyph.advance * section.scale + spacing
+    }
+
+    /// An image section's scale in layout units: its own × 24 / text size (MapLibre's
+    /// `layoutTextSizeFactor`), so that the image is drawn at its display size.
+    static func imageScale(_ section: TextSection, textSize: Double) -> Double {
+        textSize > 0 ? section.scale * SDFGlyph.em / textSize : 0
+    }
+
+    /// The layout glyph of an image in text: no field, its display size, left 1 (the atlas'
+    /// padding), top −3 (the glyphs' border), advance its width (`shaping.ts`).
+    static func glyph(of image: ImageInText, codePoint: UInt32) -> SDFGlyph {
+        SDFGlyph(codePoint: codePoint, width: Int(image.width.rounded(.up)), height: Int(image.height.rounded(.up)),
+                 left: ImageInText.padding, top: -Double(SDFGlyph.border), advance: image.width, bitmap: [])
     }
 }
 
@@ -101,6 +117,7 @@ struct LineLayout {
         var x: Double
         let y: Double
         let scale: Double, section: Int, upright: Bool, verticalShift: Double
+        var image: ImageInText? = nil
     }
 
     /// Where a line's first glyph sits below its top: MapLibre's SHAPING_DEFAULT_OFFSET (−17),
@@ -133,29 +150,50 @@ struct LineLayout {
         guard !line.isEmpty else { height += options.lineHeight; return }
         let lineMaxScale = line.sections.reduce(0) { max($0, sections[$1].scale) }
         let start = placed.count
-        let x = layOut(line, lineMaxScale: lineMaxScale, glyphs: glyphs)
+        let (x, imageOffset) = layOut(line, lineMaxScale: lineMaxScale, glyphs: glyphs)
         if placed.count > start {
             maxLineLength = max(maxLineLength, x - spacing)
             justifyLine(from: start)
         }
-        let lineHeight = options.lineHeight * lineMaxScale
+        let lineHeight = options.lineHeight * lineMaxScale + imageOffset
         height += lineHeight
         maxLineHeight = max(maxLineHeight, lineHeight)
     }
 
-    /// Places the glyphs of one trimmed line; returns the pen's x after the last one.
+    /// Places the glyphs of one trimmed line; returns the pen's x after the last one and how far
+    /// its tallest image pushes the next line down (MapLibre's `imageOffset`: its height beyond
+    /// the line's em, at least 0).
+    ///
+    /// The line's content height is its em at its largest scale, or its tallest image if taller;
+    /// a glyph or image smaller than that sits in it by its section's vertical alignment.
     ///
     /// GL JS quirk kept on purpose: a character without a glyph does not move the section
     /// cursor on, so the characters after it on that line take the section of the character
     /// before them (their font stack, scale and colour), as in shaping.ts.
-    private mutating func layOut(_ line: TaggedText, lineMaxScale: Double, glyphs: (UInt32, String) -> SDFGlyph?) -> Double {
-        let contentSize = lineMaxScale * SDFGlyph.em
+    private mutating func layOut(_ line: TaggedText, lineMaxScale: Double,
+                                 glyphs: (UInt32, String) -> SDFGlyph?) -> (x: Double, imageOffset: Double) {
+        let tallestImage = line.sections.reduce(0.0) { tallest, index in
+            guard let image = sections[index].image else { return tallest }
+            return max(tallest, image.height * TextShaper.imageScale(sections[index], textSize: options.textSize))
+        }
+        let contentSize = max(lineMaxScale * SDFGlyph.em, tallestImage)
         let lineOffset = max(0, (lineMaxScale - 1) * SDFGlyph.em)
-        var x = 0.0
+        var x = 0.0, imageOffset = 0.0
         var cursor = 0
         for codePoint in line.codePoints {
             let sectionIndex = line.sections[cursor]
             let section = sections[sectionIndex]
+            if let image = section.image {
+                let scale = TextShaper.imageScale(section, textSize: options.textSize)
+                let glyph = TextShaper.glyph(of: image, codePoint: codePoint)
+                let raise = (contentSize - image.height * scale) * Self.alignFactor(section.verticalAlign)
+                imageOffset = max(imageOffset, image.height * scale - SDFGlyph.em * lineMaxScale)
+                placed.append(Placed(glyph: glyph, x: x, y: height + Self.baselineOffset + raise, scale: scale,
+                                     section: sectionIndex, upright: false, verticalShift: 0, image: image))
+                x += image.width * scale + spacing
+                cursor += 1
+                continue
+            }
             let upright = isUpright(codePoint)
             guard let glyph = glyphs(codePoint, section.fontStack) else { continue }
             let room = contentSize - section.scale * SDFGlyph.em
@@ -166,7 +204,7 @@ struct LineLayout {
             x += (upright ? SDFGlyph.em : glyph.advance) * section.scale + spacing
             cursor += 1
         }
-        return x
+        return (x, imageOffset)
     }
 
     /// Whether a glyph stands upright in this shaping (MapLibre's `isLineVertical`).
@@ -201,7 +239,7 @@ struct LineLayout {
         let verticalizable = options.writingMode == .vertical && options.verticalPlacement && placed.contains(where: \.upright)
         let glyphs = placed.map { glyph in
             PositionedGlyph(glyph: glyph.glyph, x: glyph.x + shiftX, y: glyph.y + shiftY - (verticalizable ? glyph.verticalShift : 0),
-                            scale: glyph.scale, section: glyph.section, vertical: glyph.upright)
+                            scale: glyph.scale, section: glyph.section, vertical: glyph.upright, image: glyph.image)
         }
         let top = options.offset.y - vAlign * height, left = options.offset.x - hAlign * maxLineLength
         return ShapedText(glyphs: glyphs, sections: sections, top: top, bottom: top + height, left: left,

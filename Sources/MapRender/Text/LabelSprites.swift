@@ -4,15 +4,18 @@ import Raster
 
 /// Labels as sprites: each label's halo and text shaded once from its glyphs' distance fields
 /// into coverage masks (`SDFLabelMasks`), composited in their colours once, and drawn at whole
-/// pixels every frame after. Kept near `budget` bytes, least recently used first out; what the
+/// pixels every frame after; the images inside a label's text (`LabelImages`) go over its text.
+/// Kept near `budget` bytes, least recently used first out; what the
 /// last two frames drew always stays. Map labels and the overlay's lines share one cache.
 final class LabelSprites {
     /// A shaping (a label's `SymbolSet.Text.key` and variant, or an overlay line's font and
-    /// text), shaded so, with its fill colours in section order.
+    /// text), shaded so, with its fill colours in section order and the opacity its images are
+    /// drawn at.
     struct Key: Hashable {
         let key: String
         let shading: SDFLabelMasks.Shading
         let colors: [UInt32]
+        let opacity: Double
     }
     /// (A class: marking an entry used must not go through the dictionary, whose in-place
     /// accessor allocates.)
@@ -22,14 +25,18 @@ final class LabelSprites {
         let more: [AlphaMask]
         /// The top-left pixel relative to where the label is drawn.
         let x: Int, y: Int
+        /// The images in the label's text, if it has any.
+        let images: LabelImages?
         /// The two composited in the colours last asked for (made on first use).
         var sprite: MaskSprite?
         var lastUsed: Int
-        init(text: AlphaMask, halo: AlphaMask, more: [AlphaMask] = [], x: Int = 0, y: Int = 0, lastUsed: Int) {
-            self.text = text; self.halo = halo; self.more = more; self.x = x; self.y = y; self.lastUsed = lastUsed
+        init(text: AlphaMask, halo: AlphaMask, more: [AlphaMask] = [], x: Int = 0, y: Int = 0, images: LabelImages? = nil, lastUsed: Int) {
+            self.text = text; self.halo = halo; self.more = more; self.x = x; self.y = y; self.images = images; self.lastUsed = lastUsed
         }
-        /// Bytes held: the masks, and the sprite once made.
-        var bytes: Int { text.width * text.height * (2 + more.count + (sprite == nil ? 0 : MaskSprite.bytesPerPixel)) }
+        /// Bytes held: the masks, the images, and the sprite once made.
+        var bytes: Int {
+            text.width * text.height * (2 + more.count + (sprite == nil ? 0 : MaskSprite.bytesPerPixel)) + (images?.bytes ?? 0)
+        }
     }
     /// Glyph quads shaded since the cache was made (a panning frame should add none).
     private(set) var glyphsDrawn = 0
@@ -44,7 +51,7 @@ final class LabelSprites {
               at origin: Point, frame: Int, _ t: RenderTarget) {
         guard let line = font.line(text) else { return }
         draw(line, key: "overlay \(ObjectIdentifier(font).hashValue)\u{1}" + text, size: size, haloWidth: haloWidth, haloBlur: 0, rotation: 0,
-             colors: [color.packed], groupOf: [], halo: halo, at: origin, exact: true, frame: frame, t)
+             colors: [color.packed], groupOf: [], halo: halo, opacity: 1, at: origin, exact: true, frame: frame, t)
     }
 
     /// A map label where the placement put it: its halo under its text, shaded from its glyphs'
@@ -62,13 +69,15 @@ final class LabelSprites {
         }
         draw(label.shaped, key: label.key, size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
              haloBlur: paint.haloBlur, rotation: label.rotation, colors: colors, groupOf: groupOf,
-             halo: paint.haloColor.premultiplied(opacity: paint.opacity), at: label.origin, exact: exact, frame: frame, t)
+             halo: paint.haloColor.premultiplied(opacity: paint.opacity), opacity: paint.opacity, at: label.origin, exact: exact,
+             frame: frame, t)
     }
 
     /// A shaping's halo under its fills (`colors` by colour group, `groupOf` a section's group),
-    /// turned by `rotation` about `origin`, from the cached masks.
+    /// then its images at `opacity`, turned by `rotation` about `origin`, from the cached masks.
     private func draw(_ shaped: ShapedText, key: String, size: Double, haloWidth: Double, haloBlur: Double, rotation: Double,
-                      colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, at origin: Point, exact: Bool, frame: Int, _ t: RenderTarget) {
+                      colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, opacity: Double, at origin: Point, exact: Bool,
+                      frame: Int, _ t: RenderTarget) {
         // The anchor's pixel, and where in it the anchor lies (in eighths).
         let n = Double(SDFLabelMasks.Shading.phases)
         let ax = exact ? (origin.x * n).rounded() : origin.x.rounded() * n
@@ -76,15 +85,20 @@ final class LabelSprites {
         let px = (ax / n).rounded(.down), py = (ay / n).rounded(.down)
         let shading = SDFLabelMasks.Shading(size: size, haloWidth: haloWidth, haloBlur: haloBlur, rotation: rotation,
                                             phaseX: Int(ax - px * n), phaseY: Int(ay - py * n))
-        let entry = cached(Key(key: key, shading: shading, colors: colors), frame: frame) {
-            let m = SDFLabelMasks(shaped, shading, groups: colors.count, group: { $0 < groupOf.count ? groupOf[$0] : 0 },
-                                  glyphsDrawn: &glyphsDrawn)
-            return Entry(text: m.fills[0], halo: m.halo, more: Array(m.fills.dropFirst()), x: m.x, y: m.y, lastUsed: frame)
+        let entry = cached(Key(key: key, shading: shading, colors: colors, opacity: opacity), frame: frame) {
+            let group = { (section: Int) in section < groupOf.count ? groupOf[section] : 0 }
+            let m = SDFLabelMasks(shaped, shading, groups: colors.count, group: group, glyphsDrawn: &glyphsDrawn)
+            let images = shaped.glyphs.contains { $0.image != nil }
+                ? LabelImages(shaped, shading, opacity: opacity, color: { colors[group($0)] }) : nil
+            return Entry(text: m.fills[0], halo: m.halo, more: Array(m.fills.dropFirst()), x: m.x, y: m.y, images: images, lastUsed: frame)
         }
         let x = Int(px) + entry.x, y = Int(py) + entry.y
         sprite(entry, halo: halo, text: PremultipliedColor(packed: colors[0])).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
         for (i, mask) in entry.more.enumerated() {
             mask.composite(PremultipliedColor(packed: colors[i + 1]), onto: t.pixmap, x: x, y: y, rows: t.rows)
+        }
+        if let images = entry.images {
+            images.composite(onto: t.pixmap, x: Int(px) + images.x, y: Int(py) + images.y, rows: t.rows)
         }
     }
 
