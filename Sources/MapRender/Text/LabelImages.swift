@@ -25,67 +25,39 @@ struct LabelImages {
         let cosA = cos(s.rotation), sinA = sin(s.rotation)
         let phaseX = Double(s.phaseX) / Double(SDFLabelMasks.Shading.phases)
         let phaseY = Double(s.phaseY) / Double(SDFLabelMasks.Shading.phases)
-        // Each image's quad on screen: the corner of its padded rectangle and one image pixel's
-        // steps along its axes (turned), in pixels relative to the anchor.
-        struct Quad { let image: ImageInText; let ox: Double, oy: Double, ux: Double, uy: Double, vx: Double, vy: Double; let color: UInt32 }
-        var quads: [Quad] = []
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        // Each image's quad on screen: its padded rectangle and one image pixel's steps along
+        // its axes (turned), in pixels relative to the anchor.
+        var quads: [(quad: LabelQuad, image: ImageInText, color: UInt32)] = []
         for g in shaped.glyphs {
             guard let image = g.image else { continue }
             let step = fontScale * g.scale / image.icon.pixelRatio
             let pad = ImageInText.padding / image.icon.pixelRatio
             let x0 = fontScale * (g.x + (g.glyph.left - pad) * g.scale), y0 = fontScale * (g.y + (-g.glyph.top - pad) * g.scale)
-            let ox = x0 * cosA - y0 * sinA + phaseX, oy = x0 * sinA + y0 * cosA + phaseY
-            let q = Quad(image: image, ox: ox, oy: oy, ux: step * cosA, uy: step * sinA, vx: -step * sinA, vy: step * cosA,
-                         color: color(g.section))
-            let w = Double(image.icon.image.width + 2), h = Double(image.icon.image.height + 2)
-            for (cx, cy) in [(ox, oy), (ox + q.ux * w, oy + q.uy * w), (ox + q.vx * h, oy + q.vy * h),
-                             (ox + q.ux * w + q.vx * h, oy + q.uy * w + q.vy * h)] {
-                minX = min(minX, cx); maxX = max(maxX, cx); minY = min(minY, cy); maxY = max(maxY, cy)
-            }
-            quads.append(q)
+            let quad = LabelQuad(corner: (x0, y0), u: (step, 0), v: (0, step), columns: Double(image.icon.image.width + 2),
+                                 rows: Double(image.icon.image.height + 2), cos: cosA, sin: sinA, phase: (phaseX, phaseY))
+            quads.append((quad, image, color(g.section)))
         }
-        guard !quads.isEmpty, minX.isFinite, maxX - minX < 8192, maxY - minY < 8192 else {
+        guard let grid = LabelQuad.grid(quads.map(\.quad)) else {
             x = 0; y = 0; width = 0; height = 0; pixels = []
             return
         }
-        let left = Int(minX.rounded(.down)), top = Int(minY.rounded(.down))
-        let width = Int(maxX.rounded(.up)) - left, height = Int(maxY.rounded(.up)) - top
+        let (left, top, width, height) = grid
         var pixels = [UInt32](repeating: 0, count: width * height)
         let gamma = 0.105 / fontScale
         let alpha = UInt32((min(max(opacity, 0), 1) * 256).rounded())
-        for q in quads {
-            let det = q.ux * q.vy - q.uy * q.vx
-            guard det != 0 else { continue }
-            let src = q.image.icon.image
-            let iw = src.width, ih = src.height
-            let qw = Double(iw + 2), qh = Double(ih + 2)
-            // The quad's pixel bounds within the pixmap.
-            let xs = [q.ox, q.ox + q.ux * qw, q.ox + q.vx * qh, q.ox + q.ux * qw + q.vx * qh]
-            let ys = [q.oy, q.oy + q.uy * qw, q.oy + q.vy * qh, q.oy + q.uy * qw + q.vy * qh]
-            guard let qminX = xs.min(), let qmaxX = xs.max(), let qminY = ys.min(), let qmaxY = ys.max() else { continue }
-            let px0 = max(Int(qminX.rounded(.down)) - left, 0), px1 = min(Int(qmaxX.rounded(.up)) - left, width - 1)
-            let py0 = max(Int(qminY.rounded(.down)) - top, 0), py1 = min(Int(qmaxY.rounded(.up)) - top, height - 1)
-            guard px0 <= px1, py0 <= py1 else { continue }
-            for py in py0...py1 {
-                let sy = Double(py + top) + 0.5 - q.oy
-                for px in px0...px1 {
-                    let sx = Double(px + left) + 0.5 - q.ox
-                    // The pixel's centre in the quad's image pixels; only centres inside the quad are drawn.
-                    let tu = (sx * q.vy - sy * q.vx) / det, tv = (q.ux * sy - q.uy * sx) / det
-                    guard tu >= 0, tv >= 0, tu < qw, tv < qh else { continue }
-                    var p = Self.bilinear(src, tu - 1, tv - 1)
-                    if q.image.icon.sdf {
-                        let d = Double(p >> 24) / 255
-                        let fill = smoothstep(0.75 - gamma, 0.75 + gamma, d)
-                        p = Blend.scale(q.color, UInt32((fill * 256).rounded()))
-                    } else if alpha < 256 {
-                        p = Blend.scale(p, alpha)
-                    }
-                    guard p != 0 else { continue }
-                    let i = py * width + px
-                    pixels[i] = Blend.over(p, pixels[i])
+        for (quad, image, color) in quads {
+            let src = image.icon.image
+            quad.forEachPixel(left: left, top: top, width: width, height: height) { i, tu, tv in
+                var p = Self.bilinear(src, tu - 1, tv - 1)
+                if image.icon.sdf {
+                    let d = Double(p >> 24) / 255
+                    let fill = smoothstep(0.75 - gamma, 0.75 + gamma, d)
+                    p = Blend.scale(color, UInt32((fill * 256).rounded()))
+                } else if alpha < 256 {
+                    p = Blend.scale(p, alpha)
                 }
+                guard p != 0 else { return }
+                pixels[i] = Blend.over(p, pixels[i])
             }
         }
         x = left; y = top; self.width = width; self.height = height; self.pixels = pixels

@@ -36,10 +36,8 @@ struct SDFLabelMasks {
         let cosA = cos(s.rotation), sinA = sin(s.rotation)
         let phaseX = Double(s.phaseX) / Double(Shading.phases), phaseY = Double(s.phaseY) / Double(Shading.phases)
         // Each glyph's quad: its corner and axes on screen (relative to the anchor), in pixels.
-        struct Quad { let glyph: SDFGlyph; let ox: Double, oy: Double, ux: Double, uy: Double, vx: Double, vy: Double; let texel: Double; let group: Int }
-        var quads: [Quad] = []
+        var quads: [(quad: LabelQuad, glyph: SDFGlyph, group: Int)] = []
         quads.reserveCapacity(shaped.glyphs.count)
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         let pad = Double(SDFGlyph.border + 1)
         for g in shaped.glyphs where !g.glyph.bitmap.isEmpty {
             let texel = fontScale * g.scale
@@ -55,24 +53,19 @@ struct SDFLabelMasks {
                 (x0, y0) = (fontScale * (g.x + v0 - 7), fontScale * (g.y + 17 + half - u0))
                 u = (0, -texel); v = (texel, 0)
             }
-            // text-rotate (and a label turned with the map): about the anchor.
-            let ox = x0 * cosA - y0 * sinA + phaseX, oy = x0 * sinA + y0 * cosA + phaseY
-            let ux = u.x * cosA - u.y * sinA, uy = u.x * sinA + u.y * cosA
-            let vx = v.x * cosA - v.y * sinA, vy = v.x * sinA + v.y * cosA
-            let w = Double(g.glyph.width + 2 * SDFGlyph.border + 2), h = Double(g.glyph.height + 2 * SDFGlyph.border + 2)
-            for (cx, cy) in [(ox, oy), (ox + ux * w, oy + uy * w), (ox + vx * h, oy + vy * h), (ox + ux * w + vx * h, oy + uy * w + vy * h)] {
-                minX = min(minX, cx); maxX = max(maxX, cx); minY = min(minY, cy); maxY = max(maxY, cy)
-            }
-            quads.append(Quad(glyph: g.glyph, ox: ox, oy: oy, ux: ux, uy: uy, vx: vx, vy: vy, texel: texel, group: group(g.section)))
+            // text-rotate (and a label turned with the map): about the anchor. The field plus the
+            // atlas' 1-px padding on each side.
+            let quad = LabelQuad(corner: (x0, y0), u: u, v: v, columns: Double(g.glyph.width + 2 * SDFGlyph.border + 2),
+                                 rows: Double(g.glyph.height + 2 * SDFGlyph.border + 2), cos: cosA, sin: sinA, phase: (phaseX, phaseY))
+            quads.append((quad, g.glyph, group(g.section)))
         }
-        guard !quads.isEmpty, minX.isFinite, maxX - minX < 8192, maxY - minY < 8192 else {
+        guard let grid = LabelQuad.grid(quads.map(\.quad)) else {
             x = 0; y = 0
             halo = AlphaMask(width: 0, height: 0, alpha: [])
             fills = Array(repeating: AlphaMask(width: 0, height: 0, alpha: []), count: groups)
             return
         }
-        let left = Int(minX.rounded(.down)), top = Int(minY.rounded(.down))
-        let width = Int(maxX.rounded(.up)) - left, height = Int(maxY.rounded(.up)) - top
+        let (left, top, width, height) = grid
         x = left; y = top
         // Coverage in floats while quads are blended over each other, then 8 bits.
         var haloCover = [Float](repeating: 0, count: s.haloWidth > 0 ? width * height : 0)
@@ -81,23 +74,10 @@ struct SDFLabelMasks {
         let haloGamma = (s.haloBlur * 1.19 / 8 + 0.105) / fontScale
         let haloEdge = (6 - s.haloWidth / fontScale) / 8
         let inner = 0.75
-        for q in quads {
+        for (quad, glyph, group) in quads {
             glyphsDrawn += 1
-            let bw = q.glyph.width + 2 * SDFGlyph.border, bh = q.glyph.height + 2 * SDFGlyph.border
-            // Screen → texel: the inverse of the quad's axes (texels are `texel` px apart).
-            let det = q.ux * q.vy - q.uy * q.vx
-            guard det != 0 else { continue }
-            let qw = Double(bw + 2), qh = Double(bh + 2)
-            // The quad's pixel bounds within the masks.
-            var qminX = Double.infinity, qmaxX = -Double.infinity, qminY = Double.infinity, qmaxY = -Double.infinity
-            for (cx, cy) in [(q.ox, q.oy), (q.ox + q.ux * qw, q.oy + q.uy * qw), (q.ox + q.vx * qh, q.oy + q.vy * qh),
-                             (q.ox + q.ux * qw + q.vx * qh, q.oy + q.uy * qw + q.vy * qh)] {
-                qminX = min(qminX, cx); qmaxX = max(qmaxX, cx); qminY = min(qminY, cy); qmaxY = max(qmaxY, cy)
-            }
-            let px0 = max(Int((qminX - 0.5).rounded(.down)) - left, 0), px1 = min(Int((qmaxX - 0.5).rounded(.up)) - left, width - 1)
-            let py0 = max(Int((qminY - 0.5).rounded(.down)) - top, 0), py1 = min(Int((qmaxY - 0.5).rounded(.up)) - top, height - 1)
-            guard px0 <= px1, py0 <= py1 else { continue }
-            q.glyph.bitmap.withUnsafeBufferPointer { field in
+            let bw = glyph.width + 2 * SDFGlyph.border, bh = glyph.height + 2 * SDFGlyph.border
+            glyph.bitmap.withUnsafeBufferPointer { field in
                 func distance(_ bx: Double, _ by: Double) -> Double {
                     // Bilinear, texel centres at +0.5, nothing outside the field (the atlas' padding).
                     let fx = bx - 0.5, fy = by - 0.5
@@ -108,22 +88,14 @@ struct SDFLabelMasks {
                     let b = at(ix, iy + 1) + (at(ix + 1, iy + 1) - at(ix, iy + 1)) * tx
                     return (a + (b - a) * ty) / 255
                 }
-                for py in py0...py1 {
-                    let sy = Double(py + top) + 0.5 - q.oy
-                    for px in px0...px1 {
-                        let sx = Double(px + left) + 0.5 - q.ox
-                        // The pixel's centre in the quad's texels; only centres inside the quad are shaded.
-                        let tu = (sx * q.vy - sy * q.vx) / det, tv = (q.ux * sy - q.uy * sx) / det
-                        guard tu >= 0, tv >= 0, tu < qw, tv < qh else { continue }
-                        let d = distance(tu - 1, tv - 1)
-                        let i = py * width + px
-                        let fill = Float(smoothstep(inner - gamma, inner + gamma, d))
-                        if fill > 0 { fillCover[q.group][i] += fill * (1 - fillCover[q.group][i]) }
-                        if !haloCover.isEmpty {
-                            let hollow = 1 - smoothstep(inner, inner + 2 * haloGamma, d)
-                            let a = Float(min(smoothstep(haloEdge - haloGamma, haloEdge + haloGamma, d), hollow))
-                            if a > 0 { haloCover[i] += a * (1 - haloCover[i]) }
-                        }
+                quad.forEachPixel(left: left, top: top, width: width, height: height) { i, tu, tv in
+                    let d = distance(tu - 1, tv - 1)
+                    let fill = Float(smoothstep(inner - gamma, inner + gamma, d))
+                    if fill > 0 { fillCover[group][i] += fill * (1 - fillCover[group][i]) }
+                    if !haloCover.isEmpty {
+                        let hollow = 1 - smoothstep(inner, inner + 2 * haloGamma, d)
+                        let a = Float(min(smoothstep(haloEdge - haloGamma, haloEdge + haloGamma, d), hollow))
+                        if a > 0 { haloCover[i] += a * (1 - haloCover[i]) }
                     }
                 }
             }
