@@ -207,7 +207,8 @@ import Testing
         #expect(twice.allSatisfy { $0.y >= -100 })
     }
 
-    /// A path no longer than half a radius gets one circle.
+    /// A path no longer than half a radius gets one circle, at its middle (the end padding is
+    /// capped at half the path's length).
     @Test func oneCircleForAVeryShortPath() {
         let circles = LineLabelLayout.collisionCircles(path: [Point(10, 10), Point(13, 10)], radius: 10, viewport: (400, 300), padding: 100)
         #expect(circles.count == 1)

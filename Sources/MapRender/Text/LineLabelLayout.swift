@@ -45,7 +45,7 @@ enum LineLabelLayout {
     ///
     /// - `vertex(i)` gives the line's i-th vertex on screen; `count` vertices. Vertices are asked
     ///   for lazily, only those the label walks over (and, with a line offset, the one beyond),
-    ///   each once per direction.
+    ///   each about once however many glyphs pass it.
     /// - The anchor lies on segment `segment` (between vertices `segment` and `segment + 1`).
     /// - `offsets`: each glyph's centre along the line relative to the anchor, in px, in glyph
     ///   order (MapLibre's glyphOffset.x · fontSize / 24).
