@@ -16,9 +16,9 @@
 /// fade never reads a clock.
 public struct SymbolFade: Sendable {
     /// One part's fade: whether the last placement shows it, and its opacity at that commit.
-    public struct Part: Equatable, Sendable {
-        public let placed: Bool
-        public let opacity: Double
+    struct Part: Equatable, Sendable {
+        let placed: Bool
+        let opacity: Double
 
         /// Once fully faded out and not shown, it can be forgotten.
         var isHidden: Bool { opacity == 0 && !placed }
