@@ -46,6 +46,12 @@ import Testing
         #expect(xs(anchors([(100, 100), (5100, 100)], label: 900)) == [598, 1748, 2898, 4048])
     }
 
+    @Test func onlyAnchorsInsideTheTileAreKept() {
+        // The walk goes on along the whole line, but keeps only x in 0..<8192.
+        #expect(xs(anchors([(100, 100), (20100, 100)])) == (0...8).map { 158 + 1000 * Double($0) })
+        #expect(xs(anchors([(-5000, 100), (3000, 100)])) == [58, 1058, 2058])
+    }
+
     // MARK: A label longer than the line
 
     @Test func aLabelThatMissesItsFirstPlaceIsTriedAtTheMiddle() {
@@ -217,10 +223,10 @@ import Testing
         }
         #expect(admit(100, t, "A"))
         #expect(!admit(150, t, "A"))
-        // 150 from the first kept one; the dropped one does not count.
-        #expect(admit(250, t, "A"))
+        // 140 from the first kept one; the dropped one (90 away) does not count.
+        #expect(admit(240, t, "A"))
         // Exactly the distance away is far enough.
-        #expect(admit(350, t, "A"))
+        #expect(admit(340, t, "A"))
         // Other text, or another tile, is not compared.
         #expect(admit(150, t, "B"))
         #expect(admit(150, u, "A"))
