@@ -9,24 +9,29 @@ extension StyledLayer {
     /// `line` and `line-center`, turned with the line unless `icon-rotation-alignment` is viewport.
     /// Anchors along lines count against `limit`; none are made once it is used up.
     func symbolAnchors(_ g: FeatureGeometry, _ c: EvaluationContext, _ e: StyleEvaluation,
-                       labelLength: Double, limit: inout Int) -> [(MercatorPoint, Double)] {
+                       labelLength: Double, hasText: Bool, limit: inout Int) -> [(MercatorPoint, Double)] {
         let placement = string(L.placement, c)
         if g.kind == .points || placement == "point" {
             guard g.kind == .points else { return [] }
             return (0..<(g.coordinates.count / 2)).map { (MercatorPoint(x: g.coordinates[2 * $0], y: g.coordinates[2 * $0 + 1]), 0) }
         }
-        let world = e.worldSize / e.pixelRatio          // CSS pixels: spacing and lengths are in them
         let follow = string(L.iconRotationAlignment, c) != "viewport"
         let textMaxSize = layout(L.textSize, EvaluationContext(zoom: 18)).asNumber ?? 16
-        let spacing = number(L.spacing, c)
+        // Laid out in the tiles of the camera's whole zoom, as MapLibre does; a GeoJSON source's
+        // data stops at zoom 18 and is overscaled past it. (The integrator takes the source's zoom.)
+        let tileZoom = max(0, min(Int(e.zoom.isFinite ? e.zoom.rounded(.down) : 0), 30))
+        let dataZoom = min(tileZoom, 18)
         var out: [(MercatorPoint, Double)] = []
         for part in 0..<g.partCount where limit > 0 {
-            let line = g.part(part).map { (x: g.coordinates[2 * $0] * world, y: g.coordinates[2 * $0 + 1] * world) }
-            let anchors = placement == "line-center" ? [LineAnchors.center(line)].compactMap { $0 }
-                : LineAnchors.along(line, spacing: spacing, labelLength: labelLength, boxScale: textMaxSize / 24)
+            let line = g.part(part).map { MercatorPoint(x: g.coordinates[2 * $0], y: g.coordinates[2 * $0 + 1]) }
+            let anchors = LineAnchors.tiled(line, zoom: dataZoom, overscaling: Double(1 << (tileZoom - dataZoom)),
+                                            placementCenter: placement == "line-center", spacing: number(L.spacing, c),
+                                            textWidth: hasText ? labelLength : 0, iconWidth: hasText ? 0 : labelLength,
+                                            hasText: hasText, textMaxSize: textMaxSize,
+                                            maxAngle: number(L.textMaxAngle, c), limit: limit)
             for a in anchors.prefix(limit) {
                 limit -= 1
-                out.append((MercatorPoint(x: a.x / world, y: a.y / world), follow ? a.angle * 180 / Double.pi : 0))
+                out.append((a.point, follow ? a.angle * 180 / Double.pi : 0))
             }
         }
         return out

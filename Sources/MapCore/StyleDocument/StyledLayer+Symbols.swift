@@ -110,7 +110,8 @@ extension StyledLayer {
         let icon = self.icon(style, c, e).map { icon in text.map { icon.fitted(to: $0) } ?? icon }
         guard icon != nil || text != nil else { return .init(key: 0, symbols: []) }
         let key: Double = hasSortKey ? finite(number(L.sortKey, c)) : 0
-        let anchors = symbolAnchors(g, c, e, labelLength: icon?.length ?? text.map { ($0.box.maxX - $0.box.minX) / e.pixelRatio } ?? 0, limit: &lineAnchorsLeft)
+        let anchors = symbolAnchors(g, c, e, labelLength: icon?.length ?? text.map { ($0.box.maxX - $0.box.minX) / e.pixelRatio } ?? 0,
+                                    hasText: text != nil, limit: &lineAnchorsLeft)
         return .init(key: key, symbols: anchors.map { anchor, angle in
             SymbolSet.Symbol(point: anchor, icon: icon.map { $0.turned(by: angle) }?.icon, text: text)
         })
