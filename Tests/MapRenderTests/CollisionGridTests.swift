@@ -35,6 +35,16 @@ import Testing
         return b
     }
 
+    /// The shape moved by the viewport padding, as the grid moves it (the rounding of the
+    /// sums is the grid's).
+    static func padded(_ s: Shape) -> Shape {
+        let p = CollisionGrid.viewportPadding
+        switch s {
+        case let .box(b): return .box(Box(minX: b.minX + p, minY: b.minY + p, maxX: b.maxX + p, maxY: b.maxY + p))
+        case let .circle(x, y, r): return .circle(x: x + p, y: y + p, radius: r)
+        }
+    }
+
     /// Whether two valid shapes meet, written independently of the grid: boxes by their ranges
     /// (touching counts), circles by the distance of their centres (touching does not), a
     /// circle and a box by the distance from the centre to the box's nearest point (touching
@@ -70,7 +80,7 @@ import Testing
         if case .box = q, b.x1 <= 0, b.y1 <= 0, b.x2 >= gw, b.y2 >= gh { return true }
         return placed.contains { e in
             gridBounds(e.shape) != nil && !allowed(overlap, over: e.overlap)
-                && (group == nil || group == e.group) && meet(e.shape, q)
+                && (group == nil || group == e.group) && meet(padded(e.shape), padded(q))
         }
     }
 
@@ -98,8 +108,9 @@ import Testing
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return range.lowerBound + Double(seed >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
         }
-        // On a half-px lattice, so that shapes often touch exactly and every formula is exact.
-        func half(_ range: ClosedRange<Double>) -> Double { (random(range) * 2).rounded(.down) / 2 }
+        // On a 5-px lattice (radii 2.5), so that shapes often touch exactly and every formula
+        // is exact.
+        func lattice(_ range: ClosedRange<Double>) -> Double { (random(range) / 5).rounded(.down) * 5 }
         let modes: [OverlapMode] = [.never, .always, .cooperative]
         func mode() -> OverlapMode { modes[Int(random(0...2.999))] }
         var width = 0.0, height = 0.0
@@ -108,22 +119,37 @@ import Testing
         func shape() -> Shape {
             let size: Double
             switch Int(random(0...9.999)) {
-            case 0...3: size = half(0...20)
-            case 4...6: size = half(20...120)
-            case 7, 8: size = half(100...300)
-            default: size = half(500...1200)
+            case 0...3: size = lattice(0...20)
+            case 4...6: size = lattice(20...120)
+            case 7, 8: size = lattice(100...300)
+            default: size = lattice(500...1200)
             }
-            let x = half(-350...(width + 250)), y = half(-350...(height + 250))
+            let x = lattice(-350...(width + 250)), y = lattice(-350...(height + 250))
             switch Int(random(0...39.999)) {
             case 0: return .box(Box(minX: .nan, minY: y, maxX: x + size, maxY: y + size))
             case 1: return .box(Box(minX: -.infinity, minY: y, maxX: x, maxY: y + size))
             case 2: return .circle(x: x, y: .infinity, radius: size)
             case 3: return .circle(x: x, y: y, radius: -size - 1)
             case 4: return .box(Box(minX: x + size + 1, minY: y, maxX: x, maxY: y + size))
-            case 5: return .box(Box(minX: half(-150...0), minY: half(-150...0),
-                                    maxX: width + half(0...150), maxY: height + half(0...150)))
+            case 5: return .box(Box(minX: lattice(-150...0), minY: lattice(-150...0),
+                                    maxX: width + lattice(0...150), maxY: height + lattice(0...150)))
             case 6...19: return .circle(x: x, y: y, radius: size / 2)
-            default: return .box(Box(minX: x, minY: y, maxX: x + size, maxY: y + half(0...size)))
+            default: return .box(Box(minX: x, minY: y, maxX: x + size, maxY: y + lattice(0...size)))
+            }
+        }
+        // A shape touching a placed one, or a hair (half a px) into it: circles around a 3-4-5
+        // triangle from a circle's centre or a box's corner, a box from a box's right edge.
+        func touching(_ e: Shape) -> Shape {
+            let t = lattice(5...60) / 5 + (random(0...1) < 0.5 ? 0 : -0.5)
+            switch e {
+            case let .circle(x, y, r):
+                let r2 = max(0, 5 * t - r)
+                return .circle(x: x + 3 * t, y: y - 4 * t, radius: r2)
+            case let .box(b) where random(0...1) < 0.5:
+                return .circle(x: b.maxX + 3 * t, y: b.minY - 4 * t, radius: 5 * t)
+            case let .box(b):
+                let x = b.maxX - (t == t.rounded() ? 0 : 0.5)
+                return .box(Box(minX: x, minY: b.maxY - 5, maxX: x + 40, maxY: b.maxY + 10))
             }
         }
         var grid = CollisionGrid()
@@ -139,15 +165,16 @@ import Testing
                 placed.append(e)
                 Self.put(&grid, e)
                 for _ in 0..<3 {
-                    let q = shape(), overlap = mode()
+                    let q = random(0...1) < 0.25 ? touching(placed[Int(random(0...Double(placed.count) - 0.001))].shape) : shape()
+                    let overlap = mode()
                     let group: Int? = random(0...1) < 0.5 ? nil : Int(random(0...2.999))
                     let expected = Self.reference(placed, q, overlap, group, width: width, height: height)
-                    if Self.ask(&grid, q, overlap, group) != expected { mismatches += 1 }
+                    if Self.ask(&grid, q, overlap, group) != expected { mismatches += 1; }
                     if expected { hits += 1 }
                     queries += 1
                     // Which rules the answers went through.
                     guard overlap != .always, Self.gridBounds(q) != nil else { continue }
-                    for e in placed where Self.gridBounds(e.shape) != nil && Self.meet(e.shape, q) {
+                    for e in placed where Self.gridBounds(e.shape) != nil && Self.meet(Self.padded(e.shape), Self.padded(q)) {
                         if Self.allowed(overlap, over: e.overlap) {
                             allowedMeets += 1
                         } else if let group, group != e.group {
