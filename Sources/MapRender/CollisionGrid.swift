@@ -241,16 +241,25 @@ struct CollisionGrid {
         return dx * dx + dy * dy <= radius * radius
     }
 
-    // MARK: Where a box is
+    // MARK: Where a shape is
 
     /// Whether a box (screen px) reaches into the grid, i.e. the viewport and its padding
     /// (MapLibre's `isInsideGrid`): a symbol whose box does not cannot be placed. A box with a
     /// NaN or infinite side is never inside.
     func isInsideGrid(_ box: FrameDescription.ScreenBox) -> Bool {
         let p = Self.viewportPadding
-        let x1 = box.minX + p, y1 = box.minY + p, x2 = box.maxX + p, y2 = box.maxY + p
-        guard Self.isValid(x1, y1, x2, y2) else { return false }
-        return x2 >= 0 && x1 < width && y2 >= 0 && y1 < height
+        return isInsideGrid(box.minX + p, box.minY + p, box.maxX + p, box.maxY + p)
+    }
+
+    /// Whether a circle (screen px) reaches into the grid by the square around it, as MapLibre
+    /// asks for each circle of a line label (one inside is enough to keep the label's circles).
+    func isInsideGrid(x: Double, y: Double, radius: Double) -> Bool {
+        let cx = x + Self.viewportPadding, cy = y + Self.viewportPadding
+        return radius >= 0 && isInsideGrid(cx - radius, cy - radius, cx + radius, cy + radius)
+    }
+
+    private func isInsideGrid(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Bool {
+        Self.isValid(x1, y1, x2, y2) && x2 >= 0 && x1 < width && y2 >= 0 && y1 < height
     }
 
     /// Whether a box (screen px) lies outside the viewport, in the padding or beyond (MapLibre's
@@ -259,7 +268,18 @@ struct CollisionGrid {
     /// bottom edge is not.
     func isOffscreen(_ box: FrameDescription.ScreenBox) -> Bool {
         let p = Self.viewportPadding
-        let x1 = box.minX + p, y1 = box.minY + p, x2 = box.maxX + p, y2 = box.maxY + p
+        return isOffscreen(box.minX + p, box.minY + p, box.maxX + p, box.maxY + p)
+    }
+
+    /// Whether a circle (screen px) lies outside the viewport by the square around it (a line
+    /// label is off screen when all its circles are).
+    func isOffscreen(x: Double, y: Double, radius: Double) -> Bool {
+        let cx = x + Self.viewportPadding, cy = y + Self.viewportPadding
+        return isOffscreen(cx - radius, cy - radius, cx + radius, cy + radius)
+    }
+
+    private func isOffscreen(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Bool {
+        let p = Self.viewportPadding
         return x2 < p || x1 >= screenRight || y2 < p || y1 > screenBottom
     }
 }

@@ -43,6 +43,9 @@ struct CollisionGrids {
         placed.hitTestCircle(x: x, y: y, radius: radius, overlap: overlap, group: group)
     }
 
+    /// Where a shape is, as `CollisionGrid` answers (both grids cover the same ground).
     func isInsideGrid(_ box: FrameDescription.ScreenBox) -> Bool { placed.isInsideGrid(box) }
     func isOffscreen(_ box: FrameDescription.ScreenBox) -> Bool { placed.isOffscreen(box) }
+    func isInsideGrid(x: Double, y: Double, radius: Double) -> Bool { placed.isInsideGrid(x: x, y: y, radius: radius) }
+    func isOffscreen(x: Double, y: Double, radius: Double) -> Bool { placed.isOffscreen(x: x, y: y, radius: radius) }
 }

@@ -254,6 +254,14 @@ import Testing
         hits(grid.hitTest(everything, overlap: .cooperative))
     }
 
+    @Test func overlapModeFromTheStyle() {
+        // `*-overlap` when set, else `*-allow-overlap` (true: always, false: never).
+        #expect(OverlapMode(overlap: nil, allowOverlap: false) == .never)
+        #expect(OverlapMode(overlap: nil, allowOverlap: true) == .always)
+        #expect(OverlapMode(overlap: .cooperative, allowOverlap: true) == .cooperative)
+        #expect(OverlapMode(overlap: .never, allowOverlap: true) == .never)
+    }
+
     @Test func otherGroupsAreIgnoredWhenAGroupIsNamed() {
         var grid = CollisionGrid()
         grid.reset(width: 400, height: 300)
@@ -380,6 +388,14 @@ import Testing
         #expect(grid.isOffscreen(box(10, -50, 20, -0.5)))
         #expect(!grid.isOffscreen(box(10, 300, 20, 350)))
         #expect(grid.isOffscreen(box(10, 300.5, 20, 350)))
+        // Circles by the square around them.
+        #expect(grid.isInsideGrid(x: -110, y: 10, radius: 10))
+        #expect(!grid.isInsideGrid(x: -110.5, y: 10, radius: 10))
+        #expect(!grid.isInsideGrid(x: 10, y: 10, radius: .nan))
+        #expect(grid.isOffscreen(x: 410, y: 10, radius: 10))
+        #expect(!grid.isOffscreen(x: 409.5, y: 10, radius: 10))
+        #expect(!grid.isOffscreen(x: 10, y: 310, radius: 10))
+        #expect(grid.isOffscreen(x: 10, y: 310.5, radius: 10))
     }
 }
 
