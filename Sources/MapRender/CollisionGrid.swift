@@ -26,8 +26,9 @@ struct CollisionGrid {
     static let viewportPadding = 100.0
     /// MapLibre's cell side, in px.
     static let cellSize = 25.0
-    /// Shape tests left in a frame before every query counts as a hit: only absurd data (thousands
-    /// of overlapping symbols allowed to overlap, piled on one spot) could use them up, and
+    /// Shapes a frame's queries may read (one per cell a shape is read in) before every query
+    /// that would read one counts as a hit: only absurd data (thousands of overlapping symbols
+    /// allowed to overlap, piled on one spot) could use them up, and
     /// placement then still ends.
     static let budgetPerFrame = 4_000_000
     /// Cells a shape may cover and still be filed in them; wider shapes (rare: a symbol the
