@@ -82,8 +82,20 @@ public struct FrameDescription: Equatable, Sendable {
     public let markers: [OffscreenMarker]
     /// Screen-space text and marks over the map (nil: none).
     public let overlay: Overlay?
+    /// The symbols' clock: the model's time (seconds) and how long symbols take to fade in or
+    /// out (`fadeDuration`, MapLibre's map option; 0 places them at once). The placement
+    /// reads them; a frame is the same picture whatever its clock says (equality ignores it:
+    /// a renderer still fading asks to be called again, see `SymbolPlacement.isAnimating`).
+    public var symbolTime: Double = 0
+    public var symbolFadeDuration: Double = 0
 
     public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
         self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
+    }
+
+    /// The same picture: everything but the symbols' clock.
+    public static func == (a: FrameDescription, b: FrameDescription) -> Bool {
+        a.view == b.view && a.layers == b.layers && a.markers == b.markers && a.overlay == b.overlay
+            && a.symbolFadeDuration == b.symbolFadeDuration
     }
 }

@@ -294,8 +294,15 @@ public struct MapModel: Sendable {
                 out[i].symbols?.settled = settled
             }
         }
-        return FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlay)
+        var frame = FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlay)
+        frame.symbolTime = now
+        frame.symbolFadeDuration = symbolFadeDuration
+        return frame
     }
+
+    /// How long symbols take to fade in and out as the placement changes, seconds (MapLibre's
+    /// `fadeDuration`: a window uses 0.3; snapshots and render tests 0, placing at once).
+    public var symbolFadeDuration: Double = 0
 
     /// When the view last described settles and its labels are drawn exactly (nil: settled).
     public var labelsSettleAt: Double? { viewMotion.settlesAt(now: now) }

@@ -153,11 +153,11 @@ private final class LayerIndex {
             if zoom <= z {
                 let d = z - zoom
                 let other = zoom == z ? previous : TileID(z: zoom, x: tile.id.x >> d, y: tile.id.y >> d)
-                    .flatMap { byZoom[zoom]![CrossTileSymbolIndex.WrappedTile($0, wrap: tile.wrap)] }
+                    .flatMap { byZoom[zoom]?[CrossTileSymbolIndex.WrappedTile($0, wrap: tile.wrap)] }
                 other?.match(symbols, of: tile, into: &ids, claim: claim)
             } else {
                 let d = zoom - z
-                let children = byZoom[zoom]!.values
+                let children = (byZoom[zoom] ?? [:]).values
                     .filter { $0.tile.column >> d == tile.column && $0.tile.id.y >> d == tile.id.y }
                     .sorted { ($0.tile.column, $0.tile.id.y) < ($1.tile.column, $1.tile.id.y) }
                 for child in children { child.match(symbols, of: tile, into: &ids, claim: claim) }
@@ -197,7 +197,7 @@ private final class LayerIndex {
         for (z, tiles) in byZoom {
             for (tile, symbols) in tiles where gone(tile) {
                 release(symbols, zoom: z)
-                byZoom[z]![tile] = nil
+                byZoom[z]?[tile] = nil
             }
         }
     }
@@ -206,7 +206,7 @@ private final class LayerIndex {
     private func release(_ symbols: TileSymbols, zoom: Int) {
         for id in symbols.allIDs {
             guard let n = claims[zoom]?[id] else { continue }
-            claims[zoom]![id] = n > 1 ? n - 1 : nil
+            claims[zoom]?[id] = n > 1 ? n - 1 : nil
         }
     }
 
@@ -245,7 +245,7 @@ private final class TileSymbols {
             groups[s.key, default: Group()].ids.append(id)
         }
         for (key, g) in groups where g.ids.count > CrossTileSymbolIndex.sortedThreshold {
-            groups[key]!.byColumn = g.ids.indices.filter { g.cellX[$0].isFinite && g.cellY[$0].isFinite }
+            groups[key]?.byColumn = g.ids.indices.filter { g.cellX[$0].isFinite && g.cellY[$0].isFinite }
                 .sorted { (g.cellX[$0], $0) < (g.cellX[$1], $1) }
         }
     }

@@ -42,6 +42,10 @@ public final class FrameRenderer {
 
     /// Makes this renderer read its symbols from `placement`, which its owner places for each
     /// frame before drawing (several band renderers share one placement instead of each making its own).
+    /// Symbols are still fading or a placement waits for its turn: draw the frame again soon,
+    /// even if its description does not change.
+    public var symbolsAnimating: Bool { symbols.placement.isAnimating }
+
     public func usePlacement(_ placement: SymbolPlacement) {
         symbols.usePlacement(placement)
     }

@@ -47,6 +47,10 @@ public final class ParallelRenderer: @unchecked Sendable {
     /// The rows each band draws now (for tests).
     public var bands: [Range<Int>] { cuts.indices.dropLast().map { cuts[$0]..<cuts[$0 + 1] } }
 
+    /// Symbols are still fading or a placement waits for its turn: draw the frame again soon,
+    /// even if its description does not change.
+    public var symbolsAnimating: Bool { threads == 1 ? renderers[0].symbolsAnimating : placement.isAnimating }
+
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         let n = threads, h = pixmap.height
         if n == 1 { renderers[0].render(frame, into: pixmap); return }

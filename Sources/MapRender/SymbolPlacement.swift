@@ -7,7 +7,13 @@ import Raster
 public struct PlacedSymbol: Sendable {
     public let point: Point
     public let icon: SymbolSet.IconImage?
-    public let text: PlacedText?
+    public var text: PlacedText?
+    /// How far the icon has faded in (0...1; 1 once placed when fading is off).
+    public var iconFade: Double = 1
+    /// The symbol's identity (the same label in the next frame, or laid out again for the next
+    /// zoom, has the same) and its anchor on screen.
+    public var id = 0
+    public var anchor = Point(0, 0)
 }
 
 /// A placed label: its text, the point its shaped glyphs are drawn around (the anchor on
@@ -24,23 +30,38 @@ public struct PlacedText: Sendable {
     public let box: FrameDescription.ScreenBox
     /// Whether the vertical shaping was placed (an icon fitted to the text follows it).
     public let vertical: Bool
+    /// A label along its line: each glyph's centre and turn relative to `origin` (its anchor).
+    var glyphs: [GlyphPose]? = nil
+    /// How far the label has faded in (0...1).
+    public var fade: Double = 1
     /// The label's characters (tests and tools read them).
     public var string: String { shaped.sections.map(\.text).joined() }
 }
 
-/// The symbols placed for one frame, per symbol layer (by its index among the frame's layers).
-/// Every symbol layer is placed in one collision space, the top layer first (as MapLibre
-/// does): icons and labels of different layers never overlap either. The storage is kept and
-/// refilled in place, so placing anew as the camera moves does not allocate once warm. One
-/// placement can serve several band renderers, which only read it.
+/// The symbols shown in each frame, per symbol layer (by its index among the frame's layers),
+/// placed as MapLibre places them. A collision pass (`SymbolCollisionPass`) decides which
+/// symbols find room, in one collision grid for every symbol layer, the top layer first; it
+/// runs on MapLibre's cadence (at once when the fade duration is 0, as in snapshots and render
+/// tests; else when the last pass is older than the fade duration, less for a zoom change).
+/// Between passes each frame lays the decided symbols out where the view now shows them, so a
+/// label that stays placed keeps its place relative to its anchor, and symbols fade in and out
+/// (`SymbolFade`). Symbols keep their identity across layouts (`SymbolIdentities`): the same
+/// label at the next zoom is the same label, not a new one fading in. The storage is kept and
+/// refilled in place; one placement can serve several band renderers, which only read it.
 public final class SymbolPlacement: @unchecked Sendable {
     private var view: ViewTransform?
-    private var context: SymbolContext?
     /// The frame's layers when placed (shared with the frame, not copied).
     private var layers: [FrameDescription.DrawLayer] = []
     private var byLayer: [[PlacedSymbol]] = []
-    /// Placement's working storage (kept between frames).
-    private var index = BoxIndex()
+    private var pass = SymbolCollisionPass()
+    private var identities = SymbolIdentities()
+    private var fade = SymbolFade(fadeDuration: 0)
+    /// Whether a collision pass has run, and whether one waits for its turn.
+    private var passed = false
+    private var passPending = false
+    /// A collision pass is waiting for its turn, or symbols are fading: the frame should be
+    /// drawn again soon even if nothing else changes.
+    public private(set) var isAnimating = false
     /// Readers wait while a placement announced by `willPlace` is being made.
     private let gate = NSCondition()
     private var pending = false
@@ -54,8 +75,13 @@ public final class SymbolPlacement: @unchecked Sendable {
         gate.lock(); pending = true; gate.unlock()
     }
 
-    /// Whether this placement was made for `frame`'s view and symbol layers.
+    /// Whether this placement was made for `frame`'s view and symbol layers, and nothing of it
+    /// is still changing with time.
     public func isCurrent(for frame: FrameDescription) -> Bool {
+        !isAnimating && sameViewAndLayers(frame)
+    }
+
+    private func sameViewAndLayers(_ frame: FrameDescription) -> Bool {
         guard view == frame.view else { return false }
         var i = 0, j = 0
         let a = layers, b = frame.layers
@@ -68,22 +94,53 @@ public final class SymbolPlacement: @unchecked Sendable {
         }
     }
 
-    /// Places every symbol layer of `frame`, the top layer first.
+    /// Places every symbol layer of `frame` (a collision pass when one is due), advances the
+    /// fades to the frame's time and lays the symbols out for its view.
     public func place(_ frame: FrameDescription) {
+        let now = frame.symbolTime, duration = max(frame.symbolFadeDuration, 0)
+        let changed = !sameViewAndLayers(frame) || passPending || !passed
         view = frame.view
         layers = frame.layers
         while byLayer.count < layers.count { byLayer.append([]) }
         for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
-        let v = frame.view
-        index.reset(width: Double(v.size.width), height: Double(v.size.height))
-        context = layers.lazy.compactMap { $0.symbols?.context }.first
-        for box in context?.avoid ?? [] { index.insert(box) }
-        for i in layers.indices.reversed() {
-            guard let draw = layers[i].symbols else { continue }
-            SymbolPlacer.place(draw.set, view: v, iconTranslate: draw.iconTranslate, textTranslate: draw.textTranslate,
-                               index: &index, into: &byLayer[i])
+        identities.update(layers)
+        fade.fadeDuration = duration
+        if changed {
+            let zoom = frame.view.camera.zoom
+            if passed && !fade.placementDue(now: now, zoom: zoom) {
+                passPending = true
+            } else {
+                // (The first pass shows its symbols at once, as MapLibre's first placement.)
+                let fade = self.fade
+                pass.run(layers, view: frame.view, identities: identities, skipFade: !passed) { fade.opacity(of: $0, now: now) != nil }
+                self.fade.commit(pass.placed, now: now, zoom: zoom)
+                passed = true
+                passPending = false
+            }
         }
+        layOut(frame.view, now: now)
+        isAnimating = passPending || fade.isFading(now: now)
         gate.lock(); pending = false; gate.broadcast(); gate.unlock()
+    }
+
+    /// Every symbol still showing (placed, or fading out) laid out for `view` as the last pass
+    /// decided.
+    private func layOut(_ view: ViewTransform, now: Double) {
+        for i in layers.indices {
+            guard let draw = layers[i].symbols else { continue }
+            let ids = identities.ids(layer: i)
+            let layout = SymbolScreenLayout(view: view, iconTranslate: draw.iconTranslate, textTranslate: draw.textTranslate)
+            for (k, symbol) in draw.set.symbols.enumerated() where k < ids.count {
+                guard let decision = pass.decisions[ids[k]], let o = fade.opacity(of: ids[k], now: now), o.text > 0 || o.icon > 0 else { continue }
+                if var placed = layout.symbol(symbol, decision) {
+                    placed.iconFade = o.icon
+                    placed.id = ids[k]
+                    if placed.text != nil { placed.text?.fade = o.text }
+                    if placed.icon == nil && (placed.text == nil || o.text == 0) { continue }
+                    byLayer[i].append(placed)
+                }
+            }
+        }
     }
 
     /// The symbols placed of the frame's layer `index` (none for other layers).
@@ -119,166 +176,5 @@ public final class SymbolPlacement: @unchecked Sendable {
             out[layer.id] = placement.symbols(layer: i).compactMap(\.text)
         }
         return out
-    }
-}
-
-/// Greedy placement in the symbols' order: each symbol's icon and each candidate position of
-/// its text are tried against the boxes placed so far; a text must also reach into the window
-/// grown by MapLibre's 100-px padding. Icon and text show together unless one is optional,
-/// as in the style specification. The result depends only on the camera, the viewport and the
-/// symbols, so the same view always gives the same symbols, and panning only adds or drops
-/// symbols at the window's edges.
-enum SymbolPlacer {
-    /// How far past the window symbols are placed (MapLibre's collision grid's padding).
-    static let viewportPadding = 100.0
-    /// `iconTranslate`, `textTranslate`: screen offsets of the layer's icons and texts from
-    /// their anchors (`icon-translate`, `text-translate`), in their boxes too.
-    static func place(_ set: SymbolSet, view: ViewTransform, iconTranslate: (x: Double, y: Double) = (0, 0),
-                      textTranslate: (x: Double, y: Double) = (0, 0), index: inout BoxIndex, into out: inout [PlacedSymbol]) {
-        let w = Double(view.size.width), h = Double(view.size.height)
-        let northUp = view.isNorthUp
-        for symbol in set.symbols {
-            var anchor = view.screen(symbol.point)
-            // The world copy nearest the window's centre (rounding only when it is not this one).
-            if northUp {
-                let off = anchor.x - w / 2
-                if abs(off) >= view.worldSize / 2 { anchor.x -= (off / view.worldSize).rounded() * view.worldSize }
-            } else {
-                anchor = view.nearestScreen(symbol.point)
-            }
-            let s = Point(anchor.x + iconTranslate.x, anchor.y + iconTranslate.y)
-            let ts = Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y)
-            let textInReach = ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
-            var placedText: PlacedText?
-            var textTried = false
-            // The icon: its box where the point is, upright on screen.
-            var iconPoint = s, iconImage = symbol.icon?.image
-            var iconBox: FrameDescription.ScreenBox?
-            var iconFits = true
-            if let icon = symbol.icon {
-                var b = icon.box
-                if icon.followsText, let text = symbol.text {
-                    // An icon fitted to its text goes where the text goes: the text is placed
-                    // first; each candidate of a variable anchor must leave room for the icon
-                    // moved with it (unless the icon may overlap), as MapLibre's placement asks;
-                    // and the icon takes the text's move and orientation.
-                    textTried = true
-                    if textInReach {
-                        let follower = icon.collision.allowOverlap || text.positions.isEmpty ? nil : icon
-                        placedText = placeText(text, at: ts, bearing: view.camera.bearing, width: w, height: h, icon: follower.map { ($0, s) }, index: &index)
-                    }
-                    if let t = placedText {
-                        iconPoint = Point(s.x + t.origin.x - ts.x, s.y + t.origin.y - ts.y)
-                        if t.vertical, let v = icon.vertical { b = v.box; iconImage = v.image }
-                    }
-                }
-                let pad = icon.collision.padding
-                let box = FrameDescription.ScreenBox(minX: iconPoint.x + b.minX - pad, minY: iconPoint.y + b.minY - pad,
-                                                     maxX: iconPoint.x + b.maxX + pad, maxY: iconPoint.y + b.maxY + pad)
-                // Out of sight (with room for a turn): neither drawn nor in anyone's way.
-                let reach = max(b.maxX - b.minX, b.maxY - b.minY)
-                if box.maxX < -reach || box.minX > w + reach || box.maxY < -reach || box.minY > h + reach {
-                    if symbol.text == nil || !icon.collision.optional { continue }
-                    iconFits = false
-                } else {
-                    iconBox = box
-                    iconFits = icon.collision.allowOverlap || !index.intersectsAny(box)
-                }
-                // (A required icon that has no room: the symbol does not show, whatever its text.)
-                if !iconFits && !icon.collision.optional { continue }
-            }
-            // The text: the first candidate position inside the window and clear of others.
-            if !textTried, let text = symbol.text, textInReach {
-                placedText = placeText(text, at: ts, bearing: view.camera.bearing, width: w, height: h, index: &index)
-            }
-            // Icon and text show together unless one of them is optional: an optional text lets
-            // the icon show alone, an optional icon the text.
-            var showIcon = symbol.icon != nil && iconFits
-            var showText = placedText != nil
-            if let icon = symbol.icon, let text = symbol.text {
-                if !icon.collision.optional && !text.collision.optional {
-                    showIcon = showIcon && showText; showText = showIcon
-                } else if !icon.collision.optional {
-                    showText = showText && showIcon
-                } else if !text.collision.optional {
-                    showIcon = showIcon && showText
-                }
-            }
-            guard showIcon || showText else { continue }
-            if showText, let t = placedText, symbol.text?.collision.ignorePlacement == false { index.insert(t.box) }
-            if showIcon, let b = iconBox, symbol.icon?.collision.ignorePlacement == false { index.insert(b) }
-            out.append(PlacedSymbol(point: iconPoint, icon: showIcon ? iconImage.map { screenImage($0, view) } : nil,
-                                    text: showText ? placedText : nil))
-        }
-    }
-
-    /// The first of the text's candidate positions whose box lies inside the window and clear
-    /// of the boxes placed (or any, when it may overlap), or nil. `icon`: an icon fitted to the
-    /// text, at its point, that must fit too when moved with the candidate.
-    private static func placeText(_ text: SymbolSet.Text, at s: Point, bearing: Double, width w: Double, height h: Double,
-                                  icon: (icon: SymbolSet.Icon, at: Point)? = nil, index: inout BoxIndex) -> PlacedText? {
-        let pad = text.collision.padding
-        // (Without variable anchors the shaping put the box where it goes.)
-        let candidates = text.positions.isEmpty ? [(anchor: IconAnchor.center, offset: (x: 0.0, y: 0.0))] : text.positions
-        for (orientation, turn) in text.orientations {
-            let angle = (text.rotate + turn - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
-            for (anchor, offset) in candidates {
-                let (shaped, key) = turn == 0 ? text.shaped(for: anchor) : (orientation, text.key + "\u{1}v")
-                let b = turned(text.box(shaped), by: angle)
-                let width = b.maxX - b.minX + 2 * pad, height = b.maxY - b.minY + 2 * pad
-                var dx = offset.x, dy = offset.y
-                if !text.positions.isEmpty {
-                    let f = anchor.fraction
-                    dx += -(f.x - 0.5) * width; dy += -(f.y - 0.5) * height
-                }
-                let origin = Point(s.x + dx, s.y + dy)
-                let box = FrameDescription.ScreenBox(minX: origin.x + b.minX - pad, minY: origin.y + b.minY - pad,
-                                                     maxX: origin.x + b.maxX + pad, maxY: origin.y + b.maxY + pad)
-                // MapLibre's collision grid reaches 100 px past the window: a box reaching into it
-                // may be placed (partly off screen); one that may overlap shows even beyond.
-                if !text.collision.allowOverlap {
-                    let pad = SymbolPlacer.viewportPadding
-                    func fits(_ box: FrameDescription.ScreenBox) -> Bool {
-                        box.maxX >= -pad && box.minX < w + pad && box.maxY >= -pad && box.minY < h + pad && !index.intersectsAny(box)
-                    }
-                    guard fits(box) else { continue }
-                    if let (icon, point) = icon {
-                        let b = turn == 90 ? icon.vertical?.box ?? icon.box : icon.box, p = icon.collision.padding
-                        let x = point.x + dx, y = point.y + dy
-                        guard fits(.init(minX: x + b.minX - p, minY: y + b.minY - p, maxX: x + b.maxX + p, maxY: y + b.maxY + p)) else { continue }
-                    }
-                }
-                return PlacedText(text: text, shaped: shaped, key: key, origin: origin, rotation: angle, box: box, vertical: turn == 90)
-            }
-        }
-        return nil
-    }
-
-    /// The box around `b` turned by `angle` (radians, clockwise) about the anchor.
-    private static func turned(_ b: FrameDescription.ScreenBox, by angle: Double) -> FrameDescription.ScreenBox {
-        guard angle.truncatingRemainder(dividingBy: 2 * Double.pi) != 0 else { return b }
-        let c = cos(angle), sn = sin(angle)
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (x, y) in [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY), (b.maxX, b.maxY)] {
-            let rx = x * c - y * sn, ry = x * sn + y * c
-            minX = min(minX, rx); maxX = max(maxX, rx); minY = min(minY, ry); maxY = max(maxY, ry)
-        }
-        return .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
-    }
-
-    /// The icon as drawn at the view's bearing: one aligned to the map turns with it.
-    private static func screenImage(_ image: SymbolSet.IconImage, _ view: ViewTransform) -> SymbolSet.IconImage {
-        let bearing = view.camera.bearing
-        guard bearing != 0 else { return image }
-        switch image {
-        case var .sprite(p):
-            guard p.rotatesWithMap else { return image }
-            p.rotate -= bearing; p.smooth = true
-            return .sprite(p)
-        case var .vector(p):
-            guard p.rotatesWithMap else { return image }
-            p.rotate -= bearing
-            return .vector(p)
-        }
     }
 }

@@ -42,7 +42,9 @@ public struct MaskSprite: Sendable {
     }
 
     /// Source-over onto `pixmap`, the sprite's top-left at (x, y), clipped to `rows` of it.
-    public func composite(onto pixmap: Pixmap, x: Int, y: Int, rows: Range<Int>) {
+    /// `alpha` (0...256) scales every pixel first: a label fading in or out.
+    public func composite(onto pixmap: Pixmap, x: Int, y: Int, rows: Range<Int>, alpha: UInt32 = 256) {
+        guard alpha > 0 else { return }
         let y0 = max(y, rows.lowerBound), y1 = min(y + height, rows.upperBound)
         let xMin = max(x, 0), xMax = min(x + width, pixmap.width)
         guard y0 < y1, xMin < xMax else { return }
@@ -55,7 +57,11 @@ public struct MaskSprite: Sendable {
                     guard x0 < x1 else { continue }
                     let src = p + row * width - x
                     let dst = pixmap.pixels + py * pixmap.width
-                    SpanOver.over(src + x0, onto: dst + x0, count: x1 - x0)
+                    if alpha >= 256 {
+                        SpanOver.over(src + x0, onto: dst + x0, count: x1 - x0)
+                    } else {
+                        for i in x0..<x1 where src[i] != 0 { dst[i] = Blend.over(Blend.scale(src[i], alpha), dst[i]) }
+                    }
                 }
             }
         }

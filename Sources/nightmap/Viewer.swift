@@ -49,6 +49,8 @@ final class Viewer {
     init(options: Options, model: MapApp, fullscreen: Bool = false) {
         self.options = options
         self.model = model
+        // (Labels fade in and out over MapLibre's default 300 ms in the window.)
+        self.model.model.symbolFadeDuration = 0.3
         self.fullscreen = fullscreen
         windowedSize = options.size
         pixmap = Pixmap(width: options.size.width, height: options.size.height)
@@ -170,6 +172,8 @@ final class Viewer {
             var timeout: Int32 = 1000
             if model.isAnimating || needsPresent || lastFrame == nil {
                 timeout = 0
+            } else if renderer.symbolsAnimating {
+                timeout = 16                    // (labels fading: about one frame a display refresh)
             } else if tilesPending {
                 timeout = 30                    // (tiles arrive from the loaders' threads)
             } else if let tick = model.nextScheduledChange {
@@ -193,7 +197,7 @@ final class Viewer {
             updateStatus(t)
             updateTitle()
             let frame = model.frame(recycling: &spare)
-            if frame != lastFrame {
+            if frame != lastFrame || renderer.symbolsAnimating {
                 renderer.render(frame, into: pixmap); frameTimes.append(t)
                 present()
                 // The renderer now keeps this frame: the one before lends its storage to the next.

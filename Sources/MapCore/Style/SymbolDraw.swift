@@ -25,18 +25,47 @@ public final class SymbolSet: Sendable {
         public let point: MercatorPoint
         public let icon: Icon?
         public let text: Text?
-        public init(point: MercatorPoint, icon: Icon?, text: Text?) { self.point = point; self.icon = icon; self.text = text }
+        /// For an anchor along a line: the line, and the index of its segment the anchor lies
+        /// on (a label along the line is laid out on it, glyph by glyph, where it shows).
+        public let line: SymbolLine?
+        public let segment: Int
+        public init(point: MercatorPoint, icon: Icon?, text: Text?, line: SymbolLine? = nil, segment: Int = 0) {
+            self.point = point; self.icon = icon; self.text = text; self.line = line; self.segment = segment
+        }
+    }
+
+    /// How a label follows its line (`symbol-placement` line or line-center with text turned
+    /// with the map): its glyphs are placed along the line on screen at each placement.
+    public struct AlongLine: Sendable, Equatable {
+        /// `text-keep-upright`: a label that would read upside down is laid the other way.
+        public var keepUpright: Bool
+        /// False for `text-rotation-alignment: viewport-glyph`: glyphs follow the line upright.
+        public var rotateGlyphs: Bool
+        /// `text-offset` in device pixels: x along the line, y across it (an offset line).
+        public var offset: (x: Double, y: Double)
+        public init(keepUpright: Bool = true, rotateGlyphs: Bool = true, offset: (x: Double, y: Double) = (0, 0)) {
+            self.keepUpright = keepUpright; self.rotateGlyphs = rotateGlyphs; self.offset = offset
+        }
+        public static func == (a: AlongLine, b: AlongLine) -> Bool {
+            a.keepUpright == b.keepUpright && a.rotateGlyphs == b.rotateGlyphs && a.offset == b.offset
+        }
     }
 
     /// How a symbol's part claims space: the box it collides with (grown by its padding), whether
     /// it may overlap others, whether it keeps others out, whether the symbol shows without it.
     public struct Collision: Sendable, Equatable {
         public var padding: Double
-        public var allowOverlap: Bool
+        /// `*-overlap` (or `*-allow-overlap` true: `always`): whom the part may overlap.
+        public var overlap: OverlapMode
         public var ignorePlacement: Bool
         public var optional: Bool
-        public init(padding: Double = 0, allowOverlap: Bool = false, ignorePlacement: Bool = false, optional: Bool = false) {
-            self.padding = padding; self.allowOverlap = allowOverlap; self.ignorePlacement = ignorePlacement; self.optional = optional
+        /// The part shows wherever it is, over anything (`always`).
+        public var allowOverlap: Bool { overlap == .always }
+        public init(padding: Double = 0, overlap: OverlapMode = .never, ignorePlacement: Bool = false, optional: Bool = false) {
+            self.padding = padding; self.overlap = overlap; self.ignorePlacement = ignorePlacement; self.optional = optional
+        }
+        public init(padding: Double = 0, allowOverlap: Bool, ignorePlacement: Bool = false, optional: Bool = false) {
+            self.init(padding: padding, overlap: allowOverlap ? .always : .never, ignorePlacement: ignorePlacement, optional: optional)
         }
     }
 
@@ -92,13 +121,17 @@ public final class SymbolSet: Sendable {
         /// Empty: the box stays where the shaping put it (`text-anchor`, `text-offset`).
         public let positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))]
         public let collision: Collision
+        /// Set for a label laid along its line (glyph by glyph); nil for one drawn as a block.
+        public let alongLine: AlongLine?
         public init(shaped: ShapedText, vertical: ShapedText? = nil, verticalFirst: Bool = false,
                     justified: [TextJustify: ShapedText] = [:], key: String, paint: TextPaint,
                     rotate: Double = 0, rotatesWithMap: Bool = false,
-                    positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = [], collision: Collision) {
+                    positions: [(anchor: IconAnchor, offset: (x: Double, y: Double))] = [], collision: Collision,
+                    alongLine: AlongLine? = nil) {
             self.shaped = shaped; self.vertical = vertical; self.verticalFirst = verticalFirst; self.justified = justified
             self.key = key; self.paint = paint
             self.rotate = rotate; self.rotatesWithMap = rotatesWithMap; self.positions = positions; self.collision = collision
+            self.alongLine = alongLine
         }
         /// The label's characters (as written, before shaping).
         public var string: String { shaped.sections.map(\.text).joined() }
@@ -126,7 +159,16 @@ public final class SymbolSet: Sendable {
     public let symbols: [Symbol]
     /// Some symbol has text (labels: what costs most to draw).
     public let hasText: Bool
-    public init(_ symbols: [Symbol]) { self.symbols = symbols; hasText = symbols.contains { $0.text != nil } }
+    /// The zoom of the tiles the symbols were laid out for (MapLibre lays symbols out per
+    /// tile): the same label at this zoom and at the next is matched by its tile position.
+    public let layoutZoom: Int
+    /// `symbol-z-order: viewport-y`: placed from the bottom of the screen up (the reverse of
+    /// the order they are drawn in), so that lower symbols win, as MapLibre places them.
+    public let placesBottomUp: Bool
+    public init(_ symbols: [Symbol], layoutZoom: Int = 0, placesBottomUp: Bool = false) {
+        self.symbols = symbols; hasText = symbols.contains { $0.text != nil }
+        self.layoutZoom = layoutZoom; self.placesBottomUp = placesBottomUp
+    }
 }
 
 /// What every symbol layer of a frame is placed against: the frame's symbol sets (all layers
@@ -161,4 +203,13 @@ public struct SymbolDraw: Equatable, Sendable {
         a.set === b.set && a.context === b.context && a.iconTranslate == b.iconTranslate && a.textTranslate == b.textTranslate
             && a.settled == b.settled
     }
+}
+
+/// A line symbols are laid along: its points in normalised Web Mercator (x, y pairs), shared by
+/// the symbols of its anchors.
+public final class SymbolLine: Sendable {
+    public let coordinates: [Double]
+    public init(coordinates: [Double]) { self.coordinates = coordinates }
+    public var count: Int { coordinates.count / 2 }
+    public func point(_ i: Int) -> MercatorPoint { MercatorPoint(x: coordinates[2 * i], y: coordinates[2 * i + 1]) }
 }

@@ -134,11 +134,11 @@ extension LineAnchors {
                     if lists[key] == nil { order.append(key) }
                     lists[key, default: []].append(i)
                     meetings += 1
-                    if meetings >= tileSegmentLimit { return order.map { ((x: $0.x, y: $0.y), lists[$0]!) } }
+                    if meetings >= tileSegmentLimit { return order.map { ((x: $0.x, y: $0.y), lists[$0] ?? []) } }
                 }
             }
         }
-        return order.map { ((x: $0.x, y: $0.y), lists[$0]!) }
+        return order.map { ((x: $0.x, y: $0.y), lists[$0] ?? []) }
     }
 }
 

@@ -33,20 +33,24 @@ public enum MergeLines {
 
         /// Appends `line` to the merged line ending where it starts; that one now ends where it ends.
         func appendToEnding(at head: End, newEnd tail: End, _ line: [MercatorPoint], _ ids: [Int]) -> Int {
-            let i = byEnd.removeValue(forKey: head)!
+            // (Called only where a merged line ends at `head`.)
+            guard let i = byEnd.removeValue(forKey: head) else { return -1 }
             byEnd[tail] = i
-            merged[i]!.line.removeLast()
-            merged[i]!.line += line
-            merged[i]!.features += ids
+            merged[i]?.line.removeLast()
+            merged[i]?.line += line
+            merged[i]?.features += ids
             return i
         }
         /// Puts `line` before the merged line starting where it ends; that one now starts where it starts.
         func prependToStarting(at tail: End, newStart head: End, _ line: [MercatorPoint], _ ids: [Int]) -> Int {
-            let i = byStart.removeValue(forKey: tail)!
+            // (Called only where a merged line starts at `tail`.)
+            guard let i = byStart.removeValue(forKey: tail) else { return -1 }
             byStart[head] = i
-            merged[i]!.line.removeFirst()
-            merged[i]!.line = line + merged[i]!.line
-            merged[i]!.features = ids + merged[i]!.features
+            guard var m = merged[i] else { return i }
+            m.line.removeFirst()
+            m.line = line + m.line
+            m.features = ids + m.features
+            merged[i] = m
             return i
         }
 
@@ -59,10 +63,11 @@ public enum MergeLines {
             if let before = byEnd[head], let after = byStart[tail], before != after {
                 // Lines meet both ends: the one after takes this line, then the one before takes both.
                 let j = prependToStarting(at: tail, newStart: head, feature.line, [k])
-                let i = appendToEnding(at: head, newEnd: tail, merged[j]!.line, merged[j]!.features)
+                guard let after = merged[j] else { continue }
+                let i = appendToEnding(at: head, newEnd: tail, after.line, after.features)
                 byStart.removeValue(forKey: head)
                 byEnd.removeValue(forKey: tail)
-                byEnd[end(text, merged[i]!.line)] = i
+                if let line = merged[i]?.line { byEnd[end(text, line)] = i }
                 merged[j] = nil
             } else if byEnd[head] != nil {
                 _ = appendToEnding(at: head, newEnd: tail, feature.line, [k])

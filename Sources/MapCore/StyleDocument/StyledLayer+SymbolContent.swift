@@ -36,7 +36,7 @@ extension StyledLayer {
         let anchor = IconAnchor(rawValue: string(L.iconAnchor, c)) ?? .center
         let off = pair(L.iconOffset, c)
         let collision = SymbolSet.Collision(padding: e.length(padding(L.iconPadding, c) * e.pixelRatio),
-                                            allowOverlap: layout(L.iconAllowOverlap, c) == .bool(true),
+                                            overlap: overlap(L.iconOverlap, L.iconAllowOverlap, c),
                                             ignorePlacement: layout(L.iconIgnorePlacement, c) == .bool(true),
                                             optional: layout(L.iconOptional, c) == .bool(true))
         func box(_ w: Double, _ h: Double, _ offset: (x: Double, y: Double)) -> FrameDescription.ScreenBox {
@@ -112,7 +112,16 @@ extension StyledLayer {
 
         let placement = string(L.placement, c)
         let variable = variableAnchors(c)
-        let options = shapingOptions(c, placement: placement, variable: variable)
+        var options = shapingOptions(c, placement: placement, variable: variable)
+        // A label along its line is shaped around its anchor; its offset is applied along and
+        // across the line where it is laid out (MapLibre's line offsets).
+        let rotation = string(L.textRotationAlignment, c)
+        var alongLine: SymbolSet.AlongLine?
+        if placement != "point" && rotation != "viewport" {
+            alongLine = .init(keepUpright: layout(L.textKeepUpright, c) != .bool(false), rotateGlyphs: rotation != "viewport-glyph",
+                              offset: (e.length(options.offset.x / SDFGlyph.em * size), e.length(options.offset.y / SDFGlyph.em * size)))
+            options.offset = (0, 0)
+        }
         let shaper = LabelShaper(sections: sections, glyphs: glyphs, bidi: style.bidi)
         guard case let .shaped(horizontal) = shaper.shape(options), let shaped = horizontal else { return nil }
         // Vertical writing (point labels only, as in MapLibre): a second shaping, justified
@@ -138,7 +147,7 @@ extension StyledLayer {
         }
 
         let collision = SymbolSet.Collision(padding: e.length(number(L.textPadding, c) * e.pixelRatio),
-                                            allowOverlap: layout(L.textAllowOverlap, c) == .bool(true),
+                                            overlap: overlap(L.textOverlap, L.textAllowOverlap, c),
                                             ignorePlacement: layout(L.textIgnorePlacement, c) == .bool(true),
                                             optional: layout(L.textOptional, c) == .bool(true))
         let scale = size / SDFGlyph.em
@@ -153,7 +162,7 @@ extension StyledLayer {
         return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
                               paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
                               rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
-                              positions: positions, collision: collision)
+                              positions: positions, collision: collision, alongLine: alongLine)
     }
 
     /// How a label's text is laid out, in ems of 24 units (MapLibre's shaping): labels along
@@ -198,6 +207,22 @@ extension StyledLayer {
                          haloWidth: min(max(finite(number(P.textHaloWidth, c) * e.pixelRatio), 0), size / 4 + 1),
                          haloBlur: min(max(finite(number(P.textHaloBlur, c) * e.pixelRatio), 0), size),
                          opacity: number(P.textOpacity, c))
+    }
+
+    /// The label's words (`text-field`, transformed), nil when it has none: what lines are
+    /// merged by.
+    func plainText(_ c: EvaluationContext) -> String? {
+        let text: String
+        switch layout(L.textField, c) {
+        case let .formatted(f): text = f.plainText
+        case let value: text = value.asString ?? ""
+        }
+        guard !text.isEmpty else { return nil }
+        switch string(L.textTransform, c) {
+        case "uppercase": return text.uppercased()
+        case "lowercase": return text.lowercased()
+        default: return text
+        }
     }
 
     /// `text-field` as sections of text: one for a plain string, one per text section of a
@@ -284,6 +309,13 @@ extension StyledLayer {
         let ox = f.x == 0.5 ? 0 : f.x == 0 ? abs(x) : -abs(x)
         let oy = f.y == 0.5 ? 0 : f.y == 0 ? abs(y) - 7 : 7 - abs(y)
         return (ox, oy)
+    }
+
+    /// `text-overlap` or `icon-overlap` when set, else `*-allow-overlap` (true: always), as
+    /// MapLibre resolves them.
+    private func overlap(_ mode: SymbolLayoutProperty, _ allow: SymbolLayoutProperty, _ c: EvaluationContext) -> OverlapMode {
+        if isSet(mode), let m = OverlapMode(rawValue: string(mode, c)) { return m }
+        return layout(allow, c) == .bool(true) ? .always : .never
     }
 
     /// `icon-padding`: one number, or the largest of [top, right, bottom, left] (boxes here grow

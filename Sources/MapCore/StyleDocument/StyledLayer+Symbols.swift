@@ -31,6 +31,10 @@ extension StyledLayer {
             if let last = memo.lastSet, memo.passing == memo.lastPassing { return last }
         }
         let chosen = memo?.passing.count ?? count
+        var lineLayout = lineLayout(style, e)
+        // Labels along lines: pieces of one street (the same text, end to end) joined first.
+        let merged = string(L.placement, EvaluationContext(zoom: e.zoom)) == "line" && isSet(L.textField)
+            ? mergedLines(data, style, e, count: chosen) { k in memo.map { Int($0.passing[k]) } ?? candidates.map { Int($0[k]) } ?? k } : nil
         for k in 0..<chosen {
             let index = memo.map { Int($0.passing[k]) } ?? candidates.map { Int($0[k]) } ?? k
             let feature = data.features[index]
@@ -39,7 +43,9 @@ extension StyledLayer {
             if let kept = memo?.entries[Int32(index)] {
                 entry = kept
             } else {
-                entry = featureSymbols(of: feature, style, e, hasSortKey: hasSortKey, lineAnchorsLeft: &lineAnchorsLeft)
+                if let merged, merged[index] == nil { continue }
+                entry = featureSymbols(of: feature, lines: merged?[index], style, e, hasSortKey: hasSortKey, layout: &lineLayout,
+                                       lineAnchorsLeft: &lineAnchorsLeft)
                 memo?.keep(entry, for: Int32(index))
             }
             guard !entry.symbols.isEmpty else { continue }
@@ -56,7 +62,8 @@ extension StyledLayer {
             let order = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
             symbols = order.map { symbols[$0] }
         }
-        let set = symbols.isEmpty ? nil : SymbolSet(symbols)
+        let order = layoutValues[L.zOrder.rawValue]?.constant?.asString
+        let set = symbols.isEmpty ? nil : SymbolSet(symbols, layoutZoom: layoutZoom(style, e), placesBottomUp: order == "viewport-y")
         memo?.remember(set)
         return set
     }
@@ -78,9 +85,7 @@ extension StyledLayer {
     /// 8192 units, as the map is turned), and of equal heights the later feature first. The
     /// tiles are those the source is cut into at this zoom (GeoJSON: at most zoom 18).
     func viewportYOrder(_ symbols: [SymbolSet.Symbol], sources: [Int32], _ style: Style, _ e: StyleEvaluation) -> [SymbolSet.Symbol] {
-        let maxZoom = style.tiles(definition.source)?.definition.maxZoom ?? 18
-        let z = Int(min(max(finite(e.zoom).rounded(.down), 0), Double(min(maxZoom, 24))))
-        let scale = Double(1 << z)
+        let scale = Double(1 << layoutZoom(style, e))
         let angle = -e.bearing * Double.pi / 180
         let (sn, cs) = (sin(angle), cos(angle))
         struct Key: Comparable {
@@ -99,9 +104,46 @@ extension StyledLayer {
         return symbols.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { symbols[$0] }
     }
 
+    /// MapLibre's merge of line features before their labels are laid out: features whose
+    /// labels read the same and whose lines meet end to end become one line, held by the first
+    /// of them (the others get none: nil). Keyed by feature index; features the filter drops
+    /// and those without lines are left out (they keep their own geometry).
+    private func mergedLines(_ data: GeoJSONData, _ style: Style, _ e: StyleEvaluation, count: Int,
+                             index: (Int) -> Int) -> [Int: [[MercatorPoint]]]? {
+        var items: [(text: String?, line: [MercatorPoint])] = []
+        var owners: [Int] = []
+        for k in 0..<count {
+            let i = index(k)
+            let feature = data.features[i]
+            guard feature.geometry.kind == .lines, !feature.geometry.isEmpty else { continue }
+            if let f = definition.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
+            let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
+            let text = plainText(c)
+            let g = feature.geometry
+            for part in 0..<g.partCount {
+                items.append((text, g.part(part).map { MercatorPoint(x: g.coordinates[2 * $0], y: g.coordinates[2 * $0 + 1]) }))
+                owners.append(i)
+            }
+        }
+        guard items.count > 1 else { return nil }
+        var out: [Int: [[MercatorPoint]]] = [:]
+        for m in MergeLines.merge(items) {
+            guard let first = m.features.min() else { continue }
+            out[owners[first], default: []].append(m.line)
+        }
+        return out
+    }
+
+    /// The zoom of the tiles MapLibre lays this layer's symbols out in at the evaluation's
+    /// zoom: the zoom below, at most the source's maximum (GeoJSON: 18).
+    func layoutZoom(_ style: Style, _ e: StyleEvaluation) -> Int {
+        let maxZoom = style.tiles(definition.source)?.definition.maxZoom ?? 18
+        return Int(min(max(finite(e.zoom).rounded(.down), 0), Double(min(maxZoom, 24))))
+    }
+
     /// One feature's symbols (one per anchor) and its sort key.
-    private func featureSymbols(of feature: GeoFeature, _ style: Style, _ e: StyleEvaluation, hasSortKey: Bool,
-                                        lineAnchorsLeft: inout Int) -> SymbolMemo.Entry {
+    private func featureSymbols(of feature: GeoFeature, lines: [[MercatorPoint]]? = nil, _ style: Style, _ e: StyleEvaluation, hasSortKey: Bool,
+                                layout: inout LineLayout, lineAnchorsLeft: inout Int) -> SymbolMemo.Entry {
         let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
         let g = feature.geometry
         guard !g.isEmpty else { return .init(key: 0, symbols: []) }   // (an empty MultiPoint, Polygon, ...: nothing to place)
@@ -110,10 +152,10 @@ extension StyledLayer {
         let icon = self.icon(style, c, e).map { icon in text.map { icon.fitted(to: $0) } ?? icon }
         guard icon != nil || text != nil else { return .init(key: 0, symbols: []) }
         let key: Double = hasSortKey ? finite(number(L.sortKey, c)) : 0
-        let anchors = symbolAnchors(g, c, e, labelLength: icon?.length ?? text.map { ($0.box.maxX - $0.box.minX) / e.pixelRatio } ?? 0,
-                                    hasText: text != nil, limit: &lineAnchorsLeft)
-        return .init(key: key, symbols: anchors.map { anchor, angle in
-            SymbolSet.Symbol(point: anchor, icon: icon.map { $0.turned(by: angle) }?.icon, text: text)
+        let anchors = symbolAnchors(g, lines: lines, c, textWidth: text.map { $0.shaped.right - $0.shaped.left } ?? 0,
+                                    iconWidth: icon?.length ?? 0, text: text?.string, layout: &layout, limit: &lineAnchorsLeft)
+        return .init(key: key, symbols: anchors.map { a in
+            SymbolSet.Symbol(point: a.point, icon: icon.map { $0.turned(by: a.angle) }?.icon, text: text, line: a.line, segment: a.segment)
         })
     }
 }

@@ -41,8 +41,11 @@ final class SymbolRenderLayer: RenderLayer {
         let symbols = placement.symbols(layer: draw.index)
         for symbol in symbols {
             switch symbol.icon {
-            case let .sprite(p)?: drawIcon(p, at: symbol.point, t)
-            case let .vector(p)?:
+            case var .sprite(p)?:
+                p.opacity *= symbol.iconFade
+                drawIcon(p, at: symbol.point, t)
+            case var .vector(p)?:
+                p.opacity *= symbol.iconFade
                 if p.rotate.truncatingRemainder(dividingBy: 360) == 0 && p.offset.x == 0 && p.offset.y == 0 {
                     drawUprightVectorIcon(p, at: symbol.point, t)
                 } else {
@@ -55,7 +58,7 @@ final class SymbolRenderLayer: RenderLayer {
         let top = Double(t.rows.lowerBound), bottom = Double(t.rows.upperBound)
         let exact = draw.frame.layers[draw.index].symbols?.settled ?? true
         for symbol in symbols {
-            guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.text.paint.opacity > 0 else { continue }
+            guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.text.paint.opacity > 0, text.fade > 0 else { continue }
             labels.draw(text, exact: exact, frame: draw.frameNumber, t)
         }
     }

@@ -63,16 +63,18 @@ struct LabelImages {
         x = left; y = top; self.width = width; self.height = height; self.pixels = pixels
     }
 
-    /// Source-over onto `pixmap`, the top-left at (x, y), clipped to `rows`.
-    func composite(onto pixmap: Pixmap, x: Int, y: Int, rows: Range<Int>) {
+    /// Source-over onto `pixmap`, the top-left at (x, y), clipped to `rows`, every pixel scaled
+    /// by `alpha` (0...256) first.
+    func composite(onto pixmap: Pixmap, x: Int, y: Int, rows: Range<Int>, alpha: UInt32 = 256) {
         let y0 = max(y, rows.lowerBound), y1 = min(y + height, rows.upperBound)
         let x0 = max(x, 0), x1 = min(x + width, pixmap.width)
         guard y0 < y1, x0 < x1 else { return }
         for py in y0..<y1 {
             let row = (py - y) * width - x, dst = pixmap.pixels + py * pixmap.width
             for px in x0..<x1 {
-                let p = pixels[row + px]
+                var p = pixels[row + px]
                 guard p != 0 else { continue }
+                if alpha < 256 { p = Blend.scale(p, alpha) }
                 dst[px] = Blend.over(p, dst[px])
             }
         }

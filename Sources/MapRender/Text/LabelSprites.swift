@@ -16,6 +16,9 @@ final class LabelSprites {
         let shading: SDFLabelMasks.Shading
         let colors: [UInt32]
         let opacity: Double
+        /// A label along a line: its glyphs' places and turns relative to its anchor, in
+        /// 64ths of a pixel and 4096ths of a radian (a pan moves them all alike: the same key).
+        var poses: [Int32] = []
     }
     /// (A class: marking an entry used must not go through the dictionary, whose in-place
     /// accessor allocates.)
@@ -68,16 +71,20 @@ final class LabelSprites {
             if let i = colors.firstIndex(of: packed) { groupOf.append(i) } else { groupOf.append(colors.count); colors.append(packed) }
         }
         draw(label.shaped, key: label.key, size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
-             haloBlur: paint.haloBlur, rotation: label.rotation, colors: colors, groupOf: groupOf,
-             halo: paint.haloColor.premultiplied(opacity: paint.opacity), opacity: paint.opacity, at: label.origin, exact: exact,
-             frame: frame, t)
+             haloBlur: paint.haloBlur, rotation: label.rotation, poses: label.glyphs, colors: colors, groupOf: groupOf,
+             halo: paint.haloColor.premultiplied(opacity: paint.opacity), opacity: paint.opacity, fade: label.fade, at: label.origin,
+             exact: exact, frame: frame, t)
     }
 
     /// A shaping's halo under its fills (`colors` by colour group, `groupOf` a section's group),
     /// then its images at `opacity`, turned by `rotation` about `origin`, from the cached masks.
+    /// `poses`: a label along a line, glyph by glyph (see `SDFLabelMasks`); `fade` (0...1) scales
+    /// the whole label as it fades in or out, without shading it again.
     private func draw(_ shaped: ShapedText, key: String, size: Double, haloWidth: Double, haloBlur: Double, rotation: Double,
-                      colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, opacity: Double, at origin: Point, exact: Bool,
-                      frame: Int, _ t: RenderTarget) {
+                      poses: [GlyphPose]? = nil, colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, opacity: Double,
+                      fade: Double = 1, at origin: Point, exact: Bool, frame: Int, _ t: RenderTarget) {
+        let alpha = UInt32(min(max(fade, 0), 1) * 256)
+        guard alpha > 0 else { return }
         // The anchor's pixel, and where in it the anchor lies (in eighths).
         let n = Double(SDFLabelMasks.Shading.phases)
         let ax = exact ? (origin.x * n).rounded() : origin.x.rounded() * n
@@ -85,20 +92,32 @@ final class LabelSprites {
         let px = (ax / n).rounded(.down), py = (ay / n).rounded(.down)
         let shading = SDFLabelMasks.Shading(size: size, haloWidth: haloWidth, haloBlur: haloBlur, rotation: rotation,
                                             phaseX: Int(ax - px * n), phaseY: Int(ay - py * n))
-        let entry = cached(Key(key: key, shading: shading, colors: colors, opacity: opacity), frame: frame) {
+        var cacheKey = Key(key: key, shading: shading, colors: colors, opacity: opacity)
+        if let poses {
+            cacheKey.poses.reserveCapacity(3 * poses.count)
+            for p in poses {
+                cacheKey.poses.append(Int32(clamping: Int((p.x * 64).rounded())))
+                cacheKey.poses.append(Int32(clamping: Int((p.y * 64).rounded())))
+                cacheKey.poses.append(Int32(clamping: Int((p.angle * 4096).rounded())))
+            }
+        }
+        let entry = cached(cacheKey, frame: frame) {
             let group = { (section: Int) in section < groupOf.count ? groupOf[section] : 0 }
-            let m = SDFLabelMasks(shaped, shading, groups: colors.count, group: group, glyphsDrawn: &glyphsDrawn)
+            // (Poses rounded as keyed: equal keys shade equal masks.)
+            let rounded = poses.map { $0.map { GlyphPose(x: ($0.x * 64).rounded() / 64, y: ($0.y * 64).rounded() / 64, angle: ($0.angle * 4096).rounded() / 4096) } }
+            let m = SDFLabelMasks(shaped, shading, poses: rounded, groups: colors.count, group: group, glyphsDrawn: &glyphsDrawn)
             let images = shaped.glyphs.contains { $0.image != nil }
                 ? LabelImages(shaped, shading, opacity: opacity, color: { colors[group($0)] }) : nil
             return Entry(text: m.fills[0], halo: m.halo, more: Array(m.fills.dropFirst()), x: m.x, y: m.y, images: images, lastUsed: frame)
         }
         let x = Int(px) + entry.x, y = Int(py) + entry.y
-        sprite(entry, halo: halo, text: PremultipliedColor(packed: colors[0])).composite(onto: t.pixmap, x: x, y: y, rows: t.rows)
+        sprite(entry, halo: halo, text: PremultipliedColor(packed: colors[0])).composite(onto: t.pixmap, x: x, y: y, rows: t.rows, alpha: alpha)
         for (i, mask) in entry.more.enumerated() {
-            mask.composite(PremultipliedColor(packed: colors[i + 1]), onto: t.pixmap, x: x, y: y, rows: t.rows)
+            let c = colors[i + 1]
+            mask.composite(PremultipliedColor(packed: alpha >= 256 ? c : Blend.scale(c, alpha)), onto: t.pixmap, x: x, y: y, rows: t.rows)
         }
         if let images = entry.images {
-            images.composite(onto: t.pixmap, x: Int(px) + images.x, y: Int(py) + images.y, rows: t.rows)
+            images.composite(onto: t.pixmap, x: Int(px) + images.x, y: Int(py) + images.y, rows: t.rows, alpha: alpha)
         }
     }
 

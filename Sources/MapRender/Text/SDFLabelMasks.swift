@@ -31,7 +31,10 @@ struct SDFLabelMasks {
 
     /// The label's masks; `group(section)` says which fill mask a section's glyphs go to (of
     /// `groups` masks). `glyphsDrawn` counts the glyph quads shaded (the benchmark reads it).
-    init(_ shaped: ShapedText, _ s: Shading, groups: Int, group: (Int) -> Int, glyphsDrawn: inout Int) {
+    /// `poses`: for a label laid along its line, each glyph's place and turn relative to the
+    /// anchor (one per glyph of `shaped`, in order): each glyph's quad is centred there on its
+    /// advance and turned about it, as MapLibre draws glyphs along lines (`s.rotation` unused).
+    init(_ shaped: ShapedText, _ s: Shading, poses: [GlyphPose]? = nil, groups: Int, group: (Int) -> Int, glyphsDrawn: inout Int) {
         let fontScale = s.size / SDFGlyph.em
         let cosA = cos(s.rotation), sinA = sin(s.rotation)
         let phaseX = Double(s.phaseX) / Double(Shading.phases), phaseY = Double(s.phaseY) / Double(Shading.phases)
@@ -39,8 +42,21 @@ struct SDFLabelMasks {
         var quads: [(quad: LabelQuad, glyph: SDFGlyph, group: Int)] = []
         quads.reserveCapacity(shaped.glyphs.count)
         let pad = Double(SDFGlyph.border + 1)
-        for g in shaped.glyphs where !g.glyph.bitmap.isEmpty {
+        for (k, g) in shaped.glyphs.enumerated() where !g.glyph.bitmap.isEmpty {
             let texel = fontScale * g.scale
+            let columns = Double(g.glyph.width + 2 * SDFGlyph.border + 2), rows = Double(g.glyph.height + 2 * SDFGlyph.border + 2)
+            if let poses {
+                guard k < poses.count else { break }
+                // Along a line: the quad around the glyph's centre on its advance, its baseline
+                // offset kept, turned with the line there.
+                let p = poses[k], c = cos(p.angle), sn = sin(p.angle)
+                let half = g.glyph.advance * g.scale / 2
+                let cx = fontScale * ((g.glyph.left - pad) * g.scale - half), cy = fontScale * (g.y + (-g.glyph.top - pad) * g.scale)
+                let quad = LabelQuad(corner: (p.x + cx * c - cy * sn, p.y + cx * sn + cy * c), u: (texel * c, texel * sn),
+                                     v: (-texel * sn, texel * c), columns: columns, rows: rows, cos: 1, sin: 0, phase: (phaseX, phaseY))
+                quads.append((quad, g.glyph, group(g.section)))
+                continue
+            }
             // The quad's top-left corner and its edges before any turn (layout units → pixels).
             var x0 = fontScale * (g.x + (g.glyph.left - pad) * g.scale), y0 = fontScale * (g.y + (-g.glyph.top - pad) * g.scale)
             var u = (x: texel, y: 0.0), v = (x: 0.0, y: texel)
@@ -55,8 +71,7 @@ struct SDFLabelMasks {
             }
             // text-rotate (and a label turned with the map): about the anchor. The field plus the
             // atlas' 1-px padding on each side.
-            let quad = LabelQuad(corner: (x0, y0), u: u, v: v, columns: Double(g.glyph.width + 2 * SDFGlyph.border + 2),
-                                 rows: Double(g.glyph.height + 2 * SDFGlyph.border + 2), cos: cosA, sin: sinA, phase: (phaseX, phaseY))
+            let quad = LabelQuad(corner: (x0, y0), u: u, v: v, columns: columns, rows: rows, cos: cosA, sin: sinA, phase: (phaseX, phaseY))
             quads.append((quad, g.glyph, group(g.section)))
         }
         guard let grid = LabelQuad.grid(quads.map(\.quad)) else {

@@ -1,0 +1,159 @@
+import Foundation
+import MapCore
+import Raster
+
+/// Where a symbol's parts go on screen for one view: its anchor (the world copy nearest the
+/// window's centre), its icon's box, each candidate position of its text (the shaping, the
+/// box it claims, the turn), and a label along its line laid out glyph by glyph. Pure
+/// geometry: whether a part finds room is the collision pass's question (`SymbolCollisionPass`),
+/// and the same candidate laid out again in a later frame lands in the same place relative to
+/// the anchor, however the view moved.
+struct SymbolScreenLayout {
+    let view: ViewTransform
+    let width: Double, height: Double
+    let iconTranslate: (x: Double, y: Double)
+    let textTranslate: (x: Double, y: Double)
+
+    init(view: ViewTransform, iconTranslate: (x: Double, y: Double), textTranslate: (x: Double, y: Double)) {
+        self.view = view
+        width = Double(view.size.width); height = Double(view.size.height)
+        self.iconTranslate = iconTranslate; self.textTranslate = textTranslate
+    }
+
+    /// How far past the window a line label's anchor may lie and still be laid out
+    /// (MapLibre's clipping buffer for labels along lines: 256 px).
+    static let lineLabelReach = 256.0
+
+    /// The anchor on screen: the world copy nearest the window's centre (rounding only when it
+    /// is not this one), and that copy's shift in world pixels along x (unturned).
+    func anchor(_ point: MercatorPoint) -> (point: Point, copy: Double) {
+        var anchor = view.screen(point)
+        var copy = 0.0
+        if view.isNorthUp {
+            let off = anchor.x - width / 2
+            if abs(off) >= view.worldSize / 2 {
+                copy = -(off / view.worldSize).rounded()
+                anchor.x += copy * view.worldSize
+            }
+        } else {
+            // (As `nearestScreen` chooses: by the copy's distance from the centre along x.)
+            let off = point.x - view.centerPixel.x / view.worldSize
+            if abs(off) >= 0.5 { copy = -off.rounded() }
+            anchor = view.screen(MercatorPoint(x: point.x + copy, y: point.y))
+        }
+        return (Point(anchor.x, anchor.y), copy)
+    }
+
+    /// A point of world copy `copy` on screen.
+    func screen(_ p: MercatorPoint, copy: Double) -> Point {
+        let s = view.screen(MercatorPoint(x: p.x + copy, y: p.y))
+        return Point(s.x, s.y)
+    }
+
+    /// The icon's box at `point` (grown by its padding), before any room is sought.
+    static func iconBox(_ box: FrameDescription.ScreenBox, at point: Point, padding pad: Double) -> FrameDescription.ScreenBox {
+        .init(minX: point.x + box.minX - pad, minY: point.y + box.minY - pad, maxX: point.x + box.maxX + pad, maxY: point.y + box.maxY + pad)
+    }
+
+    /// How many candidate positions a point label has (orientations × variable anchors).
+    static func candidateCount(_ text: SymbolSet.Text) -> Int {
+        text.orientations.count * max(text.positions.count, 1)
+    }
+
+    /// Candidate `index` of a point label anchored at `s` (the text's translated anchor): its
+    /// shaping, the box it claims and where its fitted icon moves (`shift`), turned as the
+    /// view shows it.
+    func candidate(_ text: SymbolSet.Text, _ index: Int, at s: Point) -> (text: PlacedText, shift: (x: Double, y: Double)) {
+        let perOrientation = max(text.positions.count, 1)
+        let (orientation, turn) = text.orientations[min(index / perOrientation, text.orientations.count - 1)]
+        let (anchor, offset) = text.positions.isEmpty ? (IconAnchor.center, (x: 0.0, y: 0.0)) : text.positions[index % perOrientation]
+        let bearing = view.camera.bearing
+        let angle = (text.rotate + turn - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
+        let pad = text.collision.padding
+        let (shaped, key) = turn == 0 ? text.shaped(for: anchor) : (orientation, text.key + "\u{1}v")
+        let b = Self.turned(text.box(shaped), by: angle)
+        var dx = 0.0, dy = 0.0
+        if !text.positions.isEmpty {
+            // MapLibre moves the box by the anchor's share of its size (padding included) and
+            // the offset, in the frame the text turns with: on a map turned under a label
+            // aligned to the viewport that is the screen; one turning with the map moves
+            // along the map's axes.
+            let w = b.maxX - b.minX + 2 * pad, h = b.maxY - b.minY + 2 * pad
+            let f = anchor.fraction
+            var x = offset.x - (f.x - 0.5) * w, y = offset.y - (f.y - 0.5) * h
+            if text.rotatesWithMap && bearing != 0 {
+                let a = -bearing * Double.pi / 180
+                (x, y) = (x * cos(a) - y * sin(a), x * sin(a) + y * cos(a))
+            }
+            dx = x; dy = y
+        }
+        let origin = Point(s.x + dx, s.y + dy)
+        let box = FrameDescription.ScreenBox(minX: origin.x + b.minX - pad, minY: origin.y + b.minY - pad,
+                                             maxX: origin.x + b.maxX + pad, maxY: origin.y + b.maxY + pad)
+        return (PlacedText(text: text, shaped: shaped, key: key, origin: origin, rotation: angle, box: box, vertical: turn == 90), (dx, dy))
+    }
+
+    /// A label along its line, anchored at `s` on segment `segment` of `line` (world copy
+    /// `copy`): each glyph's place and turn, and the circles it claims (radius grown by its
+    /// padding), or nil where MapLibre hides it (its anchor far outside the window, its glyphs
+    /// running off the line, or upside down and not fitting the other way).
+    func alongLine(_ text: SymbolSet.Text, _ along: SymbolSet.AlongLine, line: SymbolLine, segment: Int, copy: Double, at s: Point)
+        -> (text: PlacedText, circles: [(x: Double, y: Double, r: Double)])? {
+        let reach = Self.lineLabelReach
+        guard s.x >= -reach, s.x <= width + reach, s.y >= -reach, s.y <= height + reach,
+              segment >= 0, segment + 1 < line.count else { return nil }
+        let shaped = text.shaped
+        let scale = text.paint.size / SDFGlyph.em
+        var offsets: [Double] = []
+        offsets.reserveCapacity(shaped.glyphs.count)
+        for g in shaped.glyphs { offsets.append((g.x + g.glyph.advance * g.scale / 2) * scale) }
+        let t = textTranslate
+        guard let placed = LineLabelLayout.place(vertex: { i in
+            let p = screen(line.point(i), copy: copy)
+            return Point(p.x + t.x, p.y + t.y)
+        }, count: line.count, anchor: s, segment: segment, offsets: offsets, lineOffsetX: along.offset.x, lineOffsetY: along.offset.y,
+           keepUpright: along.keepUpright, rotateGlyphs: along.rotateGlyphs, hasVertical: false) else { return nil }
+        var poses = placed.poses
+        for i in poses.indices { poses[i].x -= s.x; poses[i].y -= s.y }
+        let diameter = max(10, shaped.bottom - shaped.top) * scale
+        let circles = LineLabelLayout.collisionCircles(path: placed.path, radius: diameter / 2 + text.collision.padding,
+                                                       viewport: (width, height), padding: CollisionGrid.viewportPadding)
+        // The box around the circles (what the overlay and tools read of a label).
+        var box = FrameDescription.ScreenBox(minX: s.x, minY: s.y, maxX: s.x, maxY: s.y)
+        for c in circles {
+            box.minX = min(box.minX, c.x - c.r); box.minY = min(box.minY, c.y - c.r)
+            box.maxX = max(box.maxX, c.x + c.r); box.maxY = max(box.maxY, c.y + c.r)
+        }
+        var out = PlacedText(text: text, shaped: shaped, key: text.key, origin: s, rotation: 0, box: box, vertical: false)
+        out.glyphs = poses
+        return (out, circles)
+    }
+
+    /// The box around `b` turned by `angle` (radians, clockwise) about the anchor.
+    static func turned(_ b: FrameDescription.ScreenBox, by angle: Double) -> FrameDescription.ScreenBox {
+        guard angle.truncatingRemainder(dividingBy: 2 * Double.pi) != 0 else { return b }
+        let c = cos(angle), sn = sin(angle)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(b.minX, b.minY), (b.maxX, b.minY), (b.minX, b.maxY), (b.maxX, b.maxY)] {
+            let rx = x * c - y * sn, ry = x * sn + y * c
+            minX = min(minX, rx); maxX = max(maxX, rx); minY = min(minY, ry); maxY = max(maxY, ry)
+        }
+        return .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// The icon as drawn at the view's bearing: one aligned to the map turns with it.
+    func screenImage(_ image: SymbolSet.IconImage) -> SymbolSet.IconImage {
+        let bearing = view.camera.bearing
+        guard bearing != 0 else { return image }
+        switch image {
+        case var .sprite(p):
+            guard p.rotatesWithMap else { return image }
+            p.rotate -= bearing; p.smooth = true
+            return .sprite(p)
+        case var .vector(p):
+            guard p.rotatesWithMap else { return image }
+            p.rotate -= bearing
+            return .vector(p)
+        }
+    }
+}
