@@ -30,6 +30,8 @@ struct SymbolCollisionPass {
     private var seen: Set<Int> = []
     /// What this pass did with each symbol it met (for the fade).
     private(set) var placed: [Int: SymbolFade.Placed] = [:]
+    /// Per layer of the frame, the order its symbols are placed in.
+    private var orders: [SymbolPlacementOrder] = []
 
     /// Places every symbol layer of `layers` for `view`; `isKept(id)` says whether a symbol no
     /// longer met is still fading out (its decision is kept while it is).
@@ -46,9 +48,8 @@ struct SymbolCollisionPass {
             let ids = identities.ids(layer: i)
             let layout = SymbolScreenLayout(view: view, iconTranslate: draw.iconTranslate, textTranslate: draw.textTranslate)
             let symbols = draw.set.symbols
-            let n = min(symbols.count, ids.count)
-            for j in 0..<n {
-                let k = draw.set.placesBottomUp ? n - 1 - j : j
+            while orders.count <= i { orders.append(SymbolPlacementOrder()) }
+            for k in orders[i].order(for: draw.set, bearing: view.camera.bearing) where k < ids.count {
                 let id = ids[k]
                 guard seen.insert(id).inserted else { continue }
                 let previous = decisions[id]
@@ -101,8 +102,12 @@ struct SymbolCollisionPass {
             // Out of sight (with room for a turn): neither drawn nor in anyone's way.
             let reach = max(b.maxX - b.minX, b.maxY - b.minY)
             if box.maxX < -reach || box.minX > w + reach || box.maxY < -reach || box.minY > h + reach {
-                if symbol.text == nil || !icon.collision.optional { return none() }
-                iconFits = false
+                // (One that may overlap anything still counts as shown, as MapLibre shows
+                // such symbols off its grid: the text beside it may be in sight.)
+                if !icon.collision.allowOverlap {
+                    if symbol.text == nil || !icon.collision.optional { return none() }
+                    iconFits = false
+                }
             } else {
                 iconBox = box
                 iconFits = icon.collision.allowOverlap || (grid.isInsideGrid(box) && !grid.hitTest(box, overlap: icon.collision.overlap))

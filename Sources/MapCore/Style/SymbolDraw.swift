@@ -165,9 +165,12 @@ public final class SymbolSet: Sendable {
     /// `symbol-z-order: viewport-y`: placed from the bottom of the screen up (the reverse of
     /// the order they are drawn in), so that lower symbols win, as MapLibre places them.
     public let placesBottomUp: Bool
-    public init(_ symbols: [Symbol], layoutZoom: Int = 0, placesBottomUp: Bool = false) {
+    /// Placed tile by tile (MapLibre places each tile's symbols in turn, see
+    /// `SymbolPlacementOrder`), not in one order across tiles as a `symbol-sort-key` asks.
+    public let placesByTile: Bool
+    public init(_ symbols: [Symbol], layoutZoom: Int = 0, placesBottomUp: Bool = false, placesByTile: Bool = false) {
         self.symbols = symbols; hasText = symbols.contains { $0.text != nil }
-        self.layoutZoom = layoutZoom; self.placesBottomUp = placesBottomUp
+        self.layoutZoom = layoutZoom; self.placesBottomUp = placesBottomUp; self.placesByTile = placesByTile
     }
 }
 

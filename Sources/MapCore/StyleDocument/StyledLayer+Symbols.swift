@@ -63,7 +63,8 @@ extension StyledLayer {
             symbols = order.map { symbols[$0] }
         }
         let order = layoutValues[L.zOrder.rawValue]?.constant?.asString
-        let set = symbols.isEmpty ? nil : SymbolSet(symbols, layoutZoom: layoutZoom(style, e), placesBottomUp: order == "viewport-y")
+        let set = symbols.isEmpty ? nil : SymbolSet(symbols, layoutZoom: layoutZoom(style, e), placesBottomUp: order == "viewport-y",
+                                                     placesByTile: !hasSortKey || order == "viewport-y")
         memo?.remember(set)
         return set
     }
