@@ -102,17 +102,35 @@ struct SymbolScreenLayout {
         let reach = Self.lineLabelReach
         guard s.x >= -reach, s.x <= width + reach, s.y >= -reach, s.y <= height + reach,
               segment >= 0, segment + 1 < line.count else { return nil }
-        let shaped = text.shaped
         let scale = text.paint.size / SDFGlyph.em
-        var offsets: [Double] = []
-        offsets.reserveCapacity(shaped.glyphs.count)
-        for g in shaped.glyphs { offsets.append((g.x + g.glyph.advance * g.scale / 2) * scale) }
+        func offsets(_ shaped: ShapedText) -> [Double] {
+            var out: [Double] = []
+            out.reserveCapacity(shaped.glyphs.count)
+            for g in shaped.glyphs { out.append((g.x + g.glyph.advance * g.scale / 2) * scale) }
+            return out
+        }
         let t = textTranslate
-        guard let placed = LineLabelLayout.place(vertex: { i in
+        let vertex = { (i: Int) -> Point in
             let p = screen(line.point(i), copy: copy)
             return Point(p.x + t.x, p.y + t.y)
-        }, count: line.count, anchor: s, segment: segment, offsets: offsets, lineOffsetX: along.offset.x, lineOffsetY: along.offset.y,
-           keepUpright: along.keepUpright, rotateGlyphs: along.rotateGlyphs, hasVertical: false) else { return nil }
+        }
+        var shaped = text.shaped
+        guard var placed = LineLabelLayout.place(vertex: vertex, count: line.count, anchor: s, segment: segment, offsets: offsets(shaped),
+                                                 lineOffsetX: along.offset.x, lineOffsetY: along.offset.y, keepUpright: along.keepUpright,
+                                                 rotateGlyphs: along.rotateGlyphs, hasVertical: text.vertical != nil) else { return nil }
+        // A steep label of upright script goes down its line in its vertical shaping (its
+        // collision circles stay those of the horizontal one, as MapLibre's).
+        var vertical = false
+        if placed.useVertical, let v = text.vertical {
+            guard let down = LineLabelLayout.place(vertex: vertex, count: line.count, anchor: s, segment: segment, offsets: offsets(v),
+                                                   lineOffsetX: along.offset.x, lineOffsetY: along.offset.y, keepUpright: along.keepUpright,
+                                                   rotateGlyphs: along.rotateGlyphs, hasVertical: true, vertical: true) else { return nil }
+            let path = placed.path
+            placed = down
+            placed.path = path
+            shaped = v
+            vertical = true
+        }
         var poses = placed.poses
         for i in poses.indices { poses[i].x -= s.x; poses[i].y -= s.y }
         let diameter = max(10, shaped.bottom - shaped.top) * scale
@@ -124,7 +142,8 @@ struct SymbolScreenLayout {
             box.minX = min(box.minX, c.x - c.r); box.minY = min(box.minY, c.y - c.r)
             box.maxX = max(box.maxX, c.x + c.r); box.maxY = max(box.maxY, c.y + c.r)
         }
-        var out = PlacedText(text: text, shaped: shaped, key: text.key, origin: s, rotation: 0, box: box, vertical: false)
+        var out = PlacedText(text: text, shaped: shaped, key: vertical ? text.key + "\u{1}v" : text.key, origin: s, rotation: 0, box: box,
+                             vertical: vertical)
         out.glyphs = poses
         return (out, circles)
     }

@@ -136,6 +136,14 @@ extension StyledLayer {
             guard case let .shaped(v) = shaper.shape(o) else { return nil }
             vertical = v
         }
+        // A label of upright script along its line and kept upright: a vertical shaping too,
+        // which steep stretches of the line show (MapLibre's; its Latin glyphs stay turned).
+        if let along = alongLine, along.keepUpright,
+           sections.contains(where: { $0.text.unicodeScalars.contains { ScriptProperties.hasUprightVerticalOrientation($0.value) } }) {
+            var o = options
+            o.writingMode = .vertical; o.verticalPlacement = false
+            if case let .shaped(v) = shaper.shape(o) { vertical = v }
+        }
         // With variable anchors and automatic justification, a shaping per justification.
         var justified: [TextJustify: ShapedText] = [:]
         if placement == "point", string(L.textJustify, c) == "auto", !variable.isEmpty, shaped.lineCount > 1 {

@@ -51,9 +51,17 @@ struct SDFLabelMasks {
                 // offset kept, turned with the line there.
                 let p = poses[k], c = cos(p.angle), sn = sin(p.angle)
                 let half = g.glyph.advance * g.scale / 2
-                let cx = fontScale * ((g.glyph.left - pad) * g.scale - half), cy = fontScale * (g.y + (-g.glyph.top - pad) * g.scale)
-                let quad = LabelQuad(corner: (p.x + cx * c - cy * sn, p.y + cx * sn + cy * c), u: (texel * c, texel * sn),
-                                     v: (-texel * sn, texel * c), columns: columns, rows: rows, cos: 1, sin: 0, phase: (phaseX, phaseY))
+                let ux = (g.glyph.left - pad) * g.scale - half, vy = (-g.glyph.top - pad) * g.scale
+                var cx = fontScale * ux, cy = fontScale * (g.y + vy)
+                var u = (x: texel, y: 0.0), v = (x: 0.0, y: texel)
+                if g.vertical {
+                    // An upright glyph of a vertical label along a line, turned −90° as quads.ts
+                    // turns it (about (−h, h + 17), then moved by (10 + h, 0)); its line offset after.
+                    cx = fontScale * (vy - half - 7); cy = fontScale * (17 - ux + g.y)
+                    u = (0, -texel); v = (texel, 0)
+                }
+                let quad = LabelQuad(corner: (p.x + cx * c - cy * sn, p.y + cx * sn + cy * c), u: (u.x * c - u.y * sn, u.x * sn + u.y * c),
+                                     v: (v.x * c - v.y * sn, v.x * sn + v.y * c), columns: columns, rows: rows, cos: 1, sin: 0, phase: (phaseX, phaseY))
                 quads.append((quad, g.glyph, group(g.section)))
                 continue
             }
