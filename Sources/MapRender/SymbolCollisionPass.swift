@@ -232,7 +232,7 @@ extension SymbolScreenLayout {
         let icon = decision.shownIcon ? image.map { screenImage($0) } : nil
         guard icon != nil || text != nil else { return nil }
         var placed = PlacedSymbol(point: point, icon: icon, text: text)
-        placed.anchor = a
+        placed.anchor = symbol.point
         return placed
     }
 }

@@ -11,9 +11,9 @@ public struct PlacedSymbol: Sendable {
     /// How far the icon has faded in (0...1; 1 once placed when fading is off).
     public var iconFade: Double = 1
     /// The symbol's identity (the same label in the next frame, or laid out again for the next
-    /// zoom, has the same) and its anchor on screen.
+    /// zoom, has the same) and its anchor on the map.
     public var id = 0
-    public var anchor = Point(0, 0)
+    public var anchor = MercatorPoint(x: 0, y: 0)
 }
 
 /// A placed label: its text, the point its shaped glyphs are drawn around (the anchor on

@@ -33,7 +33,9 @@ import Testing
                 for s in placement.symbols(layer: i) {
                     guard let text = s.text, text.fade > 0 else { continue }
                     #expect(now[s.id] == nil, "frame \(frameIndex): label \(s.id) (\(text.string)) shown twice")
-                    let seen = Seen(offset: (text.origin.x - s.anchor.x, text.origin.y - s.anchor.y), glyphs: text.glyphs)
+                    // (The anchor where this frame's view shows it.)
+                    let anchor = frame.view.nearestScreen(s.anchor)
+                    let seen = Seen(offset: (text.origin.x - anchor.x, text.origin.y - anchor.y), glyphs: text.glyphs)
                     now[s.id] = seen
                     if text.glyphs != nil { alongLine += 1 }
                     if let before = last[s.id] {
@@ -58,5 +60,15 @@ import Testing
         }
         #expect(compared > 300, "too few labels followed: \(compared)")
         #expect(alongLine > 60, "no street names along their streets: \(alongLine)")
+        // Once the pan stops, the last placement runs and its fades end within 0.6 s: nothing
+        // asks the window to draw again after that (it sleeps).
+        #expect(placement.isAnimating, "the pan's last frame is still fading")
+        var settledAt: Double?
+        for step in 1...60 {
+            model.advance(to: t + Double(step) / 60)
+            placement.place(model.frame())
+            if !placement.isAnimating { settledAt = Double(step) / 60; break }
+        }
+        #expect(settledAt.map { $0 <= 0.6 + 1e-9 } == true, "labels still animating after the pan: \(String(describing: settledAt))")
     }
 }
