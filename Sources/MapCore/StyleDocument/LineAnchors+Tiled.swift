@@ -41,11 +41,16 @@ extension LineAnchors {
     ///     every zoom so that labels keep their places as the map zooms.
     ///   - maxAngle: text-max-angle, degrees.
     ///   - limit: the most anchors returned.
+    ///   - centerBuffer: for `line-center`, the source's tile buffer in tile units when its
+    ///     tiles are cut from the whole data as MapLibre cuts GeoJSON (its 128 px of 512: 2048):
+    ///     each tile then labels the middle of its own buffered piece of the line, when that
+    ///     middle lies in the tile, as MapLibre does; nil labels the middle of the whole line.
     /// - Returns: the anchors tile by tile, in the order the line first enters each tile, and in
     ///   a tile piece by piece along the line, as MapLibre makes them.
     public static func tiled(_ line: [MercatorPoint], zoom: Int, overscaling: Double, placementCenter: Bool,
                              spacing: Double, textWidth: Double, iconWidth: Double, hasText: Bool,
-                             textMaxSize: Double, maxAngle: Double, limit: Int = anchorLimit) -> [TiledAnchor] {
+                             textMaxSize: Double, maxAngle: Double, limit: Int = anchorLimit,
+                             centerBuffer: Double? = nil) -> [TiledAnchor] {
         guard (0...30).contains(zoom), line.count >= 2, limit > 0 else { return [] }
         let extent = tileExtent
         let tiles = Double(1 << zoom)
@@ -72,6 +77,20 @@ extension LineAnchors {
                                segment: origins[segmentOf(a.segment)], tile: id, tileX: a.x, tileY: a.y)
         }
 
+        if placementCenter, let buffer = centerBuffer {
+            var out: [TiledAnchor] = []
+            for (tile, segments) in tileSegments(points, tiles: Int(tiles), extent: extent, margin: buffer + 1) {
+                let origin = (x: Double(tile.x) * extent, y: Double(tile.y) * extent)
+                for piece in LineClip.clip(points, segments: segments, origin: origin, extent: extent, buffer: buffer) {
+                    guard let c = centerAnchor(piece.points, maxAngle: radians, labelLength: labelLength, boxScale: boxScale, hasText: hasText),
+                          c.x >= 0, c.x < extent, c.y >= 0, c.y < extent,
+                          let t = anchor(c, tile, { piece.segments[$0] }) else { continue }
+                    out.append(t)
+                    if out.count >= limit { return out }
+                }
+            }
+            return out
+        }
         if placementCenter {
             // The middle of the whole line, in the tile that holds it, checked in that tile's frame.
             let center = centerAnchor(points, maxAngle: radians, labelLength: labelLength, boxScale: boxScale, hasText: hasText)
@@ -104,7 +123,7 @@ extension LineAnchors {
     /// segments that may: a column at a time along each segment, with a unit to spare on every
     /// side for the clipping's rounding (the clipping then decides). Tiles in the order the line
     /// first reaches them; at most `tileSegmentLimit` meetings.
-    static func tileSegments(_ line: [(x: Double, y: Double)], tiles: Int, extent: Double)
+    static func tileSegments(_ line: [(x: Double, y: Double)], tiles: Int, extent: Double, margin: Double = 1)
         -> [(tile: (x: Int, y: Int), segments: [Int])] {
         struct Key: Hashable { let x: Int, y: Int }
         var order: [Key] = []
@@ -117,10 +136,10 @@ extension LineAnchors {
         for i in 0..<(line.count - 1) {
             let a = line[i], b = line[i + 1]
             let minX = min(a.x, b.x), maxX = max(a.x, b.x), minY = min(a.y, b.y), maxY = max(a.y, b.y)
-            guard maxX >= -1, minX <= size + 1, maxY >= -1, minY <= size + 1 else { continue }
-            for column in cell(minX - 1)...cell(maxX + 1) {
-                // The segment's rows within the column (and a unit either side).
-                let left = max(minX, Double(column) * extent - 1), right = min(maxX, Double(column + 1) * extent + 1)
+            guard maxX >= -margin, minX <= size + margin, maxY >= -margin, minY <= size + margin else { continue }
+            for column in cell(minX - margin)...cell(maxX + margin) {
+                // The segment's rows within the column (and the margin either side).
+                let left = max(minX, Double(column) * extent - margin), right = min(maxX, Double(column + 1) * extent + margin)
                 guard left <= right else { continue }
                 var low = minY, high = maxY
                 if a.x != b.x {
@@ -129,7 +148,7 @@ extension LineAnchors {
                     low = max(minY, min(y0, y1)); high = min(maxY, max(y0, y1))
                     guard low <= high else { continue }
                 }
-                for row in cell(low - 1)...cell(high + 1) {
+                for row in cell(low - margin)...cell(high + margin) {
                     let key = Key(x: column, y: row)
                     if lists[key] == nil { order.append(key) }
                     lists[key, default: []].append(i)

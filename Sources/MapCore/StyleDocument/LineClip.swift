@@ -16,9 +16,10 @@ enum LineClip {
     /// Clips the listed segments of `line` (segment i runs from point i to i + 1; listed in
     /// increasing order, the others taken as outside) to the tile square [0, extent]² whose
     /// corner is at `origin` in the line's frame. The pieces are in the tile's frame.
+    /// `buffer` grows the square on every side (a tile's data reaching past its edges).
     static func clip(_ line: [(x: Double, y: Double)], segments: [Int], origin: (x: Double, y: Double),
-                     extent: Double) -> [Piece] {
-        let (x1, y1, x2, y2) = (0.0, 0.0, extent, extent)
+                     extent: Double, buffer: Double = 0) -> [Piece] {
+        let (x1, y1, x2, y2) = (-buffer, -buffer, extent + buffer, extent + buffer)
         let round = LineAnchors.roundedHalfUp
         var pieces: [Piece] = []
         for i in segments {

@@ -19,13 +19,17 @@ extension StyledLayer {
     struct LineLayout {
         let zoom: Int
         let overscaling: Double
+        /// For a GeoJSON source: the buffer MapLibre cuts its tiles with (128 px of 512, in
+        /// tile units); nil for tiled sources, whose features nightmap joins across tiles.
+        let geoJSONBuffer: Double?
         var repeats = RepeatFilter()
     }
 
     func lineLayout(_ style: Style, _ e: StyleEvaluation) -> LineLayout {
         let data = layoutZoom(style, e)
         let camera = Int(min(max(finite(e.zoom).rounded(.down), 0), 30))
-        return LineLayout(zoom: data, overscaling: Double(1 << min(max(camera - data, 0), 24)))
+        return LineLayout(zoom: data, overscaling: Double(1 << min(max(camera - data, 0), 24)),
+                          geoJSONBuffer: style.tiles(definition.source) == nil ? 128 * LineAnchors.tileExtent / 512 : nil)
     }
 
     /// Where a feature's symbols go: its points for `symbol-placement: point` (the default);
@@ -75,7 +79,8 @@ extension StyledLayer {
             let anchors = LineAnchors.tiled(line, zoom: tiles.zoom, overscaling: tiles.overscaling,
                                             placementCenter: placement == "line-center", spacing: spacing,
                                             textWidth: textWidth, iconWidth: iconWidth, hasText: text != nil,
-                                            textMaxSize: textMaxSize, maxAngle: number(L.textMaxAngle, c), limit: limit)
+                                            textMaxSize: textMaxSize, maxAngle: number(L.textMaxAngle, c), limit: limit,
+                                            centerBuffer: tiles.geoJSONBuffer)
             guard !anchors.isEmpty else { continue }
             let shared = SymbolLine(coordinates: line.flatMap { [$0.x, $0.y] })
             for a in anchors where limit > 0 {
