@@ -51,7 +51,7 @@ struct SymbolIdentities {
             guard x.isFinite, y.isFinite else { continue }
             let tx = min(max(x.rounded(.down), 0), tiles - 1), ty = min(max(y.rounded(.down), 0), tiles - 1)
             guard let tile = TileID(z: z, x: Int(tx), y: Int(ty)) else { continue }
-            let key = symbol.text?.key ?? ""
+            let key = symbol.text?.string ?? ""
             files[tile, default: []].append((k, .init(key: key, x: (x - tx) * 8192, y: (y - ty) * 8192)))
         }
         // (Ids of symbols not filed, their anchors absurd, stay 0: never placed.)

@@ -174,3 +174,47 @@ import Testing
         #expect(set(4.6)?.symbols.map { $0.text?.string } == ["C"])
     }
 }
+
+/// Zooming across a whole zoom lays the symbols out again for the next zoom's tiles: the same
+/// labels are the same labels (the cross-tile index), so they neither fade out and in nor move.
+@Suite struct SymbolZoomTests {
+    @Test func crossingAWholeZoomKeepsTheLabelsShown() throws {
+        // Labels sized by the zoom: every frame of a zoom evaluates a new symbol set.
+        let layout = #""text-field": ["get", "name"], "text-size": ["interpolate", ["linear"], ["zoom"], 5, 11, 7, 13]"#
+        var features: [(LngLat, [String: StyleValue])] = []
+        for i in 0..<8 { for j in 0..<5 { features.append((LngLat(lng: -8 + 2.2 * Double(i), lat: -5 + 2.5 * Double(j)), ["name": .string("P\(i)-\(j)")])) } }
+        var m = try SymbolPlacementTests.model("[\(SymbolPlacementTests.layer("a", layout))]", features, size: ViewportSize(width: 800, height: 500),
+                                               camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 4.9))
+        m.symbolFadeDuration = 0.3
+        var t = 1.0
+        m.advance(to: t)
+        let placement = SymbolPlacement()
+        func shown() -> [String: (id: Int, fade: Double)] {
+            let frame = m.frame()
+            placement.place(frame)
+            var out: [String: (id: Int, fade: Double)] = [:]
+            for s in placement.symbols(layer: 0) { if let text = s.text { out[text.string] = (s.id, text.fade) } }
+            return out
+        }
+        let before = shown()
+        #expect(before.count > 20 && before.values.allSatisfy { $0.fade == 1 }, "the first placement shows its labels at once")
+        // Zoom in by 0.2 over 0.2 s, across zoom 5, then let the next placement run.
+        for step in 1...12 {
+            t += 1.0 / 60
+            m.jump(to: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 4.9 + 0.2 * Double(step) / 12))
+            m.advance(to: t)
+            _ = shown()
+        }
+        t += 0.35
+        m.advance(to: t)
+        let after = shown()
+        var kept = 0
+        for (name, now) in after {
+            guard let then = before[name] else { continue }
+            kept += 1
+            #expect(now.id == then.id, "\(name) is another label at zoom 5.1")
+            #expect(now.fade == 1, "\(name) faded (\(now.fade)) crossing zoom 5")
+        }
+        #expect(kept > 20, "too few labels on both sides of zoom 5: \(kept)")
+    }
+}

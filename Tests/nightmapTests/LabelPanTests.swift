@@ -72,3 +72,4 @@ import Testing
         #expect(settledAt.map { $0 <= 0.6 + 1e-9 } == true, "labels still animating after the pan: \(String(describing: settledAt))")
     }
 }
+

@@ -17,7 +17,7 @@ extension StyledLayer {
         let hasSortKey = isSet(L.sortKey)
         // A feature's symbols do not change with the zoom (only the filter may read it): they are
         // kept from the last evaluation while the data, images, fonts, pixel ratio and light stay.
-        let memo = symbolsReadZoom || isTransitioning(at: e.now) ? nil : symbolMemo.entries(for: style, data, e)
+        let memo = symbolsReadZoom || isTransitioning(at: e.now) ? nil : symbolMemo.entries(for: style, data, e, layoutZoom: layoutZoom(style, e))
         defer { memo?.unlock() }
         let count = candidates?.count ?? data.features.count
         if let memo {

@@ -20,10 +20,18 @@ final class SymbolMemo: @unchecked Sendable {
     /// The glyph source's arrivals when evaluated (a label that waited for its glyphs is shaped again).
     private var glyphGeneration = 0
     private var images = -1, pixelRatio = 0.0, light = Color.black
+    /// The layout zoom (symbols are filed by their tiles at it).
+    private var layoutZoom = -1
 
     /// The memo for these inputs (emptied when they differ from the last ones), locked until `unlock`.
-    func entries(for style: Style, _ data: GeoJSONData, _ e: StyleEvaluation) -> SymbolMemo {
+    func entries(for style: Style, _ data: GeoJSONData, _ e: StyleEvaluation, layoutZoom: Int) -> SymbolMemo {
         lock.lock()
+        if layoutZoom != self.layoutZoom {
+            // (The same symbols, laid out for other tiles: a new set.)
+            lastSet = nil
+            lastPassing.removeAll()
+            self.layoutZoom = layoutZoom
+        }
         let glyphs = style.glyphs.map { $0 as AnyObject }
         let generation = style.glyphs?.generation ?? 0
         if data !== self.data || style.sprite !== sprite || style.imagesVersion != images || e.pixelRatio != pixelRatio
