@@ -50,6 +50,27 @@ import Testing
         #expect(Self.darkest(before) == 255)
     }
 
+    /// How red the reddest pixel is (red minus green; 0: none).
+    static func reddest(_ pm: Pixmap) -> Int {
+        var out = 0
+        for y in 0..<pm.height { for x in 0..<pm.width { let c = pm.color(atX: x, y: y); out = max(out, Int(c.r) - Int(c.g)) } }
+        return out
+    }
+
+    /// A still frame renews a placement that is no longer recent, as MapLibre places again on
+    /// every frame once its last placement is a fade old: the label placed at 100 ms is placed
+    /// again at 200 ms, so a red label added on top then waits for the placement at 300 ms
+    /// (without the renewal it would be placed at once, at 200 ms).
+    @Test func aStillFrameRenewsThePlacementOnItsCadence() throws {
+        let show = #"["setLayoutProperty", "t", "visibility", "visible"]"#
+        let red = #"["addLayer", {"id": "red", "type": "symbol", "source": "p", "layout": {"text-field": "MMM", "text-size": 24, "text-allow-overlap": true, "text-font": ["Open Sans Semibold", "Arial Unicode MS Bold"]}, "paint": {"text-color": "red"}}]"#
+        let start = #"["wait"], \#(show), ["wait"], ["wait", 100], ["wait", 100], \#(red), ["wait"]"#
+        let pending = try Self.render(fade: 100, #"[\#(start), ["wait", 50]]"#)
+        let placed = try Self.render(fade: 100, #"[\#(start), ["wait", 100], ["wait", 50]]"#)
+        #expect(Self.reddest(pending) == 0)
+        #expect(Self.reddest(placed) > 60)
+    }
+
     @Test func fadeDurationIsReadFromTheMetadata() throws {
         let style = #"{"version": 8, "metadata": {"test": {"fadeDuration": 100}}, "sources": {}, "layers": []}"#
         #expect(try RenderTestMetadata.parse(Data(style.utf8)).fadeDuration == 100)
