@@ -117,6 +117,12 @@ public final class SymbolPlacement: @unchecked Sendable {
                 passed = true
                 passPending = false
             }
+        } else if duration > 0 && fade.placementDue(now: now, zoom: frame.view.camera.zoom) {
+            // MapLibre places again on every frame drawn once its last placement is no longer
+            // recent, even when nothing moved, so its next placement waits a fade from this
+            // one. Nothing moved: the pass would decide as the last one did (it depends only
+            // on the view and the symbols), so only its commit is renewed.
+            fade.commit(pass.placed, now: now, zoom: frame.view.camera.zoom)
         }
         layOut(frame.view, now: now)
         isAnimating = passPending || fade.isFading(now: now)

@@ -25,6 +25,9 @@ struct RenderTestMetadata: Equatable {
     var allowed = 0.00025
     /// pixelmatch's threshold.
     var threshold = 0.1285
+    /// How long symbols fade in and out, milliseconds: the map's `fadeDuration` (the harness
+    /// makes its map with this, else 0: symbols placed at once).
+    var fadeDuration = 0.0
 
     /// The frame's size in device pixels: floor(width * pixelRatio) x floor(height * pixelRatio).
     var frameWidth: Int { Int((Double(width) * pixelRatio).rounded(.down)) }
@@ -38,6 +41,11 @@ struct RenderTestMetadata: Equatable {
         } catch {
             throw RenderTestError("style.json is not valid JSON (\(JSON.parseFailure(error, name: "style.json")))")
         }
+        return try parse(root)
+    }
+
+    /// Reads `metadata.test` from style.json's parsed document.
+    static func parse(_ root: JSON) throws -> RenderTestMetadata {
         guard let document = root.objectValue else { throw RenderTestError("style.json is not a JSON object") }
         var m = RenderTestMetadata()
         guard let metadata = document["metadata"], metadata != .null else { return m }
@@ -65,6 +73,10 @@ struct RenderTestMetadata: Equatable {
         }
         if let v = try number("allowed") { m.allowed = v }
         if let v = try number("threshold") { m.threshold = v }
+        if let v = try number("fadeDuration") {
+            guard v >= 0 else { throw RenderTestError("metadata.test.fadeDuration \(v) is negative") }
+            m.fadeDuration = v
+        }
         guard m.frameWidth >= 1, m.frameHeight >= 1 else {
             throw RenderTestError("the frame \(m.width)x\(m.height) at pixel ratio \(m.pixelRatio) has no pixels")
         }

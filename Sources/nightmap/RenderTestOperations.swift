@@ -15,6 +15,10 @@ struct RenderTestOperations {
     let load: (StyleDocument) throws -> MapModel
     let resolver: ResourceResolver
     let pixelRatio: Double
+    /// Draws a frame of the model at its instant (nil: none), called after every `wait` (with
+    /// or without milliseconds) and `idle`, as MapLibre's harness renders on each: what a
+    /// placement with fading symbols has decided by the last frame depends on the frames before.
+    var frame: ((inout MapModel) throws -> Void)? = nil
 
     /// The operations of a style.json's `metadata.test`, or none.
     static func list(_ root: JSON) throws -> [JSON] {
@@ -25,7 +29,8 @@ struct RenderTestOperations {
     }
 
     /// Applies `operations` to `model`, starting at instant `now` (seconds), which moves on with
-    /// each `wait N`; the model is advanced to it after every operation.
+    /// each `wait N`; the model is advanced to it after every operation, and `frame` draws it
+    /// after each `wait` and `idle`.
     func apply(_ operations: [JSON], to model: inout MapModel, document: StyleDocument, now: inout Double) throws {
         var sources = document.sources
         for (i, op) in operations.enumerated() {
@@ -43,6 +48,7 @@ struct RenderTestOperations {
                 throw RenderTestError("operations[\(i)] (\(name)): \(error)")
             }
             model.advance(to: now)
+            if name == "wait" || name == "idle", let frame { try frame(&model) }
         }
     }
 

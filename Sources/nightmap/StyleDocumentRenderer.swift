@@ -35,6 +35,12 @@ enum RenderTestFonts {
 /// Renders a style document as the render-test harness asks: at width x height CSS pixels and
 /// `pixelRatio`, `local://` URLs in `assets`, everything loaded before the one frame is drawn;
 /// where nothing is drawn the image stays transparent.
+///
+/// The map's symbols fade over `metadata.test.fadeDuration` milliseconds (else 0: placed at
+/// once). When they fade, the frames before the last matter: a frame is drawn (its symbols
+/// placed, at the model's instant, its tiles and glyphs loaded first) after every `wait` and
+/// `idle`, as MapLibre's harness renders on each, and the last image is drawn through the same
+/// placement, so placements come on MapLibre's cadence and fades are as far along as there.
 func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: Int, _ pixelRatio: Double,
                          _ assets: URL) throws -> Pixmap {
     let json: JSON
@@ -47,11 +53,14 @@ func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: 
     } catch let e as StyleError {
         throw RenderTestError(e.description)
     }
+    let fadeDuration = try RenderTestMetadata.parse(json).fadeDuration / 1000
     let resolver = ResourceResolver(styleDirectory: styleURL.deletingLastPathComponent(), assets: assets)
     let w = Int((Double(width) * pixelRatio).rounded(.down)), h = Int((Double(height) * pixelRatio).rounded(.down))
     let load = { (document: StyleDocument) throws -> MapModel in
         let style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio, localGlyphs: RenderTestFonts.local)
-        return StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
+        var model = StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
+        model.symbolFadeDuration = fadeDuration
+        return model
     }
     var model: MapModel
     do { model = try load(document) } catch let e as StyleDocumentError {
@@ -59,13 +68,26 @@ func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: 
     }
     var now = 0.0
     model.advance(to: now)
-    let operations = RenderTestOperations(load: load, resolver: resolver, pixelRatio: pixelRatio)
+    let renderer = FrameRenderer()
+    renderer.clearColor = PremultipliedColor(packed: 0)
+    // Fading symbols are placed by one placement, frame after frame (with fadeDuration 0 every
+    // placement is made afresh and shows at once: only the last frame counts).
+    let placement: SymbolPlacement? = fadeDuration > 0 ? SymbolPlacement() : nil
+    if let placement { renderer.usePlacement(placement) }
+    var operations = RenderTestOperations(load: load, resolver: resolver, pixelRatio: pixelRatio)
+    if let placement {
+        operations.frame = { model in
+            model.loadWantedTiles(now: model.now)
+            model.loadWantedGlyphs()
+            placement.place(model.frame())
+        }
+    }
     try operations.apply(try RenderTestOperations.list(json), to: &model, document: document, now: &now)
     model.loadWantedTiles(now: now)
     model.loadWantedGlyphs()
     let pixmap = Pixmap(width: w, height: h)
-    let renderer = FrameRenderer()
-    renderer.clearColor = PremultipliedColor(packed: 0)
-    renderer.render(model.frame(), into: pixmap)
+    let frame = model.frame()
+    placement?.place(frame)
+    renderer.render(frame, into: pixmap)
     return pixmap
 }
