@@ -45,6 +45,8 @@ public final class FrameRenderer {
     /// Symbols are still fading or a placement waits for its turn: draw the frame again soon,
     /// even if its description does not change.
     public var symbolsAnimating: Bool { symbols.placement.isAnimating }
+    /// The placement this renderer reads its symbols from (its own, or the one `usePlacement` gave).
+    public var symbolPlacement: SymbolPlacement { symbols.placement }
 
     public func usePlacement(_ placement: SymbolPlacement) {
         symbols.usePlacement(placement)

@@ -50,6 +50,8 @@ public final class ParallelRenderer: @unchecked Sendable {
     /// Symbols are still fading or a placement waits for its turn: draw the frame again soon,
     /// even if its description does not change.
     public var symbolsAnimating: Bool { threads == 1 ? renderers[0].symbolsAnimating : placement.isAnimating }
+    /// The placement the bands read their symbols from (its time and passes: `placeSeconds`, `passes`).
+    public var symbolPlacement: SymbolPlacement { threads == 1 ? renderers[0].symbolPlacement : placement }
 
     public func render(_ frame: FrameDescription, into pixmap: Pixmap) {
         let n = threads, h = pixmap.height

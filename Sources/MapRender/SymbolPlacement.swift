@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import MapCore
 import Raster
@@ -62,6 +63,11 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// A collision pass is waiting for its turn, or symbols are fading: the frame should be
     /// drawn again soon even if nothing else changes.
     public private(set) var isAnimating = false
+    /// Seconds spent in `place` so far (collision passes and layouts), and in its collision
+    /// passes alone; how many passes ran (the bench reads them).
+    public private(set) var placeSeconds = 0.0
+    public private(set) var passSeconds = 0.0
+    public private(set) var passes = 0
     /// Readers wait while a placement announced by `willPlace` is being made.
     private let gate = NSCondition()
     private var pending = false
@@ -97,6 +103,8 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// Places every symbol layer of `frame` (a collision pass when one is due), advances the
     /// fades to the frame's time and lays the symbols out for its view.
     public func place(_ frame: FrameDescription) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { placeSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         let now = frame.symbolTime, duration = max(frame.symbolFadeDuration, 0)
         let changed = !sameViewAndLayers(frame) || passPending || !passed
         view = frame.view
@@ -112,6 +120,8 @@ public final class SymbolPlacement: @unchecked Sendable {
             } else {
                 // (The first pass shows its symbols at once, as MapLibre's first placement.)
                 let fade = self.fade
+                let passStart = DispatchTime.now().uptimeNanoseconds
+                defer { passSeconds += Double(DispatchTime.now().uptimeNanoseconds - passStart) / 1e9; passes += 1 }
                 pass.run(layers, view: frame.view, identities: identities, skipFade: !passed) { fade.opacity(of: $0, now: now) != nil }
                 self.fade.commit(pass.placed, now: now, zoom: zoom)
                 passed = true

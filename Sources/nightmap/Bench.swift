@@ -11,7 +11,13 @@ extension Headless {
     /// allocations made per frame, by the model describing it and by the renderer drawing it.
     static func bench(_ o: Options, startedAt processStart: Double) throws -> String {
         let t0 = Clock.now()
+        // `--scenario`: the scenarios named (comma-separated), or all.
+        let names = o.scenario.map { Set($0.split(separator: ",").map(String.init)) }
+        func selected(_ name: String) -> Bool { names?.contains(name) ?? true }
         var model = try MapSetup.model(o, report: warn)
+        // Symbols placed and faded as in the window: a collision pass at most every 0.3 s while
+        // the view moves (each frame below advances the map's clock by a 60th of a second).
+        model.model.symbolFadeDuration = 0.3
         let renderer = ParallelRenderer()
         var pixmap = Pixmap(width: o.size.width, height: o.size.height)
         model.model.loadWantedTiles(now: model.model.now)
@@ -22,8 +28,8 @@ extension Headless {
         var medians: [String: Double] = [:]
         var lines = [String(format: "nightmap bench: %d frames per scenario at %dx%d unless named, scene %@ (pulse: camera still, route and radar animating; the others redraw every layer)",
                             o.frames, o.size.width, o.size.height, o.scene),
-                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render   describe ms   glyphs/frame"]
-        for scenario in scenarios where o.scenario == nil || o.scenario == scenario.name {
+                     "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render   describe ms   glyphs/frame   place ms   pass ms   passes/frame"]
+        for scenario in scenarios where selected(scenario.name) {
             let renderer = ParallelRenderer(threads: scenario.threads)
             for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
             for id in [MapApp.nightID, MapApp.subsolarID, MapApp.footprintID, MapApp.footprintEdgeID] where model.style.layers.contains(where: { $0.id == id }) {
@@ -45,6 +51,14 @@ extension Headless {
             var times: [Double] = [], describing: [Double] = [], modelAllocs: [UInt64] = [], renderAllocs: [UInt64] = []
             // Label glyphs shaded in the counted frames (after the first: a panning frame's labels come from the cache).
             var glyphs = 0
+            // Placing symbols (collision passes and the layouts between them), ms per frame; the
+            // passes' own seconds and count.
+            var placing: [Double] = [], passSeconds = 0.0, passes = 0
+            // The map's clock when the scenario starts (`--elapsed` for the first; the clock never
+            // goes back). A scenario without animation time of its own advances the map's clock
+            // alone by a 60th of a second a frame (the symbols' fades and the cadence of their
+            // collision passes), the demos (pulse, radar, ISS) staying where they are.
+            let clockStart = model.model.now
             times.reserveCapacity(o.frames); modelAllocs.reserveCapacity(o.frames); renderAllocs.reserveCapacity(o.frames)
             // Warm-up: a few frames (caches, scratch buffers) that are not counted; for swapped
             // radar frames two rounds of the loop (each frame's pixels are kept in the second).
@@ -70,12 +84,18 @@ extension Headless {
                 let a0 = nightmap_allocations()
                 let d0 = Clock.now()
                 model.jump(to: camera)
-                if scenario.frameTime > 0 { model.advance(to: o.elapsed + Double(k + 1) * scenario.frameTime) }
+                if scenario.frameTime > 0 {
+                    model.advance(to: clockStart + Double(k + 1) * scenario.frameTime)
+                } else {
+                    model.model.advance(to: clockStart + Double(k + 1) / 60)
+                }
                 if scenario.radarFrames != nil { model.apply(.stepFrame(1), now: model.now) }
                 let frame = model.frame(recycling: &spare)
                 let d1 = Clock.now()
                 let a1 = nightmap_allocations()
                 let g0 = renderer.glyphsShaded
+                let placement = renderer.symbolPlacement
+                let (p0, q0, n0) = (placement.placeSeconds, placement.passSeconds, placement.passes)
                 let s = Clock.now()
                 renderer.render(frame, into: pixmap)
                 spare = previous; previous = frame
@@ -87,28 +107,36 @@ extension Headless {
                 describing.append((d1 - d0) * 1000)
                 modelAllocs.append(a1 - a0); renderAllocs.append(a2 - a1)
                 if k > 0 { glyphs += renderer.glyphsShaded - g0 }
+                placing.append((placement.placeSeconds - p0) * 1000)
+                passSeconds += placement.passSeconds - q0; passes += placement.passes - n0
             }
             times.sort()
             let median = times[times.count / 2]
             medians[scenario.name] = median
             let p95 = times[min(times.count - 1, Int(Double(times.count) * 0.95))]
             func perFrame(_ a: [UInt64]) -> Double { Double(a.reduce(0, +)) / Double(max(1, a.count)) }
-            describing.sort()
+            describing.sort(); placing.sort()
             lines.append("\(scenario.name) (\(scenario.threads))".padding(toLength: 18, withPad: " ", startingAt: 0)
-                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f %13.2f %14.1f", median, p95, times.last ?? 0, 1000 / median,
+                         + String(format: " %7.2f %8.2f %8.2f %10.0f %20.1f %7.1f %13.2f %14.1f %10.2f %9.2f %14.3f", median, p95, times.last ?? 0, 1000 / median,
                                   perFrame(modelAllocs), perFrame(renderAllocs), describing[describing.count / 2],
-                                  Double(glyphs) / Double(max(1, times.count - 1))))
+                                  Double(glyphs) / Double(max(1, times.count - 1)), placing[placing.count / 2],
+                                  passes > 0 ? passSeconds * 1000 / Double(passes) : 0, Double(passes) / Double(max(1, times.count))))
+        }
+        for (with, without) in [("pan", "pan-notext"), ("streets", "streets-notext"), ("world", "world-notext")] {
+            if let a = medians[with], let b = medians[without] {
+                lines.append(String(format: "text: %@ takes %.2f times %@ (medians)", with, a / b, without))
+            }
         }
         if let with = medians["pan"], let without = medians["pan-nosky"] {
             lines.append(String(format: "day and night and the footprint: %.2f ms of a pan frame (pan - pan-nosky)", with - without))
         }
         lines.append(String(format: "first frame: %.0f ms after process start (%.0f ms after main: data load and first render)",
                             (firstFrame - processStart) * 1000, (firstFrame - t0) * 1000))
-        if o.scenario == nil || o.scenario == "streets", let resources = try? ResourceLocator.resourcesDirectory() {
+        if selected("streets"), let resources = try? ResourceLocator.resourcesDirectory() {
             lines.append(tilePrepareLine(resources.appendingPathComponent("streets/helsinki.pmtiles").path, zooms: 14...16, label: "streets"))
             lines.append(tilePrepareLine(resources.appendingPathComponent("basemap/basemap.pmtiles").path, zooms: 5...5, label: "basemap"))
         }
-        if o.scenario == nil || o.scenario == "radar-live" {
+        if selected("radar-live") {
             lines.append(radarDecodeLine(model))
             lines.append(String(format: "resident: %.0f MB after the scenarios (radar: %d frames)", residentMegabytes(), model.radar?.frameSlots.count ?? 0))
         }

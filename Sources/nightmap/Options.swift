@@ -110,7 +110,7 @@ struct Options: Equatable {
       --minutes M        soak: simulated minutes of the animated scene, camera wandering, ISS from a
                          local feed that fails half the time (default 60; exits 1 if memory grows
                          2 MB or more after warm-up or a frame takes over 50 ms)
-      --scenario NAME    bench: run only this scenario (pulse, pan, pan-notext, pan-nosky, pan-mt, 1080p, world, world-notext, streets,
+      --scenario NAMES   bench: run only these scenarios, comma-separated (pulse, pan, pan-notext, pan-nosky, pan-mt, 1080p, world, world-notext, streets,
                          streets-notext, zoom-sweep, radar-live)
       --verbose          view: log camera and timer changes on stdout
       --no-restore       view: ignore the saved state (camera, scene, light, units, help, window size)
@@ -276,8 +276,8 @@ struct Options: Equatable {
             case "--scenario":
                 let v = try value()
                 let known = Headless.scenarios.map(\.name)
-                guard known.contains(v) else {
-                    throw UsageError(description: "option --scenario: unknown scenario '\(v)' (known: \(known.joined(separator: ", ")))")
+                for name in v.split(separator: ",", omittingEmptySubsequences: false) where !known.contains(String(name)) {
+                    throw UsageError(description: "option --scenario: unknown scenario '\(name)' (known: \(known.joined(separator: ", ")))")
                 }
                 o.scenario = v
             case "--minutes":
