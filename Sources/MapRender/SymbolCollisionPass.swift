@@ -217,7 +217,9 @@ extension SymbolScreenLayout {
         var shift = (x: 0.0, y: 0.0)
         if let t = symbol.text, let c = decision.shownText {
             if let along = t.alongLine {
-                if let line = symbol.line { text = alongLine(t, along, line: line, segment: symbol.segment, copy: copy, at: ts)?.text }
+                if let line = symbol.line {
+                    text = alongLine(t, along, line: line, segment: symbol.segment, copy: copy, at: ts, circles: false)?.text
+                }
             } else {
                 let r = candidate(t, min(c, Self.candidateCount(t) - 1), at: ts)
                 text = r.text; shift = r.shift

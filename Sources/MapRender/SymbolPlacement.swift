@@ -6,7 +6,7 @@ import Raster
 /// A symbol that found room: its anchor on screen, its icon (turned as the screen shows it) and
 /// its text where it went.
 public struct PlacedSymbol: Sendable {
-    public let point: Point
+    public internal(set) var point: Point
     public let icon: SymbolSet.IconImage?
     public var text: PlacedText?
     /// How far the icon has faded in (0...1; 1 once placed when fading is off).
@@ -25,10 +25,10 @@ public struct PlacedText: Sendable {
     public let shaped: ShapedText
     /// Identifies that shaping among all labels' (the mask cache's key).
     public let key: String
-    public let origin: Point
+    public internal(set) var origin: Point
     /// Radians, clockwise on screen.
     public let rotation: Double
-    public let box: FrameDescription.ScreenBox
+    public internal(set) var box: FrameDescription.ScreenBox
     /// Whether the vertical shaping was placed (an icon fitted to the text follows it).
     public let vertical: Bool
     /// A label along its line: each glyph's centre and turn relative to `origin` (its anchor).
@@ -60,6 +60,10 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// Whether a collision pass has run, and whether one waits for its turn.
     private var passed = false
     private var passPending = false
+    /// The view the symbols were last laid out for, and whether a pass or a fade's commit came
+    /// since (a view only moved since is laid out by shifting that layout).
+    private var laidOutView: ViewTransform?
+    private var committedSinceLayout = true
     /// A collision pass is waiting for its turn, or symbols are fading: the frame should be
     /// drawn again soon even if nothing else changes.
     public private(set) var isAnimating = false
@@ -84,20 +88,7 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// Whether this placement was made for `frame`'s view and symbol layers, and nothing of it
     /// is still changing with time.
     public func isCurrent(for frame: FrameDescription) -> Bool {
-        !isAnimating && sameViewAndLayers(frame)
-    }
-
-    private func sameViewAndLayers(_ frame: FrameDescription) -> Bool {
-        guard view == frame.view else { return false }
-        var i = 0, j = 0
-        let a = layers, b = frame.layers
-        while true {
-            while i < a.count && a[i].symbols == nil { i += 1 }
-            while j < b.count && b[j].symbols == nil { j += 1 }
-            if i == a.count || j == b.count { return i == a.count && j == b.count }
-            if i != j || a[i].symbols != b[j].symbols { return false }
-            i += 1; j += 1
-        }
+        !isAnimating && view == frame.view && sameLayers(frame)
     }
 
     /// Places every symbol layer of `frame` (a collision pass when one is due), advances the
@@ -106,11 +97,10 @@ public final class SymbolPlacement: @unchecked Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { placeSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
         let now = frame.symbolTime, duration = max(frame.symbolFadeDuration, 0)
-        let changed = !sameViewAndLayers(frame) || passPending || !passed
+        let sameLayers = self.sameLayers(frame)
+        let changed = view != frame.view || !sameLayers || passPending || !passed
         view = frame.view
         layers = frame.layers
-        while byLayer.count < layers.count { byLayer.append([]) }
-        for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
         identities.update(layers)
         fade.fadeDuration = duration
         if changed {
@@ -126,6 +116,7 @@ public final class SymbolPlacement: @unchecked Sendable {
                 self.fade.commit(pass.placed, now: now, zoom: zoom)
                 passed = true
                 passPending = false
+                committedSinceLayout = true
             }
         } else if duration > 0 && fade.placementDue(now: now, zoom: frame.view.camera.zoom) {
             // MapLibre places again on every frame drawn once its last placement is no longer
@@ -133,26 +124,76 @@ public final class SymbolPlacement: @unchecked Sendable {
             // one. Nothing moved: the pass would decide as the last one did (it depends only
             // on the view and the symbols), so only its commit is renewed.
             fade.commit(pass.placed, now: now, zoom: frame.view.camera.zoom)
+            committedSinceLayout = true
         }
-        layOut(frame.view, now: now)
+        let v = frame.view
+        if !committedSinceLayout, sameLayers, let last = laidOutView, last.size == v.size,
+           last.camera.zoom == v.camera.zoom, last.camera.bearing == v.camera.bearing {
+            // Only panned since the last layout: every symbol moves with the map.
+            let p = MercatorPoint(x: last.centerPixel.x / last.worldSize, y: last.centerPixel.y / last.worldSize)
+            let a = last.screen(p), b = v.screen(p)
+            shiftLayout(by: (b.x - a.x, b.y - a.y), now: now)
+        } else {
+            layOut(v, now: now)
+        }
+        laidOutView = v
+        committedSinceLayout = false
         isAnimating = passPending || fade.isFading(now: now)
         gate.lock(); pending = false; gate.broadcast(); gate.unlock()
     }
 
-    /// Every symbol still showing (placed, or fading out) laid out for `view` as the last pass
-    /// decided.
+    /// Whether `frame` has the symbol layers of the last placement.
+    private func sameLayers(_ frame: FrameDescription) -> Bool {
+        var i = 0, j = 0
+        let a = layers, b = frame.layers
+        while true {
+            while i < a.count && a[i].symbols == nil { i += 1 }
+            while j < b.count && b[j].symbols == nil { j += 1 }
+            if i == a.count || j == b.count { return i == a.count && j == b.count }
+            if i != j || a[i].symbols != b[j].symbols { return false }
+            i += 1; j += 1
+        }
+    }
+
+    /// The last layout moved by `d` pixels (the view panned, nothing else changed), each
+    /// symbol's fade brought to `now`. (What a new layout would give, up to the world copy a
+    /// far pan would choose and a line label's reach past the window, which the next pass
+    /// brings up to date.)
+    private func shiftLayout(by d: (x: Double, y: Double), now: Double) {
+        for i in byLayer.indices {
+            for k in byLayer[i].indices {
+                var s = byLayer[i][k]
+                let o = fade.opacity(of: s.id, now: now)
+                s.point = Point(s.point.x + d.x, s.point.y + d.y)
+                s.iconFade = o?.icon ?? 0
+                if var t = s.text {
+                    t.origin = Point(t.origin.x + d.x, t.origin.y + d.y)
+                    t.box = .init(minX: t.box.minX + d.x, minY: t.box.minY + d.y, maxX: t.box.maxX + d.x, maxY: t.box.maxY + d.y)
+                    t.fade = o?.text ?? 0
+                    s.text = t
+                }
+                byLayer[i][k] = s
+            }
+        }
+    }
+
+    /// Every symbol the last pass placed or that is still fading out, laid out for `view` as the
+    /// pass decided (those placed but not yet faded in with opacity 0: a shifted layout fades
+    /// them in without laying everything out again).
     private func layOut(_ view: ViewTransform, now: Double) {
+        while byLayer.count < layers.count { byLayer.append([]) }
+        for i in byLayer.indices { byLayer[i].removeAll(keepingCapacity: true) }
         for i in layers.indices {
             guard let draw = layers[i].symbols else { continue }
             let ids = identities.ids(layer: i)
             let layout = SymbolScreenLayout(view: view, iconTranslate: draw.iconTranslate, textTranslate: draw.textTranslate)
             for (k, symbol) in draw.set.symbols.enumerated() where k < ids.count {
-                guard let decision = pass.decisions[ids[k]], let o = fade.opacity(of: ids[k], now: now), o.text > 0 || o.icon > 0 else { continue }
+                guard let decision = pass.decisions[ids[k]], let o = fade.opacity(of: ids[k], now: now),
+                      o.text > 0 || o.icon > 0 || decision.text != nil || decision.icon else { continue }
                 if var placed = layout.symbol(symbol, decision) {
                     placed.iconFade = o.icon
                     placed.id = ids[k]
                     if placed.text != nil { placed.text?.fade = o.text }
-                    if placed.icon == nil && (placed.text == nil || o.text == 0) { continue }
                     byLayer[i].append(placed)
                 }
             }

@@ -57,7 +57,7 @@ struct SymbolScreenLayout {
 
     /// How many candidate positions a point label has (orientations × variable anchors).
     static func candidateCount(_ text: SymbolSet.Text) -> Int {
-        text.orientations.count * max(text.positions.count, 1)
+        text.orientationCount * max(text.positions.count, 1)
     }
 
     /// Candidate `index` of a point label anchored at `s` (the text's translated anchor): its
@@ -65,7 +65,7 @@ struct SymbolScreenLayout {
     /// view shows it.
     func candidate(_ text: SymbolSet.Text, _ index: Int, at s: Point) -> (text: PlacedText, shift: (x: Double, y: Double)) {
         let perOrientation = max(text.positions.count, 1)
-        let (orientation, turn) = text.orientations[min(index / perOrientation, text.orientations.count - 1)]
+        let (orientation, turn) = text.orientation(min(index / perOrientation, text.orientationCount - 1))
         let (anchor, offset) = text.positions.isEmpty ? (IconAnchor.center, (x: 0.0, y: 0.0)) : text.positions[index % perOrientation]
         let bearing = view.camera.bearing
         let angle = (text.rotate + turn - (text.rotatesWithMap ? bearing : 0)) * Double.pi / 180
@@ -97,8 +97,9 @@ struct SymbolScreenLayout {
     /// `copy`): each glyph's place and turn, and the circles it claims (radius grown by its
     /// padding), or nil where MapLibre hides it (its anchor far outside the window, its glyphs
     /// running off the line, or upside down and not fitting the other way).
-    func alongLine(_ text: SymbolSet.Text, _ along: SymbolSet.AlongLine, line: SymbolLine, segment: Int, copy: Double, at s: Point)
-        -> (text: PlacedText, circles: [(x: Double, y: Double, r: Double)])? {
+    /// (`circles` false: a layout for drawing only, the circles not made.)
+    func alongLine(_ text: SymbolSet.Text, _ along: SymbolSet.AlongLine, line: SymbolLine, segment: Int, copy: Double, at s: Point,
+                   circles wanted: Bool = true) -> (text: PlacedText, circles: [(x: Double, y: Double, r: Double)])? {
         let reach = Self.lineLabelReach
         guard s.x >= -reach, s.x <= width + reach, s.y >= -reach, s.y <= height + reach,
               segment >= 0, segment + 1 < line.count else { return nil }
@@ -134,13 +135,14 @@ struct SymbolScreenLayout {
         var poses = placed.poses
         for i in poses.indices { poses[i].x -= s.x; poses[i].y -= s.y }
         let diameter = max(10, shaped.bottom - shaped.top) * scale
-        let circles = LineLabelLayout.collisionCircles(path: placed.path, radius: diameter / 2 + text.collision.padding,
-                                                       viewport: (width, height), padding: CollisionGrid.viewportPadding)
-        // The box around the circles (what the overlay and tools read of a label).
+        let radius = diameter / 2 + text.collision.padding
+        let circles = wanted ? LineLabelLayout.collisionCircles(path: placed.path, radius: radius, viewport: (width, height),
+                                                                padding: CollisionGrid.viewportPadding) : []
+        // The box around its path grown by the circles' radius (what the overlay and tools read).
         var box = FrameDescription.ScreenBox(minX: s.x, minY: s.y, maxX: s.x, maxY: s.y)
-        for c in circles {
-            box.minX = min(box.minX, c.x - c.r); box.minY = min(box.minY, c.y - c.r)
-            box.maxX = max(box.maxX, c.x + c.r); box.maxY = max(box.maxY, c.y + c.r)
+        for p in placed.path {
+            box.minX = min(box.minX, p.x - radius); box.minY = min(box.minY, p.y - radius)
+            box.maxX = max(box.maxX, p.x + radius); box.maxY = max(box.maxY, p.y + radius)
         }
         var out = PlacedText(text: text, shaped: shaped, key: vertical ? text.key + "\u{1}v" : text.key, origin: s, rotation: 0, box: box,
                              vertical: vertical)

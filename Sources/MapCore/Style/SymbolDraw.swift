@@ -151,8 +151,14 @@ public final class SymbolSet: Sendable {
         }
         /// The shapings to try, in order, each with the turn it is drawn with (degrees).
         public var orientations: [(shaped: ShapedText, turn: Double)] {
-            guard let vertical else { return [(shaped, 0)] }
-            return verticalFirst ? [(vertical, 90), (shaped, 0)] : [(shaped, 0), (vertical, 90)]
+            (0..<orientationCount).map { orientation($0) }
+        }
+        /// How many shapings there are to try (`orientations`, without making the array).
+        public var orientationCount: Int { vertical == nil ? 1 : 2 }
+        /// The `i`th shaping to try and its turn (`orientations[i]`).
+        public func orientation(_ i: Int) -> (shaped: ShapedText, turn: Double) {
+            guard let vertical else { return (shaped, 0) }
+            return (i == 0) == verticalFirst ? (vertical, 90) : (shaped, 0)
         }
     }
 

@@ -45,12 +45,14 @@ extension LineAnchors {
     ///     tiles are cut from the whole data as MapLibre cuts GeoJSON (its 128 px of 512: 2048):
     ///     each tile then labels the middle of its own buffered piece of the line, when that
     ///     middle lies in the tile, as MapLibre does; nil labels the middle of the whole line.
+    ///   - region: only the tiles touching this part of the world are laid out (MapLibre lays
+    ///     out the tiles it shows; a line crossing a continent at zoom 18 crosses thousands).
     /// - Returns: the anchors tile by tile, in the order the line first enters each tile, and in
     ///   a tile piece by piece along the line, as MapLibre makes them.
     public static func tiled(_ line: [MercatorPoint], zoom: Int, overscaling: Double, placementCenter: Bool,
                              spacing: Double, textWidth: Double, iconWidth: Double, hasText: Bool,
                              textMaxSize: Double, maxAngle: Double, limit: Int = anchorLimit,
-                             centerBuffer: Double? = nil) -> [TiledAnchor] {
+                             centerBuffer: Double? = nil, region: MercatorBox? = nil) -> [TiledAnchor] {
         guard (0...30).contains(zoom), line.count >= 2, limit > 0 else { return [] }
         let extent = tileExtent
         let tiles = Double(1 << zoom)
@@ -69,6 +71,12 @@ extension LineAnchors {
         let tilePixelRatio = extent / (512 * overscaling)
         let boxScale = tilePixelRatio * textMaxSize / glyphSize
         let labelLength = max(textWidth, iconWidth)
+        // The tiles of the region, in the zoom's columns and rows (all without one).
+        var bounds = (x0: 0, y0: 0, x1: Int(tiles) - 1, y1: Int(tiles) - 1)
+        if let r = region, r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite {
+            func cell(_ v: Double) -> Int { Int(min(max((v * tiles).rounded(.down), 0), tiles - 1)) }
+            bounds = (cell(r.minX), cell(r.minY), cell(r.maxX), cell(r.maxY))
+        }
         let radians = maxAngle / 180 * .pi
         func anchor(_ a: Anchor, _ tile: (x: Int, y: Int), _ segmentOf: (Int) -> Int) -> TiledAnchor? {
             guard let id = TileID(z: zoom, x: tile.x, y: tile.y) else { return nil }
@@ -79,7 +87,7 @@ extension LineAnchors {
 
         if placementCenter, let buffer = centerBuffer {
             var out: [TiledAnchor] = []
-            for (tile, segments) in tileSegments(points, tiles: Int(tiles), extent: extent, margin: buffer + 1) {
+            for (tile, segments) in tileSegments(points, tiles: Int(tiles), extent: extent, margin: buffer + 1, within: bounds) {
                 let origin = (x: Double(tile.x) * extent, y: Double(tile.y) * extent)
                 for piece in LineClip.clip(points, segments: segments, origin: origin, extent: extent, buffer: buffer) {
                     guard let c = centerAnchor(piece.points, maxAngle: radians, labelLength: labelLength, boxScale: boxScale, hasText: hasText),
@@ -103,7 +111,7 @@ extension LineAnchors {
         }
 
         var out: [TiledAnchor] = []
-        for (tile, segments) in tileSegments(points, tiles: Int(tiles), extent: extent) {
+        for (tile, segments) in tileSegments(points, tiles: Int(tiles), extent: extent, within: bounds) {
             let origin = (x: Double(tile.x) * extent, y: Double(tile.y) * extent)
             for piece in LineClip.clip(points, segments: segments, origin: origin, extent: extent) {
                 let anchors = self.anchors(piece.points, spacing: tilePixelRatio * spacing, maxAngle: radians,
@@ -123,8 +131,10 @@ extension LineAnchors {
     /// segments that may: a column at a time along each segment, with a unit to spare on every
     /// side for the clipping's rounding (the clipping then decides). Tiles in the order the line
     /// first reaches them; at most `tileSegmentLimit` meetings.
-    static func tileSegments(_ line: [(x: Double, y: Double)], tiles: Int, extent: Double, margin: Double = 1)
+    static func tileSegments(_ line: [(x: Double, y: Double)], tiles: Int, extent: Double, margin: Double = 1,
+                             within bounds: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil)
         -> [(tile: (x: Int, y: Int), segments: [Int])] {
+        let area = bounds ?? (0, 0, tiles - 1, tiles - 1)
         struct Key: Hashable { let x: Int, y: Int }
         var order: [Key] = []
         var lists: [Key: [Int]] = [:]
@@ -137,7 +147,9 @@ extension LineAnchors {
             let a = line[i], b = line[i + 1]
             let minX = min(a.x, b.x), maxX = max(a.x, b.x), minY = min(a.y, b.y), maxY = max(a.y, b.y)
             guard maxX >= -margin, minX <= size + margin, maxY >= -margin, minY <= size + margin else { continue }
-            for column in cell(minX - margin)...cell(maxX + margin) {
+            let firstColumn = max(cell(minX - margin), area.x0), lastColumn = min(cell(maxX + margin), area.x1)
+            guard firstColumn <= lastColumn else { continue }
+            for column in firstColumn...lastColumn {
                 // The segment's rows within the column (and the margin either side).
                 let left = max(minX, Double(column) * extent - margin), right = min(maxX, Double(column + 1) * extent + margin)
                 guard left <= right else { continue }
@@ -148,7 +160,9 @@ extension LineAnchors {
                     low = max(minY, min(y0, y1)); high = min(maxY, max(y0, y1))
                     guard low <= high else { continue }
                 }
-                for row in cell(low - margin)...cell(high + margin) {
+                let firstRow = max(cell(low - margin), area.y0), lastRow = min(cell(high + margin), area.y1)
+                guard firstRow <= lastRow else { continue }
+                for row in firstRow...lastRow {
                     let key = Key(x: column, y: row)
                     if lists[key] == nil { order.append(key) }
                     lists[key, default: []].append(i)

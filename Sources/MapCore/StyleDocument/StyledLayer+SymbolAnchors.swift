@@ -22,6 +22,9 @@ extension StyledLayer {
         /// For a GeoJSON source: the buffer MapLibre cuts its tiles with (128 px of 512, in
         /// tile units); nil for tiled sources, whose features nightmap joins across tiles.
         let geoJSONBuffer: Double?
+        /// The part of the world laid out: the view and half a view around it (the region a
+        /// symbol layer's draw is kept for), nil for all.
+        let region: MercatorBox?
         var repeats = RepeatFilter()
     }
 
@@ -29,7 +32,8 @@ extension StyledLayer {
         let data = layoutZoom(style, e)
         let camera = Int(min(max(finite(e.zoom).rounded(.down), 0), 30))
         return LineLayout(zoom: data, overscaling: Double(1 << min(max(camera - data, 0), 24)),
-                          geoJSONBuffer: style.tiles(definition.source) == nil ? 128 * LineAnchors.tileExtent / 512 : nil)
+                          geoJSONBuffer: style.tiles(definition.source) == nil ? 128 * LineAnchors.tileExtent / 512 : nil,
+                          region: e.visible?.grown(by: 0.5))
     }
 
     /// Where a feature's symbols go: its points for `symbol-placement: point` (the default);
@@ -80,7 +84,7 @@ extension StyledLayer {
                                             placementCenter: placement == "line-center", spacing: spacing,
                                             textWidth: textWidth, iconWidth: iconWidth, hasText: text != nil,
                                             textMaxSize: textMaxSize, maxAngle: number(L.textMaxAngle, c), limit: limit,
-                                            centerBuffer: tiles.geoJSONBuffer)
+                                            centerBuffer: tiles.geoJSONBuffer, region: tiles.region)
             guard !anchors.isEmpty else { continue }
             let shared = SymbolLine(coordinates: line.flatMap { [$0.x, $0.y] })
             for a in anchors where limit > 0 {
