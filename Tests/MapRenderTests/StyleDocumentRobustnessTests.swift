@@ -348,8 +348,8 @@ import TestSupport
             ([(3, 3), (3, 3)], 10, 1, 1),
         ]
         for (line, spacing, label, scale) in cases {
-            let a = LineAnchors.along(line, spacing: spacing, labelLength: label, boxScale: scale)
-            _ = LineAnchors.center(line)
+            let a = LineAnchors.anchors(line, spacing: spacing, maxAngle: .pi / 4, labelLength: label, boxScale: scale, overscaling: 1, hasText: true)
+            _ = LineAnchors.centerAnchor(line, maxAngle: .pi / 4, labelLength: label, boxScale: scale, hasText: true)
             #expect(a.count <= 10_001, "\(line) spacing \(spacing)")
         }
     }

@@ -32,8 +32,9 @@ public enum PoleOfInaccessibility {
         }
         var best = centroidCell(rings)
         var probes = queue.count
-        // A max-heap on each cell's potential.
-        var heap = Heap(queue)
+        // The most promising cell first.
+        var heap = BinaryHeap<Cell> { $0.max > $1.max }
+        for cell in queue { heap.push(cell) }
         while let cell = heap.pop() {
             if cell.d > best.d || best.d == 0 { best = cell }
             if cell.max - best.d <= precision { continue }
@@ -98,42 +99,5 @@ public enum PoleOfInaccessibility {
         }
         if area == 0 { return Cell(ring[0].x, ring[0].y, 0, rings) }
         return Cell(cx / area, cy / area, 0, rings)
-    }
-
-    /// A binary max-heap of cells by `max` (ties: the earlier pushed first, as TinyQueue's
-    /// order is not promised, any is fine).
-    struct Heap {
-        private var items: [Cell]
-        init(_ cells: [Cell]) {
-            items = []
-            items.reserveCapacity(cells.count)
-            for c in cells { push(c) }
-        }
-        mutating func push(_ c: Cell) {
-            items.append(c)
-            var i = items.count - 1
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard items[parent].max < items[i].max else { break }
-                items.swapAt(parent, i); i = parent
-            }
-        }
-        mutating func pop() -> Cell? {
-            guard let top = items.first else { return nil }
-            let last = items.removeLast()
-            if !items.isEmpty {
-                items[0] = last
-                var i = 0
-                while true {
-                    let l = 2 * i + 1, r = l + 1
-                    var m = i
-                    if l < items.count && items[l].max > items[m].max { m = l }
-                    if r < items.count && items[r].max > items[m].max { m = r }
-                    if m == i { break }
-                    items.swapAt(i, m); i = m
-                }
-            }
-            return top
-        }
     }
 }

@@ -130,8 +130,9 @@ public final class CoverFeatures: @unchecked Sendable {
         for seq in sequences {
             for (a, b) in zip(seq, seq.dropFirst()) where a != b { next[Int(a)].append(b); waiting[Int(b)] += 1 }
         }
-        var heap = MinHeap()
-        for n in nodes.indices where waiting[n] == 0 { heap.push(order[n], n) }
+        // (The earliest place first: by key, a node's place in `order`.)
+        var heap = BinaryHeap<(key: Int, node: Int)> { $0.key < $1.key }
+        for n in nodes.indices where waiting[n] == 0 { heap.push((order[n], n)) }
         var done = [Bool](repeating: false, count: nodes.count)
         var out: [GeoFeature] = []
         out.reserveCapacity(nodes.count)
@@ -139,7 +140,7 @@ public final class CoverFeatures: @unchecked Sendable {
         while out.count < nodes.count {
             var n: Int
             if let top = heap.pop() {
-                n = top
+                n = top.node
             } else {
                 while done[scan] { scan += 1 }
                 n = scan
@@ -149,37 +150,10 @@ public final class CoverFeatures: @unchecked Sendable {
             out.append(nodes[n])
             for m in next[Int(n)] {
                 waiting[Int(m)] -= 1
-                if waiting[Int(m)] == 0 && !done[Int(m)] { heap.push(order[Int(m)], Int(m)) }
+                if waiting[Int(m)] == 0 && !done[Int(m)] { heap.push((order[Int(m)], Int(m))) }
             }
         }
         return out
-    }
-
-    /// A binary min-heap of (key, node).
-    private struct MinHeap {
-        private var items: [(Int, Int)] = []
-        mutating func push(_ key: Int, _ node: Int) {
-            items.append((key, node))
-            var i = items.count - 1
-            while i > 0, items[(i - 1) / 2].0 > items[i].0 { items.swapAt(i, (i - 1) / 2); i = (i - 1) / 2 }
-        }
-        mutating func pop() -> Int? {
-            guard let top = items.first else { return nil }
-            let last = items.removeLast()
-            if !items.isEmpty {
-                items[0] = last
-                var i = 0
-                while true {
-                    let l = 2 * i + 1, r = l + 1
-                    var m = i
-                    if l < items.count, items[l].0 < items[m].0 { m = l }
-                    if r < items.count, items[r].0 < items[m].0 { m = r }
-                    if m == i { break }
-                    items.swapAt(i, m); i = m
-                }
-            }
-            return top.1
-        }
     }
 
     /// Pieces of one feature (all of one kind) as one geometry.
