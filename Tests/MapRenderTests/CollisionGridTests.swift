@@ -354,19 +354,6 @@ import Testing
         #expect(grid.budget == before - 1)
     }
 
-    @Test func ignoredPlacementNeverBlocks() {
-        var grids = CollisionGrids()
-        grids.reset(width: 400, height: 300)
-        grids.insert(Box(minX: 10, minY: 10, maxX: 50, maxY: 30), overlap: .never, ignorePlacement: true)
-        grids.insertCircle(x: 200, y: 100, radius: 10, overlap: .never, ignorePlacement: true)
-        misses(grids.hitTest(Box(minX: 20, minY: 20, maxX: 60, maxY: 40), overlap: .never))
-        misses(grids.hitTestCircle(x: 205, y: 100, radius: 3, overlap: .never))
-        grids.insert(Box(minX: 10, minY: 10, maxX: 50, maxY: 30), overlap: .never, ignorePlacement: false)
-        grids.insertCircle(x: 200, y: 100, radius: 10, overlap: .never, ignorePlacement: false)
-        hits(grids.hitTest(Box(minX: 20, minY: 20, maxX: 60, maxY: 40), overlap: .never))
-        hits(grids.hitTestCircle(x: 205, y: 100, radius: 3, overlap: .never))
-    }
-
     @Test func insideTheGridAndOffscreenAsMapLibre() {
         var grid = CollisionGrid()
         grid.reset(width: 400, height: 300)
