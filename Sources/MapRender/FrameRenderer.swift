@@ -45,6 +45,10 @@ public final class FrameRenderer {
     /// Symbols are still fading or a placement waits for its turn: draw the frame again soon,
     /// even if its description does not change.
     public var symbolsAnimating: Bool { symbols.placement.isAnimating }
+    /// Symbols are fading (draw again at the display's pace), and when a placement that waits
+    /// for its turn may run (draw again then).
+    public var symbolsFading: Bool { symbols.placement.isFading }
+    public var symbolPassDueAt: Double? { symbols.placement.passDueAt }
     /// The placement this renderer reads its symbols from (its own, or the one `usePlacement` gave).
     public var symbolPlacement: SymbolPlacement { symbols.placement }
 

@@ -50,6 +50,10 @@ public final class ParallelRenderer: @unchecked Sendable {
     /// Symbols are still fading or a placement waits for its turn: draw the frame again soon,
     /// even if its description does not change.
     public var symbolsAnimating: Bool { threads == 1 ? renderers[0].symbolsAnimating : placement.isAnimating }
+    /// Symbols are fading (draw again at the display's pace), and when a placement that waits
+    /// for its turn may run (draw again then).
+    public var symbolsFading: Bool { threads == 1 ? renderers[0].symbolsFading : placement.isFading }
+    public var symbolPassDueAt: Double? { threads == 1 ? renderers[0].symbolPassDueAt : placement.passDueAt }
     /// The placement the bands read their symbols from (its time and passes: `placeSeconds`, `passes`).
     public var symbolPlacement: SymbolPlacement { threads == 1 ? renderers[0].symbolPlacement : placement }
 

@@ -67,6 +67,13 @@ public final class SymbolPlacement: @unchecked Sendable {
     /// A collision pass is waiting for its turn, or symbols are fading: the frame should be
     /// drawn again soon even if nothing else changes.
     public private(set) var isAnimating = false
+    /// Symbols are fading: draw the next frame as soon as the display takes one.
+    public private(set) var isFading = false
+    /// When the pass that waits for its turn may run (the frame's clock), nil when none waits:
+    /// draw a frame then (not before: it would only wait again).
+    public private(set) var passDueAt: Double?
+    /// When the last pass (or a renewal of it) was committed.
+    private var lastCommit = -Double.infinity
     /// Seconds spent in `place` so far (collision passes and layouts), and in its collision
     /// passes alone; how many passes ran (the bench reads them).
     public private(set) var placeSeconds = 0.0
@@ -117,6 +124,7 @@ public final class SymbolPlacement: @unchecked Sendable {
                 passed = true
                 passPending = false
                 committedSinceLayout = true
+                lastCommit = now
             }
         } else if duration > 0 && fade.placementDue(now: now, zoom: frame.view.camera.zoom) {
             // MapLibre places again on every frame drawn once its last placement is no longer
@@ -125,6 +133,7 @@ public final class SymbolPlacement: @unchecked Sendable {
             // on the view and the symbols), so only its commit is renewed.
             fade.commit(pass.placed, now: now, zoom: frame.view.camera.zoom)
             committedSinceLayout = true
+            lastCommit = now
         }
         let v = frame.view
         if !committedSinceLayout, sameLayers, let last = laidOutView, last.size == v.size,
@@ -138,7 +147,10 @@ public final class SymbolPlacement: @unchecked Sendable {
         }
         laidOutView = v
         committedSinceLayout = false
-        isAnimating = passPending || fade.isFading(now: now)
+        isFading = fade.isFading(now: now)
+        // (A pass is due a fade after the last commit at the latest: sooner after a zoom out.)
+        passDueAt = passPending ? lastCommit + duration : nil
+        isAnimating = passPending || isFading
         gate.lock(); pending = false; gate.broadcast(); gate.unlock()
     }
 

@@ -172,8 +172,12 @@ final class Viewer {
             var timeout: Int32 = 1000
             if model.isAnimating || needsPresent || lastFrame == nil {
                 timeout = 0
-            } else if renderer.symbolsAnimating {
+            } else if renderer.symbolsFading {
                 timeout = 16                    // (labels fading: about one frame a display refresh)
+            } else if let due = renderer.symbolPassDueAt {
+                // (A placement waits for its turn: one frame then, or sooner for a timer.)
+                let wait = min(due, model.nextScheduledChange ?? .infinity) - now()
+                timeout = Int32(max(0, min(1000, (wait * 1000).rounded(.up))))
             } else if tilesPending {
                 timeout = 30                    // (tiles arrive from the loaders' threads)
             } else if let tick = model.nextScheduledChange {
@@ -197,7 +201,7 @@ final class Viewer {
             updateStatus(t)
             updateTitle()
             let frame = model.frame(recycling: &spare)
-            if frame != lastFrame || renderer.symbolsAnimating {
+            if frame != lastFrame || renderer.symbolsFading || renderer.symbolPassDueAt.map({ t >= $0 }) == true {
                 renderer.render(frame, into: pixmap); frameTimes.append(t)
                 present()
                 // The renderer now keeps this frame: the one before lends its storage to the next.

@@ -218,3 +218,32 @@ import Testing
         #expect(kept > 20, "too few labels on both sides of zoom 5: \(kept)")
     }
 }
+
+/// The window's cadence: a view change within a fade of the last placement waits for its turn,
+/// and the placement says when that comes, so the window draws one frame then instead of
+/// spinning.
+@Suite struct SymbolCadenceTests {
+    @Test func aPlacementThatWaitsSaysWhenItIsDue() throws {
+        let layout = #""text-field": ["get", "name"], "text-size": 13"#
+        var m = try SymbolPlacementTests.model("[\(SymbolPlacementTests.layer("a", layout))]",
+                                               [(LngLat(lng: 0, lat: 0), ["name": .string("Alpha")])])
+        m.symbolFadeDuration = 0.3
+        m.advance(to: 1)
+        let placement = SymbolPlacement()
+        placement.place(m.frame())
+        #expect(!placement.isAnimating && placement.passDueAt == nil, "the first placement shows at once")
+        m.jump(to: CameraState(center: LngLat(lng: 1, lat: 0), zoom: 4))
+        m.advance(to: 1.1)
+        placement.place(m.frame())
+        #expect(placement.passDueAt == 1.3 && !placement.isFading && placement.isAnimating)
+        // Laid out meanwhile where the view now shows it.
+        let before = placement.symbols(layer: 0).first?.text?.origin.x
+        m.advance(to: 1.2)
+        placement.place(m.frame())
+        #expect(placement.passDueAt == 1.3)
+        m.advance(to: 1.3)
+        placement.place(m.frame())
+        #expect(placement.passDueAt == nil && !placement.isAnimating, "the pass ran and nothing changed")
+        #expect(placement.symbols(layer: 0).first?.text?.origin.x == before)
+    }
+}
