@@ -53,9 +53,14 @@ struct SymbolCollisionPass {
                 let id = ids[k]
                 guard seen.insert(id).inserted else { continue }
                 let previous = decisions[id]
-                let (decision, offscreen) = place(symbols[k], previous: previous, layout)
+                let symbol = symbols[k]
+                let (decision, offscreen) = place(symbol, previous: previous, layout)
                 decisions[id] = decision
-                placed[id] = .init(text: decision.text != nil, icon: decision.icon, skipFade: skipFade || offscreen)
+                // A symbol whose parts all show over anything shows at once: nothing could have
+                // hidden it, and one whose data moves (the ISS) would otherwise fade out and in
+                // at each step (MapLibre shows the symbols of a reloaded tile at once).
+                let always = (symbol.text?.collision.allowOverlap ?? true) && (symbol.icon?.collision.allowOverlap ?? true)
+                placed[id] = .init(text: decision.text != nil, icon: decision.icon, skipFade: skipFade || offscreen || always)
             }
         }
         // Symbols gone and faded out are forgotten (now and then: a long pan meets many).

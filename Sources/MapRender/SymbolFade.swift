@@ -80,7 +80,10 @@ public struct SymbolFade: Sendable {
     /// with each symbol it saw. A symbol seen for the first time starts at opacity 0 (1 when
     /// shown with `skipFade`); one seen before continues from its opacity at `now`; one the
     /// placement did not see fades out as if hidden, and is forgotten once at 0.
-    public mutating func commit(_ placed: [Int: Placed], now: Double, zoom: Double) {
+    /// With `forgetUnseen`, a symbol the placement did not see is forgotten at once instead:
+    /// it has left the data, and nothing can draw it fading (MapLibre draws only the symbols
+    /// of its tiles' buckets).
+    public mutating func commit(_ placed: [Int: Placed], now: Double, zoom: Double, forgetUnseen: Bool = false) {
         let change = change(at: now)
         let adjustment = last.map { max(0, ($0.zoom - zoom) / 1.5) } ?? 0
         var next: [Int: (text: Part, icon: Part)] = [:]
@@ -98,6 +101,7 @@ public struct SymbolFade: Sendable {
             }
         }
         for (id, old) in parts where next[id] == nil {
+            if forgetUnseen { changed = changed || old.text.placed || old.icon.placed; continue }
             let text = Part(placed: false, opacity: old.text.opacity(after: change))
             let icon = Part(placed: false, opacity: old.icon.opacity(after: change))
             if !(text.isHidden && icon.isHidden) { next[id] = (text, icon) }

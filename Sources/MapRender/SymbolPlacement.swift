@@ -120,7 +120,7 @@ public final class SymbolPlacement: @unchecked Sendable {
                 let passStart = DispatchTime.now().uptimeNanoseconds
                 defer { passSeconds += Double(DispatchTime.now().uptimeNanoseconds - passStart) / 1e9; passes += 1 }
                 pass.run(layers, view: frame.view, identities: identities, skipFade: !passed) { fade.opacity(of: $0, now: now) != nil }
-                self.fade.commit(pass.placed, now: now, zoom: zoom)
+                self.fade.commit(pass.placed, now: now, zoom: zoom, forgetUnseen: true)
                 passed = true
                 passPending = false
                 committedSinceLayout = true
@@ -131,7 +131,7 @@ public final class SymbolPlacement: @unchecked Sendable {
             // recent, even when nothing moved, so its next placement waits a fade from this
             // one. Nothing moved: the pass would decide as the last one did (it depends only
             // on the view and the symbols), so only its commit is renewed.
-            fade.commit(pass.placed, now: now, zoom: frame.view.camera.zoom)
+            fade.commit(pass.placed, now: now, zoom: frame.view.camera.zoom, forgetUnseen: true)
             committedSinceLayout = true
             lastCommit = now
         }

@@ -133,3 +133,19 @@ import Testing
         expectOpacity(fade, 2, at: 0.4, text: 0, icon: 1)
     }
 }
+
+/// A symbol gone from the data is forgotten at once when the placement says so: nothing could
+/// draw it fading, and the window would draw frames for nothing.
+@Suite struct SymbolFadeForgetTests {
+    @Test func symbolsGoneFromTheDataAreForgottenAtOnce() {
+        var fade = SymbolFade(fadeDuration: 0.3)
+        fade.commit([1: .init(text: true, icon: true, skipFade: true), 2: .init(text: true, icon: true, skipFade: true)], now: 0, zoom: 5)
+        #expect(!fade.isFading(now: 0))
+        fade.commit([2: .init(text: true, icon: true)], now: 1, zoom: 5, forgetUnseen: true)
+        #expect(fade.opacity(of: 1, now: 1) == nil && !fade.isFading(now: 1))
+        // Without it, the symbol fades out over the fade length.
+        fade.commit([1: .init(text: true, icon: true, skipFade: true), 2: .init(text: true, icon: true)], now: 2, zoom: 5)
+        fade.commit([2: .init(text: true, icon: true)], now: 3, zoom: 5)
+        #expect(abs((fade.opacity(of: 1, now: 3.15)?.text ?? 0) - 0.5) < 1e-9 && fade.isFading(now: 3.15))
+    }
+}
