@@ -46,7 +46,7 @@ public enum LineAnchors {
                                  glyphSize: glyphSize, boxScale: boxScale, overscaling: overscaling)
         return resample(line, offset: offset, spacing: widened(spacing, label: labelLength * boxScale),
                         window: hasText ? 3.0 / 5.0 * glyphSize * boxScale : 0, maxAngle: maxAngle,
-                        label: labelLength * boxScale, continued: continued, extent: tileExtent, rounds: true)
+                        label: labelLength * boxScale, continued: continued, extent: tileExtent)
     }
 
     /// The one anchor of `symbol-placement: line-center`: half way along the line (MapLibre's
@@ -92,14 +92,14 @@ public enum LineAnchors {
     }
 
     /// Walks along the line putting an anchor every `spacing` from `offset` (MapLibre's
-    /// `resample`). Each is kept if it lies in the tile (when there is one: `extent`), has half the
+    /// `resample`). Each is kept if it lies in the tile (`extent` units square), has half the
     /// label's length of line on either side and passes the max-angle check; anchors are rounded to
-    /// whole units as MapLibre stores them (`rounds`). A line that starts in the tile and gets no
+    /// whole units as MapLibre stores them. A line that starts in the tile and gets no
     /// anchor is tried once more with one anchor at its middle, which a short line in an
     /// overscaled tile needs: its offset aligns with the parent tile's anchors, not with its start.
     static func resample(_ line: [(x: Double, y: Double)], offset: Double, spacing: Double, window: Double,
                          maxAngle: Double, label: Double, continued: Bool, atMiddle: Bool = false,
-                         extent: Double?, rounds: Bool) -> [Anchor] {
+                         extent: Double) -> [Anchor] {
         let total = length(line)
         var anchors: [Anchor] = []
         var distance = 0.0
@@ -117,10 +117,8 @@ public enum LineAnchors {
                 marked += spacing
                 let t = (marked - distance) / d
                 let x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t
-                let inside = extent.map { x >= 0 && x < $0 && y >= 0 && y < $0 } ?? true
-                guard inside, marked - label / 2 >= 0, marked + label / 2 <= total else { continue }
-                let anchor = rounds ? Anchor(x: roundedHalfUp(x), y: roundedHalfUp(y), angle: angle, segment: i)
-                    : Anchor(x: x, y: y, angle: angle, segment: i)
+                guard x >= 0, x < extent, y >= 0, y < extent, marked - label / 2 >= 0, marked + label / 2 <= total else { continue }
+                let anchor = Anchor(x: roundedHalfUp(x), y: roundedHalfUp(y), angle: angle, segment: i)
                 if window == 0 || fitsMaxAngle(line, anchor, labelLength: label, window: window, maxAngle: maxAngle) {
                     anchors.append(anchor)
                     if anchors.count > anchorLimit { break walk }
@@ -130,7 +128,7 @@ public enum LineAnchors {
         }
         if !atMiddle && anchors.isEmpty && !continued {
             return resample(line, offset: distance / 2, spacing: spacing, window: window, maxAngle: maxAngle,
-                            label: label, continued: continued, atMiddle: true, extent: extent, rounds: rounds)
+                            label: label, continued: continued, atMiddle: true, extent: extent)
         }
         return anchors
     }
