@@ -8,8 +8,28 @@ import Raster
 /// the sheet into its own image. A bad box or ratio fails the sheet; a bad stretch description
 /// is left out with a note to `report` (the icon still draws, only it does not stretch so).
 public enum SpriteLoader {
+    /// The images of a document's sprites in one sheet, each named as its sprite names it
+    /// (`id:name`, or `name` for the default sprite); nil when there are none. A sprite that
+    /// cannot be read is reported through `report` and left out; the others load.
+    public static func load(_ sprites: [SpriteSource], pixelRatio: Double, resolver: ResourceResolver,
+                            report: (String) -> Void = { _ in }) -> SpriteSheet? {
+        guard !sprites.isEmpty else { return nil }
+        var icons: [String: SpriteIcon] = [:]
+        for source in sprites {
+            let at = sprites.count == 1 && source.id == SpriteSource.defaultID ? "sprite" : "sprite \"\(source.id)\""
+            do {
+                let sheet = try load(base: source.url, pixelRatio: pixelRatio, resolver: resolver, naming: source.imageName, report: report)
+                icons.merge(sheet.icons) { _, new in new }
+            } catch {
+                report("\(at): \(error) (its images are missing)")
+            }
+        }
+        return SpriteSheet(icons: icons)
+    }
+
+    /// One sprite sheet; `naming` gives each image's name in the style from its name in the sheet.
     public static func load(base: String, pixelRatio: Double, resolver: ResourceResolver,
-                            report: (String) -> Void = { _ in }) throws -> SpriteSheet {
+                            naming: (String) -> String = { $0 }, report: (String) -> Void = { _ in }) throws -> SpriteSheet {
         let stem = pixelRatio > 1 ? base + "@2x" : base
         let jsonURL = stem + ".json", pngURL = stem + ".png"
         let index = try JSON.parse(try resolver.data(jsonURL, limit: 16 << 20), name: jsonURL)
@@ -61,7 +81,7 @@ public enum SpriteLoader {
                 }
                 return fit
             }
-            icons[name] = SpriteIcon(name: name, image: image, pixelRatio: ratio, sdf: sdf, stretchX: stretchX, stretchY: stretchY,
+            icons[naming(name)] = SpriteIcon(name: naming(name), image: image, pixelRatio: ratio, sdf: sdf, stretchX: stretchX, stretchY: stretchY,
                                      content: content, textFitWidth: textFit("textFitWidth"), textFitHeight: textFit("textFitHeight"))
         }
         return SpriteSheet(icons: icons)

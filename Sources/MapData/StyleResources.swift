@@ -123,7 +123,8 @@ public struct ResourceResolver: Sendable {
 
 /// Loads what a style document refers to and builds the map's style from it.
 public enum StyleLoader {
-    /// Reads and checks a style document file: every problem, one per line, in the error. The
+    /// Reads a style document file: an error only for a file that cannot be read or is not a
+    /// version-8 document; what it skips is in its `warnings`, each line naming the file. The
     /// documents its metadata `nightmap:include` names are read into it (`include`).
     public static func readDocument(path: String) throws -> StyleDocument {
         var document = try readOne(path: path)
@@ -138,7 +139,11 @@ public enum StyleLoader {
         } catch let e as StyleError {
             throw StyleDocumentError([e.description])
         }
-        do { return try StyleDocument(data: data, name: path) } catch let e as StyleDocumentError {
+        do {
+            var document = try StyleDocument(data: data, name: path)
+            document.warnings = document.warnings.map { "\(path): \($0)" }
+            return document
+        } catch let e as StyleDocumentError {
             throw StyleDocumentError(e.problems.map { $0.hasPrefix(path) ? $0 : "\(path): \($0)" })
         }
     }
@@ -183,6 +188,7 @@ public enum StyleLoader {
                 layers[k].minZoom = max(layers[k].minZoom, minZoom)
             }
             if !problems.isEmpty { throw StyleDocumentError(problems) }
+            document.warnings += other.warnings
             document.layers.insert(contentsOf: layers, at: before ?? document.layers.count)
         }
     }
@@ -218,12 +224,11 @@ public enum StyleLoader {
         }
     }
 
-    /// The style for `document`: GeoJSON files and images loaded, the sprite read for
-    /// `pixelRatio`. A resource that cannot be loaded is an error naming its URL.
-    /// Sources in `skipping` are left for the caller to fill (nightmap's animated layers).
-    /// A tiled source that cannot be opened (a missing archive, a bad TileJSON) is reported
-    /// through `report`, once, and draws nothing; the rest of the map draws, as do the
-    /// document's warnings. Labels take their glyphs from the document's `glyphs` ranges
+    /// The style for `document`: GeoJSON files and images loaded, the sprites read for
+    /// `pixelRatio`. Sources in `skipping` are left for the caller to fill (nightmap's animated
+    /// layers). A source that cannot be loaded (a missing file, a bad TileJSON) or a sprite that
+    /// cannot be read is reported through `report`, once, naming its URL, and draws nothing; the
+    /// rest of the map draws. The document's warnings go to `report` too. Labels take their glyphs from the document's `glyphs` ranges
     /// (read as they are needed, problems passed to `glyphReport`, once per range), falling back
     /// to `localGlyphs`, or from `localGlyphs` alone when the document names none; the
     /// document's `font-faces` come before either (`FontFaceGlyphs`; font URLs it cannot use
@@ -232,11 +237,12 @@ public enum StyleLoader {
                              skipping: Set<String> = [], localGlyphs: (any GlyphSource)? = nil,
                              glyphReport: @escaping @Sendable (String) -> Void = { _ in },
                              report: (String) -> Void = { _ in }) throws -> Style {
-        document.warnings.forEach(report)
+        var skipped: [String] = []
+        func note(_ line: String) { skipped.append(line); report(line) }
+        document.warnings.forEach(note)
         var features: [String: GeoJSONData] = [:]
         var images: [String: ImageSource] = [:]
         var tiles: [String: TileSet] = [:]
-        var problems: [String] = []
         for (id, source) in document.sources.sorted(by: { $0.key < $1.key }) where !skipping.contains(id) {
             do {
                 switch try load(source, id: id, resolver: resolver, pixelRatio: pixelRatio) {
@@ -245,22 +251,22 @@ public enum StyleLoader {
                 case let .tiles(set): tiles[id] = set
                 }
             } catch {
+                // The source draws nothing; every other part of the map draws.
+                note("sources.\(id): \(error) (its layers draw nothing)")
                 switch source {
                 case let .vector(d), let .raster(d):
-                    report("sources.\(id): \(error) (its layers draw nothing)")
                     let kind: TileSet.Kind = if case .raster = source { .raster } else { .vector }
                     tiles[id] = TileSet(definition: d, kind: kind)
-                default:
-                    problems.append("sources.\(id): \(error)")
+                case .geojson:
+                    features[id] = GeoJSONData(features: [])
+                case .image:
+                    break
                 }
             }
         }
-        var sprite: SpriteSheet? = nil
-        if let base = document.sprite {
-            do { sprite = try SpriteLoader.load(base: base, pixelRatio: pixelRatio, resolver: resolver, report: report) } catch { problems.append("sprite: \(error)") }
-        }
-        if !problems.isEmpty { throw StyleDocumentError(problems) }
+        let sprite = SpriteLoader.load(document.sprites, pixelRatio: pixelRatio, resolver: resolver, report: note)
         var style = Style(document: document, features: features, images: images, tiles: tiles, sprite: sprite)
+        style.skipped = skipped
         // (Right-to-left labels as MapLibre's RTL plugin sets them: its render harness loads it.)
         style.bidi = ICUBidi()
         let glyphs = document.glyphs.map { GlyphStore(template: $0, resolver: resolver, fallback: localGlyphs, report: glyphReport) }

@@ -45,7 +45,7 @@ extension AppOverlay {
             }
         }
         if let compass { items.append(.compass(compass, bearing: bearing, color: text)) }
-        if let help {
+        if let help, !attributionOnly {
             // A dark panel in the middle of the window, the lines 1.5 apart on it.
             let (ascent, descent) = font.metrics(size: size)
             let lineHeight = (ascent + descent) * 1.5

@@ -16,8 +16,12 @@ public struct AppOverlay: Sendable {
     public var legend: ColorLegend?
     /// The scale bar is in miles and feet.
     public var imperialUnits = false
-    /// Anything is drawn (off: the benchmark's scenarios without text).
+    /// Anything is drawn (off: the benchmark's scenarios without text, `snapshot --overlay none`).
     public var enabled = true
+    /// Only the attribution is drawn (`snapshot --overlay attribution`: a picture for a report
+    /// or a web page, as MapLibre's snapshotter makes it): no status line, help, scale bar,
+    /// radar timeline, legend or compass.
+    public var attributionOnly = false
     /// The text rows and the legend laid out, and the items composed, again only when what they
     /// show changes (a frame is described without mutating the app, so they are kept here).
     let cache = OverlayCache()
@@ -37,7 +41,8 @@ public struct AppOverlay: Sendable {
         guard let font = model.style.font else { return nil }
         let ratio = model.pixelRatio
         let w = Double(model.camera.size.width), h = Double(model.camera.size.height)
-        let text = cache.text(attribution: model.attribution, status: status, font: font, width: w, height: h, ratio: ratio)
+        let text = cache.text(attribution: model.attribution, status: attributionOnly ? [] : status, font: font, width: w, height: h, ratio: ratio)
+        if attributionOnly { return OverlayLayout(text: text, scale: nil, timeline: nil) }
         let line = timeline.flatMap { t in
             model.isInView(t.area) ? OverlayLayout.timeline(count: t.filled.count, over: text, width: w, ratio: ratio) : nil
         }
@@ -65,7 +70,8 @@ public struct AppOverlay: Sendable {
     public func overlay(over model: MapModel) -> Overlay? {
         guard enabled else { return nil }
         let layout = layout(over: model, scale: scaleBar(over: model))
-        let compass = model.compassArea
+        let compass = attributionOnly ? nil : model.compassArea
+        let help = attributionOnly ? nil : help
         let key = OverlayCache.ItemsKey(layout: layout, timeline: timeline, legend: legend, help: help, compass: compass,
                                         bearing: model.camera.state.bearing, width: model.camera.size.width,
                                         height: model.camera.size.height, ratio: model.pixelRatio,

@@ -2,6 +2,10 @@ import Foundation
 import MapCore
 import NightmapApp
 
+/// What of the overlay a snapshot draws: everything the window shows, the attribution alone, or
+/// nothing over the map.
+enum OverlayParts: String { case all, attribution, none }
+
 /// The parsed command line.
 struct Options: Equatable {
     enum Command: String { case view, snapshot, state, passes, bench, soak, renderTest = "render-test" }
@@ -44,6 +48,8 @@ struct Options: Equatable {
     var time: Double?
     var elapsed: Double = 0
     var output: String?
+    /// snapshot: what of nightmap's overlay is drawn over the map.
+    var overlay: OverlayParts = .all
     var frames = 300
     /// soak: simulated minutes.
     var minutes = 60.0
@@ -106,6 +112,7 @@ struct Options: Equatable {
       --time ISO8601     UTC instant the map shows (default now)
       --elapsed SECONDS  animation time since start (default 0)
       -o, --output FILE  snapshot: PNG file to write
+      --overlay PARTS    snapshot: all (as the window shows), attribution (the map and its attribution only) or none
       --frames N         bench: frames to render per scenario (default 300)
       --minutes M        soak: simulated minutes of the animated scene, camera wandering, ISS from a
                          local feed that fails half the time (default 60; exits 1 if memory grows
@@ -272,6 +279,10 @@ struct Options: Equatable {
                 guard e >= 0 else { throw UsageError(description: "option --elapsed: \(e) is negative") }
                 o.elapsed = e
             case "-o", "--output": o.output = try value()
+            case "--overlay":
+                let v = try value()
+                guard let parts = OverlayParts(rawValue: v) else { throw UsageError(description: "option --overlay: '\(v)' is not all, attribution or none") }
+                o.overlay = parts
             case "--assets": o.assets = try value()
             case "--scenario":
                 let v = try value()

@@ -13,6 +13,8 @@ extension Headless {
         model.model.loadWantedGlyphs()
         for r in model.model.tileRequests() { if let e = r.tiles.lastError { warn("\(e.message)\(e.count > 1 ? " (and \(e.count - 1) more tiles)" : "")") } }
         model.status = StatusLine.compose(model, framesPerSecond: nil)
+        model.overlay.enabled = o.overlay != .none
+        model.overlay.attributionOnly = o.overlay == .attribution
         let pixmap = Pixmap(width: model.camera.size.width, height: model.camera.size.height)
         FrameRenderer().render(model.frame(), into: pixmap)
         try PNGCodec.write(pixmap, to: o.output ?? "snapshot.png")

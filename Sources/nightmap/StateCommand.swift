@@ -110,6 +110,8 @@ extension Headless {
             "pixelRatio": model.model.pixelRatio,
             "timer": model.loop.stateName,
             "layers": model.model.visibleLayerIDs,
+            // What the style document could not give (named once each on stderr as well).
+            "skipped": model.model.style.skipped,
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),

@@ -29,8 +29,8 @@ let parsed: Options
 do {
     parsed = try Options.parse(arguments)
 } catch {
-    FileHandle.standardError.write(Data("nightmap: \(error)\n\(Options.usage)\n".utf8))
-    exit(2)
+    // One line, not the whole usage: the mistake stays on the screen.
+    fail("\(error) (nightmap --help lists the options)", code: 2)
 }
 if parsed.showHelp { print(Options.usage); exit(0) }
 if parsed.showVersion { print("nightmap \(Options.version)"); exit(0) }

@@ -9,8 +9,9 @@ import TestSupport
         try StyleDocument(data: Data(text.utf8), name: "test.json")
     }
 
+    /// What refuses the document, or else what it skips.
     func problems(_ text: String) -> [String] {
-        do { _ = try parse(text); return [] } catch let e as StyleDocumentError { return e.problems } catch { return ["\(error)"] }
+        do { return try parse(text).warnings } catch let e as StyleDocumentError { return e.problems } catch { return ["\(error)"] }
     }
 
     let geojson = #"{"type": "geojson", "data": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"k": 2}, "geometry": {"type": "LineString", "coordinates": [[0, 0], [10, 10]]}}]}}"#
@@ -29,7 +30,7 @@ import TestSupport
         #expect(doc.name == "t")
         #expect(doc.center == LngLat(lng: 10, lat: 20))
         #expect(doc.zoom == 3)
-        #expect(doc.sprite == "local://sprites/s")
+        #expect(doc.sprites == [SpriteSource(url: "local://sprites/s")])
         #expect(doc.layers.map(\.id) == ["bg", "l", "r"])
         let l = doc.layers[1]
         #expect(l.type == .line && l.minZoom == 2 && l.maxZoom == 10 && !l.visible)
@@ -42,24 +43,88 @@ import TestSupport
         #expect(abs(data.features[0].geometry.coordinates[2] - WebMercator.x(lng: 10)) < 1e-12)
     }
 
-    @Test func everyProblemWithItsPath() {
-        let p = problems(#"""
-        {"version": 7, "sources": {"g": \#(geojson), "v": {"type": "video"}},
-         "layers": [{"id": "a", "type": "line", "source": "g", "paint": {"line-width": "x"}},
+    @Test func everyProblemNamedAndSkipped() throws {
+        let doc = try parse(#"""
+        {"version": 8, "sources": {"g": \#(geojson), "v": {"type": "video"}},
+         "layers": [{"id": "a", "type": "line", "source": "g", "paint": {"line-width": "x", "line-color": "red"}},
                     {"id": "b", "type": "fill", "source": "nope"},
                     {"id": "c", "type": "hexagon", "source": "g"},
                     {"id": "a", "type": "line", "source": "g"},
-                    {"id": "d", "type": "line", "source": "g", "layout": {"line-cap": "flat"}, "paint": {"fill-color": "red"}}]}
+                    {"id": "d", "type": "line", "source": "g", "layout": {"line-cap": "flat"}, "paint": {"fill-color": "red"}},
+                    {"id": "e", "type": "fill", "source": "g", "filter": ["frobnicate", 1]},
+                    {"id": "f", "type": "circle", "source": "g", "paint": {"circle-radius": ["no-such-op"], "circle-color": "blue"}},
+                    {"id": "h", "type": "fill-extrusion", "source": "g"},
+                    {"id": "i", "type": "raster", "source": "v"}]}
         """#)
-        #expect(p.contains("version: expected 8, found 7"))
-        #expect(p.contains { $0.hasPrefix("sources.v.type:") })
-        #expect(p.contains { $0.hasPrefix("layers[0].paint.line-width: expected number") && $0.contains("\"x\"") })
-        #expect(p.contains("layers[1].source: no source \"nope\" in sources"))
-        #expect(p.contains { $0.hasPrefix("layers[2].type: expected one of [background, fill, line, circle, raster, symbol]") })
-        #expect(p.contains("layers[3].id: duplicate layer id \"a\""))
+        let p = doc.warnings
+        #expect(p.contains { $0.hasPrefix("sources.v.type:") && $0.hasSuffix("skipped with their layers") })
+        #expect(p.contains { $0.hasPrefix("layers[0].paint.line-width: expected number") && $0.contains("\"x\"") && $0.hasSuffix("left at its default") })
+        #expect(p.contains("layers[1].source: no source \"nope\" in sources; layer \"b\" skipped"))
+        #expect(p.contains("layers[2].type: unknown layer type \"hexagon\"; layer \"c\" skipped"))
+        #expect(p.contains("layers[3].id: duplicate layer id \"a\"; skipped"))
         #expect(p.contains { $0.hasPrefix("layers[4].layout.line-cap:") })
-        #expect(p.contains("layers[4].paint.fill-color: unknown property for a line layer"))
-        #expect(p.count == 8)
+        #expect(p.contains("layers[4].paint.fill-color: unknown property for a line layer; ignored"))
+        #expect(p.contains("layers[5].filter[0]: unknown expression \"frobnicate\"; layer \"e\" skipped"))
+        #expect(p.contains("layers[6].paint.circle-radius[0]: unknown expression \"no-such-op\"; left at its default"))
+        #expect(p.contains { $0.hasPrefix("layers[7].type: \"fill-extrusion\" layers are not drawn yet") })
+        #expect(p.contains("layers[8] \"i\": skipped with its source \"v\""))
+        #expect(p.count == 11)
+        // What is left draws: the good properties of the layers kept.
+        #expect(doc.layers.map(\.id) == ["a", "d", "f"])
+        #expect(doc.layers[0].paint["line-width"] == nil && doc.layers[0].paint["line-color"] != nil)
+        #expect(doc.layers[2].paint["circle-radius"] == nil && doc.layers[2].paint["circle-color"] != nil)
+    }
+
+    @Test func onlyADocumentThatIsNotVersion8IsRefused() {
+        #expect(problems(#"{"version": 7, "sources": {}, "layers": []}"#) == ["version: expected 8, found 7"])
+        #expect(problems(#"{"sources": {}, "layers": []}"#) == ["version: missing (expected 8)"])
+        #expect(problems("[1]") == ["style: expected object, found array"])
+        #expect(problems(#"{"version": 8}"#) == ["sources: missing; no sources", "layers: missing; no layers"])
+    }
+
+    @Test func rootMembersNotDrawnAreNamedOnce() {
+        let p = problems(#"""
+        {"version": 8, "pitch": 45, "terrain": {"source": "d"}, "sky": {}, "projection": {"type": "globe"}, "frobs": 1,
+         "light": {"anchor": "map"}, "sources": {}, "layers": []}
+        """#)
+        #expect(p.contains("frobs: unknown member; ignored"))
+        #expect(p.contains { $0.hasPrefix("terrain: not drawn yet") })
+        #expect(p.contains { $0.hasPrefix("sky: not drawn yet") })
+        #expect(p.contains { $0.hasPrefix("projection: {\"type\":\"globe\"} is not drawn yet") })
+        #expect(p.contains("pitch: 45 is drawn flat (nightmap has no pitched camera yet)"))
+        #expect(!p.contains { $0.hasPrefix("light") })     // it lights only extrusions, and there are none
+        #expect(p.count == 5)
+        #expect(problems(#"{"version": 8, "projection": {"type": "mercator"}, "sources": {}, "layers": []}"#).isEmpty)
+    }
+
+    @Test func legacyRefLayersTakeTheirReferencesLayoutAndKeepTheirPaint() throws {
+        let doc = try parse(#"""
+        {"version": 8, "sources": {"g": \#(geojson)},
+         "layers": [{"id": "casing", "type": "line", "source": "g", "minzoom": 3, "filter": ["==", "k", 2],
+                     "layout": {"line-cap": "round"}, "paint": {"line-width": 9}},
+                    {"id": "inner", "ref": "casing", "type": "fill", "paint": {"line-width": 5}},
+                    {"id": "deep", "ref": "inner", "paint": {"line-color": "red"}},
+                    {"id": "lost", "ref": "nowhere"},
+                    {"id": "loop1", "ref": "loop2"}, {"id": "loop2", "ref": "loop1"}]}
+        """#)
+        #expect(doc.layers.map(\.id) == ["casing", "inner", "deep"])
+        for l in doc.layers {
+            #expect(l.type == .line && l.source == "g" && l.minZoom == 3 && l.filter != nil && l.layout["line-cap"] != nil)
+        }
+        #expect(doc.layers[1].paint["line-width"] != nil && doc.layers[0].paint["line-width"] != nil)
+        #expect(doc.layers[2].paint["line-width"] == nil && doc.layers[2].paint["line-color"] != nil)
+        #expect(doc.warnings.contains("layers[3].ref: no layer \"nowhere\"; layer \"lost\" skipped"))
+        #expect(doc.warnings.contains("layers[4].ref: references go round in a circle; layer \"loop1\" skipped"))
+        #expect(doc.warnings.count == 3)
+    }
+
+    @Test func spriteArraysNameTheirImagesByID() throws {
+        let doc = try parse(#"{"version": 8, "sprite": [{"id": "default", "url": "a"}, {"id": "x", "url": "b"}, {"id": "x", "url": "c"}, 3], "sources": {}, "layers": []}"#)
+        #expect(doc.sprites == [SpriteSource(url: "a"), SpriteSource(id: "x", url: "b")])
+        #expect(doc.sprites.map { $0.imageName("pin") } == ["pin", "x:pin"])
+        #expect(doc.warnings == ["sprite[2].id: duplicate sprite id \"x\"; left out",
+                                 "sprite[3]: expected {\"id\": string, \"url\": string}, found 3; left out"])
+        #expect(try parse(#"{"version": 8, "sprite": "s", "sources": {}, "layers": []}"#).sprites == [SpriteSource(url: "s")])
     }
 
     @Test func syntaxErrorNamesFileAndPosition() {

@@ -15,9 +15,8 @@ import Testing
         try Data(json.utf8).write(to: dir.appendingPathComponent("sprite.json"))
         try PNGCodec.encode(Pixmap(width: 40, height: 40)).write(to: dir.appendingPathComponent("sprite.png"))
         var notes: [String] = []
-        let sheet = try SpriteLoader.load(base: "sprite", pixelRatio: 1, resolver: ResourceResolver(styleDirectory: dir, assets: nil)) {
-            notes.append($0)
-        }
+        let sheet = try SpriteLoader.load(base: "sprite", pixelRatio: 1, resolver: ResourceResolver(styleDirectory: dir, assets: nil),
+                                          report: { notes.append($0) })
         return (sheet, notes)
     }
 

@@ -110,21 +110,26 @@ import TestSupport
         #expect(pm.color(atX: 5, y: 5) == RGBA8(0x12, 0x34, 0x56))
     }
 
-    @Test func everyProblemOfABadDocumentAtOnce() throws {
+    @Test func aBadDocumentDrawsWhatItCanAndNamesTheRestOnce() throws {
         let path = try write(#"""
-        {"version": 8, "sources": {}, "layers": [{"id": "a", "type": "line", "source": "x", "paint": {"line-width": "wide"}},
-                                                 {"id": "b", "type": "fill", "paint": {"fill-color": "nocolour"}}]}
+        {"version": 8, "sprite": "no-such-sprite", "sources": {"g": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#123456"}},
+                    {"id": "a", "type": "line", "source": "x", "paint": {"line-width": "wide"}},
+                    {"id": "b", "type": "fill", "paint": {"fill-color": "nocolour"}},
+                    {"id": "c", "type": "circle", "source": "g", "paint": {"circle-radius": "big", "circle-color": "red"}}]}
         """#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        do {
-            _ = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", path]))
-            Issue.record("a bad document was accepted")
-        } catch let e as StyleDocumentError {
-            #expect(e.problems.count == 4, "\(e.problems)")
-            #expect(e.problems.allSatisfy { $0.hasPrefix(path + ": layers[") && !$0.contains("\n") })
-            #expect(e.problems.contains { $0.contains("layers[0].paint.line-width: expected number") })
-            #expect(e.problems.contains { $0.contains("layers[1].paint.fill-color") })
-        }
+        var reported: [String] = []
+        let m = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--style", path]), report: { reported.append($0) })
+        #expect(m.style.layers.map(\.id) == ["bg", "c"])
+        #expect(reported == m.style.skipped)
+        #expect(reported.count == 4, "\(reported)")
+        #expect(reported.allSatisfy { !$0.contains("\n") })
+        #expect(reported.filter { $0.hasPrefix(path + ": layers[") }.count == 3)
+        #expect(reported.contains(path + ": layers[1].source: no source \"x\" in sources; layer \"a\" skipped"))
+        #expect(reported.contains(path + ": layers[2].source: missing; layer \"b\" skipped"))
+        #expect(reported.contains { $0.hasPrefix(path + ": layers[3].paint.circle-radius: expected number") && $0.hasSuffix("left at its default") })
+        #expect(reported.contains { $0.hasPrefix("sprite: no-such-sprite.json: no such file") })
     }
 
     @Test func missingOrUnreadableDocument() {

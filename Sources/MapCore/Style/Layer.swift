@@ -140,6 +140,9 @@ public struct Style: Sendable {
     public var sprite: SpriteSheet?
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions
+    /// What of the style document could not be read or loaded and was left out, one line each
+    /// (its JSON path or URL, what and why), in the order found; the rest is drawn.
+    public var skipped: [String] = []
 
     public init(sources: [String: Source] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
         self.sources = sources; self.layers = layers; self.transition = transition

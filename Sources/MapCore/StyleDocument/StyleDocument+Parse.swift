@@ -8,38 +8,51 @@ extension StyleDocument {
         try self.init(json: json)
     }
 
-    /// Reads a style document, collecting every problem (each with its JSON path) before
-    /// throwing them together as a `StyleDocumentError`.
+    /// Reads a style document as MapLibre Native does: only a document that is not an object or
+    /// not version 8 is refused (a `StyleDocumentError`). Anything else that is wrong or not drawn
+    /// is named once in `warnings` (with its JSON path) and skipped: a layer of an unknown type,
+    /// with a bad filter or on a skipped source is left out; a bad property value leaves the
+    /// property at its default; a source of an unknown type is left out with its layers.
     public init(json: JSON) throws {
         var reader = StyleDocumentReader()
         self = reader.read(json)
-        if !reader.problems.isEmpty { throw StyleDocumentError(reader.problems) }
+        if !reader.fatal.isEmpty { throw StyleDocumentError(reader.fatal) }
+        warnings.append(contentsOf: reader.problems)
     }
 }
 
 /// Walks a document's JSON once, building the document and noting problems.
 struct StyleDocumentReader {
+    /// What is wrong with the document, one line each: for a document, each names what was
+    /// skipped; the style API's single layers, sources and transitions refuse any.
     var problems: [String] = []
+    /// What refuses a whole document: not an object, no version 8.
+    var fatal: [String] = []
 
-    mutating func attempt<T>(_ body: () throws -> T) -> T? {
+    /// `body`'s result, or nil with its error among the problems (followed by `consequence`,
+    /// what becomes of the part that failed, when one is given).
+    mutating func attempt<T>(_ consequence: String? = nil, _ body: () throws -> T) -> T? {
+        let tail = consequence.map { "; \($0)" } ?? ""
         do { return try body() } catch let e as StyleError {
-            problems.append(e.description); return nil
+            problems.append(e.description + tail); return nil
         } catch {
-            problems.append("\(error)"); return nil
+            problems.append("\(error)" + tail); return nil
         }
     }
 
     mutating func read(_ json: JSON) -> StyleDocument {
         var doc = StyleDocument()
         guard case let .object(root) = json else {
-            problems.append("style: expected object, found \(json.typeName)")
+            fatal.append("style: expected object, found \(json.typeName)")
             return doc
         }
         switch root["version"] {
         case .number(8)?: break
-        case nil: problems.append("version: missing (expected 8)")
-        case let v?: problems.append("version: expected 8, found \(v.compactText)")
+        case nil: fatal.append("version: missing (expected 8)")
+        case let v?: fatal.append("version: expected 8, found \(v.compactText)")
         }
+        guard fatal.isEmpty else { return doc }
+        rootMembers(root)
         if let n = root["name"] {
             if case let .string(s) = n { doc.name = s } else { problems.append("name: expected string, found \(n.typeName)") }
         }
@@ -54,11 +67,10 @@ struct StyleDocumentReader {
         doc.zoom = number(root["zoom"], "zoom", range: StyleDocument.zoomRange)
         if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity) { doc.bearing = CameraState.normalized(b) }
         if let p = number(root["pitch"], "pitch", range: 0...85), p != 0 {
-            problems.append("pitch: \(p) is not supported (nightmap draws a flat map; use 0)")
+            doc.pitch = p
+            problems.append("pitch: \(JSON.number(p).compactText) is drawn flat (nightmap has no pitched camera yet)")
         }
-        if let s = root["sprite"] {
-            if case let .string(url) = s { doc.sprite = url } else { problems.append("sprite: expected string, found \(s.typeName)") }
-        }
+        if let s = root["sprite"] { doc.sprites = sprites(s) }
         // A glyphs template of the wrong type, or one without its tokens, does not refuse the
         // document (MapLibre Native logs it and goes on; its labels are set in local fonts).
         if let g = root["glyphs"] {
@@ -74,26 +86,34 @@ struct StyleDocumentReader {
         if let f = root["font-faces"] { doc.fontFaces = fontFaces(f, warnings: &doc.warnings) }
         if let t = root["transition"] { doc.transition = transition(t, "transition") ?? .default }
         doc.metadata = root["metadata"]
+        var skippedSources = Set<String>()
         if case let .object(sources)? = root["sources"] {
             for (id, s) in sources.entries {
-                if let def = source(s, "sources.\(id)") { doc.sources[id] = def }
+                if let def = source(s, "sources.\(id)") { doc.sources[id] = def } else { skippedSources.insert(id) }
             }
         } else if let s = root["sources"] {
-            problems.append("sources: expected object, found \(s.typeName)")
+            problems.append("sources: expected object, found \(s.typeName); no sources")
         } else {
-            problems.append("sources: missing")
+            problems.append("sources: missing; no sources")
         }
         if case let .array(layers)? = root["layers"] {
             var seen = Set<String>()
-            for (i, l) in layers.enumerated() {
-                guard let layer = layer(l, "layers[\(i)]", sources: doc.sources) else { continue }
-                if !seen.insert(layer.id).inserted { problems.append("layers[\(i)].id: duplicate layer id \"\(layer.id)\""); continue }
+            let resolved = LegacyLayerRefs.resolve(layers, problems: &problems)
+            for (i, l) in resolved.enumerated() {
+                guard let l else { continue }
+                let path = "layers[\(i)]"
+                if case let .object(o) = l, case let .string(s)? = o["source"], skippedSources.contains(s) {
+                    problems.append("\(path)\(LegacyLayerRefs.idText(l)): skipped with its source \"\(s)\"")
+                    continue
+                }
+                guard let layer = layer(l, path, sources: doc.sources) else { continue }
+                if !seen.insert(layer.id).inserted { problems.append("\(path).id: duplicate layer id \"\(layer.id)\"; skipped"); continue }
                 doc.layers.append(layer)
             }
         } else if let l = root["layers"] {
-            problems.append("layers: expected array, found \(l.typeName)")
+            problems.append("layers: expected array, found \(l.typeName); no layers")
         } else {
-            problems.append("layers: missing")
+            problems.append("layers: missing; no layers")
         }
         return doc
     }
@@ -217,55 +237,69 @@ struct StyleDocumentReader {
             if o["tiles"] == nil, o["url"] == nil { problems.append("\(path): a \(type) source needs tiles or a url"); return nil }
             return type == "vector" ? .vector(d) : .raster(d)
         case "raster-dem", "video":
-            problems.append("\(path).type: \"\(type)\" sources are not supported (use geojson, image, vector or raster)")
+            problems.append("\(path).type: \"\(type)\" sources are not drawn yet; skipped with their layers")
             return nil
         default:
-            problems.append("\(path).type: unknown source type \"\(type)\"")
+            problems.append("\(path).type: unknown source type \"\(type)\"; skipped with its layers")
             return nil
         }
     }
 
+    /// One layer, or nil (with the reason among the problems) when it cannot be drawn at all:
+    /// not an object, no id or type, a type nightmap does not draw, no source it can draw, or a
+    /// filter that is not one (drawing every feature instead would show what the style hides).
+    /// A bad property is named and left at its default.
     mutating func layer(_ json: JSON, _ path: String, sources: [String: SourceDefinition]) -> LayerDefinition? {
-        guard case let .object(o) = json else { problems.append("\(path): expected object, found \(json.typeName)"); return nil }
+        guard case let .object(o) = json else { problems.append("\(path): expected object, found \(json.typeName); skipped"); return nil }
         guard let id = string(o["id"], "\(path).id") else {
-            if o["id"] == nil { problems.append("\(path).id: missing") }
+            if o["id"] == nil { problems.append("\(path).id: missing; layer skipped") }
             return nil
         }
+        let skipped = "layer \"\(id)\" skipped"
         guard let typeName = string(o["type"], "\(path).type") else {
-            if o["type"] == nil { problems.append("\(path).type: missing") }
+            if o["type"] == nil { problems.append("\(path).type: missing; \(skipped)") }
             return nil
         }
         guard let type = LayerType(rawValue: typeName) else {
-            problems.append("\(path).type: expected one of [\(LayerType.allCases.map(\.rawValue).joined(separator: ", "))], found \"\(typeName)\"")
+            if let why = LayerType.notDrawnYet[typeName] {
+                problems.append("\(path).type: \"\(typeName)\" layers are not drawn yet (\(why)); \(skipped)")
+            } else {
+                problems.append("\(path).type: unknown layer type \"\(typeName)\"; \(skipped)")
+            }
             return nil
         }
         var layer = LayerDefinition(id: id, type: type)
         if type != .background {
-            if let s = string(o["source"], "\(path).source") {
-                if let def = sources[s] {
-                    layer.source = s
-                    let fits: Bool
-                    switch (type, def) {
-                    case (.raster, .image), (.raster, .raster): fits = true
-                    case (.raster, _), (_, .image), (_, .raster): fits = false
-                    default: fits = true
-                    }
-                    if !fits { problems.append("\(path).source: a \(type.rawValue) layer cannot draw the \(def.typeName) source \"\(s)\"") }
-                } else {
-                    problems.append("\(path).source: no source \"\(s)\" in sources")
-                }
-            } else if o["source"] == nil {
-                problems.append("\(path).source: missing")
+            guard let s = string(o["source"], "\(path).source") else {
+                if o["source"] == nil { problems.append("\(path).source: missing; \(skipped)") }
+                return nil
+            }
+            guard let def = sources[s] else { problems.append("\(path).source: no source \"\(s)\" in sources; \(skipped)"); return nil }
+            layer.source = s
+            let fits: Bool
+            switch (type, def) {
+            case (.raster, .image), (.raster, .raster): fits = true
+            case (.raster, _), (_, .image), (_, .raster): fits = false
+            default: fits = true
+            }
+            guard fits else {
+                problems.append("\(path).source: a \(type.rawValue) layer cannot draw the \(def.typeName) source \"\(s)\"; \(skipped)")
+                return nil
             }
         }
         layer.sourceLayer = string(o["source-layer"], "\(path).source-layer")
         layer.minZoom = number(o["minzoom"], "\(path).minzoom", range: 0...24) ?? 0
         layer.maxZoom = number(o["maxzoom"], "\(path).maxzoom", range: 0...24) ?? 24
-        if let f = o["filter"] { layer.filter = attempt { try Filter(json: f, path: "\(path).filter") } }
+        if let f = o["filter"] {
+            do { layer.filter = try Filter(json: f, path: "\(path).filter") } catch {
+                problems.append("\(error); \(skipped)")
+                return nil
+            }
+        }
         if let l = o["layout"] {
             if case let .object(lo) = l {
                 for (name, value) in lo.entries {
-                    attempt { try layer.setLayout(name, value, path: "\(path).layout.\(name)") }
+                    attempt("left at its default") { try layer.setLayout(name, value, path: "\(path).layout.\(name)") }
                 }
             } else { problems.append("\(path).layout: expected object, found \(l.typeName)") }
         }
@@ -278,8 +312,8 @@ struct StyleDocumentReader {
                         if let t = transition(value, ppath) { layer.transitions[String(name.dropLast(11))] = t }
                         continue
                     }
-                    guard let spec = specs[name] else { problems.append("\(ppath): unknown property for a \(type.rawValue) layer"); continue }
-                    if let v = attempt({ try PropertyValue(json: value, spec: spec, path: ppath) }) { layer.paint[name] = v }
+                    guard let spec = specs[name] else { problems.append("\(ppath): unknown property for a \(type.rawValue) layer; ignored"); continue }
+                    if let v = attempt("left at its default", { try PropertyValue(json: value, spec: spec, path: ppath) }) { layer.paint[name] = v }
                 }
             } else { problems.append("\(path).paint: expected object, found \(p.typeName)") }
         }

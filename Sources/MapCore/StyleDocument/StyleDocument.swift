@@ -14,8 +14,12 @@ public struct StyleDocument: Sendable {
     public static let zoomRange = -2.0...24.0
     public var bearing: Double
     public var sources: [String: SourceDefinition]
-    /// The sprite's base URL (`.json` / `.png`, with `@2x` for pixel ratio 2, are appended).
-    public var sprite: String?
+    /// The sprites: the document's `sprite` URL (one sprite with id `default`) or its array of
+    /// `{"id", "url"}`. Each URL is a base (`.json` / `.png`, with `@2x` for pixel ratio 2, are
+    /// appended); a sprite's images are named `id:name`, the `default` one's just `name`.
+    public var sprites: [SpriteSource] = []
+    /// The camera's pitch as written; nightmap draws it flat (and says so in `warnings`).
+    public var pitch: Double = 0
     /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
     /// has none: its labels are then set in local fonts.
     public var glyphs: String?
@@ -33,11 +37,23 @@ public struct StyleDocument: Sendable {
     public var warnings: [String] = []
 
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double = 0,
-                sources: [String: SourceDefinition] = [:], sprite: String? = nil, glyphs: String? = nil,
+                sources: [String: SourceDefinition] = [:], sprites: [SpriteSource] = [], glyphs: String? = nil,
                 layers: [LayerDefinition] = [], transition: TransitionOptions = .default, metadata: JSON? = nil) {
         self.name = name; self.center = center; self.zoom = zoom; self.bearing = bearing; self.sources = sources
-        self.sprite = sprite; self.glyphs = glyphs; self.layers = layers; self.transition = transition; self.metadata = metadata
+        self.sprites = sprites; self.glyphs = glyphs; self.layers = layers; self.transition = transition; self.metadata = metadata
     }
+}
+
+/// One sprite of a document: its images are named `id:name`, or just `name` for id `default`.
+public struct SpriteSource: Sendable, Equatable {
+    public var id: String
+    /// The base URL (`.json` / `.png` appended).
+    public var url: String
+    public init(id: String = SpriteSource.defaultID, url: String) { self.id = id; self.url = url }
+    /// The id of a sprite whose images keep their own names (the plain-string `sprite` form).
+    public static let defaultID = "default"
+    /// The name image `name` of this sprite has in the style.
+    public func imageName(_ name: String) -> String { id == Self.defaultID ? name : "\(id):\(name)" }
 }
 
 /// One font file of the document's `font-faces` for a `text-font` name.
@@ -119,6 +135,15 @@ public enum SourceDefinition: Sendable {
 /// The layer types a document may use.
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, raster, symbol
+
+    /// Layer types of the specification nightmap does not draw yet, with why: a document's
+    /// layers of these types are named and skipped.
+    public static let notDrawnYet: [String: String] = [
+        "fill-extrusion": "extrusions need the pitched camera nightmap does not have yet",
+        "heatmap": "not implemented",
+        "hillshade": "not implemented",
+        "color-relief": "not implemented",
+    ]
 }
 
 /// A layer as the document defines it: plain data, its properties parsed but not evaluated.
