@@ -65,7 +65,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("GIF", ["MapData"]),
         ("PNG", ["MapData"]),
-        ("Style", ["MapCore"]),
+        ("Style", ["MapCore", "MapRender", "Raster"]),
         ("GeoJSON", ["MapCore", "MapData", "NightmapApp"]),
         ("TLE", ["Orbit", "MapData", "NightmapApp"]),
         ("IssFeed", ["MapData", "NightmapApp"]),

@@ -3,14 +3,40 @@ import MapCore
 import Raster
 
 /// Where a style document's URLs point: `local://X` in an assets folder (the render-test suite's
-/// convention), `file://` URLs and plain paths (relative to the style file's folder).
+/// convention), `file://` URLs and plain paths (relative to the style file's folder), and
+/// `http(s)://` URLs read through the cache (`web`); a document read from the web (`styleURL`)
+/// has its relative URLs resolved against its own URL.
 public struct ResourceResolver: Sendable {
     public let styleDirectory: URL?
     public let assets: URL?
-    /// Where http(s) tiles and TileJSON documents come from (nil: they are not read).
+    /// Where http(s) resources, tiles and TileJSON documents come from (nil: they are not read).
     public let web: HTTPCache?
-    public init(styleDirectory: URL?, assets: URL?, web: HTTPCache? = nil) {
-        self.styleDirectory = styleDirectory; self.assets = assets; self.web = web
+    /// The URL of a document read from the web, for its relative URLs.
+    public let styleURL: URL?
+    public init(styleDirectory: URL?, assets: URL?, web: HTTPCache? = nil, styleURL: URL? = nil) {
+        self.styleDirectory = styleDirectory; self.assets = assets; self.web = web; self.styleURL = styleURL
+    }
+
+    /// Whether `url` is read from the web: `http(s)://`, or relative to a document that was.
+    public func isWeb(_ url: String) -> Bool { webURL(url) != nil }
+
+    /// The absolute http(s) URL `url` names, or nil when it names no web resource. (The render
+    /// tests' `http://localhost:2900/` stands for their assets folder.)
+    func webURL(_ url: String) -> String? {
+        let lower = url.lowercased()
+        if assets != nil, url.hasPrefix("http://localhost:2900/") { return nil }
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return url }
+        guard let styleURL, !url.contains("://"), let u = URL(string: url, relativeTo: styleURL) else { return nil }
+        return u.absoluteString
+    }
+
+    /// The body of a web resource through the cache, with a one-line error naming the URL.
+    func webData(_ url: String, limit: Int) throws -> Data {
+        guard let web else { throw StyleError("\(url): network URLs are not read here") }
+        do {
+            guard let body = try web.get(url, maxBytes: limit) else { throw StyleError("\(url): not found (HTTP 404)") }
+            return body
+        } catch let e as StyleError { throw e } catch { throw StyleError("\(error)") }
     }
 
     /// The file a URL names, or a one-line error.
@@ -28,7 +54,7 @@ public struct ResourceResolver: Sendable {
             return assets.appendingPathComponent(String(url.dropFirst(22))).path
         }
         if url.hasPrefix("http://") || url.hasPrefix("https://") {
-            throw StyleError("\(url): network URLs are not supported in style documents (download the file and name its path)")
+            throw StyleError("\(url): a network URL names no file")
         }
         if url.contains("://") { throw StyleError("\(url): unsupported URL scheme") }
         if url.hasPrefix("/") { return url }
@@ -37,6 +63,7 @@ public struct ResourceResolver: Sendable {
 
     /// A file's bytes, with a one-line error naming the URL and the file.
     public func data(_ url: String, limit: Int = 256 << 20) throws -> Data {
+        if let remote = webURL(url) { return try webData(remote, limit: limit) }
         let p = try path(url)
         return try Self.readFile(p, name: url, limit: limit)
     }
@@ -126,10 +153,37 @@ public enum StyleLoader {
     /// Reads a style document file: an error only for a file that cannot be read or is not a
     /// version-8 document; what it skips is in its `warnings`, each line naming the file. The
     /// documents its metadata `nightmap:include` names are read into it (`include`).
-    public static func readDocument(path: String) throws -> StyleDocument {
+    public static func readDocument(path: String, web: HTTPCache? = nil) throws -> StyleDocument {
+        if let url = webStyleURL(path) { return try readWeb(url, web: web) }
         var document = try readOne(path: path)
         try include(into: &document, path: path)
         return document
+    }
+
+    /// `location` as an http(s) URL, when it is one.
+    public static func webStyleURL(_ location: String) -> URL? {
+        let lower = location.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        return URL(string: location)
+    }
+
+    /// A document from the web, through the cache (so the last copy opens offline). Its
+    /// `nightmap:include` metadata is not followed (it names local files).
+    private static func readWeb(_ url: URL, web: HTTPCache?) throws -> StyleDocument {
+        let name = url.absoluteString
+        let data: Data
+        do {
+            data = try ResourceResolver(styleDirectory: nil, assets: nil, web: web).webData(name, limit: 64 << 20)
+        } catch let e as StyleError {
+            throw StyleDocumentError([e.description])
+        }
+        do {
+            var document = try StyleDocument(data: data, name: name)
+            document.warnings = document.warnings.map { "\(name): \($0)" }
+            return document
+        } catch let e as StyleDocumentError {
+            throw StyleDocumentError(e.problems.map { $0.hasPrefix(name) ? $0 : "\(name): \($0)" })
+        }
     }
 
     private static func readOne(path: String) throws -> StyleDocument {

@@ -24,9 +24,12 @@ enum MapSetup {
     static func model(_ o: Options, report: (String) -> Void = { _ in }) throws -> MapApp {
         let resources = try ResourceLocator.resourcesDirectory()
         let stylePath = o.style ?? resources.appendingPathComponent("style/nightmap.json").path
-        let document = try StyleLoader.readDocument(path: stylePath)
-        let resolver = ResourceResolver(styleDirectory: URL(fileURLWithPath: stylePath).deletingLastPathComponent(), assets: nil,
-                                        web: HTTPCache())
+        // (A style on the web is read through the cache, as its sprite, glyphs and data are.)
+        let web = HTTPCache()
+        let document = try StyleLoader.readDocument(path: stylePath, web: web)
+        let styleURL = StyleLoader.webStyleURL(stylePath)
+        let resolver = ResourceResolver(styleDirectory: styleURL == nil ? URL(fileURLWithPath: stylePath).deletingLastPathComponent() : nil,
+                                        assets: nil, web: web, styleURL: styleURL)
         func definition(_ id: String, _ type: LayerType) -> LayerDefinition? {
             document.layers.first { $0.id == id && $0.type == type }
         }
@@ -128,7 +131,7 @@ enum MapSetup {
                                        bearing: o.bearing ?? document.bearing))
         }
         // nightmap's own data, or the style's name; then what the tiled sources credit.
-        var credits = o.style == nil ? StatusLine.credits(o) : [document.name ?? URL(fileURLWithPath: stylePath).lastPathComponent]
+        var credits = o.style == nil ? StatusLine.credits(o) : [document.name ?? (styleURL?.lastPathComponent ?? URL(fileURLWithPath: stylePath).lastPathComponent)]
         for source in style.sources.keys.sorted() {
             guard let a = style.tiles(source)?.definition.attribution.map(StatusLine.plainText), !a.isEmpty, !credits.contains(a) else { continue }
             credits.append(a)

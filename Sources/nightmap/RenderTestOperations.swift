@@ -125,7 +125,14 @@ struct RenderTestOperations {
         case "setLayerZoomRange":
             try model.setLayerZoomRange(layer: try string(0), minZoom: try number(1), maxZoom: try number(2))
         case "setStyle":
-            let document = try StyleDocument(json: try value(0))
+            // (A style given by its URL is read as the document's other resources are.)
+            let json: JSON
+            if case let .string(url)? = args.first {
+                json = try JSON.parse(try resolver.data(url, limit: 64 << 20), name: url)
+            } else {
+                json = try value(0)
+            }
+            let document = try StyleDocument(json: json)
             let camera = model.camera.state
             var next = try load(document)
             // The camera stays where it was unless the new style names one.

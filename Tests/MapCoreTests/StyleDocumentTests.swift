@@ -127,6 +127,12 @@ import TestSupport
         #expect(try parse(#"{"version": 8, "sprite": "s", "sources": {}, "layers": []}"#).sprites == [SpriteSource(url: "s")])
     }
 
+    @Test func aLayerWithoutMaxzoomShowsAtZoom24() throws {
+        let doc = try parse(#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background"}, {"id": "b", "type": "background", "maxzoom": 24}]}"#)
+        #expect(doc.layers[0].isShown(atZoom: 24) && Layer(doc.layers[0]).isShown(atZoom: 24))
+        #expect(!doc.layers[1].isShown(atZoom: 24) && doc.layers[1].isShown(atZoom: 23.99))
+    }
+
     @Test func syntaxErrorNamesFileAndPosition() {
         let p = problems("{\"version\": 8,\n  \"layers\": [}")
         #expect(p.count == 1)

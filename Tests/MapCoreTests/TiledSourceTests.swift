@@ -147,6 +147,27 @@ import Testing
         #expect(Self.points(outline, part: 0).allSatisfy { $0.x != 0.5 || $0.y == 0.1 || $0.y == 0.3 })
     }
 
+    @Test func featuresSharingAnIdAreNotMergedUnlessTheyAreAlike() throws {
+        // Every feature id 0 (as in Mapbox Streets v7): two roads of different classes across
+        // the tile edge, and two alike features in one tile.
+        func road(_ y: Double, _ x0: Double, _ x1: Double, _ cls: String) -> GeoFeature {
+            GeoFeature(geometry: FeatureGeometry(kind: .lines, parts: [[MercatorPoint(x: x0, y: y), MercatorPoint(x: x1, y: y)]]),
+                       evaluation: EvaluationFeature(properties: ["class": .string(cls)], id: .number(0), geometryType: "LineString"))
+        }
+        let west = Self.vectorTile(Self.tile(1, 0, 0), [road(0.1, 0.3, 0.5, "motorway"), road(0.2, 0.3, 0.5, "street"),
+                                                        road(0.3, 0.4, 0.5, "path"), road(0.35, 0.4, 0.5, "path")])
+        let east = Self.vectorTile(Self.tile(1, 1, 0), [road(0.1, 0.5, 0.7, "motorway"), road(0.2, 0.5, 0.7, "street")])
+        let merged = CoverFeatures(entries: [west, east]).layer("l").features
+        let classes = merged.map { $0.evaluation.properties["class"]?.asString ?? "" }
+        // The motorway's and the street's halves join each other only; both paths stay.
+        #expect(classes.sorted() == ["motorway", "path", "path", "street"])
+        for f in merged where f.evaluation.properties["class"]?.asString != "path" {
+            #expect(f.geometry.partCount == 1)
+            let p = Self.points(f.geometry, part: 0)
+            #expect(p.first?.x == 0.3 && p.last?.x == 0.7 && p.allSatisfy { $0.y == p[0].y })
+        }
+    }
+
     // MARK: The tile store
 
     static func image(_ side: Int) -> TileContent { .raster(Pixmap(width: side, height: side)) }
@@ -217,7 +238,8 @@ import Testing
         #expect(d.tileSize == 256 && d.scheme == .tms && d.minZoom == 2 && d.maxZoom == 9 && d.bounds.west == -10 && d.bounds.north == 60)
         func problems(_ source: String) -> String {
             do {
-                _ = try StyleDocument(json: JSON.parse(Data("{\"version\": 8, \"sources\": {\"s\": \(source)}, \"layers\": []}".utf8), name: "t"))
+                // (The style API's check; a document names the problem and leaves the source out.)
+                _ = try SourceDefinition(json: JSON.parse(Data(source.utf8), name: "t"), id: "s")
                 return ""
             } catch { return "\(error)" }
         }

@@ -86,4 +86,31 @@ set +e; env -u DISPLAY -u WAYLAND_DISPLAY XDG_CONFIG_HOME="$WORK/config" "$BIN" 
 [ "$rc" = 2 ] || fail "bad configuration line: exit $rc, expected 2 ($(cat "$WORK/err"))"
 [ "$(cat "$WORK/err")" = "nightmap: nightmap.conf:3: option --zoom: 30.0 is outside 0...24" ] || fail "bad configuration line: $(cat "$WORK/err")"
 ok "bad configuration line: $(cat "$WORK/err")"
+# 6. A style with one broken layer, one unknown layer type, one unsupported expression and one
+# unreachable sprite: the map draws everything else (exit 0), and each of the four is named once
+# on stderr and in `state`'s `skipped`.
+cat > "$WORK/mixed.json" <<'JSON'
+{"version": 8, "center": [0, 0], "zoom": 2, "sprite": "no-such/sprite",
+ "sources": {"g": {"type": "geojson", "data": {"type": "Feature", "properties": {},
+   "geometry": {"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]]}}}},
+ "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "rgb(10, 20, 30)"}},
+            {"id": "broken", "type": "line", "paint": {"line-color": "red"}},
+            {"id": "unknown", "type": "hexagon", "source": "g"},
+            {"id": "square", "type": "fill", "source": "g", "paint": {"fill-color": "rgb(200, 120, 40)",
+             "fill-opacity": ["no-such-expression", 1]}}]}
+JSON
+pixel() { convert "$1" -alpha off -format "%[pixel:p{$2,$3}]" info:; }
+set +e; snap --style "$WORK/mixed.json" --overlay none -o "$WORK/mixed.png" > /dev/null 2> "$WORK/err"; rc=$?; set -e
+[ "$rc" = 0 ] || fail "style with four problems: exit $rc ($(cat "$WORK/err"))"
+[ "$(pixel "$WORK/mixed.png" 160 100)" = "srgb(200,120,40)" ] || fail "style with four problems: the square is $(pixel "$WORK/mixed.png" 160 100)"
+[ "$(pixel "$WORK/mixed.png" 5 5)" = "srgb(10,20,30)" ] || fail "style with four problems: the background is $(pixel "$WORK/mixed.png" 5 5)"
+for words in 'layers\[1\].source: missing; layer "broken" skipped' 'unknown layer type "hexagon"; layer "unknown" skipped' \
+             'layers\[3\].paint.fill-opacity\[0\]: unknown expression "no-such-expression"; left at its default' 'sprite: no-such/sprite.json: no such file'; do
+    [ "$(grep -c -- "$words" "$WORK/err")" = 1 ] || fail "style with four problems: stderr does not say '$words' once: $(cat "$WORK/err")"
+done
+[ "$(grep -c . "$WORK/err")" = 4 ] || fail "style with four problems: not four lines on stderr: $(cat "$WORK/err")"
+"$BIN" state --iss tle --tle-url none --radar demo --style "$WORK/mixed.json" 2> /dev/null > "$WORK/state.json"
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["skipped"]; assert len(s) == 4, s' "$WORK/state.json" \
+    || fail "style with four problems: state's skipped is not the four: $(cat "$WORK/state.json")"
+ok "style with four problems: drawn (exit 0), the four named once each on stderr and in state"
 echo "faults: all $pass checks passed"

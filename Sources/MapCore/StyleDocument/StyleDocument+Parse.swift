@@ -289,7 +289,7 @@ struct StyleDocumentReader {
         }
         layer.sourceLayer = string(o["source-layer"], "\(path).source-layer")
         layer.minZoom = number(o["minzoom"], "\(path).minzoom", range: 0...24) ?? 0
-        layer.maxZoom = number(o["maxzoom"], "\(path).maxzoom", range: 0...24) ?? 24
+        layer.maxZoom = number(o["maxzoom"], "\(path).maxzoom", range: 0...24) ?? .infinity
         if let f = o["filter"] {
             do { layer.filter = try Filter(json: f, path: "\(path).filter") } catch {
                 problems.append("\(error); \(skipped)")

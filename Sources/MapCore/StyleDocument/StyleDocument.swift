@@ -153,6 +153,8 @@ public struct LayerDefinition: Sendable {
     public var source: String?
     public var sourceLayer: String?
     public var minZoom: Double
+    /// The zoom from which the layer hides; none (infinity) unless the document gives one, so
+    /// a layer shows at zoom 24 too, as in MapLibre.
     public var maxZoom: Double
     public var filter: Filter?
     public var visible: Bool
@@ -161,7 +163,7 @@ public struct LayerDefinition: Sendable {
     public var transitions: [String: TransitionOptions]
 
     public init(id: String, type: LayerType, source: String? = nil, sourceLayer: String? = nil, minZoom: Double = 0,
-                maxZoom: Double = 24, filter: Filter? = nil, visible: Bool = true, paint: [String: PropertyValue] = [:],
+                maxZoom: Double = .infinity, filter: Filter? = nil, visible: Bool = true, paint: [String: PropertyValue] = [:],
                 layout: [String: PropertyValue] = [:], transitions: [String: TransitionOptions] = [:]) {
         self.id = id; self.type = type; self.source = source; self.sourceLayer = sourceLayer; self.minZoom = minZoom
         self.maxZoom = maxZoom; self.filter = filter; self.visible = visible; self.paint = paint; self.layout = layout

@@ -4,8 +4,8 @@ import Foundation
 /// square, joined into one GeoJSON-like set per source layer so that every layer kind (fill, line,
 /// circle, symbol) draws tiled data through the same feature path as GeoJSON.
 ///
-/// A feature that reaches a tile's edge usually goes on in the next tile; its pieces (same id,
-/// or without one the same properties and kind) become one feature again: polygon pieces are
+/// A feature that reaches a tile's edge usually goes on in the next tile; its pieces (in other
+/// tiles, with the same id, properties and kind) become one feature again: polygon pieces are
 /// filled together (their cut edges cancel, so no seam shows), line pieces are joined end to end
 /// where they meet on a tile edge (so joins, caps and dashes run across), and a point on an edge
 /// is kept by one tile only. Made once per cover (tiles and squares) and source layer.
@@ -48,8 +48,9 @@ public final class CoverFeatures: @unchecked Sendable {
         return g
     }
 
-    /// Two features are pieces of one when they have the same id, or no id and the same
-    /// properties, and the same kind of geometry.
+    /// Two features are pieces of one when they have the same id (or none), the same properties
+    /// and the same kind of geometry. An id alone says nothing: tiles' ids are not unique in
+    /// real data (every feature of Mapbox Streets v7 has id 0).
     private struct PieceKey: Hashable {
         let hash: Int
         let feature: EvaluationFeature
@@ -60,9 +61,8 @@ public final class CoverFeatures: @unchecked Sendable {
             var h = Hasher()
             h.combine(kind)
             h.combine(f.evaluation.geometryType)
-            if let id = f.evaluation.id { Self.combine(id, &h) } else {
-                for (k, v) in f.evaluation.properties.dictionary.sorted(by: { $0.key < $1.key }) { h.combine(k); Self.combine(v, &h) }
-            }
+            if let id = f.evaluation.id { Self.combine(id, &h) }
+            for (k, v) in f.evaluation.properties.dictionary.sorted(by: { $0.key < $1.key }) { h.combine(k); Self.combine(v, &h) }
             hash = h.finalize()
         }
 
@@ -82,8 +82,7 @@ public final class CoverFeatures: @unchecked Sendable {
         func hash(into h: inout Hasher) { h.combine(hash) }
         static func == (a: PieceKey, b: PieceKey) -> Bool {
             guard a.hash == b.hash, a.kind == b.kind, a.feature.geometryType == b.feature.geometryType else { return false }
-            if a.feature.id != nil || b.feature.id != nil { return a.feature.id == b.feature.id }
-            return a.feature.properties == b.feature.properties
+            return a.feature.id == b.feature.id && a.feature.properties == b.feature.properties
         }
     }
 
@@ -97,6 +96,7 @@ public final class CoverFeatures: @unchecked Sendable {
         var order: [Int] = []                   // each node's first place: entry << 32 | index
         var sequences: [[Int32]] = []
         var groups: [PieceKey: Int32] = [:]
+        var groupEntry: [Int32: Int] = [:]     // the entry of each group's first piece
         var pieces: [Int32: [FeatureGeometry]] = [:]
         for (k, entry) in entries.enumerated() {
             guard case let .vector(tile) = entry.content, let layer = tile.features(name, in: TileSquare(entry.square)) else { continue }
@@ -106,12 +106,16 @@ public final class CoverFeatures: @unchecked Sendable {
             for (i, (f, edge)) in zip(layer.features, layer.touchesEdge).enumerated() {
                 if edge, entries.count > 1 {
                     let key = PieceKey(f)
-                    if let g = groups[key] {
+                    // (Two features of one tile are two features, however alike.)
+                    if let g = groups[key], groupEntry[g] != k {
                         pieces[g, default: []].append(f.geometry)
                         sequence.append(g)
                         continue
                     }
-                    groups[key] = Int32(nodes.count)
+                    if groups[key] == nil {
+                        groups[key] = Int32(nodes.count)
+                        groupEntry[Int32(nodes.count)] = k
+                    }
                 }
                 sequence.append(Int32(nodes.count))
                 nodes.append(f)
