@@ -113,4 +113,9 @@ done
 python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["skipped"]; assert len(s) == 4, s' "$WORK/state.json" \
     || fail "style with four problems: state's skipped is not the four: $(cat "$WORK/state.json")"
 ok "style with four problems: drawn (exit 0), the four named once each on stderr and in state"
+# 7. A bad option: exit 2 with one line naming it and pointing to --help, not the whole usage.
+set +e; "$BIN" snapshot --zoom banana -o "$WORK/x.png" > "$WORK/out" 2> "$WORK/err"; rc=$?; set -e
+[ "$rc" = 2 ] || fail "bad option: exit $rc, expected 2 ($(cat "$WORK/err"))"
+[ "$(cat "$WORK/err")" = "nightmap: option --zoom: 'banana' is not a number (nightmap --help lists the options)" ] || fail "bad option: $(cat "$WORK/err")"
+ok "bad option: $(cat "$WORK/err")"
 echo "faults: all $pass checks passed"
