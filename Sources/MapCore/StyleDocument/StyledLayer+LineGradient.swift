@@ -1,0 +1,50 @@
+import Foundation
+import Raster
+
+extension StyledLayer {
+    /// The layer's `line-gradient` sampled into its ramp: 256 colours at progress i / 255, as
+    /// MapLibre fills its gradient texture (made once per expression and kept).
+    func lineGradient() -> LineGradient? {
+        guard let value = paintValues[LinePaintProperty.gradient.rawValue] else { return nil }
+        guard let expression = value.expression else {
+            guard let c = value.constant?.asColor else { return nil }
+            return LineGradient(ramp: [Self.packed(c)], nearest: true)
+        }
+        return LineGradientCache.shared.ramp(for: expression) {
+            var ramp: [UInt32] = []
+            ramp.reserveCapacity(256)
+            for i in 0..<256 {
+                var c = EvaluationContext(zoom: 0)
+                c.lineProgress = Double(i) / 255
+                ramp.append(Self.packed(value.evaluate(c).asColor ?? Color(r: 0, g: 0, b: 0, a: 0)))
+            }
+            return LineGradient(ramp: ramp, nearest: expression.node is StepNode)
+        }
+    }
+
+    /// A colour as a premultiplied packed pixel.
+    static func packed(_ c: Color) -> UInt32 {
+        func byte(_ v: Double) -> UInt8 { UInt8((min(max(v.isNaN ? 0 : v, 0), 1) * 255).rounded()) }
+        return RGBA8(byte(c.r), byte(c.g), byte(c.b), byte(c.a)).premultiplied.packed
+    }
+}
+
+/// Ramps already sampled, by expression (the expression is held, so its identity is not reused).
+final class LineGradientCache: @unchecked Sendable {
+    static let shared = LineGradientCache()
+    private let lock = NSLock()
+    private var ramps: [ObjectIdentifier: (expression: StyleExpression, gradient: LineGradient)] = [:]
+
+    func ramp(for expression: StyleExpression, make: () -> LineGradient) -> LineGradient {
+        let key = ObjectIdentifier(expression)
+        lock.lock()
+        if let hit = ramps[key] { lock.unlock(); return hit.gradient }
+        lock.unlock()
+        let gradient = make()
+        lock.lock()
+        if ramps.count >= 64 { ramps.removeAll() }
+        ramps[key] = (expression, gradient)
+        lock.unlock()
+        return gradient
+    }
+}
