@@ -29,6 +29,10 @@ public struct LineGradient: Equatable, Sendable {
         let w = UInt32(t * 256 + 0.5)
         if w == 0 || i0 == i1 { return ramp[i0] }
         if w >= 256 { return ramp[i1] }
-        return Blend.scale(ramp[i0], 256 - w) &+ Blend.scale(ramp[i1], w)
+        // Both colours weighted, each channel rounded (two channels per multiply).
+        let a = ramp[i0], b = ramp[i1], v = 256 - w
+        let rb = (((a & 0x00FF_00FF) &* v &+ (b & 0x00FF_00FF) &* w &+ 0x0080_0080) >> 8) & 0x00FF_00FF
+        let ag = ((((a >> 8) & 0x00FF_00FF) &* v &+ ((b >> 8) & 0x00FF_00FF) &* w &+ 0x0080_0080)) & 0xFF00_FF00
+        return rb | ag
     }
 }

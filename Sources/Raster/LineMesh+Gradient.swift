@@ -1,8 +1,11 @@
 extension LineMesh {
     /// Shades every triangle as ``draw(_:onto:rows:clip:scratch:)`` does, each pixel coloured by
     /// `gradient` at its progress (the vertices' progress interpolated linearly, as the engines'
-    /// `v_lineprogress`) and faded by `opacity`; `shading.color` is not used.
-    public func drawGradient(_ shading: LineShading, _ gradient: LineGradient, opacity: Double, onto pixmap: Pixmap,
+    /// `v_lineprogress`) and faded by `opacity`; `shading.color` is not used. With `dashes`
+    /// (device pixels, dash and gap alternating; the mesh made with `measuresAlong`) only the
+    /// dashes are drawn, their ends square or, with `roundDashes`, round.
+    public func drawGradient(_ shading: LineShading, _ gradient: LineGradient, opacity: Double, dashes: [Double] = [],
+                             roundDashes: Bool = false, onto pixmap: Pixmap,
                              rows: Range<Int>, clip: PixelRect? = nil, scratch: inout [Double]) {
         let outset = shading.outset, inset = shading.inset
         guard outset > 0, outset.isFinite, !triangles.isEmpty, !gradient.ramp.isEmpty else { return }
@@ -10,6 +13,7 @@ extension LineMesh {
         let offset = shading.offset
         let fade = UInt32((min(max(opacity.isNaN ? 0 : opacity, 0), 1) * 256).rounded())
         guard fade > 0 else { return }
+        let pattern = GradientDashes(dashes, halfWidth: roundDashes ? shading.width / 2 : 0)
         scratch.removeAll(keepingCapacity: true)
         for v in vertices {
             var x = v.x + v.ex * outset, y = v.y + v.ey * outset
@@ -49,6 +53,7 @@ extension LineMesh {
                         let (nxdx, nxdy) = plane(va.nx, vb.nx, vc.nx)
                         let (nydx, nydy) = plane(va.ny, vb.ny, vc.ny)
                         let (pdx, pdy) = plane(va.progress, vb.progress, vc.progress)
+                        let (adx, ady) = plane(va.along, vb.along, vc.along)
                         let round = va.nx != 0 || vb.nx != 0 || vc.nx != 0
                         let rowFirst = max(y0, pixelIndex(minY))
                         let rowEnd = min(y1, pixelIndex(maxY))
@@ -71,14 +76,19 @@ extension LineMesh {
                             var nx = va.nx + nxdx * (xc - ax) + nxdy * (yc - ay)
                             var ny = va.ny + nydx * (xc - ax) + nydy * (yc - ay)
                             var progress = va.progress + pdx * (xc - ax) + pdy * (yc - ay)
+                            var along = va.along + adx * (xc - ax) + ady * (yc - ay)
                             let row = pixels + y &* stride
                             for x in first..<end {
-                                defer { nx += nxdx; ny += nydx; progress += pdx }
+                                defer { nx += nxdx; ny += nydx; progress += pdx; along += adx }
                                 let n = round ? (nx * nx + ny * ny).squareRoot() : abs(ny)
                                 let d = n * outset
                                 var a = min(d - (inset - ramp), outset - d) / ramp
                                 if !(a > 0) { continue }
                                 if a > 1 { a = 1 }
+                                if let pattern {
+                                    a *= pattern.coverage(along: along, across: abs(ny) * outset)
+                                    if !(a > 0) { continue }
+                                }
                                 let color = gradient.color(at: progress)
                                 let s = UInt32(a * Double(fade) + 0.5)
                                 let src = s >= 256 ? color : Blend.scale(color, s)
@@ -89,5 +99,54 @@ extension LineMesh {
                 }
             }
         }
+    }
+}
+
+/// A dash pattern along a line: which pixels lie in a dash, anti-aliased over a pixel.
+struct GradientDashes {
+    /// Dash starts and ends within one period.
+    private let starts: [Double], ends: [Double]
+    private let period: Double
+    /// For round ends: the radius of the cap added to each end (0: square ends at the dash's).
+    private let halfWidth: Double
+
+    /// Nil for no pattern (or one without length).
+    init?(_ dashes: [Double], halfWidth: Double) {
+        guard dashes.count >= 2 else { return nil }
+        let lengths = dashes.map { $0.isFinite ? max($0, 0) : 0 }
+        let total = lengths.reduce(0, +)
+        guard total > 0, total.isFinite else { return nil }
+        var s: [Double] = [], e: [Double] = []
+        var x = 0.0
+        for (i, l) in lengths.enumerated() {
+            if i % 2 == 0 { s.append(x); e.append(x + l) }
+            x += l
+        }
+        starts = s; ends = e; period = total; self.halfWidth = halfWidth
+    }
+
+    /// 0...1: how much of the pixel `along` pixels from the line's start (`across` from its
+    /// centre) a dash covers.
+    @inline(__always) func coverage(along: Double, across: Double) -> Double {
+        var u = along.truncatingRemainder(dividingBy: period)
+        if u < 0 { u += period }
+        var best = 0.0
+        for k in 0..<starts.count {
+            var shift = -period
+            for _ in 0..<3 {
+                defer { shift += period }
+                let s = starts[k] + shift, e = ends[k] + shift
+                let c: Double
+                if halfWidth > 0 {
+                    let dx = max(s - u, u - e, 0)
+                    let dist = (dx * dx + across * across).squareRoot()
+                    c = dx == 0 ? 1 : halfWidth - dist + 0.5
+                } else {
+                    c = min(u - s, e - u) + 0.5
+                }
+                if c > best { best = c; if best >= 1 { return 1 } }
+            }
+        }
+        return min(best, 1)
     }
 }

@@ -25,6 +25,8 @@ public struct LineMesh {
         public var direction: Double
         /// How far along its line the vertex is (`line-progress`, 0...1), for gradients.
         public var progress: Double = 0
+        /// Device pixels along the run from its start (when asked for: dashes of gradients).
+        public var along: Double = 0
     }
 
     public private(set) var vertices: [Vertex] = []
@@ -37,6 +39,8 @@ public struct LineMesh {
     /// The progress of each point of `scratch` (empty: the run has none) and of the vertices emitted now.
     private var progressScratch: [Double] = []
     private var vertexProgress = 0.0
+    private var alongScratch: [Double] = []
+    private var vertexAlong = 0.0
 
     /// The engines' corner tolerances: joins sharper than 75 degrees get extra vertices near the
     /// corner; fake-round joins use a triangle per 20 degrees; bevel joins use a miter limit of 1.05.
@@ -56,7 +60,7 @@ public struct LineMesh {
     /// `progress`: each point's progress along its line (gradients), nil for none.
     public mutating func add(_ points: UnsafeBufferPointer<Point>, closed: Bool, cap: LineCap, join: LineJoin,
                              miterLimit: Double, roundLimit: Double = 1.05, sharpCornerOffset: Double = 0,
-                             progress: UnsafeBufferPointer<Double>? = nil) {
+                             progress: UnsafeBufferPointer<Double>? = nil, measuresAlong: Bool = false) {
         // A ring is handled as the engines handle polygon outlines: with its first point repeated
         // at the end.
         scratch.removeAll(keepingCapacity: true)
@@ -72,6 +76,15 @@ public struct LineMesh {
             if let p = progressScratch.first { progressScratch.append(p) }
         }
         let hasProgress = !progressScratch.isEmpty
+        alongScratch.removeAll(keepingCapacity: true)
+        vertexAlong = 0
+        if measuresAlong {
+            var total = 0.0
+            for (k, q) in scratch.enumerated() {
+                if k > 0 { total += (q - scratch[k - 1]).length }
+                alongScratch.append(total)
+            }
+        }
         var prevProgress = 0.0
         var len = scratch.count
         while len >= 2 && scratch[len - 1] == scratch[len - 2] { len -= 1 }
@@ -110,6 +123,7 @@ public struct LineMesh {
                 prevProgress = vertexProgress
                 vertexProgress = progressScratch[i]
             }
+            if measuresAlong { vertexAlong = alongScratch[i] }
             nextNormal = next.map { perp(unit($0 - cur)) } ?? prevNormal
             if prevNormal == nil { prevNormal = nextNormal }
             guard let pn = prevNormal, let nn = nextNormal else { continue }
@@ -130,8 +144,10 @@ public struct LineMesh {
                     let np = cur - (cur - p) * (sharpCornerOffset / length)
                     let here = vertexProgress
                     vertexProgress = here - (here - prevProgress) * (sharpCornerOffset / length)
+                    vertexAlong -= sharpCornerOffset
                     addCurrentVertex(np, pn, 0, 0, round: false)
                     vertexProgress = here
+                    vertexAlong += sharpCornerOffset
                     prev = np
                 }
             }
@@ -215,6 +231,7 @@ public struct LineMesh {
                     if hasProgress, let k = nextIndex(i, len: len, first: first, closed: closed) {
                         vertexProgress += (progressScratch[k] - vertexProgress) * (sharpCornerOffset / length)
                     }
+                    vertexAlong += sharpCornerOffset
                     addCurrentVertex(nc, nn, 0, 0, round: false)
                     cur = nc
                     current = nc
@@ -244,7 +261,7 @@ public struct LineMesh {
 
     private mutating func emit(_ p: Point, _ e: Point, round: Bool, up: Bool, direction: Double) {
         vertices.append(Vertex(x: p.x, y: p.y, ex: quantised(e.x), ey: quantised(e.y), nx: round ? 1 : 0, ny: up ? 1 : -1,
-                               direction: direction, progress: vertexProgress))
+                               direction: direction, progress: vertexProgress, along: vertexAlong))
         e3 = vertices.count - 1
         if e1 >= 0 && e2 >= 0 { triangles.append(Int32(e1)); triangles.append(Int32(e2)); triangles.append(Int32(e3)) }
     }

@@ -21,19 +21,22 @@ extension LineRenderLayer {
         let tz = Double(tileZoom ?? Int(max(p.zoom, 0).rounded(.down)))
         let sharp = 15 * p.world / (512 * exp2(tz))
         var start = 0
+        let dashes = paint.dasharray.map { $0 * max(paint.width, 1) }
         runPoints.withUnsafeBufferPointer { all in
             gradientScratch.progress.withUnsafeBufferPointer { progress in
                 for end in runEnds {
                     gradientScratch.mesh.add(UnsafeBufferPointer(rebasing: all[start..<end]), closed: false, cap: paint.cap,
                                              join: paint.join, miterLimit: paint.miterLimit, sharpCornerOffset: sharp,
-                                             progress: UnsafeBufferPointer(rebasing: progress[start..<end]))
+                                             progress: UnsafeBufferPointer(rebasing: progress[start..<end]),
+                                             measuresAlong: !dashes.isEmpty)
                     start = end
                 }
             }
         }
         let shading = LineShading(width: paint.width, gapWidth: paint.gapWidth, blur: paint.blur, offset: paint.offset,
                                   color: PremultipliedColor(packed: 0))
-        gradientScratch.mesh.drawGradient(shading, gradient, opacity: paint.opacity, onto: t.pixmap, rows: t.rows,
+        gradientScratch.mesh.drawGradient(shading, gradient, opacity: paint.opacity, dashes: dashes, roundDashes: paint.cap == .round,
+                                          onto: t.pixmap, rows: t.rows,
                                           scratch: &gradientScratch.positions)
     }
 
