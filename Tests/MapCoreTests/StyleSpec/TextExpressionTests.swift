@@ -81,4 +81,11 @@ import Testing
         #expect(SpecTest.propertyError(#"["*", ["line-progress"], 2]"#, "line", "line-width")
                 == #"p: "line-progress" is only allowed in line-gradient"#)
     }
+
+    /// The cases of MapLibre's number-format render and expression tests.
+    @Test func numberFormatAsMapLibresTests() throws {
+        #expect(try eval(#"["number-format", 123456.789, {}]"#) == .string("123,456.789"))
+        #expect(try eval(#"["number-format", 123456.789, {"currency": "JPY"}]"#) == .string("¥123,457"))
+        #expect(try eval(#"["number-format", 123456.789, {"currency": "EUR"}]"#) == .string("€123,456.79"))
+    }
 }
