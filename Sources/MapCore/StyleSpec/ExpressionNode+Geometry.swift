@@ -17,12 +17,10 @@ enum TileGrid {
         return exp2(z) * extent
     }
 
-    /// A longitude and latitude on the grid (`getTileCoordinates`): Web Mercator not clamped,
-    /// rounded to the unit.
-    static func point(lng: Double, lat: Double, scale: Double) -> PlanePoint {
-        let x = (180 + lng) / 360
-        let y = (180 - (180 / Double.pi * log(tan(Double.pi / 4 + lat * Double.pi / 360)))) / 360
-        return PlanePoint((x * scale).rounded(.toNearestOrAwayFromZero), (y * scale).rounded(.toNearestOrAwayFromZero))
+    /// A longitude and latitude in Web Mercator (x, y 0...1; the latitude not clamped), as
+    /// `getTileCoordinates` projects it before scaling to the grid.
+    static func mercator(lng: Double, lat: Double) -> PlanePoint {
+        PlanePoint((180 + lng) / 360, (180 - (180 / Double.pi * log(tan(Double.pi / 4 + lat * Double.pi / 360)))) / 360)
     }
 
     /// A feature's position (normalised Web Mercator) on the grid.
@@ -41,11 +39,12 @@ enum TileGrid {
 /// feature, lies strictly inside one of the polygons (holes excluded, the boundary outside).
 /// Polygon features and features without geometry are never within.
 final class WithinNode: Node, @unchecked Sendable {
-    /// Polygons (rings of longitude, latitude).
+    /// Polygons (rings of positions in Web Mercator).
     let polygons: [[[PlanePoint]]]
 
+    /// `polygons`: rings of longitude, latitude.
     init(polygons: [[[PlanePoint]]]) {
-        self.polygons = polygons
+        self.polygons = polygons.map { $0.map { $0.map { TileGrid.mercator(lng: $0.x, lat: $0.y) } } }
         super.init([], readsFeature: true)
     }
 
@@ -56,7 +55,7 @@ final class WithinNode: Node, @unchecked Sendable {
         let tilePolygons = polygons.map { rings in
             rings.map { ring in
                 ring.map { p -> PlanePoint in
-                    let q = TileGrid.point(lng: p.x, lat: p.y, scale: scale)
+                    let q = TileGrid.point(mercatorX: p.x, p.y, scale: scale)
                     polyBox.add(q)
                     return q
                 }
