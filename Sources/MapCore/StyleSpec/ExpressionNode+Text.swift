@@ -22,6 +22,7 @@ final class CollatorNode: Node, @unchecked Sendable {
     struct Collator {
         var options: String.CompareOptions
         var locale: Locale
+        /// The locale asked for.
         var tag: String
 
         func compare(_ a: String, _ b: String) -> ComparisonResult {
@@ -40,7 +41,23 @@ final class CollatorNode: Node, @unchecked Sendable {
         if try !(caseSensitive?.boolean(c, &f) ?? false) { options.insert(.caseInsensitive) }
         if try !(diacriticSensitive?.boolean(c, &f) ?? false) { options.insert(.diacriticInsensitive) }
         let tag = try locale?.string(c, &f) ?? NumberFormatNode.defaultLocale
-        return Collator(options: options, locale: Locale(identifier: tag), tag: Self.resolved(tag))
+        return Collator(options: options, locale: locales.locale(tag), tag: tag)
+    }
+
+    /// The locale of the last tag used (nearly always the same one): made once, not per comparison.
+    private let locales = LocaleCache()
+
+    final class LocaleCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last: (tag: String, locale: Locale)?
+        func locale(_ tag: String) -> Locale {
+            lock.lock()
+            defer { lock.unlock() }
+            if let last, last.tag == tag { return last.locale }
+            let locale = Locale(identifier: tag)
+            last = (tag, locale)
+            return locale
+        }
     }
 
     /// The locale a collator of `tag` uses, as `resolvedOptions().locale` reports it: the tag
@@ -100,7 +117,7 @@ final class ResolvedLocaleNode: Node, @unchecked Sendable {
         super.init([collator])
     }
     override func evaluate(_ c: EvaluationContext, _ f: inout Frame) throws -> StyleValue {
-        .string(try collator.collator(c, &f).tag)
+        .string(CollatorNode.resolved(try collator.collator(c, &f).tag))
     }
 }
 
