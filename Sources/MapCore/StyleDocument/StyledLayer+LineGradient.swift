@@ -3,7 +3,9 @@ import Raster
 
 extension StyledLayer {
     /// The layer's `line-gradient` sampled into its ramp: 256 colours at progress i / 255, as
-    /// MapLibre fills its gradient texture (made once per expression and kept).
+    /// MapLibre fills its gradient texture (made once per expression and kept). A `step`
+    /// gradient gets 4096, looked up nearest: MapLibre sizes that texture by the line's length
+    /// (about two texels per pixel of the tile), so its steps fall where the stops say.
     func lineGradient() -> LineGradient? {
         guard let value = paintValues[LinePaintProperty.gradient.rawValue] else { return nil }
         guard let expression = value.expression else {
@@ -11,14 +13,16 @@ extension StyledLayer {
             return LineGradient(ramp: [Self.packed(c)], nearest: true)
         }
         return LineGradientCache.shared.ramp(for: expression) {
+            let step = expression.node is StepNode
+            let n = step ? 4096 : 256
             var ramp: [UInt32] = []
-            ramp.reserveCapacity(256)
-            for i in 0..<256 {
+            ramp.reserveCapacity(n)
+            for i in 0..<n {
                 var c = EvaluationContext(zoom: 0)
-                c.lineProgress = Double(i) / 255
+                c.lineProgress = Double(i) / Double(n - 1)
                 ramp.append(Self.packed(value.evaluate(c).asColor ?? Color(r: 0, g: 0, b: 0, a: 0)))
             }
-            return LineGradient(ramp: ramp, nearest: expression.node is StepNode)
+            return LineGradient(ramp: ramp, nearest: step)
         }
     }
 
