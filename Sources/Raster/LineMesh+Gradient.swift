@@ -1,14 +1,15 @@
 extension LineMesh {
     /// Shades every triangle as ``draw(_:onto:rows:clip:scratch:)`` does, each pixel coloured by
     /// `gradient` at its progress (the vertices' progress interpolated linearly, as the engines'
-    /// `v_lineprogress`) and faded by `opacity`; `shading.color` is not used. With `dashes`
-    /// (device pixels, dash and gap alternating; the mesh made with `measuresAlong`) only the
-    /// dashes are drawn, their ends square or, with `roundDashes`, round.
+    /// `v_lineprogress`; the mesh made with `tracksProgress`) and faded by `opacity`;
+    /// `shading.color` is not used. With `dashes` (device pixels, dash and gap alternating) only
+    /// the dashes are drawn, their ends square or, with `roundDashes`, round.
     public func drawGradient(_ shading: LineShading, _ gradient: LineGradient, opacity: Double, dashes: [Double] = [],
                              roundDashes: Bool = false, onto pixmap: Pixmap,
                              rows: Range<Int>, clip: PixelRect? = nil, scratch: inout [Double]) {
         let outset = shading.outset, inset = shading.inset
-        guard outset > 0, outset.isFinite, !triangles.isEmpty, !gradient.ramp.isEmpty else { return }
+        guard outset > 0, outset.isFinite, !triangles.isEmpty, !gradient.ramp.isEmpty,
+              progresses.count == vertices.count, alongs.count == vertices.count else { return }
         let ramp = max(shading.blur, 0) + 1
         let offset = shading.offset
         let fade = UInt32((min(max(opacity.isNaN ? 0 : opacity, 0), 1) * 256).rounded())
@@ -31,6 +32,7 @@ extension LineMesh {
         let stride = pixmap.width
         let pixels = pixmap.pixels
         let bounds = (Double(x0), Double(y0), Double(x1), Double(y1))
+        let progresses = self.progresses, alongs = self.alongs
         vertices.withUnsafeBufferPointer { verts in
             scratch.withUnsafeBufferPointer { pos in
                 triangles.withUnsafeBufferPointer { tri in
@@ -52,8 +54,9 @@ extension LineMesh {
                         }
                         let (nxdx, nxdy) = plane(va.nx, vb.nx, vc.nx)
                         let (nydx, nydy) = plane(va.ny, vb.ny, vc.ny)
-                        let (pdx, pdy) = plane(va.progress, vb.progress, vc.progress)
-                        let (adx, ady) = plane(va.along, vb.along, vc.along)
+                        let pa = progresses[i0], la = alongs[i0]
+                        let (pdx, pdy) = plane(pa, progresses[i1], progresses[i2])
+                        let (adx, ady) = plane(la, alongs[i1], alongs[i2])
                         let round = va.nx != 0 || vb.nx != 0 || vc.nx != 0
                         let rowFirst = max(y0, pixelIndex(minY))
                         let rowEnd = min(y1, pixelIndex(maxY))
@@ -75,8 +78,8 @@ extension LineMesh {
                             let xc = Double(first) + 0.5
                             var nx = va.nx + nxdx * (xc - ax) + nxdy * (yc - ay)
                             var ny = va.ny + nydx * (xc - ax) + nydy * (yc - ay)
-                            var progress = va.progress + pdx * (xc - ax) + pdy * (yc - ay)
-                            var along = va.along + adx * (xc - ax) + ady * (yc - ay)
+                            var progress = pa + pdx * (xc - ax) + pdy * (yc - ay)
+                            var along = la + adx * (xc - ax) + ady * (yc - ay)
                             let row = pixels + y &* stride
                             for x in first..<end {
                                 defer { nx += nxdx; ny += nydx; progress += pdx; along += adx }

@@ -23,15 +23,17 @@ public struct LineMesh {
         public var nx: Double, ny: Double
         /// -1, 0 or 1: which way a round or square end's extrusion turns (it turns an offset too).
         public var direction: Double
-        /// How far along its line the vertex is (`line-progress`, 0...1), for gradients.
-        public var progress: Double = 0
-        /// Device pixels along the run from its start (when asked for: dashes of gradients).
-        public var along: Double = 0
     }
 
     public private(set) var vertices: [Vertex] = []
     /// Three vertex indices per triangle, in the order the engines emit them (and blend them).
     public private(set) var triangles: [Int32] = []
+    /// With `tracksProgress` (gradients), for each vertex: how far along its line it is
+    /// (`line-progress`, 0...1) and device pixels along its run from the run's start (dashes).
+    public private(set) var progresses: [Double] = []
+    public private(set) var alongs: [Double] = []
+    /// Whether `progresses` and `alongs` are kept (set before adding runs).
+    public var tracksProgress = false
 
     // The last three vertices emitted (-1: none), as the engines' strip-like emission keeps them.
     private var e1 = -1, e2 = -1, e3 = -1
@@ -52,12 +54,16 @@ public struct LineMesh {
     public mutating func removeAll() {
         vertices.removeAll(keepingCapacity: true)
         triangles.removeAll(keepingCapacity: true)
+        progresses.removeAll(keepingCapacity: true)
+        alongs.removeAll(keepingCapacity: true)
     }
 
     /// Adds one run of points (device pixels; `closed`: a ring, its last point joined back to the
     /// first with no caps). `sharpCornerOffset` is how far (px) from a sharp corner the extra
     /// vertices go: 15 px at the zoom of the tile the line comes from, 0 for none.
-    /// `progress`: each point's progress along its line (gradients), nil for none.
+    /// `progress`: each point's progress along its line (gradients), nil for none;
+    /// `measuresAlong`: each vertex's distance along the run is kept (dashes of gradients). Both
+    /// are recorded only with `tracksProgress`.
     public mutating func add(_ points: UnsafeBufferPointer<Point>, closed: Bool, cap: LineCap, join: LineJoin,
                              miterLimit: Double, roundLimit: Double = 1.05, sharpCornerOffset: Double = 0,
                              progress: UnsafeBufferPointer<Double>? = nil, measuresAlong: Bool = false) {
@@ -261,7 +267,8 @@ public struct LineMesh {
 
     private mutating func emit(_ p: Point, _ e: Point, round: Bool, up: Bool, direction: Double) {
         vertices.append(Vertex(x: p.x, y: p.y, ex: quantised(e.x), ey: quantised(e.y), nx: round ? 1 : 0, ny: up ? 1 : -1,
-                               direction: direction, progress: vertexProgress, along: vertexAlong))
+                               direction: direction))
+        if tracksProgress { progresses.append(vertexProgress); alongs.append(vertexAlong) }
         e3 = vertices.count - 1
         if e1 >= 0 && e2 >= 0 { triangles.append(Int32(e1)); triangles.append(Int32(e2)); triangles.append(Int32(e3)) }
     }

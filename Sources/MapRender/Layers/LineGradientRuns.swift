@@ -18,6 +18,7 @@ extension LineRenderLayer {
         collectProgressParts(g, map)
         guard !runEnds.isEmpty else { return }
         gradientScratch.mesh.removeAll()
+        gradientScratch.mesh.tracksProgress = true
         let tz = Double(tileZoom ?? Int(max(p.zoom, 0).rounded(.down)))
         let sharp = 15 * p.world / (512 * exp2(tz))
         var start = 0
