@@ -26,9 +26,10 @@ extension StyledLayer {
         }
     }
 
-    /// A colour as a premultiplied packed pixel.
+    /// A colour as a premultiplied packed pixel; channels and alpha truncated to bytes, as
+    /// MapLibre writes its gradient texture.
     static func packed(_ c: Color) -> UInt32 {
-        func byte(_ v: Double) -> UInt8 { UInt8((min(max(v.isNaN ? 0 : v, 0), 1) * 255).rounded()) }
+        func byte(_ v: Double) -> UInt8 { UInt8((min(max(v.isNaN ? 0 : v, 0), 1) * 255 + 1e-7).rounded(.down)) }
         return RGBA8(byte(c.r), byte(c.g), byte(c.b), byte(c.a)).premultiplied.packed
     }
 }
