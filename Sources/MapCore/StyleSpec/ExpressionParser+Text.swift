@@ -63,4 +63,25 @@ extension Node {
     var readsLineProgress: Bool {
         self is LineProgressNode || children.contains { $0.readsLineProgress }
     }
+
+    /// Whether something in this subtree other than `line-progress` reads the feature.
+    var readsFeatureBesidesLineProgress: Bool {
+        if self is LineProgressNode || isFeatureConstant { return false }
+        // Not feature-constant though its children are: the node itself reads the feature.
+        if children.allSatisfy(\.isFeatureConstant) { return true }
+        return children.contains { $0.readsFeatureBesidesLineProgress }
+    }
+}
+
+/// Where `line-progress` may appear: only in `line-gradient`, whose expression may read nothing
+/// else (no zoom, no feature data), as the style specification has it.
+enum LineProgressRule {
+    static func check(_ e: StyleExpression, _ spec: PropertySpec, _ path: String) throws {
+        guard spec.name == "line-gradient" else {
+            if e.node.readsLineProgress { throw StyleError("\(path): \"line-progress\" is only allowed in line-gradient") }
+            return
+        }
+        if e.isZoomDependent { throw StyleError("\(path): zoom expressions not supported") }
+        if e.node.readsFeatureBesidesLineProgress { throw StyleError("\(path): data expressions not supported") }
+    }
 }

@@ -80,6 +80,12 @@ import Testing
         #expect(gradient.evaluate(c) == .color(Color(r: 0.5, g: 0, b: 0.5)))
         #expect(SpecTest.propertyError(#"["*", ["line-progress"], 2]"#, "line", "line-width")
                 == #"p: "line-progress" is only allowed in line-gradient"#)
+        // line-gradient reads the progress only: no feature data, no zoom.
+        #expect(SpecTest.propertyError(#"["interpolate", ["linear"], ["line-progress"], 0, ["get", "c"], 1, "red"]"#, "line", "line-gradient")
+                == "p: data expressions not supported")
+        #expect(SpecTest.propertyError(#"["interpolate", ["linear"], ["zoom"], 0, "blue", 1, "red"]"#, "line", "line-gradient")
+                == "p: zoom expressions not supported")
+        #expect(SpecTest.propertyError(#"["step", ["line-progress"], "blue", 0.5, ["to-color", ["concat", "r", "ed"]]]"#, "line", "line-gradient") == nil)
     }
 
     /// The cases of MapLibre's number-format render and expression tests.
