@@ -28,10 +28,21 @@ public struct LineMesh {
     public private(set) var vertices: [Vertex] = []
     /// Three vertex indices per triangle, in the order the engines emit them (and blend them).
     public private(set) var triangles: [Int32] = []
+    /// With `tracksProgress` (gradients), for each vertex: how far along its line it is
+    /// (`line-progress`, 0...1) and device pixels along its run from the run's start (dashes).
+    public private(set) var progresses: [Double] = []
+    public private(set) var alongs: [Double] = []
+    /// Whether `progresses` and `alongs` are kept (set before adding runs).
+    public var tracksProgress = false
 
     // The last three vertices emitted (-1: none), as the engines' strip-like emission keeps them.
     private var e1 = -1, e2 = -1, e3 = -1
     private var scratch: [Point] = []
+    /// The progress of each point of `scratch` (empty: the run has none) and of the vertices emitted now.
+    private var progressScratch: [Double] = []
+    private var vertexProgress = 0.0
+    private var alongScratch: [Double] = []
+    private var vertexAlong = 0.0
 
     /// The engines' corner tolerances: joins sharper than 75 degrees get extra vertices near the
     /// corner; fake-round joins use a triangle per 20 degrees; bevel joins use a miter limit of 1.05.
@@ -43,18 +54,44 @@ public struct LineMesh {
     public mutating func removeAll() {
         vertices.removeAll(keepingCapacity: true)
         triangles.removeAll(keepingCapacity: true)
+        progresses.removeAll(keepingCapacity: true)
+        alongs.removeAll(keepingCapacity: true)
     }
 
     /// Adds one run of points (device pixels; `closed`: a ring, its last point joined back to the
     /// first with no caps). `sharpCornerOffset` is how far (px) from a sharp corner the extra
     /// vertices go: 15 px at the zoom of the tile the line comes from, 0 for none.
+    /// `progress`: each point's progress along its line (gradients), nil for none;
+    /// `measuresAlong`: each vertex's distance along the run is kept (dashes of gradients). Both
+    /// are recorded only with `tracksProgress`.
     public mutating func add(_ points: UnsafeBufferPointer<Point>, closed: Bool, cap: LineCap, join: LineJoin,
-                             miterLimit: Double, roundLimit: Double = 1.05, sharpCornerOffset: Double = 0) {
+                             miterLimit: Double, roundLimit: Double = 1.05, sharpCornerOffset: Double = 0,
+                             progress: UnsafeBufferPointer<Double>? = nil, measuresAlong: Bool = false) {
         // A ring is handled as the engines handle polygon outlines: with its first point repeated
         // at the end.
         scratch.removeAll(keepingCapacity: true)
-        for q in points where q.x.isFinite && q.y.isFinite { scratch.append(q) }
-        if closed, let first = scratch.first, scratch.count >= 2, first != scratch[scratch.count - 1] { scratch.append(first) }
+        progressScratch.removeAll(keepingCapacity: true)
+        vertexProgress = 0
+        for (k, q) in points.enumerated() where q.x.isFinite && q.y.isFinite {
+            scratch.append(q)
+            if let progress, k < progress.count { progressScratch.append(progress[k]) }
+        }
+        if progressScratch.count != scratch.count { progressScratch.removeAll(keepingCapacity: true) }
+        if closed, let first = scratch.first, scratch.count >= 2, first != scratch[scratch.count - 1] {
+            scratch.append(first)
+            if let p = progressScratch.first { progressScratch.append(p) }
+        }
+        let hasProgress = !progressScratch.isEmpty
+        alongScratch.removeAll(keepingCapacity: true)
+        vertexAlong = 0
+        if measuresAlong {
+            var total = 0.0
+            for (k, q) in scratch.enumerated() {
+                if k > 0 { total += (q - scratch[k - 1]).length }
+                alongScratch.append(total)
+            }
+        }
+        var prevProgress = 0.0
         var len = scratch.count
         while len >= 2 && scratch[len - 1] == scratch[len - 2] { len -= 1 }
         var first = 0
@@ -71,6 +108,7 @@ public struct LineMesh {
 
         if closed {
             current = coords[len - 2]
+            if hasProgress { vertexProgress = progressScratch[len - 2] }
             nextNormal = perp(unit(coords[first] - coords[len - 2]))
         }
 
@@ -87,6 +125,11 @@ public struct LineMesh {
             if let c = current { prev = c }
             var cur = coords[i]
             current = cur
+            if hasProgress {
+                prevProgress = vertexProgress
+                vertexProgress = progressScratch[i]
+            }
+            if measuresAlong { vertexAlong = alongScratch[i] }
             nextNormal = next.map { perp(unit($0 - cur)) } ?? prevNormal
             if prevNormal == nil { prevNormal = nextNormal }
             guard let pn = prevNormal, let nn = nextNormal else { continue }
@@ -105,7 +148,12 @@ public struct LineMesh {
                 let length = (cur - p).length
                 if length > 2 * sharpCornerOffset {
                     let np = cur - (cur - p) * (sharpCornerOffset / length)
+                    let here = vertexProgress
+                    vertexProgress = here - (here - prevProgress) * (sharpCornerOffset / length)
+                    vertexAlong -= sharpCornerOffset
                     addCurrentVertex(np, pn, 0, 0, round: false)
+                    vertexProgress = here
+                    vertexAlong += sharpCornerOffset
                     prev = np
                 }
             }
@@ -186,6 +234,10 @@ public struct LineMesh {
                 let length = (cur - n).length
                 if length > 2 * sharpCornerOffset {
                     let nc = cur + (n - cur) * (sharpCornerOffset / length)
+                    if hasProgress, let k = nextIndex(i, len: len, first: first, closed: closed) {
+                        vertexProgress += (progressScratch[k] - vertexProgress) * (sharpCornerOffset / length)
+                    }
+                    vertexAlong += sharpCornerOffset
                     addCurrentVertex(nc, nn, 0, 0, round: false)
                     cur = nc
                     current = nc
@@ -196,6 +248,12 @@ public struct LineMesh {
     }
 
     private enum Join { case miter, bevel, round, fakeRound, flipBevel }
+
+    /// The index of the point after `i` (a ring's last goes on to its second).
+    private func nextIndex(_ i: Int, len: Int, first: Int, closed: Bool) -> Int? {
+        if closed && i == len - 1 { return first + 1 }
+        return i + 1 < len ? i + 1 : nil
+    }
 
     @inline(__always) private func perp(_ p: Point) -> Point { Point(-p.y, p.x) }
     @inline(__always) private func unit(_ p: Point) -> Point {
@@ -210,6 +268,7 @@ public struct LineMesh {
     private mutating func emit(_ p: Point, _ e: Point, round: Bool, up: Bool, direction: Double) {
         vertices.append(Vertex(x: p.x, y: p.y, ex: quantised(e.x), ey: quantised(e.y), nx: round ? 1 : 0, ny: up ? 1 : -1,
                                direction: direction))
+        if tracksProgress { progresses.append(vertexProgress); alongs.append(vertexAlong) }
         e3 = vertices.count - 1
         if e1 >= 0 && e2 >= 0 { triangles.append(Int32(e1)); triangles.append(Int32(e2)); triangles.append(Int32(e3)) }
     }

@@ -19,6 +19,8 @@ public struct LinePaint: Equatable, Sendable {
     public var offset: Double = 0
     /// How much the layer ignores the light: 1 shows its colour as is, 0 lights it fully.
     public var emissiveStrength: Double = 0
+    /// `line-gradient`: colours along the line by its progress instead of `color` (nil: none).
+    public var gradient: LineGradient? = nil
 
     /// Lengths in device pixels for `ratio` of them per CSS pixel (dashes are in widths).
     public mutating func scale(by ratio: Double) {

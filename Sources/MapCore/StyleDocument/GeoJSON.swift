@@ -17,10 +17,15 @@ public final class FeatureGeometry: Sendable {
     /// along the tiles' sides (a line layer or an outline strokes these, not the cuts). Nil: the
     /// rings themselves.
     public let outline: FeatureGeometry?
+    /// For lines of a GeoJSON source with `lineMetrics`: each point's distance along its whole
+    /// line over the line's length (0...1), which `line-progress` reads; nil: not measured.
+    public let lineProgress: [Double]?
 
-    public init(kind: Kind, parts: [[MercatorPoint]], polygonStarts: [Int] = [], outline: FeatureGeometry? = nil) {
+    public init(kind: Kind, parts: [[MercatorPoint]], polygonStarts: [Int] = [], outline: FeatureGeometry? = nil,
+                lineProgress: [Double]? = nil) {
         self.kind = kind
         self.outline = outline
+        self.lineProgress = lineProgress
         var c: [Double] = [], starts: [Int] = []
         c.reserveCapacity(parts.reduce(0) { $0 + $1.count } * 2)
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
@@ -42,6 +47,7 @@ public final class FeatureGeometry: Sendable {
     public init(point p: MercatorPoint) {
         kind = .points
         outline = nil
+        lineProgress = nil
         coordinates = [p.x, p.y]
         partStarts = Self.onePart
         polygonStarts = []
@@ -59,7 +65,12 @@ public final class FeatureGeometry: Sendable {
 public struct GeoFeature: Sendable {
     public let geometry: FeatureGeometry
     public let evaluation: EvaluationFeature
-    public init(geometry: FeatureGeometry, evaluation: EvaluationFeature) { self.geometry = geometry; self.evaluation = evaluation }
+    public init(geometry: FeatureGeometry, evaluation: EvaluationFeature) {
+        self.geometry = geometry
+        var e = evaluation
+        e.geometry = geometry
+        self.evaluation = e
+    }
 }
 
 /// The features of a GeoJSON document (RFC 7946: a FeatureCollection, a Feature or a bare geometry).

@@ -45,7 +45,7 @@ extension StyledLayer {
     /// The feature's `fill-pattern` image from the sprite (or an image added to it), or nil when
     /// it names none the style has.
     func fillPattern(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> FillPattern? {
-        let name = string(FillPaintProperty.pattern, c)
+        let name = string(FillPaintProperty.pattern, style.withImages(c))
         guard !name.isEmpty, let icon = style.sprite?.icons[name] else { return nil }
         return FillPattern(image: icon.image, imagePixelRatio: icon.pixelRatio, zoom: e.zoom)
     }
@@ -87,6 +87,7 @@ extension StyledLayer {
             let reach = p.gapWidth / 2 + p.width + abs(p.offset)
             if reach > 0 { p.miterLimit = min(p.miterLimit, max(1, typedLimit / reach)) }
         }
+        if definition.type == .line && isSet(P.gradient) { p.gradient = lineGradient() }
         return p
     }
 

@@ -29,7 +29,7 @@ extension StyledLayer {
 
     /// The feature's icon (`icon-image` from the sprite, else a vector image of that name), or nil.
     func icon(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> PendingIcon? {
-        let name = string(L.iconImage, c)
+        let name = string(L.iconImage, style.withImages(c))
         guard !name.isEmpty else { return nil }
         let alignment = string(L.iconRotationAlignment, c)
         let rotatesWithMap = alignment == "map" || (alignment == "auto" && string(L.placement, c) != "point")

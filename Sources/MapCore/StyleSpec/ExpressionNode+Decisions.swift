@@ -119,8 +119,10 @@ final class CaseNode: Node, @unchecked Sendable {
 
 /// `coalesce`: the first non-null argument value.
 final class CoalesceNode: Node, @unchecked Sendable {
-    init(_ args: [Node]) { super.init(args) }
+    let hasImages: Bool
+    init(_ args: [Node]) { hasImages = args.contains { $0 is ImageNode }; super.init(args) }
     override func evaluate(_ c: EvaluationContext, _ f: inout Frame) throws -> StyleValue {
+        if hasImages { return try ImageNode.coalesce(children, c, &f) }
         for node in children {
             let value = try node.evaluate(c, &f)
             if case .null = value { continue }

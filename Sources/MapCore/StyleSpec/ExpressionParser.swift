@@ -74,6 +74,7 @@ enum Operator: String {
     case length, at, `in`, indexOf = "index-of", slice, concat, downcase, upcase, rgb, rgba, toRGBA = "to-rgba"
     case format, numberFormat = "number-format"
     case `let`, `var`
+    case within, distance, collator, resolvedLocale = "resolved-locale", isSupportedScript = "is-supported-script", image, lineProgress = "line-progress"
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -255,6 +256,8 @@ final class ExpressionParser {
             return try parseFormat(items, ctx)
         case .numberFormat:
             return try parseNumberFormat(items, ctx)
+        case .within, .distance: return try parseGeometryOperator(op, items, ctx)
+        case .collator, .resolvedLocale, .isSupportedScript, .image, .lineProgress: return try parseTextOperator(op, items, ctx)
         default:
             return try parseFunction(op, items, ctx)
         }
@@ -294,7 +297,7 @@ final class ExpressionParser {
         case .greater: compare = .greater
         default: compare = .greaterOrEqual
         }
-        if items.count == 4 { throw fail("\(ctx.path)[3]", "collators are not supported") }
+        if items.count == 4 { return try parseCollatedComparison(compare, items, ctx) }
         try checkArity(items, 2...2, ctx)
         var lhs = try parse(items[1], ctx.argument(1, .value))
         var rhs = try parse(items[2], ctx.argument(2, .value))

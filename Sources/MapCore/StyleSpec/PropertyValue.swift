@@ -107,6 +107,7 @@ public struct PropertyValue: Sendable {
                                      coercesToString: spec.coercesToString, allowsInternal: allowsInternal)
         if e.isFeatureDependent && !spec.dataDriven { throw StyleError("\(path): data expressions not supported") }
         if e.isZoomDependent && !spec.zoomDependent { throw StyleError("\(path): zoom expressions not supported") }
+        try LineProgressRule.check(e, spec, path)
         switch e.zoomCurve() {
         case .failure(let error):
             throw StyleError("\(path): \(error.description)")

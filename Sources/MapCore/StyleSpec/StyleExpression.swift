@@ -7,6 +7,8 @@ public struct EvaluationFeature: Sendable {
     /// "Point", "LineString" or "Polygon"; multi-geometries report the single name, as
     /// MapLibre's `geometry-type` and `$type` do for tiled data.
     public var geometryType: String
+    /// The feature's geometry, for `within` and `distance` (a ``GeoFeature`` sets it).
+    public var geometry: FeatureGeometry?
 
     /// `geometryType` "MultiPoint", "MultiLineString" or "MultiPolygon" is stored as the single name.
     public init(properties: [String: StyleValue] = [:], id: StyleValue? = nil, geometryType: String = "Point") {
@@ -27,6 +29,12 @@ public struct EvaluationContext: Sendable {
     public var zoom: Double
     public var feature: EvaluationFeature?
     public var time: Double
+    /// `["line-progress"]`: how far along its line the point being coloured lies (0...1), for
+    /// `line-gradient`; nil reads as 0.
+    public var lineProgress: Double?
+    /// Whether the style has an image of a name (`image` expressions); nil: every name counts as
+    /// available.
+    public var imageAvailable: (@Sendable (String) -> Bool)?
 
     public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom

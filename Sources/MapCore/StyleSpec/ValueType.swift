@@ -15,6 +15,8 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
     case value
     case formatted
     case array(ValueType, Int?)
+    /// What `collator` makes: only comparisons and `resolved-locale` take it.
+    case collator
 
     /// The type as MapLibre writes it: `number`, `array`, `array<number>`, `array<number, 2>`.
     public var description: String {
@@ -30,6 +32,7 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
         case .array(let item, let count):
             if let count { return "array<\(item), \(count)>" }
             return item == .value ? "array" : "array<\(item)>"
+        case .collator: return "collator"
         }
     }
 
@@ -45,10 +48,11 @@ public indirect enum ValueType: Equatable, Sendable, CustomStringConvertible {
         case .value: return .value
         case .formatted: return .formatted
         case .array: return .array
+        case .collator: return .collator
         }
     }
 
-    enum Kind: Equatable { case null, number, string, boolean, color, object, value, formatted, array }
+    enum Kind: Equatable { case null, number, string, boolean, color, object, value, formatted, array, collator }
 
     /// Whether a value of type `actual` may stand where `self` is expected (MapLibre's
     /// `checkSubtype`): equal kinds, anything for `value`, arrays item-wise with a matching

@@ -26,6 +26,7 @@ final class LineRenderLayer: RenderLayer {
     /// Style lines as the reference engines' triangles (see `LineMesh`), and their screen positions.
     private var lineMesh = LineMesh()
     private var meshPositions: [Double] = []
+    var gradientScratch = LineGradientScratch()
 
     init() {
         runPoints.reserveCapacity(1 << 16)
@@ -52,6 +53,7 @@ final class LineRenderLayer: RenderLayer {
             let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
             let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
             p.forEachCopy(g, margin: margin, draw.translate) { (map: M) in
+                if let gradient = paint.gradient { return drawGradient(g, paint, gradient, map, tileZoom: draw.tileZoom, p, t) }
                 // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)
                 if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, let a = map.axis {
                     drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, t, &rasterizer)

@@ -76,7 +76,7 @@ import Testing
         #expect(SpecTest.parseError(#"["<", 1, "a"]"#) == "e: cannot compare types number and string")
         #expect(SpecTest.parseError(#"["<", true, false]"#) == #"e[1]: "<" comparisons are not supported for type boolean"#)
         #expect(SpecTest.parseError(#"["==", ["literal", [1]], 1]"#) == #"e[1]: "==" comparisons are not supported for type array<number, 1>"#)
-        #expect(SpecTest.parseError(#"["==", 1, 1, ["collator", {}]]"#) == "e[3]: collators are not supported")
+        #expect(SpecTest.parseError(#"["==", 1, 1, ["collator", {}]]"#) == "e: cannot use collator to compare non-string types")
     }
 
     @Test func logic() throws {

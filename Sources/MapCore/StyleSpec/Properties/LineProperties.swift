@@ -17,7 +17,7 @@ enum LinePaintProperty: Int, PaintProperty {
         case .blur: return S.number("line-blur", 0, min: 0, .data)
         case .dasharray: return S.spec("line-dasharray", .numberArray(count: nil), min: 0, .data, transition: true, layout: false)
         case .pattern: return S.spec("line-pattern", .resolvedImage, .data, transition: true, layout: false)
-        case .gradient: return S.spec("line-gradient", .color, .none, interpolated: true, layout: false)
+        case .gradient: return S.spec("line-gradient", .color, .data, interpolated: true, layout: false)   // (data: reads line-progress)
         case .emissiveStrength: return S.emissive("line")
         case .translate: return S.translate("line")
         case .translateAnchor: return S.translateAnchor("line")
