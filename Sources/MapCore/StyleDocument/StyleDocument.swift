@@ -119,6 +119,7 @@ public enum SourceDefinition: Sendable {
 /// The layer types a document may use.
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, raster, symbol
+    case heatmap
 }
 
 /// A layer as the document defines it: plain data, its properties parsed but not evaluated.

@@ -74,6 +74,7 @@ enum Operator: String {
     case length, at, `in`, indexOf = "index-of", slice, concat, downcase, upcase, rgb, rgba, toRGBA = "to-rgba"
     case format, numberFormat = "number-format"
     case `let`, `var`
+    case heatmapDensity = "heatmap-density"
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -88,6 +89,8 @@ final class ExpressionParser {
     /// How many `let` bindings were seen; each has a slot in ``EvaluationState``.
     private(set) var slotCount = 0
     let allowsInternal: Bool
+    /// `["heatmap-density"]` may be used (`heatmap-color` only).
+    var allowsHeatmapDensity = false
     private var depth = 0
 
     init(allowsInternal: Bool = false) {
@@ -255,6 +258,7 @@ final class ExpressionParser {
             return try parseFormat(items, ctx)
         case .numberFormat:
             return try parseNumberFormat(items, ctx)
+        case .heatmapDensity: return try parseHeatmapDensity(items, ctx)
         default:
             return try parseFunction(op, items, ctx)
         }
