@@ -155,4 +155,24 @@ import Testing
         #expect(pm.color(atX: 92, y: 32) == RGBA8(255, 0, 0))
         #expect(pm.color(atX: 64, y: 32).a == 0)
     }
+
+    @Test func cutVerticesOfTiledLinesAreLeftOut() {
+        // A line through the view's centre, (0.5, 0.5) in Mercator: on every tile edge. With the
+        // tiles' zoom given (a vector source's lines are cut there) that vertex adds nothing; a
+        // point there, or the line of a GeoJSON source, keeps it.
+        let view = Self.view()
+        func centre(_ kind: FeatureGeometry.Kind, tileZoom: Int?) -> Float {
+            let parts = kind == .points ? [[view.mercator(x: 100, y: 60)]] : [[view.mercator(x: 60, y: 60), view.mercator(x: 100, y: 60)]]
+            let item = FeatureDraw<HeatmapPointPaint>.Item(paint: HeatmapPointPaint(weight: 1, radius: 8),
+                                                           geometry: FeatureGeometry(kind: kind, parts: parts))
+            let renderer = FrameRenderer()
+            _ = render(HeatmapDraw(points: FeatureDraw(items: [item], tileZoom: tileZoom), intensity: 1, opacity: 1, ramp: .standard),
+                       view, renderer: renderer)
+            return renderer.heatmaps.density[14 * (Self.size.width / 4) + 24]     // (98, 58)
+        }
+        #expect(view.mercator(x: 100, y: 60).x == 0.5)
+        #expect(centre(.lines, tileZoom: 10) == 0)
+        #expect(centre(.lines, tileZoom: nil) > 0.2)
+        #expect(centre(.points, tileZoom: 10) > 0.2)
+    }
 }

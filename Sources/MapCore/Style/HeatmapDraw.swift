@@ -5,7 +5,9 @@ import Raster
 /// of lines and polygons too, as MapLibre's circle bucket takes them), summed into a density,
 /// which the colour ramp turns into colours (see `HeatmapRenderLayer`).
 public struct HeatmapDraw: Equatable, Sendable {
-    /// Each feature's weight and radius.
+    /// Each feature's weight and radius. Its `tileZoom`, when set, is the zoom of the tiles a
+    /// vector source's lines and polygons were cut to (and joined again): their vertices on those
+    /// tiles' edges are the cuts', which MapLibre's tiles do not have, and are left out.
     public let points: FeatureDraw<HeatmapPointPaint>
     /// `heatmap-intensity`: multiplies every weight.
     public let intensity: Double

@@ -34,7 +34,10 @@ extension StyledLayer {
             items.append(.init(paint: p, geometry: g))
         }
         guard !items.isEmpty else { return nil }
-        return .init(id: d.id, .heatmap(HeatmapDraw(points: FeatureDraw(items: items), intensity: number(P.intensity, zc),
+        // A vector source's lines and polygons are cut to their tiles' squares and joined again:
+        // the renderer leaves out the vertices the cuts made, on the deepest tiles' edges.
+        let cuts = style.geojson(d.source) == nil ? d.source.flatMap { e.tiles?.vector[$0]?.entries.map(\.square.z).max() } : nil
+        return .init(id: d.id, .heatmap(HeatmapDraw(points: FeatureDraw(items: items, tileZoom: cuts), intensity: number(P.intensity, zc),
                                                     opacity: opacity, ramp: ramp)))
     }
 }

@@ -76,6 +76,7 @@ final class HeatmapRenderLayer: RenderLayer {
         let turn = p.turn
         let ax = turn.map { Point($0.a, $0.b) } ?? Point(1, 0), ay = turn.map { Point($0.c, $0.d) } ?? Point(0, 1)
         let spread = abs(ax.x) + abs(ax.y)
+        let tiles = draw.points.tileZoom.map { exp2(Double($0)) }
         for item in draw.points.items {
             let g = item.geometry, paint = item.paint
             let k = paint.weight * draw.intensity * Self.gaussian
@@ -84,15 +85,21 @@ final class HeatmapRenderLayer: RenderLayer {
             guard s > 0, r > 0, r.isFinite else { continue }
             let half = s * r
             let reach = half * spread + 2 * max(sx, sy)
+            let cuts = g.kind == .points ? nil : tiles
             p.forEachCopy(g, margin: reach, (0, 0)) { (map: AxisMap) in
                 for i in 0..<(g.coordinates.count / 2) {
-                    let c = map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1])
+                    let x = g.coordinates[2 * i], y = g.coordinates[2 * i + 1]
+                    if let n = cuts, Self.onTileEdge(x * n) || Self.onTileEdge(y * n) { continue }
+                    let c = map.point(x, y)
                     let at = p.turned(c.x, c.y)
                     stamp(at, k: k, radius: r, half: half, spread: spread, axes: turn == nil ? nil : (ax, ay), sx: sx, sy: sy, band)
                 }
             }
         }
     }
+
+    /// Whether a coordinate in tiles (normalised Mercator times 2^z) is on a tile edge.
+    @inline(__always) static func onTileEdge(_ v: Double) -> Bool { v == v.rounded(.down) }
 
     /// S: the quad's half-size in radii, where weight x intensity x gaussian x exp(-4.5 S^2)
     /// falls to `zero`; 0 when the kernel never reaches it (nothing is drawn).
