@@ -175,4 +175,32 @@ import Testing
         #expect(centre(.lines, tileZoom: nil) > 0.2)
         #expect(centre(.points, tileZoom: 10) > 0.2)
     }
+
+    @Test func everyPixelWithDensityIsDrawn() {
+        // A ramp transparent at 0 and red above: a pixel is red where the density read bilinearly
+        // from the buffer reaches the second texel (1.5 / 256), transparent below the first's
+        // centre (0.5 / 256); the pass skips only pixels that read no density.
+        var colors = [UInt32](repeating: 0xFFFF_0000, count: HeatmapRamp.size)
+        colors[0] = 0
+        let view = Self.view(bearing: 30)
+        let renderer = FrameRenderer()
+        let pm = render(draw(Self.groups, view, ramp: HeatmapRamp(colors: colors)), view, renderer: renderer)
+        let d = renderer.heatmaps.density, cols = Self.size.width / 4, rows = Self.size.height / 4
+        func at(_ i: Int, _ j: Int) -> Double { Double(d[min(max(j, 0), rows - 1) * cols + min(max(i, 0), cols - 1)]) }
+        var wrong = 0, red = 0
+        for y in 0..<Self.size.height {
+            for x in 0..<Self.size.width {
+                let u = (Double(x) + 0.5) / 4 - 0.5, v = (Double(y) + 0.5) / 4 - 0.5
+                let i = Int(u.rounded(.down)), j = Int(v.rounded(.down))
+                let fx = u - Double(i), fy = v - Double(j)
+                let top = at(i, j) + (at(i + 1, j) - at(i, j)) * fx, bottom = at(i, j + 1) + (at(i + 1, j + 1) - at(i, j + 1)) * fx
+                let density = top + (bottom - top) * fy
+                let c = pm.color(atX: x, y: y)
+                if density > 0.006 { red += 1; if c != RGBA8(255, 0, 0) { wrong += 1 } }
+                if density < 0.0015 && c.a != 0 { wrong += 1 }
+            }
+        }
+        #expect(red > 1000)
+        #expect(wrong == 0)
+    }
 }

@@ -28,8 +28,9 @@ final class HeatmapRenderLayer: RenderLayer {
     /// The density buffer, `columns` x `rows`, row-major.
     private(set) var density: [Float] = []
     private(set) var columns = 0, rows = 0
-    /// Buffer rows some kernel reached this frame (the others are zero).
-    private var rowTouched: [Bool] = []
+    /// The columns kernels reached in each buffer row this frame (the others are zero; an empty
+    /// range where none did).
+    private var rowFirst: [Int] = [], rowLast: [Int] = []
     /// A point's kernel factors along the buffer's columns and rows.
     private var alongX: [Double] = [], alongY: [Double] = []
     /// For each pixel column: the two buffer columns it reads and the weight of the second (x256).
@@ -59,9 +60,9 @@ final class HeatmapRenderLayer: RenderLayer {
         if cols != columns || rws != rows {
             columns = cols; rows = rws
             density = [Float](repeating: 0, count: cols * rws)
-            rowTouched = [Bool](repeating: false, count: rws)
+            rowFirst = [Int](repeating: 0, count: rws); rowLast = rowFirst
         }
-        for j in 0..<rws { rowTouched[j] = false }
+        for j in 0..<rws { rowFirst[j] = cols; rowLast[j] = -1 }
         density.withUnsafeMutableBufferPointer { d in
             guard let base = d.baseAddress else { return }
             (base + band.lowerBound * cols).update(repeating: 0, count: band.count * cols)
@@ -133,7 +134,7 @@ final class HeatmapRenderLayer: RenderLayer {
             alongX.withUnsafeBufferPointer { gx in
                 for j in j0...j1 {
                     let row = j * cols, gy = alongY[j]
-                    rowTouched[j] = true
+                    rowFirst[j] = min(rowFirst[j], i0); rowLast[j] = max(rowLast[j], i1)
                     if let (ax, ay) = axes {
                         // The quad turns with the map: keep the centres inside it.
                         let dy = (Double(j) + 0.5) * sy - c.y
@@ -192,11 +193,20 @@ final class HeatmapRenderLayer: RenderLayer {
                 let v = (Double(y) + 0.5) / sy - 0.5
                 let jf = Int(v.rounded(.down))
                 let ja = min(max(jf, 0), rows - 1), jb = min(max(jf + 1, 0), rows - 1)
-                if emptyColour == 0 && !rowTouched[ja] && !rowTouched[jb] { continue }
+                // Where the density is zero and so is the ramp's first colour, nothing to draw:
+                // only the pixels that read a column some kernel reached in either row.
+                var xs = 0..<width
+                if emptyColour == 0 {
+                    let first = min(rowFirst[ja], rowFirst[jb]), last = max(rowLast[ja], rowLast[jb])
+                    let lower = max(Int((Double(first - 1) * sx).rounded(.down)), 0)
+                    let upper = min(Int((Double(last + 2) * sx).rounded(.up)), width)
+                    if first > last || lower >= upper { continue }
+                    xs = lower..<upper
+                }
                 let fy = Float(v - Double(jf))
                 let ra = ja * cols, rb = jb * cols
                 let line = y * width
-                for x in 0..<width {
+                for x in xs {
                     let l = Int(left[x]), r = Int(right[x])
                     let fx = Float(rightWeight[x]) / 256
                     let da = d[ra + l] + (d[ra + r] - d[ra + l]) * fx
