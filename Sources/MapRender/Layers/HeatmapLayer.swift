@@ -25,21 +25,57 @@ final class HeatmapRenderLayer: RenderLayer {
     /// Steps of the ramp's linear read per ramp texel (`fine`).
     static let steps = 16
 
-    /// The density buffer, `columns` x `rows`, row-major.
-    private(set) var density: [Float] = []
+    /// The density buffer, `columns` x `rows`, row-major (its storage is `store.density`).
+    var density: [Float] { Array(store.density.prefix(columns * rows)) }
     private(set) var columns = 0, rows = 0
-    /// The columns kernels reached in each buffer row this frame (the others are zero; an empty
-    /// range where none did).
-    private var rowFirst: [Int] = [], rowLast: [Int] = []
-    /// A point's kernel factors along the buffer's columns and rows.
-    private var alongX: [Double] = [], alongY: [Double] = []
-    /// For each pixel column: the two buffer columns it reads and the weight of the second (x256).
-    private var left: [Int32] = [], right: [Int32] = [], rightWeight: [Int32] = []
+    private let store = Scratch()
     /// The ramp read linearly and times the opacity, `steps` entries per texel (premultiplied):
     /// made for `fineRamp` and `fineOpacity`.
     private var fine: [UInt32] = []
     private var fineRamp: HeatmapRamp?
     private var fineOpacity = -1.0
+
+    /// The buffers kept between frames (grown, never shrunk; freed with the layer).
+    private final class Scratch {
+        var density = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+        /// The columns kernels reached in each buffer row this frame (the others are zero; an
+        /// empty range where none did).
+        var rowFirst = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+        var rowLast = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+        /// A point's kernel factors along the buffer's columns and rows.
+        var alongX = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+        var alongY = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+        /// For each pixel column: the two buffer columns it reads and the weight of the second.
+        var left = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+        var right = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+        var rightWeight = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+        /// One pixel row's density at each buffer column (the two rows it reads, mixed).
+        var column = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
+
+        static func grow<T>(_ b: inout UnsafeMutableBufferPointer<T>, to n: Int, _ value: T) {
+            guard b.count < n else { return }
+            b.baseAddress?.deallocate()
+            b = .allocate(capacity: n)
+            b.initialize(repeating: value)
+        }
+
+        deinit {
+            density.baseAddress?.deallocate(); rowFirst.baseAddress?.deallocate(); rowLast.baseAddress?.deallocate()
+            alongX.baseAddress?.deallocate(); alongY.baseAddress?.deallocate()
+            left.baseAddress?.deallocate(); right.baseAddress?.deallocate(); rightWeight.baseAddress?.deallocate()
+            column.baseAddress?.deallocate()
+        }
+    }
+
+    /// Where one frame's kernels go: the buffer, its scratch and the rows summed.
+    private struct Grid {
+        let density: UnsafeMutablePointer<Float>
+        let rowFirst: UnsafeMutablePointer<Int32>, rowLast: UnsafeMutablePointer<Int32>
+        let alongX: UnsafeMutablePointer<Float>, alongY: UnsafeMutablePointer<Float>
+        let columns: Int
+        let sx: Double, sy: Double
+        let band: ClosedRange<Int>
+    }
 
     func draw(_ draw: HeatmapDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard draw.opacity > 0, !t.rows.isEmpty else { return }
@@ -49,33 +85,32 @@ final class HeatmapRenderLayer: RenderLayer {
         // The buffer rows the target's rows read (two per row, clamped at the edges).
         let first = min(max(Int((((Double(t.rows.lowerBound) + 0.5) / sy) - 0.5).rounded(.down)), 0), rws - 1)
         let last = min(max(Int((((Double(t.rows.upperBound) - 0.5) / sy) - 0.5).rounded(.down)) + 1, 0), rws - 1)
-        prepare(cols, rws, first...last)
-        accumulate(draw, p, sx: sx, sy: sy, first...last)
+        guard let grid = prepare(cols, rws, sx: sx, sy: sy, first...last) else { return }
+        accumulate(draw, p, grid)
         makeFine(draw.ramp, draw.opacity)
-        colour(t, sx: sx, sy: sy)
+        colour(t, grid)
     }
 
-    /// Sizes the buffer and clears `band`.
-    private func prepare(_ cols: Int, _ rws: Int, _ band: ClosedRange<Int>) {
-        if cols != columns || rws != rows {
-            columns = cols; rows = rws
-            density = [Float](repeating: 0, count: cols * rws)
-            rowFirst = [Int](repeating: 0, count: rws); rowLast = rowFirst
-        }
-        for j in 0..<rws { rowFirst[j] = cols; rowLast[j] = -1 }
-        density.withUnsafeMutableBufferPointer { d in
-            guard let base = d.baseAddress else { return }
-            (base + band.lowerBound * cols).update(repeating: 0, count: band.count * cols)
-        }
-        if alongX.count < cols { alongX = [Double](repeating: 0, count: cols) }
-        if alongY.count < rws { alongY = [Double](repeating: 0, count: rws) }
+    /// Sizes the buffers and clears the rows `band`.
+    private func prepare(_ cols: Int, _ rws: Int, sx: Double, sy: Double, _ band: ClosedRange<Int>) -> Grid? {
+        columns = cols; rows = rws
+        let s = store
+        Scratch.grow(&s.density, to: cols * rws, 0)
+        Scratch.grow(&s.rowFirst, to: rws, 0); Scratch.grow(&s.rowLast, to: rws, 0)
+        Scratch.grow(&s.alongX, to: cols, 0); Scratch.grow(&s.alongY, to: rws, 0)
+        guard let d = s.density.baseAddress, let rf = s.rowFirst.baseAddress, let rl = s.rowLast.baseAddress,
+              let gx = s.alongX.baseAddress, let gy = s.alongY.baseAddress else { return nil }
+        for j in 0..<rws { rf[j] = Int32(cols); rl[j] = -1 }
+        (d + band.lowerBound * cols).update(repeating: 0, count: band.count * cols)
+        return Grid(density: d, rowFirst: rf, rowLast: rl, alongX: gx, alongY: gy, columns: cols, sx: sx, sy: sy, band: band)
     }
 
-    /// Adds every point's kernel to the buffer rows `band`.
-    private func accumulate(_ draw: HeatmapDraw, _ p: Placement, sx: Double, sy: Double, _ band: ClosedRange<Int>) {
+    /// Adds every point's kernel to the buffer rows `grid.band`.
+    private func accumulate(_ draw: HeatmapDraw, _ p: Placement, _ grid: Grid) {
         // The map's axes on screen (at a bearing the quads turn with the map).
         let turn = p.turn
         let ax = turn.map { Point($0.a, $0.b) } ?? Point(1, 0), ay = turn.map { Point($0.c, $0.d) } ?? Point(0, 1)
+        let axes = turn == nil ? nil : (ax, ay)
         let spread = abs(ax.x) + abs(ax.y)
         let tiles = draw.points.tileZoom.map { exp2(Double($0)) }
         for item in draw.points.items {
@@ -85,15 +120,14 @@ final class HeatmapRenderLayer: RenderLayer {
             let r = paint.radius
             guard s > 0, r > 0, r.isFinite else { continue }
             let half = s * r
-            let reach = half * spread + 2 * max(sx, sy)
+            let reach = half * spread + 2 * max(grid.sx, grid.sy)
             let cuts = g.kind == .points ? nil : tiles
             p.forEachCopy(g, margin: reach, (0, 0)) { (map: AxisMap) in
                 for i in 0..<(g.coordinates.count / 2) {
                     let x = g.coordinates[2 * i], y = g.coordinates[2 * i + 1]
                     if let n = cuts, Self.onTileEdge(x * n) || Self.onTileEdge(y * n) { continue }
                     let c = map.point(x, y)
-                    let at = p.turned(c.x, c.y)
-                    stamp(at, k: k, radius: r, half: half, spread: spread, axes: turn == nil ? nil : (ax, ay), sx: sx, sy: sy, band)
+                    Self.stamp(p.turned(c.x, c.y), k: k, radius: r, half: half, spread: spread, axes: axes, grid)
                 }
             }
         }
@@ -111,42 +145,38 @@ final class HeatmapRenderLayer: RenderLayer {
 
     /// One point's kernel at `c` (screen pixels): `k` x exp(-4.5 |v|^2) at the buffer pixel
     /// centres inside its quad of half-size `half`, along the map's `axes` (nil: north up).
-    private func stamp(_ c: Point, k: Double, radius r: Double, half: Double, spread: Double,
-                       axes: (Point, Point)?, sx: Double, sy: Double, _ band: ClosedRange<Int>) {
-        let reach = half * spread
+    private static func stamp(_ c: Point, k: Double, radius r: Double, half: Double, spread: Double,
+                              axes: (Point, Point)?, _ grid: Grid) {
+        let reach = half * spread, sx = grid.sx, sy = grid.sy
         // Buffer pixels whose centres ((i + 0.5) sx) fall in [c - reach, c + reach).
         let i0 = max(Int(((c.x - reach) / sx - 0.5).rounded(.up)), 0)
-        let i1 = min(Int(((c.x + reach) / sx - 0.5).rounded(.up)) - 1, columns - 1)
-        let j0 = max(Int(((c.y - reach) / sy - 0.5).rounded(.up)), band.lowerBound)
-        let j1 = min(Int(((c.y + reach) / sy - 0.5).rounded(.up)) - 1, band.upperBound)
+        let i1 = min(Int(((c.x + reach) / sx - 0.5).rounded(.up)) - 1, grid.columns - 1)
+        let j0 = max(Int(((c.y - reach) / sy - 0.5).rounded(.up)), grid.band.lowerBound)
+        let j1 = min(Int(((c.y + reach) / sy - 0.5).rounded(.up)) - 1, grid.band.upperBound)
         guard i0 <= i1, j0 <= j1 else { return }
-        let scale = -4.5 / (r * r)
+        let scale = -4.5 / (r * r), weight = Float(k)
+        let gx = grid.alongX, gy = grid.alongY, d = grid.density
         for i in i0...i1 {
             let dx = (Double(i) + 0.5) * sx - c.x
-            alongX[i] = exp(scale * dx * dx)
+            gx[i] = exp(Float(scale * dx * dx))
         }
         for j in j0...j1 {
             let dy = (Double(j) + 0.5) * sy - c.y
-            alongY[j] = k * exp(scale * dy * dy)
+            gy[j] = weight * exp(Float(scale * dy * dy))
         }
-        let cols = columns
-        density.withUnsafeMutableBufferPointer { d in
-            alongX.withUnsafeBufferPointer { gx in
-                for j in j0...j1 {
-                    let row = j * cols, gy = alongY[j]
-                    rowFirst[j] = min(rowFirst[j], i0); rowLast[j] = max(rowLast[j], i1)
-                    if let (ax, ay) = axes {
-                        // The quad turns with the map: keep the centres inside it.
-                        let dy = (Double(j) + 0.5) * sy - c.y
-                        for i in i0...i1 {
-                            let dx = (Double(i) + 0.5) * sx - c.x
-                            guard abs(dx * ax.x + dy * ax.y) < half, abs(dx * ay.x + dy * ay.y) < half else { continue }
-                            d[row + i] += Float(gy * gx[i])
-                        }
-                    } else {
-                        for i in i0...i1 { d[row + i] += Float(gy * gx[i]) }
-                    }
+        for j in j0...j1 {
+            let row = d + j * grid.columns, f = gy[j]
+            grid.rowFirst[j] = min(grid.rowFirst[j], Int32(i0)); grid.rowLast[j] = max(grid.rowLast[j], Int32(i1))
+            if let (ax, ay) = axes {
+                // The quad turns with the map: keep the centres inside it.
+                let dy = (Double(j) + 0.5) * sy - c.y
+                for i in i0...i1 {
+                    let dx = (Double(i) + 0.5) * sx - c.x
+                    guard abs(dx * ax.x + dy * ax.y) < half, abs(dx * ay.x + dy * ay.y) < half else { continue }
+                    row[i] += f * gx[i]
                 }
+            } else {
+                for i in i0...i1 { row[i] += f * gx[i] }
             }
         }
     }
@@ -173,50 +203,53 @@ final class HeatmapRenderLayer: RenderLayer {
 
     /// Pass 2 over the target's rows: density read bilinearly, its colour from `fine` over the
     /// pixel.
-    private func colour(_ t: RenderTarget, sx: Double, sy: Double) {
-        let width = t.width, cols = columns
-        if left.count < width {
-            left = [Int32](repeating: 0, count: width); right = left; rightWeight = left
-        }
+    private func colour(_ t: RenderTarget, _ grid: Grid) {
+        let width = t.width, cols = grid.columns, rows = self.rows, sx = grid.sx, sy = grid.sy
+        let s = store
+        Scratch.grow(&s.left, to: width, 0); Scratch.grow(&s.right, to: width, 0); Scratch.grow(&s.rightWeight, to: width, 0)
+        Scratch.grow(&s.column, to: cols, 0)
+        guard let left = s.left.baseAddress, let right = s.right.baseAddress, let weight = s.rightWeight.baseAddress,
+              let column = s.column.baseAddress else { return }
         for x in 0..<width {
             let u = (Double(x) + 0.5) / sx - 0.5
             let i = Int(u.rounded(.down))
             left[x] = Int32(min(max(i, 0), cols - 1))
             right[x] = Int32(min(max(i + 1, 0), cols - 1))
-            rightWeight[x] = Int32(((u - Double(i)) * 256).rounded())
+            weight[x] = Float(u - Double(i))
         }
-        let steps = Double(Self.steps), top = fine.count - 1
-        let emptyColour = fine[0]
-        let buf = t.pixmap.buffer
-        density.withUnsafeBufferPointer { d in
+        // Fine-ramp index = (density x 256 - 0.5) x steps, clamped to the ramp.
+        let scale = Float(HeatmapRamp.size * Self.steps), offset = Float(Self.steps) / 2
+        let top = fine.count - 1, topIndex = Float(top)
+        let d = grid.density, dst = t.pixmap.pixels
+        fine.withUnsafeBufferPointer { ramp in
+            guard let colours = ramp.baseAddress else { return }
+            let emptyColour = colours[0]
             for y in t.rows {
                 let v = (Double(y) + 0.5) / sy - 0.5
                 let jf = Int(v.rounded(.down))
                 let ja = min(max(jf, 0), rows - 1), jb = min(max(jf + 1, 0), rows - 1)
                 // Where the density is zero and so is the ramp's first colour, nothing to draw:
                 // only the pixels that read a column some kernel reached in either row.
-                var xs = 0..<width
+                var xs = 0..<width, columns = 0..<cols
                 if emptyColour == 0 {
-                    let first = min(rowFirst[ja], rowFirst[jb]), last = max(rowLast[ja], rowLast[jb])
+                    let first = Int(min(grid.rowFirst[ja], grid.rowFirst[jb])), last = Int(max(grid.rowLast[ja], grid.rowLast[jb]))
                     let lower = max(Int((Double(first - 1) * sx).rounded(.down)), 0)
                     let upper = min(Int((Double(last + 2) * sx).rounded(.up)), width)
                     if first > last || lower >= upper { continue }
                     xs = lower..<upper
+                    columns = Int(left[lower])..<(Int(right[upper - 1]) + 1)
                 }
+                // Bilinear = the two rows mixed at each column, then the columns mixed per pixel.
                 let fy = Float(v - Double(jf))
-                let ra = ja * cols, rb = jb * cols
-                let line = y * width
+                let a = d + ja * cols, b = d + jb * cols
+                for i in columns { column[i] = a[i] + (b[i] - a[i]) * fy }
+                let line = dst + y * width
                 for x in xs {
-                    let l = Int(left[x]), r = Int(right[x])
-                    let fx = Float(rightWeight[x]) / 256
-                    let da = d[ra + l] + (d[ra + r] - d[ra + l]) * fx
-                    let db = d[rb + l] + (d[rb + r] - d[rb + l]) * fx
-                    let density = Double(da + (db - da) * fy)
-                    // Texel space of the 256-entry ramp, clamped at its ends.
-                    let p = density * Double(HeatmapRamp.size) - 0.5
-                    let k = p > 0 ? (p < Double(HeatmapRamp.size - 1) ? Int(p * steps + 0.5) : top) : 0
-                    let c = fine[k]
-                    if c != 0 { buf[line + x] = Blend.over(c, buf[line + x]) }
+                    let l = column[Int(left[x])], r = column[Int(right[x])]
+                    let p = (l + (r - l) * weight[x]) * scale - offset
+                    let k = p > 0 ? (p < topIndex ? Int(p + 0.5) : top) : 0
+                    let c = colours[k]
+                    if c != 0 { line[x] = Blend.over(c, line[x]) }
                 }
             }
         }
