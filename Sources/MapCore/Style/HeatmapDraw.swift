@@ -39,7 +39,10 @@ public final class HeatmapRamp: Sendable {
     /// Premultiplied, packed as the pixmap's pixels (0xAARRGGBB).
     public let colors: [UInt32]
 
-    public init(colors: [UInt32]) { self.colors = colors }
+    /// `colors`: `size` entries (fewer are padded with transparent ones, more are cut).
+    public init(colors: [UInt32]) {
+        self.colors = colors.count == Self.size ? colors : Array((colors + Array(repeating: 0, count: Self.size)).prefix(Self.size))
+    }
 
     /// The ramp of `color` (a value that may read `["heatmap-density"]`).
     public convenience init(_ color: PropertyValue) {

@@ -186,7 +186,7 @@ final class HeatmapRenderLayer: RenderLayer {
         guard ramp !== fineRamp || opacity != fineOpacity else { return }
         fineRamp = ramp; fineOpacity = opacity
         let n = HeatmapRamp.size, steps = Self.steps
-        fine = [UInt32](repeating: 0, count: (n - 1) * steps + 1)
+        if fine.count != (n - 1) * steps + 1 { fine = [UInt32](repeating: 0, count: (n - 1) * steps + 1) }
         let o = min(max(opacity, 0), 1)
         for k in 0..<fine.count {
             let a = ramp.colors[k / steps], b = ramp.colors[min(k / steps + 1, n - 1)]
