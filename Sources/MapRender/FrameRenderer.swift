@@ -15,6 +15,7 @@ public final class FrameRenderer {
     let rasters = RasterRenderLayer()
     let symbols: SymbolRenderLayer
     let backgrounds = BackgroundRenderLayer()
+    let heatmaps = HeatmapRenderLayer()
     let overlay: OverlayRenderer
     /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
     let cache = PixelCache()
@@ -147,6 +148,7 @@ public final class FrameRenderer {
             drawRaster(layer, index, draw, placement, target)
         case .symbol:
             symbols.draw(.init(index: index, frame: frame, frameNumber: frameNumber), placement, target, &rasterizer)
+        case let .heatmap(draw): heatmaps.draw(draw, placement, target, &rasterizer)
         }
     }
 

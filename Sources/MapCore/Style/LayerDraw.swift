@@ -10,6 +10,7 @@ public enum LayerDraw: Equatable, Sendable {
     case circle(FeatureDraw<CirclePaint>)
     case raster(RasterDraw)
     case symbol(SymbolDraw)
+    case heatmap(HeatmapDraw)
 }
 
 /// What a fill or line layer draws: one paint for a whole geometry set (a tiled layer whose

@@ -135,12 +135,12 @@ public enum SourceDefinition: Sendable {
 /// The layer types a document may use.
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, raster, symbol
+    case heatmap
 
     /// Layer types of the specification nightmap does not draw yet, with why: a document's
     /// layers of these types are named and skipped.
     public static let notDrawnYet: [String: String] = [
         "fill-extrusion": "extrusions need the pitched camera nightmap does not have yet",
-        "heatmap": "not implemented",
         "hillshade": "not implemented",
         "color-relief": "not implemented",
     ]

@@ -42,6 +42,8 @@ public final class StyledLayer: Sendable {
     /// Whether a paint or layout property reads the feature: else every feature of a layer drawn
     /// feature by feature gets the paint evaluated for the first (a filter may still read them).
     let paintReadsFeatures: Bool
+    /// A heatmap layer's colour ramp (`StyledLayer+Heatmap.swift`); nil for other types.
+    let heatmapRamp: HeatmapRamp?
 
     public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
         self.definition = definition
@@ -70,6 +72,7 @@ public final class StyledLayer: Sendable {
             || (definition.type == .line && paintValues[LinePaintProperty.dasharray.rawValue] != nil)
             || (definition.type == .fill && paintValues[FillPaintProperty.pattern.rawValue] != nil)
         symbolsReadZoom = symbolsAlongLines || zoomedTransition || values.contains { $0.isZoomDependent }
+        heatmapRamp = Self.heatmapRamp(definition, paintValues)
         paintReadsFeatures = values.contains { $0.isFeatureDependent } || transitions.values.contains { $0.isFeatureDependent }
         drawsAlike = definition.filter == nil && !values.contains { $0.isFeatureDependent }
             && layoutValues.indices.allSatisfy { layoutValues[$0] == nil || layoutTable.drawsAlike[$0] }

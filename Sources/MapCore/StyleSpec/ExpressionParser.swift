@@ -75,6 +75,7 @@ enum Operator: String {
     case format, numberFormat = "number-format"
     case `let`, `var`
     case within, distance, collator, resolvedLocale = "resolved-locale", isSupportedScript = "is-supported-script", image, lineProgress = "line-progress"
+    case heatmapDensity = "heatmap-density"
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -89,6 +90,8 @@ final class ExpressionParser {
     /// How many `let` bindings were seen; each has a slot in ``EvaluationState``.
     private(set) var slotCount = 0
     let allowsInternal: Bool
+    /// `["heatmap-density"]` may be used (`heatmap-color` only).
+    var allowsHeatmapDensity = false
     private var depth = 0
 
     init(allowsInternal: Bool = false) {
@@ -258,6 +261,7 @@ final class ExpressionParser {
             return try parseNumberFormat(items, ctx)
         case .within, .distance: return try parseGeometryOperator(op, items, ctx)
         case .collator, .resolvedLocale, .isSupportedScript, .image, .lineProgress: return try parseTextOperator(op, items, ctx)
+        case .heatmapDensity: return try parseHeatmapDensity(items, ctx)
         default:
             return try parseFunction(op, items, ctx)
         }

@@ -35,6 +35,8 @@ public struct EvaluationContext: Sendable {
     /// Whether the style has an image of a name (`image` expressions); nil: every name counts as
     /// available.
     public var imageAvailable: (@Sendable (String) -> Bool)?
+    /// `["heatmap-density"]`: the density a heatmap's colour ramp is evaluated at.
+    public var heatmapDensity: Double = 0
 
     public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom
@@ -80,8 +82,9 @@ public final class StyleExpression: Sendable {
     }
 
     static func parse(_ json: JSON, path: String, expected: ValueType?, coercesToString: Bool,
-                      allowsInternal: Bool) throws -> StyleExpression {
+                      allowsInternal: Bool, heatmapDensity: Bool = false) throws -> StyleExpression {
         let parser = ExpressionParser(allowsInternal: allowsInternal)
+        parser.allowsHeatmapDensity = heatmapDensity
         let context = ParseContext(path: path, expected: expected, scope: nil, coercesToString: coercesToString)
         let parsed = try parser.parse(json, context)
         return StyleExpression(node: parsed.node, type: parsed.type, slotCount: parser.slotCount)

@@ -53,7 +53,7 @@ import Testing
             #expect(emissive?.defaultValue == .number(0), "\(type)")
             #expect(emissive?.minimum == 0 && emissive?.maximum == nil && emissive?.transition == true, "\(type)")
         }
-        #expect(StyleProperties.paint("heatmap").isEmpty)
+        #expect(StyleProperties.paint("nope").isEmpty)
         #expect(StyleProperties.layout("nope").isEmpty)
     }
 

@@ -26,6 +26,7 @@ public enum StyleProperties {
         case .circle: return CirclePaintProperty.table
         case .raster: return RasterPaintProperty.table
         case .symbol: return SymbolPaintProperty.table
+        case .heatmap: return HeatmapPaintProperty.table
         }
     }
 
@@ -38,6 +39,7 @@ public enum StyleProperties {
         case .circle: return CircleLayoutProperty.table
         case .raster: return RasterLayoutProperty.table
         case .symbol: return SymbolLayoutProperty.table
+        case .heatmap: return HeatmapLayoutProperty.table
         }
     }
 
