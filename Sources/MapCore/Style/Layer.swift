@@ -140,6 +140,8 @@ public struct Style: Sendable {
     public var sprite: SpriteSheet?
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions
+    /// The sources' feature states (`feature-state`) and the style's global state (`global-state`).
+    public var featureStates = FeatureStates(), globalState = GlobalState()
 
     public init(sources: [String: Source] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
         self.sources = sources; self.layers = layers; self.transition = transition

@@ -83,6 +83,7 @@ struct StyleDocumentReader {
         } else {
             problems.append("sources: missing")
         }
+        readState(root, into: &doc)
         if case let .array(layers)? = root["layers"] {
             var seen = Set<String>()
             for (i, l) in layers.enumerated() {

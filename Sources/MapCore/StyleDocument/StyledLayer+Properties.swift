@@ -14,6 +14,7 @@ extension StyledLayer {
     /// The paint property at index `i` of `paintTable`.
     @inline(__always)
     private func paint(at i: Int, _ context: EvaluationContext) -> StyleValue {
+        let context = bound(context)
         if !paintTransitions.isEmpty, let t = paintTransitions[i] {
             return t.evaluate(context, fallback: paintTable.defaults[i])
         }
@@ -26,7 +27,7 @@ extension StyledLayer {
     func layout<P: LayoutProperty>(_ property: P, _ context: EvaluationContext) -> StyleValue {
         assert(P.layerType == definition.type, "\(property) read from a \(definition.type) layer")
         let i = property.rawValue
-        if let v = layoutValues[i] { return v.evaluate(context) }
+        if let v = layoutValues[i] { return v.evaluate(bound(context)) }
         return layoutTable.defaults[i]
     }
 

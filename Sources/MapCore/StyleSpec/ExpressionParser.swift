@@ -74,6 +74,7 @@ enum Operator: String {
     case length, at, `in`, indexOf = "index-of", slice, concat, downcase, upcase, rgb, rgba, toRGBA = "to-rgba"
     case format, numberFormat = "number-format"
     case `let`, `var`
+    case featureState = "feature-state", globalState = "global-state"
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -255,6 +256,8 @@ final class ExpressionParser {
             return try parseFormat(items, ctx)
         case .numberFormat:
             return try parseNumberFormat(items, ctx)
+        case .featureState, .globalState:
+            return try parseState(op, items, ctx)
         default:
             return try parseFunction(op, items, ctx)
         }

@@ -27,6 +27,10 @@ public struct EvaluationContext: Sendable {
     public var zoom: Double
     public var feature: EvaluationFeature?
     public var time: Double
+    /// The feature's state (`feature-state`), empty when it has none or nothing reads it.
+    public var featureState: [String: StyleValue] = [:]
+    /// The style's global state (`global-state`): set values over the `state` defaults.
+    public var globalState: [String: StyleValue] = [:]
 
     public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom

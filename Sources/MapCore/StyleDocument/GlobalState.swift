@@ -1,0 +1,117 @@
+import Foundation
+
+/// The style's global state (`global-state` expressions): the root `state` member's defaults
+/// and the values `setGlobalStateProperty` set over them, with a version that changes with
+/// every change (layers reading the state are made again for it: `Style.bindGlobalState`).
+public struct GlobalState: Sendable {
+    /// The `state` member's defaults by property name.
+    public private(set) var defaults: [String: StyleValue]
+    /// What expressions read: the values set, over the defaults.
+    public private(set) var values: [String: StyleValue]
+    /// Counts changes (0: the defaults as read).
+    public private(set) var version = 0
+
+    public init(defaults: [String: StyleValue] = [:]) {
+        self.defaults = defaults
+        values = defaults
+    }
+
+    /// Sets property `name`; null restores its default (none: no value). Whether it changed.
+    @discardableResult
+    public mutating func set(_ name: String, _ value: StyleValue) -> Bool {
+        let new = value == .null ? defaults[name] : value
+        guard values[name] != new else { return false }
+        values[name] = new
+        version &+= 1
+        return true
+    }
+}
+
+extension Style {
+    /// Makes every layer that reads the global state (in a property or its filter) read its
+    /// current values, where it does not yet: a new layer object, so everything drawn from the
+    /// layer before (its features, its symbols) is evaluated again, layout included.
+    mutating func bindGlobalState() {
+        let state = globalState
+        for i in layers.indices {
+            let s = layers[i].styled
+            guard s.readsGlobalState, s.globalStateVersion != state.version else { continue }
+            layers[i].styled = StyledLayer(s.definition, transitions: s.transitions, globalState: state)
+        }
+    }
+}
+
+extension StyledLayer {
+    /// `context` with the global state this layer was made for, when the layer reads it.
+    @inline(__always)
+    func bound(_ context: EvaluationContext) -> EvaluationContext {
+        guard readsGlobalState else { return context }
+        var c = context
+        c.globalState = globalState
+        return c
+    }
+
+    /// Whether `feature` passes the layer's filter (none: all do) at `zoom`.
+    @inline(__always)
+    func passesFilter(_ feature: EvaluationFeature, zoom: Double) -> Bool {
+        guard let f = definition.filter else { return true }
+        return f.matches(feature, zoom: zoom, globalState: globalState)
+    }
+
+    /// The context a feature's paint is evaluated in: its state from `style` when the layer's
+    /// paint reads it.
+    func featureContext(_ feature: EvaluationFeature, _ style: Style, _ e: StyleEvaluation) -> EvaluationContext {
+        var c = EvaluationContext(zoom: e.zoom, feature: feature, time: e.now)
+        if readsFeatureState, let states = featureStates(style) { c.featureState = states.state(of: feature) }
+        return c
+    }
+
+    /// The states of the layer's source layer (nil: none, or the layer reads none).
+    func featureStates(_ style: Style) -> FeatureStates.LayerStates? {
+        guard readsFeatureState else { return nil }
+        return style.featureStates.layer(source: definition.source, sourceLayer: definition.sourceLayer,
+                                         geojson: style.geojson(definition.source) != nil)
+    }
+
+    /// The version of the feature states this layer reads (0: it reads none).
+    func featureStateVersion(_ style: Style) -> Int {
+        readsFeatureState ? style.featureStates.version(of: definition.source) : 0
+    }
+}
+
+extension StyledLayer {
+    /// The global state the layer was made for, to make a changed layer for it too.
+    var boundGlobalState: GlobalState? {
+        globalStateVersion < 0 ? nil : GlobalState(bound: globalState, version: globalStateVersion)
+    }
+}
+
+extension GlobalState {
+    /// The state with these values and version (a layer's, handed on to the layer made from it).
+    init(bound values: [String: StyleValue], version: Int) {
+        defaults = [:]
+        self.values = values
+        self.version = version
+    }
+}
+
+extension PaintTransition {
+    /// The expressions of the chain's values.
+    var expressions: [StyleExpression] {
+        var out: [StyleExpression] = []
+        var t: PaintTransition? = self
+        while let step = t {
+            if let e = step.value?.expression { out.append(e) }
+            t = step.prior
+        }
+        return out
+    }
+}
+
+extension Filter {
+    /// Whether the filter reads the global state.
+    var readsGlobalState: Bool {
+        if case .expression(let e) = root { return e.readsGlobalState }
+        return false
+    }
+}
