@@ -65,6 +65,24 @@ import TestSupport
         #expect(m.globalState["other"] == .number(1))
     }
 
+    @Test func visibilityFromTheState() throws {
+        var m = try FeatureStateTests.model(#"""
+            {"version": 8, "state": {"vis": {"default": "none"}},
+             "sources": {"s": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-10, 0], [10, 0]]}}},
+             "layers": [{"id": "l", "type": "line", "source": "s", "layout": {"visibility": ["global-state", "vis"]}}]}
+            """#)
+        #expect(m.visibleLayerIDs.isEmpty && m.frame().layers.isEmpty)
+        m.setGlobalStateProperty("vis", .string("visible"))
+        #expect(m.visibleLayerIDs == ["l"] && Self.lines(m).count == 1)
+        m.setGlobalStateProperty("vis", .null)
+        #expect(m.visibleLayerIDs.isEmpty)
+        // A literal again drops the expression.
+        try m.setLayoutProperty(layer: "l", "visibility", json: .string("visible"))
+        m.setGlobalStateProperty("vis", .string("none"))
+        #expect(m.visibleLayerIDs == ["l"])
+        #expect(throws: StyleError.self) { try m.setLayoutProperty(layer: "l", "visibility", json: .array([.string("get"), .string("v")])) }
+    }
+
     @Test func parsing() throws {
         #expect { try StyleExpression.parse(.array([.string("global-state"), .number(1)]), path: "p", expected: nil) } throws: {
             "\($0)".hasPrefix("p[1]: global state property must be a string literal")

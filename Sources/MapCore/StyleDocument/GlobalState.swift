@@ -36,7 +36,12 @@ extension Style {
         for i in layers.indices {
             let s = layers[i].styled
             guard s.readsGlobalState, s.globalStateVersion != state.version else { continue }
-            layers[i].styled = StyledLayer(s.definition, transitions: s.transitions, globalState: state)
+            var d = s.definition
+            if let v = d.visibilityExpression {
+                d.visible = LayerDefinition.visibility(v, state.values)
+                layers[i].visible = d.visible
+            }
+            layers[i].styled = StyledLayer(d, transitions: s.transitions, globalState: state)
         }
     }
 }
@@ -105,6 +110,26 @@ extension PaintTransition {
             t = step.prior
         }
         return out
+    }
+}
+
+extension LayerDefinition {
+    /// `visibility` as an expression: of the global state only (MapLibre's rule), `"none"`
+    /// hides the layer and any other value shows it.
+    mutating func setVisibilityExpression(_ json: JSON, path: String) throws {
+        let e = try StyleExpression.parse(json, path: path, expected: .string)
+        if e.isFeatureDependent || e.isZoomDependent {
+            throw StyleError("\(path): a visibility expression may read the global state only")
+        }
+        visibilityExpression = e
+        visible = Self.visibility(e, [:])
+    }
+
+    /// Whether the expression shows the layer with the global state `values`.
+    static func visibility(_ e: StyleExpression, _ values: [String: StyleValue]) -> Bool {
+        var c = EvaluationContext(zoom: 0)
+        c.globalState = values
+        return (try? e.evaluate(c)) != .string("none")
     }
 }
 

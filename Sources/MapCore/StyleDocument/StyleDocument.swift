@@ -133,6 +133,8 @@ public struct LayerDefinition: Sendable {
     public var maxZoom: Double
     public var filter: Filter?
     public var visible: Bool
+    /// A `visibility` written as an expression (of the global state; nil: a literal).
+    public var visibilityExpression: StyleExpression? = nil
     public var paint: [String: PropertyValue]
     public var layout: [String: PropertyValue]
     public var transitions: [String: TransitionOptions]
@@ -172,6 +174,7 @@ public struct LayerDefinition: Sendable {
         let resets = path == nil && json == .null
         let path = path ?? "layers.\(id).layout.\(name)"
         if name == "visibility" {
+            visibilityExpression = nil; if case .array = json { try setVisibilityExpression(json, path: path); return }
             switch json {
             case .string("visible"): visible = true
             case .null where resets: visible = true

@@ -56,7 +56,8 @@ public final class StyledLayer: Sendable {
         globalStateVersion = globalState?.version ?? -1
         let expressions = (Array(definition.paint.values) + Array(definition.layout.values)).compactMap(\.expression)
             + transitions.values.flatMap(\.expressions)
-        readsGlobalState = (definition.filter?.readsGlobalState ?? false) || expressions.contains { $0.readsGlobalState }
+        readsGlobalState = (definition.filter?.readsGlobalState ?? false) || (definition.visibilityExpression?.readsGlobalState ?? false)
+            || expressions.contains { $0.readsGlobalState }
         readsFeatureState = expressions.contains { $0.readsFeatureState }
         transitionsEnd = transitions.values.lazy.map(\.end).max() ?? -.infinity
         let paintTable = StyleProperties.paint(definition.type), layoutTable = StyleProperties.layout(definition.type)
