@@ -101,6 +101,37 @@ import TestSupport
         #expect(doc.promoteIds["s"] == .property("p"))
     }
 
+    @Test func vectorSourcesKeepStatesBySourceLayerWithPromoteIdPerLayer() throws {
+        // One tile with two source layers: "roads" promotes "ref", "pois" keeps the features' ids.
+        guard let tile = TileID(z: 0, x: 0, y: 0) else { Issue.record("no tile"); return }
+        func point(_ lng: Double, id: Double, ref: String) -> GeoFeature {
+            GeoFeature(geometry: FeatureGeometry(point: WebMercator.project(LngLat(lng: lng, lat: 0))),
+                       evaluation: EvaluationFeature(properties: ["ref": .string(ref)], id: .number(id), geometryType: "Point"))
+        }
+        let set = TileSet(definition: TiledSourceDefinition(), kind: .vector)
+        set.deliver(tile, .vector(VectorTileFeatures(tile: tile, layers: ["roads": [point(-10, id: 1, ref: "A1"), point(10, id: 2, ref: "A2")],
+                                                                            "pois": [point(-10, id: 1, ref: "A1"), point(10, id: 2, ref: "A2")]])))
+        let spec = try #require(StyleProperties.paint(.circle).byName["circle-radius"])
+        let radius = try PropertyValue(json: .array([.string("coalesce"), .array([.string("feature-state"), .string("r")]), .number(1)]),
+                                       spec: spec, path: "circle-radius")
+        var style = Style(sources: ["v": .tiles(set)], layers: ["roads", "pois"].map { name in
+            Layer(LayerDefinition(id: name, type: .circle, source: "v", sourceLayer: name, paint: ["circle-radius": radius]))
+        })
+        style.featureStates.promoteIds["v"] = .perLayer(["roads": "ref"])
+        var m = MapModel(style: style, size: ViewportSize(width: 64, height: 64), camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 0))
+        func radii(_ layer: String) -> [Double] {
+            guard case let .circle(draw)? = m.frame().layers.first(where: { $0.id == layer })?.content else { return [] }
+            return draw.items.map(\.paint.radius)
+        }
+        #expect(throws: StyleError.self) { try m.setFeatureState(source: "v", id: .number(1), state: ["r": .number(3)]) }
+        try m.setFeatureState(source: "v", sourceLayer: "roads", id: .string("A2"), state: ["r": .number(3)])
+        try m.setFeatureState(source: "v", sourceLayer: "pois", id: .number(1), state: ["r": .number(4)])
+        #expect(radii("roads") == [1, 3] && radii("pois") == [4, 1])
+        // Removing all of one source layer leaves the other's.
+        try m.removeFeatureState(source: "v", sourceLayer: "roads")
+        #expect(radii("roads") == [1, 1] && radii("pois") == [4, 1])
+    }
+
     @Test func targetsAreChecked() throws {
         var m = try Self.model(Self.style(Self.points(["1"], ["0"])))
         #expect(throws: StyleError.self) { try m.setFeatureState(source: "nope", id: .number(1), state: [:]) }
