@@ -47,10 +47,9 @@ extension Style {
 }
 
 extension StyledLayer {
-    /// `context` with the global state this layer was made for, when the layer reads it.
+    /// `context` with the global state this layer was made for.
     @inline(__always)
     func bound(_ context: EvaluationContext) -> EvaluationContext {
-        guard readsGlobalState else { return context }
         var c = context
         c.globalState = globalState
         return c

@@ -49,7 +49,7 @@ public struct Filter: Sendable {
             return true
         case .expression(let expression):
             var c = EvaluationContext(zoom: zoom, feature: feature)
-            c.globalState = globalState
+            if !globalState.isEmpty { c.globalState = globalState }
             return (try? expression.evaluate(c)) == .bool(true)
         case .legacy(let filter):
             return filter.matches(feature, zoom: zoom)
