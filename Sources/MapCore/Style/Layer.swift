@@ -136,12 +136,12 @@ public struct Style: Sendable {
     /// Arabic joining and right-to-left reordering of labels (nil: text in logical order).
     public var bidi: (any BidiShaper)?
     public var layers: [Layer]
+    /// The sources' feature states (`feature-state`) and the style's global state (`global-state`).
+    public var featureStates = FeatureStates(), globalState = GlobalState()
     /// The style's sprite (icons of style-document symbol layers).
     public var sprite: SpriteSheet?
     /// The style's `transition`: used by properties without their own.
     public var transition: TransitionOptions
-    /// The sources' feature states (`feature-state`) and the style's global state (`global-state`).
-    public var featureStates = FeatureStates(), globalState = GlobalState()
 
     public init(sources: [String: Source] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
         self.sources = sources; self.layers = layers; self.transition = transition
