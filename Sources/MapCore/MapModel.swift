@@ -59,6 +59,7 @@ public struct MapModel: Sendable {
         lightPreset = light
         radiance = PaintTransition(constant: .groundRadiance(light.groundRadiance(zoom: camera.zoom)))
         self.style = style
+        self.style.bindGlobalState()
         now = start
         self.camera = Camera(state: camera, bounds: bounds, size: size)
     }
@@ -138,7 +139,10 @@ public struct MapModel: Sendable {
     // MARK: Style changes
 
     /// Applies a change to the style (the style API's extension uses this).
-    mutating func mutateStyle(_ change: (inout Style) -> Void) { change(&style) }
+    mutating func mutateStyle(_ change: (inout Style) -> Void) {
+        change(&style)
+        style.bindGlobalState()
+    }
 
     /// What symbols keep clear of: the app's obstacles, and the boxes its overlay names.
     private func symbolAvoidBoxes(_ overlay: Overlay?, into boxes: inout [FrameDescription.ScreenBox]) {

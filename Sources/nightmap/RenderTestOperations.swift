@@ -7,8 +7,8 @@ import MapData
 /// after the style loads, as MapLibre's harness applies them: `wait` (with milliseconds: that much
 /// time passes), `sleep`, `idle`, `setPaintProperty`, `setLayoutProperty`, `setFilter`,
 /// `addLayer`, `removeLayer`, `addSource`, `removeSource`, `addImage` (a PNG under the assets
-/// folder), `removeImage`, `setZoom`, `setCenter`, `setBearing`, `setLayerZoomRange`
-/// and `setStyle`. Anything else, or an operation the engine refuses, is a one-line error naming
+/// folder), `removeImage`, `setZoom`, `setCenter`, `setBearing`, `setLayerZoomRange`,
+/// `setStyle` and the state operations (`+State`). Anything else, or an operation the engine refuses, is a one-line error naming
 /// the operation.
 struct RenderTestOperations {
     /// Builds the model for a document (the harness's map, and `setStyle`'s new style).
@@ -87,8 +87,8 @@ struct RenderTestOperations {
             let id = try string(0)
             let definition = try SourceDefinition(json: try value(1), id: id)
             switch try StyleLoader.load(definition, id: id, resolver: resolver, pixelRatio: pixelRatio) {
-            case let .geojson(data): try model.addSource(id, geojson: data)
-            case let .tiles(set): try model.addSource(id, tiles: set)
+            case let .geojson(data): try model.addSource(id, geojson: data, promoteId: try PromoteId(sourceJSON: try value(1), path: "sources.\(id)"))
+            case let .tiles(set): try model.addSource(id, tiles: set, promoteId: try PromoteId(sourceJSON: try value(1), path: "sources.\(id)"))
             case let .image(image): try model.addSource(id, image: image)
             }
             sources[id] = definition
@@ -139,6 +139,8 @@ struct RenderTestOperations {
             if document.center == nil && document.zoom == nil { next.jump(to: camera) }
             model = next
             sources = document.sources
+        case "setFeatureState", "removeFeatureState", "setGlobalStateProperty":
+            try applyState(name, args, to: &model)
         default:
             throw RenderTestError("not supported")
         }

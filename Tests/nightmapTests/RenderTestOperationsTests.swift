@@ -57,7 +57,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"[["setFeatureState", {"source": "s", "id": 1}, {"hover": true}]]"#, "operations[0] (setFeatureState): not supported"),
+        (#"[["moveLayer", "bg"]]"#, "operations[0] (moveLayer): not supported"),
+        (#"[["setFeatureState", {"source": "s", "id": 1}, {"hover": true}]]"#, "operations[0] (setFeatureState): sources.s: no such source"),
+        (#"[["removeFeatureState", {"source": "bg"}, 3]]"#, "operations[0] (removeFeatureState): argument 2: expected a state key"),
         (#"[["wait"], ["setPaintProperty", "nope", "background-color", "blue"]]"#, "operations[1] (setPaintProperty): layers.nope: no such layer"),
         (#"[["setPaintProperty", "bg", "background-color", 7]]"#, "operations[0] (setPaintProperty): layers.bg.paint.background-color"),
         (#"[["setZoom"]]"#, "operations[0] (setZoom): argument 1: expected a number"),

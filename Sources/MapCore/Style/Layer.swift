@@ -138,6 +138,8 @@ public struct Style: Sendable {
     /// Arabic joining and right-to-left reordering of labels (nil: text in logical order).
     public var bidi: (any BidiShaper)?
     public var layers: [Layer]
+    /// The sources' feature states (`feature-state`) and the style's global state (`global-state`).
+    public var featureStates = FeatureStates(), globalState = GlobalState()
     /// The style's sprite (icons of style-document symbol layers).
     public var sprite: SpriteSheet?
     /// The style's `transition`: used by properties without their own.

@@ -13,6 +13,8 @@ final class FeatureDrawCache: @unchecked Sendable {
         let images: Int
         /// The glyph source's arrivals (labels waiting for glyphs are evaluated again).
         let glyphs: Int
+        /// The version of the feature states the layer reads (0: none).
+        let states: Int
         let zoom: Double, pixelRatio: Double, light: Color
         /// The instant, for a layer in a transition (else -infinity).
         let time: Double
@@ -39,9 +41,10 @@ final class FeatureDrawCache: @unchecked Sendable {
         let time = layer.isTransitioning(at: e.now) ? e.now : -.infinity
         let id = layer.definition.id
         let data = e.features(style, layer.definition)
+        let states = layer.featureStateVersion(style)
         lock.lock()
         if let k = entries[id], k.layer === layer, k.data === data, k.sprite === style.sprite, k.images == style.imagesVersion,
-           k.glyphs == (style.glyphs?.generation ?? 0),
+           k.glyphs == (style.glyphs?.generation ?? 0), k.states == states,
            k.zoom == e.zoom || !layer.dependsOnZoom, k.pixelRatio == e.pixelRatio, k.light == e.light, k.time == time,
            Self.covers(k.region, e.visible) {
             lock.unlock()
@@ -55,7 +58,7 @@ final class FeatureDrawCache: @unchecked Sendable {
         let glyphs = style.glyphs?.generation ?? 0
         let draw = make(region)
         lock.lock()
-        entries[id] = Entry(layer: layer, data: data, sprite: style.sprite, images: style.imagesVersion, glyphs: glyphs, zoom: e.zoom,
+        entries[id] = Entry(layer: layer, data: data, sprite: style.sprite, images: style.imagesVersion, glyphs: glyphs, states: states, zoom: e.zoom,
                             pixelRatio: e.pixelRatio, light: e.light, time: time, region: region, draw: draw)
         lock.unlock()
         return draw

@@ -2,10 +2,11 @@
 /// add and remove sources and layers, set paint and layout properties, update a GeoJSON or image
 /// source in place. Every change takes effect in the next `frame()`.
 extension MapModel {
-    /// Adds a GeoJSON source; an existing id is an error.
-    public mutating func addSource(_ id: String, geojson: GeoJSONData) throws {
+    /// Adds a GeoJSON source (`promoteId`: the property feature state takes as the id); an
+    /// existing id is an error.
+    public mutating func addSource(_ id: String, geojson: GeoJSONData, promoteId: PromoteId? = nil) throws {
         guard style.sources[id] == nil else { throw StyleError("sources.\(id): a source with this id exists") }
-        mutateStyle { $0.sources[id] = .geojson(geojson) }
+        mutateStyle { $0.sources[id] = .geojson(geojson); $0.featureStates.promoteIds[id] = promoteId }
     }
 
     /// Adds an image source (its corners checked as a document's are).
@@ -21,10 +22,10 @@ extension MapModel {
         }
     }
 
-    /// Adds a tiled (vector or raster) source; an existing id is an error.
-    public mutating func addSource(_ id: String, tiles: TileSet) throws {
+    /// Adds a tiled (vector or raster) source (`promoteId` as for GeoJSON); an existing id is an error.
+    public mutating func addSource(_ id: String, tiles: TileSet, promoteId: PromoteId? = nil) throws {
         guard style.sources[id] == nil else { throw StyleError("sources.\(id): a source with this id exists") }
-        mutateStyle { $0.sources[id] = .tiles(tiles) }
+        mutateStyle { $0.sources[id] = .tiles(tiles); $0.featureStates.promoteIds[id] = promoteId }
     }
 
     /// Asks each source's fetcher for the tiles the view wants that are not in yet, and returns
@@ -91,7 +92,7 @@ extension MapModel {
             throw StyleError("sources.\(id): layer \"\(user.id)\" uses this source")
         }
         guard style.sources[id] != nil else { throw StyleError("sources.\(id): no such source") }
-        mutateStyle { $0.sources[id] = nil }
+        mutateStyle { $0.sources[id] = nil; $0.featureStates.removeSource(id) }
     }
 
     /// Adds a document layer on top, or below the layer `below`.

@@ -18,5 +18,6 @@ extension Style {
             .merging(tiles.mapValues(Source.tiles)) { a, _ in a }
         self.init(sources: sources, layers: document.layers.map(Layer.init), transition: document.transition)
         self.sprite = sprite
+        adoptState(of: document)
     }
 }

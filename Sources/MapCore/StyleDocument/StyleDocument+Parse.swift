@@ -96,6 +96,7 @@ struct StyleDocumentReader {
         } else {
             problems.append("sources: missing; no sources")
         }
+        readState(root, into: &doc)
         if case let .array(layers)? = root["layers"] {
             var seen = Set<String>()
             let resolved = LegacyLayerRefs.resolve(layers, problems: &problems)

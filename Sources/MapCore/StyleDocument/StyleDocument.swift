@@ -35,6 +35,8 @@ public struct StyleDocument: Sendable {
     /// one line each with its JSON path, for the caller to report (MapLibre Native logs them
     /// and goes on).
     public var warnings: [String] = []
+    /// The root `state` member's defaults (`global-state`), and the sources' `promoteId`s.
+    public var state: [String: StyleValue] = [:], promoteIds: [String: PromoteId] = [:]
 
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double = 0,
                 sources: [String: SourceDefinition] = [:], sprites: [SpriteSource] = [], glyphs: String? = nil,
@@ -158,6 +160,8 @@ public struct LayerDefinition: Sendable {
     public var maxZoom: Double
     public var filter: Filter?
     public var visible: Bool
+    /// A `visibility` written as an expression (of the global state; nil: a literal).
+    public var visibilityExpression: StyleExpression? = nil
     public var paint: [String: PropertyValue]
     public var layout: [String: PropertyValue]
     public var transitions: [String: TransitionOptions]
@@ -197,6 +201,7 @@ public struct LayerDefinition: Sendable {
         let resets = path == nil && json == .null
         let path = path ?? "layers.\(id).layout.\(name)"
         if name == "visibility" {
+            visibilityExpression = nil; if case .array = json { try setVisibilityExpression(json, path: path); return }
             switch json {
             case .string("visible"): visible = true
             case .null where resets: visible = true

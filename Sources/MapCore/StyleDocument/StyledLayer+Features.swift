@@ -50,7 +50,7 @@ extension StyledLayer {
         var shared: Paint?? = nil
         for k in 0..<count {
             let feature = data.features[chosen.map { Int($0[k]) } ?? k]
-            if let f = d.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
+            if !passesFilter(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
             // (An empty MultiPoint, Polygon, ...: nothing to draw or place.)
             guard !g.isEmpty, draws(g.kind) else { continue }
@@ -58,7 +58,7 @@ extension StyledLayer {
                 if let shared { items.append(.init(paint: shared, geometry: g)) }
                 continue
             }
-            let p = paint(EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now))
+            let p = paint(featureContext(feature.evaluation, style, e))
             if !paintReadsFeatures { shared = .some(p) }
             if let p { items.append(.init(paint: p, geometry: g)) }
         }

@@ -14,6 +14,12 @@ extension StyledLayer {
     /// The paint property at index `i` of `paintTable`.
     @inline(__always)
     private func paint(at i: Int, _ context: EvaluationContext) -> StyleValue {
+        // (The context is copied only for a layer that reads the global state.)
+        readsGlobalState ? paintEvaluated(at: i, bound(context)) : paintEvaluated(at: i, context)
+    }
+
+    @inline(__always)
+    private func paintEvaluated(at i: Int, _ context: EvaluationContext) -> StyleValue {
         if !paintTransitions.isEmpty, let t = paintTransitions[i] {
             return t.evaluate(context, fallback: paintTable.defaults[i])
         }
@@ -26,7 +32,7 @@ extension StyledLayer {
     func layout<P: LayoutProperty>(_ property: P, _ context: EvaluationContext) -> StyleValue {
         assert(P.layerType == definition.type, "\(property) read from a \(definition.type) layer")
         let i = property.rawValue
-        if let v = layoutValues[i] { return v.evaluate(context) }
+        if let v = layoutValues[i] { return readsGlobalState ? v.evaluate(bound(context)) : v.evaluate(context) }
         return layoutTable.defaults[i]
     }
 

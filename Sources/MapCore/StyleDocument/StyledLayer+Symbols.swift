@@ -17,7 +17,7 @@ extension StyledLayer {
         let hasSortKey = isSet(L.sortKey)
         // A feature's symbols do not change with the zoom (only the filter may read it): they are
         // kept from the last evaluation while the data, images, fonts, pixel ratio and light stay.
-        let memo = symbolsReadZoom || isTransitioning(at: e.now) ? nil : symbolMemo.entries(for: style, data, e, layoutZoom: layoutZoom(style, e))
+        let memo = symbolsReadZoom || isTransitioning(at: e.now) ? nil : symbolMemo.entries(for: style, data, e, layoutZoom: layoutZoom(style, e), states: featureStateVersion(style))
         defer { memo?.unlock() }
         let count = candidates?.count ?? data.features.count
         if let memo {
@@ -25,7 +25,7 @@ extension StyledLayer {
             memo.passing.removeAll(keepingCapacity: true)
             for k in 0..<count {
                 let index = candidates.map { Int($0[k]) } ?? k
-                if let f = definition.filter, !f.matches(data.features[index].evaluation, zoom: e.zoom) { continue }
+                if !passesFilter(data.features[index].evaluation, zoom: e.zoom) { continue }
                 memo.passing.append(Int32(index))
             }
             if let last = memo.lastSet, memo.passing == memo.lastPassing { return last }
@@ -38,7 +38,7 @@ extension StyledLayer {
         for k in 0..<chosen {
             let index = memo.map { Int($0.passing[k]) } ?? candidates.map { Int($0[k]) } ?? k
             let feature = data.features[index]
-            if memo == nil, let f = definition.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
+            if memo == nil, !passesFilter(feature.evaluation, zoom: e.zoom) { continue }
             let entry: SymbolMemo.Entry
             if let kept = memo?.entries[Int32(index)] {
                 entry = kept
@@ -117,7 +117,7 @@ extension StyledLayer {
             let i = index(k)
             let feature = data.features[i]
             guard feature.geometry.kind == .lines, !feature.geometry.isEmpty else { continue }
-            if let f = definition.filter, !f.matches(feature.evaluation, zoom: e.zoom) { continue }
+            if !passesFilter(feature.evaluation, zoom: e.zoom) { continue }
             let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
             let text = plainText(c)
             let g = feature.geometry
@@ -145,7 +145,7 @@ extension StyledLayer {
     /// One feature's symbols (one per anchor) and its sort key.
     private func featureSymbols(of feature: GeoFeature, lines: [[MercatorPoint]]? = nil, _ style: Style, _ e: StyleEvaluation, hasSortKey: Bool,
                                 layout: inout LineLayout, lineAnchorsLeft: inout Int) -> SymbolMemo.Entry {
-        let c = EvaluationContext(zoom: e.zoom, feature: feature.evaluation, time: e.now)
+        let c = featureContext(feature.evaluation, style, e)
         let g = feature.geometry
         guard !g.isEmpty else { return .init(key: 0, symbols: []) }   // (an empty MultiPoint, Polygon, ...: nothing to place)
         let text = self.text(style, c, e)

@@ -44,10 +44,23 @@ public final class StyledLayer: Sendable {
     let paintReadsFeatures: Bool
     /// A heatmap layer's colour ramp (`StyledLayer+Heatmap.swift`); nil for other types.
     let heatmapRamp: HeatmapRamp?
+    /// Whether a property or the filter reads the global state, and the state's values and
+    /// version the layer was made for (`Style.bindGlobalState`; -1: none yet).
+    let readsGlobalState: Bool
+    let globalState: [String: StyleValue], globalStateVersion: Int
+    /// Whether a paint property reads the feature state.
+    let readsFeatureState: Bool
 
-    public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:]) {
+    public init(_ definition: LayerDefinition, transitions: [String: PaintTransition] = [:], globalState: GlobalState? = nil) {
         self.definition = definition
         self.transitions = transitions
+        self.globalState = globalState?.values ?? [:]
+        globalStateVersion = globalState?.version ?? -1
+        let expressions = (Array(definition.paint.values) + Array(definition.layout.values)).compactMap(\.expression)
+            + transitions.values.flatMap(\.expressions)
+        readsGlobalState = (definition.filter?.readsGlobalState ?? false) || (definition.visibilityExpression?.readsGlobalState ?? false)
+            || expressions.contains { $0.readsGlobalState }
+        readsFeatureState = expressions.contains { $0.readsFeatureState }
         transitionsEnd = transitions.values.lazy.map(\.end).max() ?? -.infinity
         let paintTable = StyleProperties.paint(definition.type), layoutTable = StyleProperties.layout(definition.type)
         self.paintTable = paintTable
@@ -104,13 +117,13 @@ public final class StyledLayer: Sendable {
         } else {
             running[name] = nil     // (a value read from the feature shows at once, as in MapLibre Native)
         }
-        return StyledLayer(d, transitions: running)
+        return StyledLayer(d, transitions: running, globalState: boundGlobalState)
     }
 
     /// The layer with another definition (layout, filter, zoom range), its transitions kept.
     public func with(_ change: (inout LayerDefinition) throws -> Void) rethrows -> StyledLayer {
         var d = definition
         try change(&d)
-        return StyledLayer(d, transitions: transitions)
+        return StyledLayer(d, transitions: transitions, globalState: boundGlobalState)
     }
 }

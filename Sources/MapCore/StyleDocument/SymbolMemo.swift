@@ -22,9 +22,11 @@ final class SymbolMemo: @unchecked Sendable {
     private var images = -1, pixelRatio = 0.0, light = Color.black
     /// The layout zoom (symbols are filed by their tiles at it).
     private var layoutZoom = -1
+    /// The version of the feature states the symbols were evaluated with.
+    private var states = 0
 
     /// The memo for these inputs (emptied when they differ from the last ones), locked until `unlock`.
-    func entries(for style: Style, _ data: GeoJSONData, _ e: StyleEvaluation, layoutZoom: Int) -> SymbolMemo {
+    func entries(for style: Style, _ data: GeoJSONData, _ e: StyleEvaluation, layoutZoom: Int, states: Int = 0) -> SymbolMemo {
         lock.lock()
         if layoutZoom != self.layoutZoom {
             // (The same symbols, laid out for other tiles: a new set.)
@@ -35,12 +37,12 @@ final class SymbolMemo: @unchecked Sendable {
         let glyphs = style.glyphs.map { $0 as AnyObject }
         let generation = style.glyphs?.generation ?? 0
         if data !== self.data || style.sprite !== sprite || style.imagesVersion != images || e.pixelRatio != pixelRatio
-            || e.light != light || glyphs !== self.glyphs || generation != glyphGeneration {
+            || e.light != light || glyphs !== self.glyphs || generation != glyphGeneration || states != self.states {
             entries.removeAll()
             lastSet = nil
             lastPassing.removeAll()
             self.data = data; sprite = style.sprite; images = style.imagesVersion; pixelRatio = e.pixelRatio; light = e.light
-            self.glyphs = glyphs; glyphGeneration = generation
+            self.glyphs = glyphs; glyphGeneration = generation; self.states = states
         }
         return self
     }

@@ -76,6 +76,7 @@ enum Operator: String {
     case `let`, `var`
     case within, distance, collator, resolvedLocale = "resolved-locale", isSupportedScript = "is-supported-script", image, lineProgress = "line-progress"
     case heatmapDensity = "heatmap-density"
+    case featureState = "feature-state", globalState = "global-state"
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -262,6 +263,8 @@ final class ExpressionParser {
         case .within, .distance: return try parseGeometryOperator(op, items, ctx)
         case .collator, .resolvedLocale, .isSupportedScript, .image, .lineProgress: return try parseTextOperator(op, items, ctx)
         case .heatmapDensity: return try parseHeatmapDensity(items, ctx)
+        case .featureState, .globalState:
+            return try parseState(op, items, ctx)
         default:
             return try parseFunction(op, items, ctx)
         }

@@ -37,17 +37,20 @@ public struct Filter: Sendable {
         } else {
             try Filter.rejectMixedSyntax(json, path: path)
             root = .expression(try StyleExpression.parse(json, path: path, expected: .boolean))
+            if case .expression(let e) = root { try e.rejectFeatureState(path, in: "filters") }
         }
     }
 
-    /// Whether `feature` passes the filter at `zoom`; an expression that fails to evaluate
-    /// does not match.
-    public func matches(_ feature: EvaluationFeature, zoom: Double) -> Bool {
+    /// Whether `feature` passes the filter at `zoom` (`global-state` reading `globalState`); an
+    /// expression that fails to evaluate does not match.
+    public func matches(_ feature: EvaluationFeature, zoom: Double, globalState: [String: StyleValue] = [:]) -> Bool {
         switch root {
         case .everything:
             return true
         case .expression(let expression):
-            return (try? expression.evaluate(EvaluationContext(zoom: zoom, feature: feature))) == .bool(true)
+            var c = EvaluationContext(zoom: zoom, feature: feature)
+            if !globalState.isEmpty { c.globalState = globalState }
+            return (try? expression.evaluate(c)) == .bool(true)
         case .legacy(let filter):
             return filter.matches(feature, zoom: zoom)
         }

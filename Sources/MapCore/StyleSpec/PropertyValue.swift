@@ -90,7 +90,9 @@ public struct PropertyValue: Sendable {
     // MARK: Parsing
 
     static func storage(for expression: StyleExpression, spec: PropertySpec) -> Storage {
-        if expression.isZoomDependent || expression.isFeatureDependent || expression.readsHeatmapDensity { return .expression(expression) }
+        if expression.isZoomDependent || expression.isFeatureDependent || expression.readsHeatmapDensity || expression.readsGlobalState {
+            return .expression(expression)
+        }
         let check = ResultCheck(spec)
         let value = (try? expression.evaluate(EvaluationContext(zoom: 0))).flatMap { check.conform($0) }
         return .constant(value ?? spec.defaultValue)
@@ -106,6 +108,7 @@ public struct PropertyValue: Sendable {
         let e = try StyleExpression.parse(json, path: path, expected: spec.expressionType,
                                      coercesToString: spec.coercesToString, allowsInternal: allowsInternal,
                                      heatmapDensity: spec.name == HeatmapPaintProperty.colorName)
+        if spec.isLayout { try e.rejectFeatureState(path, in: "layout properties") }
         if e.isFeatureDependent && !spec.dataDriven { throw StyleError("\(path): data expressions not supported") }
         if e.isZoomDependent && !spec.zoomDependent { throw StyleError("\(path): zoom expressions not supported") }
         try LineProgressRule.check(e, spec, path)

@@ -37,6 +37,10 @@ public struct EvaluationContext: Sendable {
     public var imageAvailable: (@Sendable (String) -> Bool)?
     /// `["heatmap-density"]`: the density a heatmap's colour ramp is evaluated at.
     public var heatmapDensity: Double = 0
+    /// The feature's state (`feature-state`), empty when it has none or nothing reads it.
+    public var featureState: [String: StyleValue] = [:]
+    /// The style's global state (`global-state`): set values over the `state` defaults.
+    public var globalState: [String: StyleValue] = [:]
 
     public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom
