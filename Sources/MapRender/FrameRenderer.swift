@@ -15,6 +15,8 @@ public final class FrameRenderer {
     let rasters = RasterRenderLayer()
     let symbols: SymbolRenderLayer
     let backgrounds = BackgroundRenderLayer()
+    let hillshades = HillshadeRenderLayer()
+    let colorReliefs = ColorReliefRenderLayer()
     let overlay: OverlayRenderer
     /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
     let cache = PixelCache()
@@ -147,6 +149,8 @@ public final class FrameRenderer {
             drawRaster(layer, index, draw, placement, target)
         case .symbol:
             symbols.draw(.init(index: index, frame: frame, frameNumber: frameNumber), placement, target, &rasterizer)
+        case let .hillshade(draw): hillshades.draw(draw, placement, target, &rasterizer)
+        case let .colorRelief(draw): colorReliefs.draw(draw, placement, target, &rasterizer)
         }
     }
 

@@ -10,6 +10,8 @@ public enum LayerDraw: Equatable, Sendable {
     case circle(FeatureDraw<CirclePaint>)
     case raster(RasterDraw)
     case symbol(SymbolDraw)
+    case hillshade(HillshadeDraw)
+    case colorRelief(ColorReliefDraw)
 }
 
 /// What a fill or line layer draws: one paint for a whole geometry set (a tiled layer whose

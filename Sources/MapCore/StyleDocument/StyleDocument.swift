@@ -103,7 +103,7 @@ public enum SourceDefinition: Sendable {
     case image(url: String, corners: ImageCorners)
     /// Vector tiles.
     case vector(TiledSourceDefinition)
-    /// Raster tiles.
+    /// Raster tiles, or elevation tiles (a `raster-dem` source: its `dem` encoding set).
     case raster(TiledSourceDefinition)
 
     public var typeName: String {
@@ -111,7 +111,7 @@ public enum SourceDefinition: Sendable {
         case .geojson: return "geojson"
         case .image: return "image"
         case .vector: return "vector"
-        case .raster: return "raster"
+        case let .raster(d): return d.dem == nil ? "raster" : "raster-dem"
         }
     }
 }
@@ -119,6 +119,7 @@ public enum SourceDefinition: Sendable {
 /// The layer types a document may use.
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, raster, symbol
+    case hillshade, colorRelief = "color-relief"
 }
 
 /// A layer as the document defines it: plain data, its properties parsed but not evaluated.

@@ -43,6 +43,8 @@ extension StyledLayer {
             return cache.map { $0.draw(self, style, e) { featureLayer(style, e, region: $0) } } ?? featureLayer(style, e, region: nil)
         case .symbol:
             return cache.map { $0.draw(self, style, e) { symbolLayer(style, e, region: $0) } } ?? symbolLayer(style, e, region: nil)
+        case .hillshade: return hillshadeLayer(e)
+        case .colorRelief: return colorReliefLayer(e)
         }
     }
 

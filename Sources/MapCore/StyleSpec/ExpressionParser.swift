@@ -74,6 +74,7 @@ enum Operator: String {
     case length, at, `in`, indexOf = "index-of", slice, concat, downcase, upcase, rgb, rgba, toRGBA = "to-rgba"
     case format, numberFormat = "number-format"
     case `let`, `var`
+    case elevation
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -237,6 +238,9 @@ final class ExpressionParser {
         case .zoom:
             try checkArity(items, 0...0, ctx)
             return Typed(node: ZoomNode(), type: .number)
+        case .elevation:
+            try checkArity(items, 0...0, ctx)
+            return Typed(node: ElevationNode(), type: .number)
         case .let:
             return try parseLet(items, ctx)
         case .var:

@@ -105,6 +105,7 @@ public struct PropertyValue: Sendable {
     static func expression(_ json: JSON, spec: PropertySpec, path: String, allowsInternal: Bool = false) throws -> StyleExpression {
         let e = try StyleExpression.parse(json, path: path, expected: spec.expressionType,
                                      coercesToString: spec.coercesToString, allowsInternal: allowsInternal)
+        try ElevationNode.check(e, spec: spec, path: path)
         if e.isFeatureDependent && !spec.dataDriven { throw StyleError("\(path): data expressions not supported") }
         if e.isZoomDependent && !spec.zoomDependent { throw StyleError("\(path): zoom expressions not supported") }
         switch e.zoomCurve() {

@@ -27,6 +27,8 @@ public struct EvaluationContext: Sendable {
     public var zoom: Double
     public var feature: EvaluationFeature?
     public var time: Double
+    /// The terrain's elevation in metres (`["elevation"]`, a color-relief ramp's input).
+    public var elevation = 0.0
 
     public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom

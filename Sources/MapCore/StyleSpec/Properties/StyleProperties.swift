@@ -26,6 +26,8 @@ public enum StyleProperties {
         case .circle: return CirclePaintProperty.table
         case .raster: return RasterPaintProperty.table
         case .symbol: return SymbolPaintProperty.table
+        case .hillshade: return HillshadePaintProperty.table
+        case .colorRelief: return ColorReliefPaintProperty.table
         }
     }
 
@@ -38,6 +40,8 @@ public enum StyleProperties {
         case .circle: return CircleLayoutProperty.table
         case .raster: return RasterLayoutProperty.table
         case .symbol: return SymbolLayoutProperty.table
+        case .hillshade: return HillshadeLayoutProperty.table
+        case .colorRelief: return ColorReliefLayoutProperty.table
         }
     }
 

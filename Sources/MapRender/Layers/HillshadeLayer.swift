@@ -1,0 +1,133 @@
+import Foundation
+import MapCore
+import Raster
+
+/// Hillshade layers: each DEM tile's prepared slopes (see `DEMTile`) sampled bilinearly at
+/// every screen pixel, corrected for the Mercator scale at its latitude and shaded by the
+/// layer's method (MapLibre's hillshade fragment shader).
+final class HillshadeRenderLayer: RenderLayer {
+    func draw(_ draw: HillshadeDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        var shader = HillshadeShader(draw)
+        DEMTileWalk.draw(draw.tiles, p, t, &shader)
+    }
+}
+
+/// The shading of one pixel from its slope, by method.
+struct HillshadeShader: DEMPixelShader {
+    let method: HillshadeMethod
+    let azimuth: Float, sinAlt: Float, cosAlt: Float, cosAz: Float, sinAz: Float
+    let intensity: Float
+    let shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
+    /// The standard method's slope scaling (`base` of its exponential curve, and its value at π/2).
+    let base: Float, baseMax: Float
+    /// The tile's latitudes (degrees) at its top and bottom edges.
+    var north: Float = 0, south: Float = 0
+
+    init(_ d: HillshadeDraw) {
+        method = d.method
+        // The shader's azimuth: the direction turned by π (the light comes from it).
+        azimuth = d.azimuth + .pi
+        cosAz = cos(azimuth); sinAz = sin(azimuth)
+        sinAlt = sin(d.altitude); cosAlt = cos(d.altitude)
+        intensity = d.exaggeration
+        shadow = d.shadow; highlight = d.highlight; accent = d.accent
+        base = 1.875 - d.exaggeration * 1.75
+        baseMax = pow(base, .pi / 2) - 1
+    }
+
+    mutating func begin(_ tile: DEMTile) {
+        let t = tile.tile, n = Double(1 << t.z)
+        north = Float(WebMercator.lat(y: Double(t.y) / n)); south = Float(WebMercator.lat(y: Double(t.y + 1) / n))
+    }
+
+    func shade(_ tile: DEMTile, u: Float, v: Float) -> PremultipliedRGBA {
+        let (r, g) = Self.sample(tile, u: u, v: v)
+        let lat = (north - south) * (1 - v) + south
+        let scale = cos(lat * .pi / 180)
+        let dx = (r * 8 - 4) / scale, dy = (g * 8 - 4) / scale
+        return shade(dx: dx, dy: dy)
+    }
+
+    /// The slope bytes (east, south) at (u, v) as 0...1, bilinear between texel centres,
+    /// clamped at the tile's edges.
+    @inline(__always) static func sample(_ tile: DEMTile, u: Float, v: Float) -> (Float, Float) {
+        let dim = tile.data.dim
+        let fx = u * Float(dim) - 0.5, fy = v * Float(dim) - 0.5
+        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+        let wx = fx - x0f, wy = fy - y0f
+        let x0 = min(max(Int(x0f), 0), dim - 1), x1 = min(max(Int(x0f) + 1, 0), dim - 1)
+        let y0 = min(max(Int(y0f), 0), dim - 1), y1 = min(max(Int(y0f) + 1, 0), dim - 1)
+        return tile.slopes.withUnsafeBufferPointer { s in
+            func at(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(s[(y * dim + x) * 2 + c]) }
+            func lerp(_ c: Int) -> Float {
+                let top = at(x0, y0, c) + (at(x1, y0, c) - at(x0, y0, c)) * wx
+                let bottom = at(x0, y1, c) + (at(x1, y1, c) - at(x0, y1, c)) * wx
+                return (top + (bottom - top) * wy) / 255
+            }
+            return (lerp(0), lerp(1))
+        }
+    }
+
+    /// The colour for a slope (metres per metre toward the east and the south).
+    func shade(dx: Float, dy: Float) -> PremultipliedRGBA {
+        switch method {
+        case .standard: return standard(dx, dy)
+        case .basic, .multidirectional: return basic(dx * intensity * 2, dy * intensity * 2)
+        case .combined: return combined(dx * intensity * 2, dy * intensity * 2)
+        case .igor: return igor(dx * intensity * 2, dy * intensity * 2)
+        }
+    }
+
+    @inline(__always) static func aspect(_ dx: Float, _ dy: Float) -> Float {
+        dx != 0 ? atan2(dy, -dx) : .pi / 2 * (dy > 0 ? 1 : -1)
+    }
+
+    /// GLSL's mod: x − y·floor(x/y).
+    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
+
+    func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+        let slope = atan(0.625 * (dx * dx + dy * dy).squareRoot())
+        let aspect = Self.aspect(dx, dy)
+        let scaled = intensity != 0.5 ? (pow(base, slope) - 1) / baseMax * (.pi / 2) : slope
+        let strength = min(max(intensity * 2, 0), 1)
+        let a = (1 - cos(scaled)) * strength
+        let shade = abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
+        let k = sin(scaled) * strength
+        let s = PremultipliedRGBA(r: (shadow.r + (highlight.r - shadow.r) * shade) * k, g: (shadow.g + (highlight.g - shadow.g) * shade) * k,
+                                  b: (shadow.b + (highlight.b - shadow.b) * shade) * k, a: (shadow.a + (highlight.a - shadow.a) * shade) * k)
+        let keep = 1 - s.a
+        return PremultipliedRGBA(r: accent.r * a * keep + s.r, g: accent.g * a * keep + s.g, b: accent.b * a * keep + s.b, a: accent.a * a * keep + s.a)
+    }
+
+    /// The cosine of the angle between the light and the surface's normal.
+    @inline(__always) func incidence(_ dx: Float, _ dy: Float) -> Float {
+        (sinAlt - (dy * cosAz * cosAlt - dx * sinAz * cosAlt)) / (1 + dx * dx + dy * dy).squareRoot()
+    }
+
+    func basic(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+        let k = min(max(incidence(dx, dy), 0), 1)
+        if k > 0.5 { return Self.scaled(highlight, 2 * k - 1) }
+        return Self.scaled(shadow, 1 - 2 * k)
+    }
+
+    func combined(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+        let angle = min(max(acos(min(max(incidence(dx, dy), -1), 1)), 0), .pi / 2)
+        let steep = atan((dx * dx + dy * dy).squareRoot()) * 4 / (.pi * .pi)
+        return Self.sum(Self.scaled(shadow, angle * steep), Self.scaled(highlight, (.pi / 2 - angle) * steep))
+    }
+
+    func igor(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+        let aspect = Self.aspect(dx, dy)
+        let slope = atan((dx * dx + dy * dy).squareRoot()) * 2 / .pi
+        let facing = 1 - abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
+        return Self.sum(Self.scaled(shadow, slope * facing), Self.scaled(highlight, slope * (1 - facing)))
+    }
+
+    @inline(__always) static func scaled(_ c: PremultipliedRGBA, _ k: Float) -> PremultipliedRGBA {
+        PremultipliedRGBA(r: c.r * k, g: c.g * k, b: c.b * k, a: c.a * k)
+    }
+
+    @inline(__always) static func sum(_ a: PremultipliedRGBA, _ b: PremultipliedRGBA) -> PremultipliedRGBA {
+        PremultipliedRGBA(r: a.r + b.r, g: a.g + b.g, b: a.b + b.b, a: a.a + b.a)
+    }
+}
