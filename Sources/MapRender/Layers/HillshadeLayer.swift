@@ -18,10 +18,14 @@ struct HillshadeShader: DEMPixelShader {
     let azimuth: Float, sinAlt: Float, cosAlt: Float, cosAz: Float, sinAz: Float
     let intensity: Float
     let shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
-    /// The standard method's slope scaling (`base` of its exponential curve, and its value at π/2).
-    let base: Float, baseMax: Float
-    /// The tile's latitudes (degrees) at its top and bottom edges.
-    var north: Float = 0, south: Float = 0
+    /// The standard method's accent and shade strengths by slope angle (0...π/2 in
+    /// `Self.steps` steps, linear between): (1 − cos s)·k and sin s·k, s the slope scaled by the
+    /// exaggeration, k = clamp(2·exaggeration).
+    let accentBySlope: [Float], shadeBySlope: [Float]
+    static let steps = 1024
+    /// 1 / cos(latitude) down the tile being drawn, at `steps` + 1 places from its top to its
+    /// bottom edge (linear between): the Mercator scale its slopes are corrected by.
+    var inverseCos: [Float]
 
     init(_ d: HillshadeDraw) {
         method = d.method
@@ -31,21 +35,42 @@ struct HillshadeShader: DEMPixelShader {
         sinAlt = sin(d.altitude); cosAlt = cos(d.altitude)
         intensity = d.exaggeration
         shadow = d.shadow; highlight = d.highlight; accent = d.accent
-        base = 1.875 - d.exaggeration * 1.75
-        baseMax = pow(base, .pi / 2) - 1
+        // The slope scaled exponentially by the exaggeration (as `interpolate` with a base
+        // would), so higher exaggerations shade more opaquely.
+        let base = 1.875 - Double(d.exaggeration) * 1.75, baseMax = pow(base, .pi / 2) - 1
+        let strength = Double(min(max(d.exaggeration * 2, 0), 1))
+        var accents: [Float] = [], shades: [Float] = []
+        accents.reserveCapacity(Self.steps + 1); shades.reserveCapacity(Self.steps + 1)
+        for i in 0...Self.steps {
+            let slope = Double(i) / Double(Self.steps) * .pi / 2
+            let scaled = d.exaggeration != 0.5 ? (pow(base, slope) - 1) / baseMax * (.pi / 2) : slope
+            accents.append(Float((1 - cos(scaled)) * strength)); shades.append(Float(sin(scaled) * strength))
+        }
+        accentBySlope = accents; shadeBySlope = shades
+        inverseCos = [Float](repeating: 1, count: Self.steps + 1)
     }
 
     mutating func begin(_ tile: DEMTile) {
+        // (Latitude linear in v between the tile's edges, as MapLibre interpolates it.)
         let t = tile.tile, n = Double(1 << t.z)
-        north = Float(WebMercator.lat(y: Double(t.y) / n)); south = Float(WebMercator.lat(y: Double(t.y + 1) / n))
+        let north = WebMercator.lat(y: Double(t.y) / n), south = WebMercator.lat(y: Double(t.y + 1) / n)
+        for i in 0...Self.steps {
+            let lat = north + (south - north) * Double(i) / Double(Self.steps)
+            inverseCos[i] = Float(1 / max(cos(lat * .pi / 180), 1e-6))
+        }
     }
 
     func shade(_ tile: DEMTile, u: Float, v: Float) -> PremultipliedRGBA {
         let (r, g) = Self.sample(tile, u: u, v: v)
-        let lat = (north - south) * (1 - v) + south
-        let scale = cos(lat * .pi / 180)
-        let dx = (r * 8 - 4) / scale, dy = (g * 8 - 4) / scale
-        return shade(dx: dx, dy: dy)
+        let k = Self.lookup(inverseCos, v)
+        return shade(dx: (r * 8 - 4) * k, dy: (g * 8 - 4) * k)
+    }
+
+    /// `table` (`steps` + 1 values over 0...1) at `t`, linear between its values.
+    @inline(__always) static func lookup(_ table: [Float], _ t: Float) -> Float {
+        let f = min(max(t, 0), 1) * Float(steps)
+        let i = min(Int(f), steps - 1)
+        return table.withUnsafeBufferPointer { b in b[i] + (b[i + 1] - b[i]) * (f - Float(i)) }
     }
 
     /// The slope bytes (east, south) at (u, v) as 0...1, bilinear between texel centres,
@@ -86,13 +111,11 @@ struct HillshadeShader: DEMPixelShader {
     @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
 
     func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
-        let slope = atan(0.625 * (dx * dx + dy * dy).squareRoot())
+        let slope = atan(0.625 * (dx * dx + dy * dy).squareRoot()) * (2 / .pi)
         let aspect = Self.aspect(dx, dy)
-        let scaled = intensity != 0.5 ? (pow(base, slope) - 1) / baseMax * (.pi / 2) : slope
-        let strength = min(max(intensity * 2, 0), 1)
-        let a = (1 - cos(scaled)) * strength
+        let a = Self.lookup(accentBySlope, slope)
         let shade = abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
-        let k = sin(scaled) * strength
+        let k = Self.lookup(shadeBySlope, slope)
         let s = PremultipliedRGBA(r: (shadow.r + (highlight.r - shadow.r) * shade) * k, g: (shadow.g + (highlight.g - shadow.g) * shade) * k,
                                   b: (shadow.b + (highlight.b - shadow.b) * shade) * k, a: (shadow.a + (highlight.a - shadow.a) * shade) * k)
         let keep = 1 - s.a
