@@ -28,6 +28,9 @@ public struct HillshadeDraw: Equatable, Sendable {
     public var altitude: Float
     public var exaggeration: Float
     public var shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
+    /// Tiles placed on the pixel grid of this step (device pixels per CSS pixel), as the
+    /// reference engines place them while the camera is still; nil: placed exactly.
+    public var gridStep: Double? = nil
 
     public init(tiles: [DEMTileDraw], method: HillshadeMethod, azimuth: Float, altitude: Float, exaggeration: Float,
                 shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA) {
@@ -36,7 +39,7 @@ public struct HillshadeDraw: Equatable, Sendable {
     }
 
     public static func == (a: HillshadeDraw, b: HillshadeDraw) -> Bool {
-        a.method == b.method && a.azimuth == b.azimuth && a.altitude == b.altitude && a.exaggeration == b.exaggeration
+        a.method == b.method && a.gridStep == b.gridStep && a.azimuth == b.azimuth && a.altitude == b.altitude && a.exaggeration == b.exaggeration
             && a.shadow == b.shadow && a.highlight == b.highlight && a.accent == b.accent && DEMTileDraw.same(a.tiles, b.tiles)
     }
 }
@@ -48,13 +51,15 @@ public struct ColorReliefDraw: Equatable, Sendable {
     /// with their colours, opacity applied; linear between them, clamped at the ends.
     public var elevations: [Float]
     public var colors: [PremultipliedRGBA]
+    /// As `HillshadeDraw.gridStep`.
+    public var gridStep: Double? = nil
 
     public init(tiles: [DEMTileDraw], elevations: [Float], colors: [PremultipliedRGBA]) {
         self.tiles = tiles; self.elevations = elevations; self.colors = colors
     }
 
     public static func == (a: ColorReliefDraw, b: ColorReliefDraw) -> Bool {
-        a.elevations == b.elevations && a.colors == b.colors && DEMTileDraw.same(a.tiles, b.tiles)
+        a.gridStep == b.gridStep && a.elevations == b.elevations && a.colors == b.colors && DEMTileDraw.same(a.tiles, b.tiles)
     }
 }
 

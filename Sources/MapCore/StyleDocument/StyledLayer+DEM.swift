@@ -10,10 +10,11 @@ extension StyledLayer {
         var azimuth = number(P.direction, zc) * .pi / 180
         if string(P.anchor, zc) != "map" { azimuth += e.bearing * .pi / 180 }
         func shade(_ p: P) -> PremultipliedRGBA { PremultipliedRGBA(color(p, zc).lit(by: e.light, emissive: 0)) }
-        let draw = HillshadeDraw(tiles: tiles, method: HillshadeMethod(rawValue: string(P.method, zc)) ?? .standard,
+        var draw = HillshadeDraw(tiles: tiles, method: HillshadeMethod(rawValue: string(P.method, zc)) ?? .standard,
                                  azimuth: Float(azimuth), altitude: Float(number(P.altitude, zc) * .pi / 180),
                                  exaggeration: Float(number(P.exaggeration, zc)),
                                  shadow: shade(.shadowColor), highlight: shade(.highlightColor), accent: shade(.accentColor))
+        draw.gridStep = e.still ? e.pixelRatio : nil
         return .init(id: definition.id, .hillshade(draw))
     }
 
@@ -30,6 +31,8 @@ extension StyledLayer {
             let c = PremultipliedRGBA(s.color.lit(by: e.light, emissive: 0))
             return PremultipliedRGBA(r: c.r * opacity, g: c.g * opacity, b: c.b * opacity, a: c.a * opacity)
         }
-        return .init(id: definition.id, .colorRelief(ColorReliefDraw(tiles: tiles, elevations: elevations, colors: colors)))
+        var draw = ColorReliefDraw(tiles: tiles, elevations: elevations, colors: colors)
+        draw.gridStep = e.still ? e.pixelRatio : nil
+        return .init(id: definition.id, .colorRelief(draw))
     }
 }

@@ -9,7 +9,7 @@ final class ColorReliefRenderLayer: RenderLayer {
     func draw(_ draw: ColorReliefDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard !draw.elevations.isEmpty, draw.elevations.count == draw.colors.count else { return }
         var shader = ColorReliefShader(elevations: draw.elevations, colors: draw.colors)
-        DEMTileWalk.draw(draw.tiles, p, t, &shader)
+        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t, &shader)
     }
 }
 

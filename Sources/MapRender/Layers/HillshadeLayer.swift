@@ -8,7 +8,7 @@ import Raster
 final class HillshadeRenderLayer: RenderLayer {
     func draw(_ draw: HillshadeDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         var shader = HillshadeShader(draw)
-        DEMTileWalk.draw(draw.tiles, p, t, &shader)
+        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t, &shader)
     }
 }
 
