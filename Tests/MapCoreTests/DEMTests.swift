@@ -144,4 +144,19 @@ import Testing
         let step = try document(dem, #"[{"id": "c", "type": "color-relief", "source": "s", "paint": {"color-relief-color": ["step", ["elevation"], "red", 10, "blue"]}}]"#)
         #expect(step.layers[0].paint["color-relief-color"]?.expression?.elevationStops() == nil)
     }
+
+    @Test func perLightArrays() throws {
+        let dem = #"{"type": "raster-dem", "tiles": ["t"]}"#
+        let doc = try document(dem, #"""
+            [{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-method": "multidirectional",
+              "hillshade-illumination-direction": [315, 45], "hillshade-highlight-color": ["#fff", "red"], "hillshade-shadow-color": "blue"}}]
+            """#)
+        #expect(doc.layers[0].paint["hillshade-illumination-direction"]?.constant == .array([.number(315), .number(45)]))
+        #expect(doc.layers[0].paint["hillshade-highlight-color"]?.constant == .array([.color(.white), .color(Color(r: 1, g: 0, b: 0))]))
+        #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-illumination-direction": [315, 400]}}]"#)
+                == ["layers[0].paint.hillshade-illumination-direction[1]: 400 is greater than the maximum value 359"])
+        #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-highlight-color": []}}]"#)
+                == ["layers[0].paint.hillshade-highlight-color: expected a value or a non-empty array of values, found []"])
+        #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-exaggeration": [1]}}]"#).count == 1)
+    }
 }

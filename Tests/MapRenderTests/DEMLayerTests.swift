@@ -81,4 +81,19 @@ import Testing
         let high = try render(layer, [(16384, Self.tile { _, _ in 4000 })], at: 16384.5, 16384.5)
         #expect(Self.channels(high.pixels[20 * 64 + 40]) == [128, 128, 128, 128])
     }
+
+    @Test func multidirectionalLights() throws {
+        // One light: the basic method. Two lights: each light's share, averaged; a second light
+        // from the opposite side with transparent colours halves the first one's.
+        let plane = Self.tile { x, _ in Double(x) * 5 }
+        func pixel(_ paint: String) throws -> UInt32 {
+            try render(#"[{"id": "h", "type": "hillshade", "source": "dem", "paint": \#(paint)}]"#, [(16384, plane)], at: 16384.5, 16384.5).pixels[32 * 64 + 32]
+        }
+        let basic = try pixel(#"{"hillshade-method": "basic", "hillshade-illumination-direction": 90}"#)
+        #expect(basic >> 24 > 20)
+        #expect(try pixel(#"{"hillshade-method": "multidirectional", "hillshade-illumination-direction": 90}"#) == basic)
+        let two = try pixel(##"{"hillshade-method": "multidirectional", "hillshade-illumination-direction": [90, 270], "hillshade-highlight-color": ["#fff", "transparent"], "hillshade-shadow-color": ["#000", "transparent"]}"##)
+        let a = Int(basic >> 24), b = Int(two >> 24)
+        #expect(abs(b * 2 - a) <= 2, "\(a) \(b)")
+    }
 }

@@ -17,30 +17,38 @@ public enum HillshadeMethod: String, Sendable, Equatable {
     case standard, basic, combined, igor, multidirectional
 }
 
+/// One light of a hillshade: where it comes from and the colours it shades with.
+public struct HillshadeLight: Equatable, Sendable {
+    /// Its azimuth in radians, clockwise from the top of the screen (the bearing is added when
+    /// the light is anchored to the viewport).
+    public var azimuth: Float
+    /// Its altitude above the horizon in radians.
+    public var altitude: Float
+    public var shadow: PremultipliedRGBA, highlight: PremultipliedRGBA
+    public init(azimuth: Float, altitude: Float, shadow: PremultipliedRGBA, highlight: PremultipliedRGBA) {
+        self.azimuth = azimuth; self.altitude = altitude; self.shadow = shadow; self.highlight = highlight
+    }
+}
+
 /// What a hillshade layer draws: its DEM tiles and the shading, evaluated for the frame.
 public struct HillshadeDraw: Equatable, Sendable {
     public var tiles: [DEMTileDraw]
     public var method: HillshadeMethod
-    /// The light's azimuth in radians, clockwise from the top of the screen (the bearing is
-    /// added when the light is anchored to the viewport).
-    public var azimuth: Float
-    /// The light's altitude above the horizon in radians.
-    public var altitude: Float
+    /// At least one; only the multidirectional method reads more than the first.
+    public var lights: [HillshadeLight]
     public var exaggeration: Float
-    public var shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
+    public var accent: PremultipliedRGBA
     /// Tiles placed on the pixel grid of this step (device pixels per CSS pixel), as the
     /// reference engines place them while the camera is still; nil: placed exactly.
     public var gridStep: Double? = nil
 
-    public init(tiles: [DEMTileDraw], method: HillshadeMethod, azimuth: Float, altitude: Float, exaggeration: Float,
-                shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA) {
-        self.tiles = tiles; self.method = method; self.azimuth = azimuth; self.altitude = altitude
-        self.exaggeration = exaggeration; self.shadow = shadow; self.highlight = highlight; self.accent = accent
+    public init(tiles: [DEMTileDraw], method: HillshadeMethod, lights: [HillshadeLight], exaggeration: Float, accent: PremultipliedRGBA) {
+        self.tiles = tiles; self.method = method; self.lights = lights; self.exaggeration = exaggeration; self.accent = accent
     }
 
     public static func == (a: HillshadeDraw, b: HillshadeDraw) -> Bool {
-        a.method == b.method && a.gridStep == b.gridStep && a.azimuth == b.azimuth && a.altitude == b.altitude && a.exaggeration == b.exaggeration
-            && a.shadow == b.shadow && a.highlight == b.highlight && a.accent == b.accent && DEMTileDraw.same(a.tiles, b.tiles)
+        a.method == b.method && a.gridStep == b.gridStep && a.lights == b.lights && a.exaggeration == b.exaggeration
+            && a.accent == b.accent && DEMTileDraw.same(a.tiles, b.tiles)
     }
 }
 

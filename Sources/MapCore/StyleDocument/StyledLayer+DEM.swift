@@ -7,15 +7,41 @@ extension StyledLayer {
         guard let tiles = e.tiles?.demTiles(definition.source), !tiles.isEmpty else { return nil }
         let zc = EvaluationContext(zoom: e.zoom, time: e.now)
         typealias P = HillshadePaintProperty
-        var azimuth = number(P.direction, zc) * .pi / 180
-        if string(P.anchor, zc) != "map" { azimuth += e.bearing * .pi / 180 }
-        func shade(_ p: P) -> PremultipliedRGBA { PremultipliedRGBA(color(p, zc).lit(by: e.light, emissive: 0)) }
+        let turn = string(P.anchor, zc) != "map" ? e.bearing : 0
+        // One light per highlight colour; shorter lists repeat their last value.
+        let directions = numbers(P.direction, zc), altitudes = numbers(P.altitude, zc)
+        let shadows = colors(P.shadowColor, zc), highlights = colors(P.highlightColor, zc)
+        func shade(_ c: Color) -> PremultipliedRGBA { PremultipliedRGBA(c.lit(by: e.light, emissive: 0)) }
+        let lights = highlights.indices.map { i in
+            HillshadeLight(azimuth: Float((directions[min(i, directions.count - 1)] + turn) * .pi / 180),
+                           altitude: Float(altitudes[min(i, altitudes.count - 1)] * .pi / 180),
+                           shadow: shade(shadows[min(i, shadows.count - 1)]), highlight: shade(highlights[i]))
+        }
         var draw = HillshadeDraw(tiles: tiles, method: HillshadeMethod(rawValue: string(P.method, zc)) ?? .standard,
-                                 azimuth: Float(azimuth), altitude: Float(number(P.altitude, zc) * .pi / 180),
-                                 exaggeration: Float(number(P.exaggeration, zc)),
-                                 shadow: shade(.shadowColor), highlight: shade(.highlightColor), accent: shade(.accentColor))
+                                 lights: lights, exaggeration: Float(number(P.exaggeration, zc)), accent: shade(color(P.accentColor, zc)))
         draw.gridStep = e.still ? e.pixelRatio : nil
         return .init(id: definition.id, .hillshade(draw))
+    }
+
+    /// A per-light property's values (at least one: the default when none fits).
+    private func numbers(_ p: HillshadePaintProperty, _ zc: EvaluationContext) -> [Double] {
+        let v = paint(p, zc)
+        if case let .number(n) = v { return [n] }
+        if case let .array(items) = v {
+            let out = items.compactMap(\.asNumber)
+            if !out.isEmpty { return out }
+        }
+        return [p.spec.defaultValue.asNumber ?? 0]
+    }
+
+    private func colors(_ p: HillshadePaintProperty, _ zc: EvaluationContext) -> [Color] {
+        let v = paint(p, zc)
+        if case let .color(c) = v { return [c] }
+        if case let .array(items) = v {
+            let out = items.compactMap(\.asColor)
+            if !out.isEmpty { return out }
+        }
+        return [p.spec.defaultValue.asColor ?? .black]
     }
 
     func colorReliefLayer(_ e: StyleEvaluation) -> FrameDescription.DrawLayer? {

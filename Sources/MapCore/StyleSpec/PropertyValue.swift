@@ -51,6 +51,7 @@ public struct PropertyValue: Sendable {
     /// expressions not supported"), `["zoom"]` only where zoom-dependent and only as the input
     /// of a top-level `step` or `interpolate`.
     public init(json: JSON, spec: PropertySpec, path: String) throws {
+        if let values = try HillshadePaintProperty.perLightValues(json, spec: spec, path: path) { self.init(spec: spec, storage: .constant(values)); return }
         let storage: Storage
         switch json {
         case .null:

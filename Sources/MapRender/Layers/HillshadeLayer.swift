@@ -18,6 +18,9 @@ struct HillshadeShader: DEMPixelShader {
     let azimuth: Float, sinAlt: Float, cosAlt: Float, cosAz: Float, sinAz: Float
     let intensity: Float
     let shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
+    /// The multidirectional method's lights: (cos, sin) of each azimuth turned by π, of each
+    /// altitude, and each light's colours divided by their count.
+    let lights: [(cosAz: Float, sinAz: Float, sinAlt: Float, cosAlt: Float, shadow: PremultipliedRGBA, highlight: PremultipliedRGBA)]
     /// The standard method's accent and shade strengths by slope angle (0...π/2 in
     /// `Self.steps` steps, linear between): (1 − cos s)·k and sin s·k, s the slope scaled by the
     /// exaggeration, k = clamp(2·exaggeration).
@@ -29,12 +32,17 @@ struct HillshadeShader: DEMPixelShader {
 
     init(_ d: HillshadeDraw) {
         method = d.method
+        let first = d.lights.first ?? HillshadeLight(azimuth: 335 * .pi / 180, altitude: .pi / 4, shadow: .clear, highlight: .clear)
         // The shader's azimuth: the direction turned by π (the light comes from it).
-        azimuth = d.azimuth + .pi
+        azimuth = first.azimuth + .pi
         cosAz = cos(azimuth); sinAz = sin(azimuth)
-        sinAlt = sin(d.altitude); cosAlt = cos(d.altitude)
+        sinAlt = sin(first.altitude); cosAlt = cos(first.altitude)
         intensity = d.exaggeration
-        shadow = d.shadow; highlight = d.highlight; accent = d.accent
+        shadow = first.shadow; highlight = first.highlight; accent = d.accent
+        let share = 1 / Float(max(d.lights.count, 1))
+        lights = d.lights.map { l in
+            (-cos(l.azimuth), -sin(l.azimuth), sin(l.altitude), cos(l.altitude), Self.scaled(l.shadow, share), Self.scaled(l.highlight, share))
+        }
         // The slope scaled exponentially by the exaggeration (as `interpolate` with a base
         // would), so higher exaggerations shade more opaquely.
         let base = 1.875 - Double(d.exaggeration) * 1.75, baseMax = pow(base, .pi / 2) - 1
@@ -97,7 +105,8 @@ struct HillshadeShader: DEMPixelShader {
     func shade(dx: Float, dy: Float) -> PremultipliedRGBA {
         switch method {
         case .standard: return standard(dx, dy)
-        case .basic, .multidirectional: return basic(dx * intensity * 2, dy * intensity * 2)
+        case .basic: return basic(dx * intensity * 2, dy * intensity * 2)
+        case .multidirectional: return multidirectional(dx * intensity * 2, dy * intensity * 2)
         case .combined: return combined(dx * intensity * 2, dy * intensity * 2)
         case .igor: return igor(dx * intensity * 2, dy * intensity * 2)
         }
@@ -131,6 +140,17 @@ struct HillshadeShader: DEMPixelShader {
         let k = min(max(incidence(dx, dy), 0), 1)
         if k > 0.5 { return Self.scaled(highlight, 2 * k - 1) }
         return Self.scaled(shadow, 1 - 2 * k)
+    }
+
+    /// The basic method for each light, averaged.
+    func multidirectional(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+        let norm = 1 / (1 + dx * dx + dy * dy).squareRoot()
+        var out = PremultipliedRGBA.clear
+        for l in lights {
+            let k = min(max((l.sinAlt - (dy * l.cosAz * l.cosAlt - dx * l.sinAz * l.cosAlt)) * norm, 0), 1)
+            out = Self.sum(out, k > 0.5 ? Self.scaled(l.highlight, 2 * k - 1) : Self.scaled(l.shadow, 1 - 2 * k))
+        }
+        return out
     }
 
     func combined(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {

@@ -37,3 +37,19 @@ enum HillshadeLayoutProperty: Int, LayoutProperty {
 
     var spec: PropertySpec { S.visibility }
 }
+
+extension HillshadePaintProperty {
+    /// The properties that take one value per light of the multidirectional method as well as
+    /// a single value: `[315, 45]`, `["#000", "#333"]`.
+    static let perLight: Set<String> = ["hillshade-illumination-direction", "hillshade-illumination-altitude",
+                                        "hillshade-shadow-color", "hillshade-highlight-color"]
+
+    /// An array of literal values for such a property (each checked as a single value is), nil
+    /// for anything else (read as usual: a single value, an expression, a function).
+    static func perLightValues(_ json: JSON, spec: PropertySpec, path: String) throws -> StyleValue? {
+        guard perLight.contains(spec.name), case let .array(items) = json else { return nil }
+        if case let .string(name)? = items.first, Operator(rawValue: name) != nil { return nil }
+        guard !items.isEmpty else { throw StyleError("\(path): expected a value or a non-empty array of values, found []") }
+        return .array(try items.enumerated().map { i, item in try PropertyValue.literal(item, spec: spec, path: "\(path)[\(i)]") })
+    }
+}
