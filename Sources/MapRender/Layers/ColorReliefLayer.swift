@@ -28,10 +28,10 @@ struct ColorReliefShader: DEMPixelShader {
     @inline(__always) static func elevation(_ d: DEMData, u: Float, v: Float) -> Float {
         let s = d.stride
         let fx = u * Float(d.dim) + 0.5, fy = v * Float(d.dim) + 0.5
-        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
-        let wx = fx - x0f, wy = fy - y0f
-        let x0 = min(max(Int(x0f), 0), s - 1), x1 = min(max(Int(x0f) + 1, 0), s - 1)
-        let y0 = min(max(Int(y0f), 0), s - 1), y1 = min(max(Int(y0f) + 1, 0), s - 1)
+        let ix = ShadingMath.floor(fx), iy = ShadingMath.floor(fy)
+        let wx = fx - Float(ix), wy = fy - Float(iy)
+        let x0 = min(max(ix, 0), s - 1), x1 = min(max(ix + 1, 0), s - 1)
+        let y0 = min(max(iy, 0), s - 1), y1 = min(max(iy + 1, 0), s - 1)
         return d.elevations.withUnsafeBufferPointer { e in
             let top = e[y0 * s + x0] + (e[y0 * s + x1] - e[y0 * s + x0]) * wx
             let bottom = e[y1 * s + x0] + (e[y1 * s + x1] - e[y1 * s + x0]) * wx

@@ -65,7 +65,7 @@ enum DEMTileWalk {
         let keep = 1 - min(max(c.a, 0), 1)
         @inline(__always) func ch(_ s: Float, _ shift: UInt32) -> UInt32 {
             let v = s * 255 + Float((d >> shift) & 255) * keep
-            return UInt32(min(max(v, 0), 255).rounded()) << shift
+            return UInt32(min(max(v, 0), 255) + 0.5) << shift
         }
         return ch(c.a, 24) | ch(c.r, 16) | ch(c.g, 8) | ch(c.b, 0)
     }

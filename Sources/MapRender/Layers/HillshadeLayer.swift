@@ -86,10 +86,10 @@ struct HillshadeShader: DEMPixelShader {
     @inline(__always) static func sample(_ tile: DEMTile, u: Float, v: Float) -> (Float, Float) {
         let dim = tile.data.dim
         let fx = u * Float(dim) - 0.5, fy = v * Float(dim) - 0.5
-        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
-        let wx = fx - x0f, wy = fy - y0f
-        let x0 = min(max(Int(x0f), 0), dim - 1), x1 = min(max(Int(x0f) + 1, 0), dim - 1)
-        let y0 = min(max(Int(y0f), 0), dim - 1), y1 = min(max(Int(y0f) + 1, 0), dim - 1)
+        let ix = ShadingMath.floor(fx), iy = ShadingMath.floor(fy)
+        let wx = fx - Float(ix), wy = fy - Float(iy)
+        let x0 = min(max(ix, 0), dim - 1), x1 = min(max(ix + 1, 0), dim - 1)
+        let y0 = min(max(iy, 0), dim - 1), y1 = min(max(iy + 1, 0), dim - 1)
         return tile.slopes.withUnsafeBufferPointer { s in
             func at(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(s[(y * dim + x) * 2 + c]) }
             func lerp(_ c: Int) -> Float {
@@ -113,14 +113,18 @@ struct HillshadeShader: DEMPixelShader {
     }
 
     @inline(__always) static func aspect(_ dx: Float, _ dy: Float) -> Float {
-        dx != 0 ? atan2(dy, -dx) : .pi / 2 * (dy > 0 ? 1 : -1)
+        dx != 0 ? ShadingMath.atan2(dy, -dx) : .pi / 2 * (dy > 0 ? 1 : -1)
     }
 
     /// GLSL's mod: x − y·floor(x/y).
-    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float { x - y * (x / y).rounded(.down) }
+    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float {
+        let q = x / y
+        guard abs(q) < 1e9 else { return 0 }
+        return x - y * Float(ShadingMath.floor(q))
+    }
 
     func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
-        let slope = atan(0.625 * (dx * dx + dy * dy).squareRoot()) * (2 / .pi)
+        let slope = ShadingMath.atanPositive(0.625 * (dx * dx + dy * dy).squareRoot()) * (2 / .pi)
         let aspect = Self.aspect(dx, dy)
         let a = Self.lookup(accentBySlope, slope)
         let shade = abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
@@ -155,13 +159,13 @@ struct HillshadeShader: DEMPixelShader {
 
     func combined(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let angle = min(max(acos(min(max(incidence(dx, dy), -1), 1)), 0), .pi / 2)
-        let steep = atan((dx * dx + dy * dy).squareRoot()) * 4 / (.pi * .pi)
+        let steep = ShadingMath.atanPositive((dx * dx + dy * dy).squareRoot()) * 4 / (.pi * .pi)
         return Self.sum(Self.scaled(shadow, angle * steep), Self.scaled(highlight, (.pi / 2 - angle) * steep))
     }
 
     func igor(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let aspect = Self.aspect(dx, dy)
-        let slope = atan((dx * dx + dy * dy).squareRoot()) * 2 / .pi
+        let slope = ShadingMath.atanPositive((dx * dx + dy * dy).squareRoot()) * 2 / .pi
         let facing = 1 - abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
         return Self.sum(Self.scaled(shadow, slope * facing), Self.scaled(highlight, slope * (1 - facing)))
     }
