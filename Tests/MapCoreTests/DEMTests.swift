@@ -90,9 +90,13 @@ import Testing
         try StyleDocument(data: Data(#"{"version": 8, "sources": {"s": \#(source)}, "layers": \#(layers)}"#.utf8), name: "t.json")
     }
 
+    /// What is wrong with a document: the problems that refuse it, or the warnings it is read with.
     func problems(_ source: String, _ layers: String = "[]") -> [String] {
-        do { _ = try document(source, layers); return [] } catch let e as StyleDocumentError { return e.problems } catch { return ["\(error)"] }
+        do { return try document(source, layers).warnings } catch let e as StyleDocumentError { return e.problems } catch { return ["\(error)"] }
     }
+
+    /// Whether `found` is one problem starting with `expected` (what becomes of the part may follow).
+    func one(_ found: [String], _ expected: String) -> Bool { found.count == 1 && found[0].hasPrefix(expected) }
 
     @Test func rasterDEMSources() throws {
         let doc = try document(#"{"type": "raster-dem", "tiles": ["t/{z}/{x}/{y}.png"], "tileSize": 256, "encoding": "terrarium", "maxzoom": 15}"#)
@@ -108,23 +112,18 @@ import Testing
     }
 
     @Test func rasterDEMProblems() {
-        #expect(problems(#"{"type": "raster-dem", "tiles": ["t"], "encoding": "png"}"#)
-                == [#"sources.s.encoding: expected one of [mapbox, terrarium, custom], found "png""#])
-        #expect(problems(#"{"type": "raster-dem"}"#) == ["sources.s: a raster-dem source needs tiles or a url"])
-        #expect(problems(#"{"type": "raster-dem", "tiles": ["t"], "tileSize": 0}"#)
-                == ["sources.s.tileSize: expected a whole number of pixels within 1...4096, found 0"])
-        #expect(problems(#"{"type": "raster-dem", "tiles": ["t"], "encoding": "custom", "redFactor": "x"}"#)
-                == [#"sources.s.redFactor: expected number, found "x""#])
+        #expect(one(problems(#"{"type": "raster-dem", "tiles": ["t"], "encoding": "png"}"#), #"sources.s.encoding: expected one of [mapbox, terrarium, custom], found "png""#))
+        #expect(one(problems(#"{"type": "raster-dem"}"#), "sources.s: a raster-dem source needs tiles or a url"))
+        #expect(one(problems(#"{"type": "raster-dem", "tiles": ["t"], "tileSize": 0}"#), "sources.s.tileSize: expected a whole number of pixels within 1...4096, found 0"))
+        #expect(one(problems(#"{"type": "raster-dem", "tiles": ["t"], "encoding": "custom", "redFactor": "x"}"#), #"sources.s.redFactor: expected number, found "x""#))
     }
 
     @Test func layersDrawOnlyTheirSources() {
         let dem = #"{"type": "raster-dem", "tiles": ["t"]}"#
         #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s"}, {"id": "c", "type": "color-relief", "source": "s"}]"#).isEmpty)
-        #expect(problems(dem, #"[{"id": "r", "type": "raster", "source": "s"}]"#)
-                == [#"layers[0].source: a raster layer cannot draw the raster-dem source "s""#])
-        #expect(problems(#"{"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}"#,
-                         #"[{"id": "h", "type": "hillshade", "source": "s"}]"#)
-                == [#"layers[0].source: a hillshade layer cannot draw the geojson source "s""#])
+        #expect(one(problems(dem, #"[{"id": "r", "type": "raster", "source": "s"}]"#), #"layers[0].source: a raster layer cannot draw the raster-dem source "s""#))
+        #expect(one(problems(#"{"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}"#,
+                         #"[{"id": "h", "type": "hillshade", "source": "s"}]"#), #"layers[0].source: a hillshade layer cannot draw the geojson source "s""#))
         #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-method": "flat"}}]"#).count == 1)
     }
 
@@ -138,8 +137,7 @@ import Testing
         #expect(stops.map(\.elevation) == [0, 1000])
         #expect(stops.map(\.color) == [Color(r: 0, g: 0, b: 0), Color(r: 1, g: 0, b: 0, a: 0.5)])
         let geojson = #"{"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}"#
-        #expect(problems(geojson, #"[{"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": ["interpolate", ["linear"], ["elevation"], 0, "red", 1, "blue"]}}]"#)
-                == [#"layers[0].paint.fill-color: "elevation" expression may only be used with color-relief-color"#])
+        #expect(one(problems(geojson, #"[{"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": ["interpolate", ["linear"], ["elevation"], 0, "red", 1, "blue"]}}]"#), #"layers[0].paint.fill-color: "elevation" expression may only be used with color-relief-color"#))
         // A ramp over anything else draws nothing (no stops).
         let step = try document(dem, #"[{"id": "c", "type": "color-relief", "source": "s", "paint": {"color-relief-color": ["step", ["elevation"], "red", 10, "blue"]}}]"#)
         #expect(step.layers[0].paint["color-relief-color"]?.expression?.elevationStops() == nil)
@@ -153,10 +151,8 @@ import Testing
             """#)
         #expect(doc.layers[0].paint["hillshade-illumination-direction"]?.constant == .array([.number(315), .number(45)]))
         #expect(doc.layers[0].paint["hillshade-highlight-color"]?.constant == .array([.color(.white), .color(Color(r: 1, g: 0, b: 0))]))
-        #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-illumination-direction": [315, 400]}}]"#)
-                == ["layers[0].paint.hillshade-illumination-direction[1]: 400 is greater than the maximum value 359"])
-        #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-highlight-color": []}}]"#)
-                == ["layers[0].paint.hillshade-highlight-color: expected a value or a non-empty array of values, found []"])
+        #expect(one(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-illumination-direction": [315, 400]}}]"#), "layers[0].paint.hillshade-illumination-direction[1]: 400 is greater than the maximum value 359"))
+        #expect(one(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-highlight-color": []}}]"#), "layers[0].paint.hillshade-highlight-color: expected a value or a non-empty array of values, found []"))
         #expect(problems(dem, #"[{"id": "h", "type": "hillshade", "source": "s", "paint": {"hillshade-exaggeration": [1]}}]"#).count == 1)
     }
 }

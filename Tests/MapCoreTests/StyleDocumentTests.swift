@@ -55,7 +55,7 @@ import TestSupport
         #expect(p.contains { $0.hasPrefix("sources.v.type:") })
         #expect(p.contains { $0.hasPrefix("layers[0].paint.line-width: expected number") && $0.contains("\"x\"") })
         #expect(p.contains("layers[1].source: no source \"nope\" in sources"))
-        #expect(p.contains { $0.hasPrefix("layers[2].type: expected one of [background, fill, line, circle, raster, symbol]") })
+        #expect(p.contains { $0.hasPrefix("layers[2].type: expected one of [background, fill, line, circle, raster, symbol, hillshade, color-relief]") })
         #expect(p.contains("layers[3].id: duplicate layer id \"a\""))
         #expect(p.contains { $0.hasPrefix("layers[4].layout.line-cap:") })
         #expect(p.contains("layers[4].paint.fill-color: unknown property for a line layer"))

@@ -10,10 +10,20 @@ public final class DEMTile: Sendable {
     public let encoding: DEMEncoding
     /// dim × dim pairs (east, south), row-major.
     public let slopes: [UInt8]
+    /// 1 / cos(latitude) down the tile, at `latitudeSteps` + 1 places from its top edge to its
+    /// bottom edge, the latitude linear between them (as MapLibre's shader has it): the
+    /// Mercator scale the slopes are corrected by.
+    public let inverseCosines: [Float]
+    public static let latitudeSteps = 1024
 
     public init(tile: TileID, data: DEMData, encoding: DEMEncoding) {
         self.tile = tile; self.data = data; self.encoding = encoding
         slopes = Self.prepare(data, zoom: tile.z)
+        let n = Double(1 << tile.z), steps = Self.latitudeSteps
+        let north = WebMercator.lat(y: Double(tile.y) / n), south = WebMercator.lat(y: Double(tile.y + 1) / n)
+        inverseCosines = (0...steps).map { i in
+            Float(1 / max(cos((north + (south - north) * Double(i) / Double(steps)) * .pi / 180), 1e-6))
+        }
     }
 
     /// The factor from a Sobel sum of metres to the stored derivative at tile zoom `zoom`: one

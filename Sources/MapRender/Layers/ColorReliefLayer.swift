@@ -8,16 +8,14 @@ import Raster
 final class ColorReliefRenderLayer: RenderLayer {
     func draw(_ draw: ColorReliefDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard !draw.elevations.isEmpty, draw.elevations.count == draw.colors.count else { return }
-        var shader = ColorReliefShader(elevations: draw.elevations, colors: draw.colors)
-        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t, &shader)
+        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t,
+                         ColorReliefShader(elevations: draw.elevations, colors: draw.colors))
     }
 }
 
 struct ColorReliefShader: DEMPixelShader {
     let elevations: [Float]
     let colors: [PremultipliedRGBA]
-
-    mutating func begin(_ tile: DEMTile) {}
 
     func shade(_ tile: DEMTile, u: Float, v: Float) -> PremultipliedRGBA {
         color(Self.elevation(tile.data, u: u, v: v))

@@ -6,8 +6,6 @@ import Raster
 /// tile and the pixel's place in it (`u`, `v`: 0...1 across the tile's square, from the
 /// north-west corner), or nothing.
 protocol DEMPixelShader {
-    /// Called once per tile before its pixels.
-    mutating func begin(_ tile: DEMTile)
     func shade(_ tile: DEMTile, u: Float, v: Float) -> PremultipliedRGBA
 }
 
@@ -15,7 +13,7 @@ protocol DEMPixelShader {
 /// at any bearing), sampling at pixel centres, and blends the shader's colour over them
 /// (premultiplied source over).
 enum DEMTileWalk {
-    static func draw<S: DEMPixelShader>(_ tiles: [DEMTileDraw], _ p: Placement, _ t: RenderTarget, _ shader: inout S) {
+    static func draw<S: DEMPixelShader>(_ tiles: [DEMTileDraw], _ p: Placement, _ t: RenderTarget, _ shader: S) {
         let width = t.pixmap.width
         // Screen to unrotated screen (the inverse of the view's turn).
         let turn = p.turn ?? .identity
@@ -25,7 +23,6 @@ enum DEMTileWalk {
         let itx = -(ia * turn.tx + ic * turn.ty), ity = -(ib * turn.tx + id * turn.ty)
         for draw in tiles {
             let tile = draw.dem.tile, square = draw.square
-            shader.begin(draw.dem)
             let tileScale = Double(1 << tile.z), squareScale = Double(1 << square.z)
             let sx0 = Double(square.x) / squareScale, sx1 = Double(square.x + 1) / squareScale
             let sy0 = Double(square.y) / squareScale, sy1 = Double(square.y + 1) / squareScale

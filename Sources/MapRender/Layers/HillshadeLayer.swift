@@ -7,8 +7,7 @@ import Raster
 /// layer's method (MapLibre's hillshade fragment shader).
 final class HillshadeRenderLayer: RenderLayer {
     func draw(_ draw: HillshadeDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        var shader = HillshadeShader(draw)
-        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t, &shader)
+        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t, HillshadeShader(draw))
     }
 }
 
@@ -25,10 +24,7 @@ struct HillshadeShader: DEMPixelShader {
     /// `Self.steps` steps, linear between): (1 − cos s)·k and sin s·k, s the slope scaled by the
     /// exaggeration, k = clamp(2·exaggeration).
     let accentBySlope: [Float], shadeBySlope: [Float]
-    static let steps = 1024
-    /// 1 / cos(latitude) down the tile being drawn, at `steps` + 1 places from its top to its
-    /// bottom edge (linear between): the Mercator scale its slopes are corrected by.
-    var inverseCos: [Float]
+    static let steps = DEMTile.latitudeSteps
 
     init(_ d: HillshadeDraw) {
         method = d.method
@@ -55,22 +51,11 @@ struct HillshadeShader: DEMPixelShader {
             accents.append(Float((1 - cos(scaled)) * strength)); shades.append(Float(sin(scaled) * strength))
         }
         accentBySlope = accents; shadeBySlope = shades
-        inverseCos = [Float](repeating: 1, count: Self.steps + 1)
-    }
-
-    mutating func begin(_ tile: DEMTile) {
-        // (Latitude linear in v between the tile's edges, as MapLibre interpolates it.)
-        let t = tile.tile, n = Double(1 << t.z)
-        let north = WebMercator.lat(y: Double(t.y) / n), south = WebMercator.lat(y: Double(t.y + 1) / n)
-        for i in 0...Self.steps {
-            let lat = north + (south - north) * Double(i) / Double(Self.steps)
-            inverseCos[i] = Float(1 / max(cos(lat * .pi / 180), 1e-6))
-        }
     }
 
     func shade(_ tile: DEMTile, u: Float, v: Float) -> PremultipliedRGBA {
         let (r, g) = Self.sample(tile, u: u, v: v)
-        let k = Self.lookup(inverseCos, v)
+        let k = Self.lookup(tile.inverseCosines, v)
         return shade(dx: (r * 8 - 4) * k, dy: (g * 8 - 4) * k)
     }
 
