@@ -6,8 +6,25 @@ import Raster
 /// every screen pixel, corrected for the Mercator scale at its latitude and shaded by the
 /// layer's method (MapLibre's hillshade fragment shader).
 final class HillshadeRenderLayer: RenderLayer {
+    /// The standard method's curves and the multidirectional method's lights of the last draw
+    /// (kept while its paint stays).
+    private var tables: [Float] = []
+    private var lights: [HillshadeShader.Light] = []
+    private var tablesFor: (exaggeration: Float, lights: [HillshadeLight])?
+
     func draw(_ draw: HillshadeDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        DEMTileWalk.draw(draw.tiles, draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p, t, HillshadeShader(draw))
+        if tablesFor.map({ $0.exaggeration != draw.exaggeration || $0.lights != draw.lights }) ?? true {
+            tables = HillshadeShader.slopeTables(exaggeration: draw.exaggeration)
+            lights = HillshadeShader.lights(draw.lights)
+            tablesFor = (draw.exaggeration, draw.lights)
+        }
+        let placement = draw.gridStep.map { p.pixelAligned(width: t.width, step: $0) } ?? p
+        tables.withUnsafeBufferPointer { tables in
+            lights.withUnsafeBufferPointer { lights in
+                guard let base = tables.baseAddress else { return }
+                DEMTileWalk.draw(draw.tiles, placement, t, HillshadeShader(draw, tables: base, lights: lights))
+            }
+        }
     }
 }
 
@@ -17,16 +34,17 @@ struct HillshadeShader: DEMPixelShader {
     let azimuth: Float, sinAlt: Float, cosAlt: Float, cosAz: Float, sinAz: Float
     let intensity: Float
     let shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
-    /// The multidirectional method's lights: (cos, sin) of each azimuth turned by π, of each
-    /// altitude, and each light's colours divided by their count.
-    let lights: [(cosAz: Float, sinAz: Float, sinAlt: Float, cosAlt: Float, shadow: PremultipliedRGBA, highlight: PremultipliedRGBA)]
-    /// The standard method's accent and shade strengths by slope angle (0...π/2 in
-    /// `Self.steps` steps, linear between): (1 − cos s)·k and sin s·k, s the slope scaled by the
-    /// exaggeration, k = clamp(2·exaggeration).
-    let accentBySlope: [Float], shadeBySlope: [Float]
+    /// One light of the multidirectional method: (cos, sin) of its azimuth turned by π, of its
+    /// altitude, and its colours divided by the number of lights.
+    struct Light { let cosAz: Float, sinAz: Float, sinAlt: Float, cosAlt: Float, shadow: PremultipliedRGBA, highlight: PremultipliedRGBA }
+    let lights: UnsafeBufferPointer<Light>
+    /// The standard method's accent strengths by slope angle (0...π/2 in `steps` steps,
+    /// linear between), then its shade strengths: (1 − cos s)·k and sin s·k, s the slope scaled
+    /// by the exaggeration, k = clamp(2·exaggeration).
+    let accentBySlope: UnsafePointer<Float>, shadeBySlope: UnsafePointer<Float>
     static let steps = DEMTile.latitudeSteps
 
-    init(_ d: HillshadeDraw) {
+    init(_ d: HillshadeDraw, tables: UnsafePointer<Float>, lights: UnsafeBufferPointer<Light>) {
         method = d.method
         let first = d.lights.first ?? HillshadeLight(azimuth: 335 * .pi / 180, altitude: .pi / 4, shadow: .clear, highlight: .clear)
         // The shader's azimuth: the direction turned by π (the light comes from it).
@@ -35,55 +53,63 @@ struct HillshadeShader: DEMPixelShader {
         sinAlt = sin(first.altitude); cosAlt = cos(first.altitude)
         intensity = d.exaggeration
         shadow = first.shadow; highlight = first.highlight; accent = d.accent
-        let share = 1 / Float(max(d.lights.count, 1))
-        lights = d.lights.map { l in
-            (-cos(l.azimuth), -sin(l.azimuth), sin(l.altitude), cos(l.altitude), Self.scaled(l.shadow, share), Self.scaled(l.highlight, share))
-        }
-        // The slope scaled exponentially by the exaggeration (as `interpolate` with a base
-        // would), so higher exaggerations shade more opaquely.
-        let base = 1.875 - Double(d.exaggeration) * 1.75, baseMax = pow(base, .pi / 2) - 1
-        let strength = Double(min(max(d.exaggeration * 2, 0), 1))
-        var accents: [Float] = [], shades: [Float] = []
-        accents.reserveCapacity(Self.steps + 1); shades.reserveCapacity(Self.steps + 1)
-        for i in 0...Self.steps {
-            let slope = Double(i) / Double(Self.steps) * .pi / 2
-            let scaled = d.exaggeration != 0.5 ? (pow(base, slope) - 1) / baseMax * (.pi / 2) : slope
-            accents.append(Float((1 - cos(scaled)) * strength)); shades.append(Float(sin(scaled) * strength))
-        }
-        accentBySlope = accents; shadeBySlope = shades
+        self.lights = lights
+        accentBySlope = tables; shadeBySlope = tables + (Self.steps + 1)
     }
 
-    func shade(_ tile: DEMTile, u: Float, v: Float) -> PremultipliedRGBA {
+    static func lights(_ lights: [HillshadeLight]) -> [Light] {
+        let share = 1 / Float(max(lights.count, 1))
+        return lights.map { l in
+            Light(cosAz: -cos(l.azimuth), sinAz: -sin(l.azimuth), sinAlt: sin(l.altitude), cosAlt: cos(l.altitude),
+                  shadow: scaled(l.shadow, share), highlight: scaled(l.highlight, share))
+        }
+    }
+
+    /// The standard method's accent strengths, then its shade strengths, by slope angle.
+    static func slopeTables(exaggeration: Float) -> [Float] {
+        // The slope scaled exponentially by the exaggeration (as `interpolate` with a base
+        // would), so higher exaggerations shade more opaquely.
+        let base = 1.875 - Double(exaggeration) * 1.75, baseMax = pow(base, .pi / 2) - 1
+        let strength = Double(min(max(exaggeration * 2, 0), 1))
+        var accents: [Float] = [], shades: [Float] = []
+        accents.reserveCapacity(steps + 1); shades.reserveCapacity(steps + 1)
+        for i in 0...steps {
+            let slope = Double(i) / Double(steps) * .pi / 2
+            let scaled = exaggeration != 0.5 ? (pow(base, slope) - 1) / baseMax * (.pi / 2) : slope
+            accents.append(Float((1 - cos(scaled)) * strength)); shades.append(Float(sin(scaled) * strength))
+        }
+        return accents + shades
+    }
+
+    func shade(_ tile: DEMTileView, u: Float, v: Float) -> PremultipliedRGBA {
         let (r, g) = Self.sample(tile, u: u, v: v)
         let k = Self.lookup(tile.inverseCosines, v)
         return shade(dx: (r * 8 - 4) * k, dy: (g * 8 - 4) * k)
     }
 
     /// `table` (`steps` + 1 values over 0...1) at `t`, linear between its values.
-    @inline(__always) static func lookup(_ table: [Float], _ t: Float) -> Float {
+    @inline(__always) static func lookup(_ table: UnsafePointer<Float>, _ t: Float) -> Float {
         let f = min(max(t, 0), 1) * Float(steps)
         let i = min(Int(f), steps - 1)
-        return table.withUnsafeBufferPointer { b in b[i] + (b[i + 1] - b[i]) * (f - Float(i)) }
+        return table[i] + (table[i + 1] - table[i]) * (f - Float(i))
     }
 
     /// The slope bytes (east, south) at (u, v) as 0...1, bilinear between texel centres,
     /// clamped at the tile's edges.
-    @inline(__always) static func sample(_ tile: DEMTile, u: Float, v: Float) -> (Float, Float) {
-        let dim = tile.data.dim
+    @inline(__always) static func sample(_ tile: DEMTileView, u: Float, v: Float) -> (Float, Float) {
+        let dim = tile.dim, s = tile.slopes
         let fx = u * Float(dim) - 0.5, fy = v * Float(dim) - 0.5
         let ix = ShadingMath.floor(fx), iy = ShadingMath.floor(fy)
         let wx = fx - Float(ix), wy = fy - Float(iy)
         let x0 = min(max(ix, 0), dim - 1), x1 = min(max(ix + 1, 0), dim - 1)
         let y0 = min(max(iy, 0), dim - 1), y1 = min(max(iy + 1, 0), dim - 1)
-        return tile.slopes.withUnsafeBufferPointer { s in
-            func at(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(s[(y * dim + x) * 2 + c]) }
-            func lerp(_ c: Int) -> Float {
-                let top = at(x0, y0, c) + (at(x1, y0, c) - at(x0, y0, c)) * wx
-                let bottom = at(x0, y1, c) + (at(x1, y1, c) - at(x0, y1, c)) * wx
-                return (top + (bottom - top) * wy) / 255
-            }
-            return (lerp(0), lerp(1))
+        @inline(__always) func at(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(s[(y * dim + x) * 2 + c]) }
+        @inline(__always) func lerp(_ c: Int) -> Float {
+            let top = at(x0, y0, c) + (at(x1, y0, c) - at(x0, y0, c)) * wx
+            let bottom = at(x0, y1, c) + (at(x1, y1, c) - at(x0, y1, c)) * wx
+            return (top + (bottom - top) * wy) / 255
         }
+        return (lerp(0), lerp(1))
     }
 
     /// The colour for a slope (metres per metre toward the east and the south).
