@@ -16,6 +16,8 @@ public final class FrameRenderer {
     let symbols: SymbolRenderLayer
     let backgrounds = BackgroundRenderLayer()
     let heatmaps = HeatmapRenderLayer()
+    let hillshades = HillshadeRenderLayer()
+    let colorReliefs = ColorReliefRenderLayer()
     let overlay: OverlayRenderer
     /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
     let cache = PixelCache()
@@ -149,6 +151,8 @@ public final class FrameRenderer {
         case .symbol:
             symbols.draw(.init(index: index, frame: frame, frameNumber: frameNumber), placement, target, &rasterizer)
         case let .heatmap(draw): heatmaps.draw(draw, placement, target, &rasterizer)
+        case let .hillshade(draw): hillshades.draw(draw, placement, target, &rasterizer)
+        case let .colorRelief(draw): colorReliefs.draw(draw, placement, target, &rasterizer)
         }
     }
 

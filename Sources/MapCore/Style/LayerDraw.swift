@@ -11,6 +11,8 @@ public enum LayerDraw: Equatable, Sendable {
     case raster(RasterDraw)
     case symbol(SymbolDraw)
     case heatmap(HeatmapDraw)
+    case hillshade(HillshadeDraw)
+    case colorRelief(ColorReliefDraw)
 }
 
 /// What a fill or line layer draws: one paint for a whole geometry set (a tiled layer whose

@@ -237,7 +237,8 @@ struct StyleDocumentReader {
             d.read(o, path: path, problems: &problems)
             if o["tiles"] == nil, o["url"] == nil { problems.append("\(path): a \(type) source needs tiles or a url"); return nil }
             return type == "vector" ? .vector(d) : .raster(d)
-        case "raster-dem", "video":
+        case "raster-dem": return rasterDEMSource(o, path)
+        case "video":
             problems.append("\(path).type: \"\(type)\" sources are not drawn yet; skipped with their layers")
             return nil
         default:
@@ -279,6 +280,7 @@ struct StyleDocumentReader {
             layer.source = s
             let fits: Bool
             switch (type, def) {
+            case let (t, s) where t.drawsDEM || s.isDEM: fits = t.drawsDEM && s.isDEM
             case (.raster, .image), (.raster, .raster): fits = true
             case (.raster, _), (_, .image), (_, .raster): fits = false
             default: fits = true

@@ -121,7 +121,7 @@ public enum SourceDefinition: Sendable {
     case image(url: String, corners: ImageCorners)
     /// Vector tiles.
     case vector(TiledSourceDefinition)
-    /// Raster tiles.
+    /// Raster tiles, or elevation tiles (a `raster-dem` source: its `dem` encoding set).
     case raster(TiledSourceDefinition)
 
     public var typeName: String {
@@ -129,7 +129,7 @@ public enum SourceDefinition: Sendable {
         case .geojson: return "geojson"
         case .image: return "image"
         case .vector: return "vector"
-        case .raster: return "raster"
+        case let .raster(d): return d.dem == nil ? "raster" : "raster-dem"
         }
     }
 }
@@ -138,13 +138,12 @@ public enum SourceDefinition: Sendable {
 public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, raster, symbol
     case heatmap
+    case hillshade, colorRelief = "color-relief"
 
     /// Layer types of the specification nightmap does not draw yet, with why: a document's
     /// layers of these types are named and skipped.
     public static let notDrawnYet: [String: String] = [
         "fill-extrusion": "extrusions need the pitched camera nightmap does not have yet",
-        "hillshade": "not implemented",
-        "color-relief": "not implemented",
     ]
 }
 

@@ -45,6 +45,8 @@ extension StyledLayer {
             return cache.map { $0.draw(self, style, e) { symbolLayer(style, e, region: $0) } } ?? symbolLayer(style, e, region: nil)
         case .heatmap:
             return cache.map { $0.draw(self, style, e) { heatmapLayer(style, e, region: $0) } } ?? heatmapLayer(style, e, region: nil)
+        case .hillshade: return hillshadeLayer(e)
+        case .colorRelief: return colorReliefLayer(e)
         }
     }
 

@@ -77,6 +77,7 @@ enum Operator: String {
     case within, distance, collator, resolvedLocale = "resolved-locale", isSupportedScript = "is-supported-script", image, lineProgress = "line-progress"
     case heatmapDensity = "heatmap-density"
     case featureState = "feature-state", globalState = "global-state"
+    case elevation
 }
 
 /// Parses and type-checks expression JSON into a ``Node`` tree, following MapLibre's
@@ -242,6 +243,9 @@ final class ExpressionParser {
         case .zoom:
             try checkArity(items, 0...0, ctx)
             return Typed(node: ZoomNode(), type: .number)
+        case .elevation:
+            try checkArity(items, 0...0, ctx)
+            return Typed(node: ElevationNode(), type: .number)
         case .let:
             return try parseLet(items, ctx)
         case .var:

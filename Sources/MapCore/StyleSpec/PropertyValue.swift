@@ -51,6 +51,7 @@ public struct PropertyValue: Sendable {
     /// expressions not supported"), `["zoom"]` only where zoom-dependent and only as the input
     /// of a top-level `step` or `interpolate`.
     public init(json: JSON, spec: PropertySpec, path: String) throws {
+        if let values = try HillshadePaintProperty.perLightValues(json, spec: spec, path: path) { self.init(spec: spec, storage: .constant(values)); return }
         let storage: Storage
         switch json {
         case .null:
@@ -109,6 +110,7 @@ public struct PropertyValue: Sendable {
                                      coercesToString: spec.coercesToString, allowsInternal: allowsInternal,
                                      heatmapDensity: spec.name == HeatmapPaintProperty.colorName)
         if spec.isLayout { try e.rejectFeatureState(path, in: "layout properties") }
+        try ElevationNode.check(e, spec: spec, path: path)
         if e.isFeatureDependent && !spec.dataDriven { throw StyleError("\(path): data expressions not supported") }
         if e.isZoomDependent && !spec.zoomDependent { throw StyleError("\(path): zoom expressions not supported") }
         try LineProgressRule.check(e, spec, path)

@@ -41,6 +41,8 @@ public struct EvaluationContext: Sendable {
     public var featureState: [String: StyleValue] = [:]
     /// The style's global state (`global-state`): set values over the `state` defaults.
     public var globalState: [String: StyleValue] = [:]
+    /// The terrain's elevation in metres (`["elevation"]`, a color-relief ramp's input).
+    public var elevation = 0.0
 
     public init(zoom: Double, feature: EvaluationFeature? = nil, time: Double = 0) {
         self.zoom = zoom

@@ -22,7 +22,11 @@ public struct RasterTile: Sendable {
 public final class TileFrame: Sendable {
     let vector: [String: CoverFeatures]
     let raster: [String: [RasterTile]]
-    init(vector: [String: CoverFeatures], raster: [String: [RasterTile]]) { self.vector = vector; self.raster = raster }
+    /// Each raster-dem source's tiles.
+    let dem: [String: [DEMTileDraw]]
+    init(vector: [String: CoverFeatures], raster: [String: [RasterTile]], dem: [String: [DEMTileDraw]] = [:]) {
+        self.vector = vector; self.raster = raster; self.dem = dem
+    }
 
     /// Source layer `layer` of vector source `id`, nil when `id` is no tiled vector source.
     func features(_ id: String?, layer: String?) -> GeoJSONData? {
@@ -38,6 +42,8 @@ public final class TileFrame: Sendable {
     }
 
     func rasterTiles(_ id: String?) -> [RasterTile]? { id.flatMap { raster[$0] } }
+
+    func demTiles(_ id: String?) -> [DEMTileDraw]? { id.flatMap { dem[$0] } }
 }
 
 extension TiledSourceDefinition {
@@ -82,6 +88,7 @@ final class TileFrameCache: @unchecked Sendable {
     private var keys: [String: Key] = [:]
     private var spans: [Span] = []
     private var last: TileFrame?
+    private let demCache = DEMTileCache()
 
     /// Calls `body` with each tiled source that layers shown at `zoom` draw, once, in layer order.
     private static func forEachSource(_ style: Style, zoom: Double, _ body: (String, TileSet) -> Bool) {
@@ -139,21 +146,24 @@ final class TileFrameCache: @unchecked Sendable {
             made[r.sourceID] = (key, entries)
         }
         if !changed, let last { return last }
-        var vector: [String: CoverFeatures] = [:], raster: [String: [RasterTile]] = [:]
+        var vector: [String: CoverFeatures] = [:], raster: [String: [RasterTile]] = [:], dem: [String: [DEMTileDraw]] = [:]
         for (id, (key, entries)) in made {
             if let old = last, keys[id] == key {
                 if let v = old.vector[id] { vector[id] = v }
                 if let r = old.raster[id] { raster[id] = r }
+                if let d = old.dem[id] { dem[id] = d }
                 continue
             }
-            if style.tiles(id)?.kind == .raster {
+            if let set = style.tiles(id), let encoding = set.definition.dem {
+                dem[id] = demCache.tiles(entries, set: set, encoding: encoding)
+            } else if style.tiles(id)?.kind == .raster {
                 raster[id] = Self.rasterTiles(entries)
             } else {
                 vector[id] = CoverFeatures(entries: entries)
             }
         }
         keys = made.mapValues(\.0)
-        let frame = TileFrame(vector: vector, raster: raster)
+        let frame = TileFrame(vector: vector, raster: raster, dem: dem)
         last = frame
         return frame
     }

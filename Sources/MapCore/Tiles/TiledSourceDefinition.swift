@@ -20,6 +20,8 @@ public struct TiledSourceDefinition: Equatable, Sendable {
     /// Where tiles exist; none is asked for outside.
     public var bounds: LngLatBounds
     public var attribution: String?
+    /// A `raster-dem` source's encoding of elevations in its tiles' pixels (nil: not a DEM).
+    public var dem: DEMEncoding? = nil
 
     public init(tiles: [String] = [], url: String? = nil, tileSize: Int = 512, scheme: Scheme = .xyz, minZoom: Int = 0,
                 maxZoom: Int = 22, bounds: LngLatBounds = .world, attribution: String? = nil) {

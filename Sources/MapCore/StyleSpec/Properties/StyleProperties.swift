@@ -27,6 +27,8 @@ public enum StyleProperties {
         case .raster: return RasterPaintProperty.table
         case .symbol: return SymbolPaintProperty.table
         case .heatmap: return HeatmapPaintProperty.table
+        case .hillshade: return HillshadePaintProperty.table
+        case .colorRelief: return ColorReliefPaintProperty.table
         }
     }
 
@@ -40,6 +42,8 @@ public enum StyleProperties {
         case .raster: return RasterLayoutProperty.table
         case .symbol: return SymbolLayoutProperty.table
         case .heatmap: return HeatmapLayoutProperty.table
+        case .hillshade: return HillshadeLayoutProperty.table
+        case .colorRelief: return ColorReliefLayoutProperty.table
         }
     }
 
