@@ -31,6 +31,8 @@ public struct StyleDocument: Sendable {
     /// one line each with its JSON path, for the caller to report (MapLibre Native logs them
     /// and goes on).
     public var warnings: [String] = []
+    /// The GeoJSON sources' options (tiling and clustering), by source id.
+    public var geojsonOptions: [String: GeoJSONSourceOptions] = [:]
 
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double = 0,
                 sources: [String: SourceDefinition] = [:], sprite: String? = nil, glyphs: String? = nil,
