@@ -58,13 +58,15 @@ import Testing
         #expect(drawn.features.first?.geometry.minX == 0.2 && drawn.features.first?.geometry.maxX == 0.8)
     }
 
-    /// Tiles made are kept, at most `tileLimit` of them.
-    @Test func tileCacheIsBounded() {
+    /// Simplified geometry is kept for the last `zoomLimit` zooms only.
+    @Test func zoomCacheIsBounded() {
         let data = GeoJSONData(features: [line([(0.2, 0.3), (0.8, 0.3)])])
-        let limit = data.tiles.tileLimit
-        for x in 0..<(limit + 100) { _ = data.tiles.content(TileID(z: 10, x: x, y: 300)!) }
-        #expect(data.tiles.tileCount <= limit)
-        #expect(data.tiles.tileCount > limit / 2)
+        for z in 0..<8 { _ = data.tiles.tile(TileID(z: z, x: 0, y: 0)!) }
+        #expect(data.tiles.zoomCount == data.tiles.zoomLimit && data.tiles.zoomLimit == 3)
+        // A frame at a zoom: the same object while the view stays in its cover.
+        let view = MercatorBox(minX: 0.4, minY: 0.25, maxX: 0.45, maxY: 0.3)
+        let a = data.tiles.drawn(zoom: 6.2, visible: view), b = data.tiles.drawn(zoom: 6.7, visible: view)
+        #expect(a != nil && a === b)
     }
 
     func points(_ options: GeoJSONSourceOptions) -> GeoJSONData {

@@ -28,7 +28,7 @@ struct GeoJSONSimplify: Sendable {
             let g = f.geometry, c = g.coordinates
             vertexStart.append(importance.count); partStart.append(size.count)
             let base = importance.count
-            importance.append(contentsOf: repeatElement(g.kind == .points ? 1 : 0, count: c.count / 2))
+            importance.append(contentsOf: repeatElement(g.kind == .points ? 1.0 : 0.0, count: c.count / 2))
             for p in 0..<g.partCount {
                 let r = g.part(p)
                 switch g.kind {
@@ -46,7 +46,7 @@ struct GeoJSONSimplify: Sendable {
                 }
             }
             if progress != nil {
-                progress?.append(contentsOf: repeatElement(0, count: c.count / 2))
+                progress?.append(contentsOf: repeatElement(0.0, count: c.count / 2))
                 if g.kind == .lines {
                     for p in 0..<g.partCount {
                         let r = g.part(p)

@@ -1,33 +1,33 @@
 import Foundation
 
-/// A GeoJSON source cut into tiles as MapLibre's geojson-vt cuts it: at zoom z, each feature
-/// simplified with the zoom's tolerance (`GeoJSONSimplify`, prepared on first use) and clipped
-/// to the tile's square grown by the buffer. Tiles are made as frames need them and kept (at
-/// most `tileLimit`, the least recently used go first). A frame draws the tiles covering its
-/// view, cut to their squares and joined again (`CoverFeatures`), as it draws a vector source;
-/// a clustered source draws its points' clusters of the zoom (`GeoJSONClusters`).
+/// A GeoJSON source tiled per zoom as MapLibre's geojson-vt tiles it: at zoom z, each feature
+/// simplified with the zoom's tolerance (`GeoJSONSimplify`, prepared on first use; small lines
+/// and rings vanish) and clipped to the tile's square grown by the buffer. A frame draws the
+/// tiles covering its view as the renderer draws a vector source's (pieces joined again into
+/// whole features), made directly: each feature simplified once for the zoom (kept for the
+/// last `zoomLimit` zooms) and clipped to the cover grown by the buffer. A clustered source
+/// draws its points' clusters of the zoom (`GeoJSONClusters`).
 public final class GeoJSONTiles: @unchecked Sendable {
     public let options: GeoJSONSourceOptions
-    /// At most this many tiles are kept.
-    public let tileLimit: Int
+    /// The simplified geometry of at most this many zooms is kept.
+    public let zoomLimit: Int
     private let features: [GeoFeature]
     private let index: FeatureIndex?
     private let lock = NSLock()
     private var prepared: GeoJSONSimplify?
     private var clusters: GeoJSONClusters?
-    private var tiles: [TileID: (content: VectorTileFeatures, used: Int)] = [:]
+    private enum Slot { case unknown, gone, geometry(FeatureGeometry) }
+    private var zooms: [Int: (slots: [Slot], used: Int)] = [:]
+    private let coverLock = NSLock()
     private var clock = 0
     /// The last frame's cover: its zoom, the box its tiles span and what they draw.
     private var last: (z: Int, box: MercatorBox, data: GeoJSONData)?
     /// A view needing more tiles than this draws the source untiled.
     static let coverLimit = 256
 
-    init(features: [GeoFeature], index: FeatureIndex?, options: GeoJSONSourceOptions, tileLimit: Int = 512) {
-        self.features = features; self.index = index; self.options = options; self.tileLimit = max(1, tileLimit)
+    init(features: [GeoFeature], index: FeatureIndex?, options: GeoJSONSourceOptions, zoomLimit: Int = 3) {
+        self.features = features; self.index = index; self.options = options; self.zoomLimit = max(1, zoomLimit)
     }
-
-    /// Tiles kept now.
-    public var tileCount: Int { lock.lock(); defer { lock.unlock() }; return tiles.count }
 
     /// The zoom of the tiles a camera at `zoom` draws.
     public func tileZoom(_ zoom: Double) -> Int { Int(min(max(finite(zoom).rounded(.down), 0), Double(options.maxZoom))) }
@@ -50,48 +50,34 @@ public final class GeoJSONTiles: @unchecked Sendable {
     }
 
     /// What a frame at `zoom` showing `visible` draws of the source: the features of the tiles
-    /// covering the view (grown by a quarter on each side), joined; the same object while the
-    /// view stays inside the tiles it was made for. Nil: the source as it is (no view given, or
-    /// one needing more than `coverLimit` tiles).
+    /// covering the view (grown by a quarter on each side and half a tile), simplified for their
+    /// zoom and clipped to the cover grown by the buffer: the tiles' pieces as the renderer would
+    /// join them again, made without cutting them apart. The same object while the view stays
+    /// inside the tiles it was made for. Nil: the source as it is (no view given, or one needing
+    /// more than `coverLimit` tiles).
     public func drawn(zoom: Double, visible: MercatorBox?) -> GeoJSONData? {
         if options.cluster { return clustered().data(zoom: zoom) }
         guard let visible, !features.isEmpty else { return nil }
         let z = tileZoom(zoom)
         // (Half a tile more: lines reach past the buffer of every tile the view shows, where
         // the renderer starts a tile's dash pattern.)
-        let half = 0.5 / Double(1 << z)
+        let scale = Double(1 << z), half = 0.5 / scale
         func padded(_ b: MercatorBox) -> MercatorBox { MercatorBox(minX: b.minX - half, minY: b.minY - half, maxX: b.maxX + half, maxY: b.maxY + half) }
-        lock.lock()
-        if let last, last.z == z, last.box.contains(padded(visible)) { lock.unlock(); return last.data }
-        lock.unlock()
+        coverLock.lock(); defer { coverLock.unlock() }
+        if let last, last.z == z, last.box.contains(padded(visible)) { return last.data }
         let wanted = padded(visible.grown(by: 0.25))
-        let ids = TileCover.tiles(z: z, box: wanted)
-        guard ids.count <= Self.coverLimit else { return nil }
-        let entries = ids.map { TileSet.CoverEntry(tile: $0, square: $0, content: .vector(content($0))) }
-        let drawn = CoverFeatures(entries: entries).layer("")
-        let scale = Double(1 << z)
-        let box = MercatorBox(minX: (wanted.minX * scale).rounded(.down) / scale, minY: (wanted.minY * scale).rounded(.down) / scale,
+        var box = MercatorBox(minX: (wanted.minX * scale).rounded(.down) / scale, minY: (wanted.minY * scale).rounded(.down) / scale,
                               maxX: (wanted.maxX * scale).rounded(.up) / scale, maxY: (wanted.maxY * scale).rounded(.up) / scale)
-        lock.lock(); defer { lock.unlock() }
-        last = (z, box, drawn)
+        guard (box.maxX - box.minX) * (box.maxY - box.minY) * scale * scale <= Double(Self.coverLimit) else { return nil }
+        let kept = box
+        // A cover reaching into another world copy takes the whole world's width (the renderer
+        // draws every copy of what it is given).
+        if box.minX < 0 || box.maxX > 1 { box.minX = 0; box.maxX = 1 }
+        let pad = options.buffer / 512 / scale
+        let drawn = GeoJSONData(features: features(in: TileSquare(minX: box.minX - pad, minY: box.minY - pad, maxX: box.maxX + pad, maxY: box.maxY + pad),
+                                                   zoom: z))
+        last = (z, kept, drawn)
         return drawn
-    }
-
-    /// Tile `t` as a frame draws it: its features cut to its square (made on first use, then kept).
-    public func content(_ t: TileID) -> VectorTileFeatures {
-        lock.lock()
-        clock += 1
-        if let kept = tiles[t] { tiles[t]?.used = clock; lock.unlock(); return kept.content }
-        lock.unlock()
-        let made = VectorTileFeatures(tile: t, layers: ["": tile(t)])
-        lock.lock(); defer { lock.unlock() }
-        tiles[t] = (made, clock)
-        if tiles.count > tileLimit {
-            // The least recently used go: the excess and a quarter of the limit more.
-            let excess = tiles.count - tileLimit + tileLimit / 4
-            for (id, _) in tiles.sorted(by: { $0.value.used < $1.value.used }).prefix(excess) { tiles[id] = nil }
-        }
-        return made
     }
 
     /// Tile `t` as geojson-vt makes it: the features (in the source's order) whose boxes meet its
@@ -99,12 +85,14 @@ public final class GeoJSONTiles: @unchecked Sendable {
     /// grown square (features reaching past the antimeridian are taken in the world copy that
     /// meets the tile).
     public func tile(_ t: TileID) -> [GeoFeature] {
-        let s = simplify()
         let scale = Double(1 << t.z)
         let pad = options.buffer / 512
-        let box = TileSquare(minX: (Double(t.x) - pad) / scale, minY: (Double(t.y) - pad) / scale,
-                             maxX: (Double(t.x) + 1 + pad) / scale, maxY: (Double(t.y) + 1 + pad) / scale)
-        let tolerance = GeoJSONSimplify.tolerance(zoom: t.z, options)
+        return features(in: TileSquare(minX: (Double(t.x) - pad) / scale, minY: (Double(t.y) - pad) / scale,
+                                       maxX: (Double(t.x) + 1 + pad) / scale, maxY: (Double(t.y) + 1 + pad) / scale), zoom: t.z)
+    }
+
+    /// The features meeting `box`, simplified for zoom `z` and clipped to it.
+    func features(in box: TileSquare, zoom z: Int) -> [GeoFeature] {
         let candidates: [Int32]
         if let index = index {
             var out: [Int32] = [], seen: [Bool] = []
@@ -113,20 +101,54 @@ public final class GeoJSONTiles: @unchecked Sendable {
         } else {
             candidates = (0..<Int32(features.count)).map { $0 }
         }
+        let simple = simplified(zoom: z, candidates)
         var out: [GeoFeature] = []
-        for c in candidates {
+        for (k, c) in candidates.enumerated() {
             let i = Int(c), f = features[i], g = f.geometry
-            guard !g.isEmpty, g.maxY >= box.minY, g.minY <= box.maxY else { continue }
+            guard !g.isEmpty, g.maxY >= box.minY, g.minY <= box.maxY, let s = simple[k] else { continue }
             // The world copy (shift) that meets the box: 0 for features within the world.
             for shift in [0.0, -1, 1] where g.minX + shift <= box.maxX && g.maxX + shift >= box.minX {
                 if shift != 0, g.minX >= 0, g.maxX <= 1 { continue }
-                guard let simple = s.simplified(f, i, tolerance: tolerance) else { break }
-                let moved = shift == 0 ? simple : simple.shifted(by: shift)
+                let moved = shift == 0 ? s : s.shifted(by: shift)
                 if let (clipped, _) = moved.clipped(to: box) { out.append(GeoFeature(geometry: clipped, evaluation: f.evaluation)) }
             }
         }
         return out
     }
+
+    /// Features `indices` simplified for zoom `z` (nil: nothing left), from the zoom's kept
+    /// geometry where made before; at most `zoomLimit` zooms are kept, the least recently used
+    /// going first.
+    private func simplified(zoom z: Int, _ indices: [Int32]) -> [FeatureGeometry?] {
+        let s = simplify()
+        let tolerance = GeoJSONSimplify.tolerance(zoom: z, options)
+        lock.lock()
+        clock += 1
+        var kept = zooms[z]?.slots ?? []
+        zooms[z] = nil                     // (taken out while it is filled: not copied)
+        lock.unlock()
+        if kept.isEmpty { kept = [Slot](repeating: .unknown, count: features.count) }
+        var out: [FeatureGeometry?] = []
+        out.reserveCapacity(indices.count)
+        for c in indices {
+            let i = Int(c)
+            switch kept[i] {
+            case .gone: out.append(nil)
+            case let .geometry(g): out.append(g)
+            case .unknown:
+                let g = s.simplified(features[i], i, tolerance: tolerance)
+                kept[i] = g.map(Slot.geometry) ?? .gone
+                out.append(g)
+            }
+        }
+        lock.lock(); defer { lock.unlock() }
+        zooms[z] = (kept, clock)
+        while zooms.count > zoomLimit, let oldest = zooms.min(by: { $0.value.used < $1.value.used })?.key { zooms[oldest] = nil }
+        return out
+    }
+
+    /// Zooms whose simplified geometry is kept now.
+    public var zoomCount: Int { lock.lock(); defer { lock.unlock() }; return zooms.count }
 
     private func clustered() -> GeoJSONClusters {
         lock.lock(); defer { lock.unlock() }
