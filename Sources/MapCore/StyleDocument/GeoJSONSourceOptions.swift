@@ -87,6 +87,14 @@ public struct GeoJSONSourceOptions: Sendable {
         return options
     }
 
+    /// The options of a source's JSON (the style API's `addSource`); its problems are an error.
+    public init(json: JSON, path: String) throws {
+        guard case let .object(o) = json else { self.init(); return }
+        var problems: [String] = []
+        self = Self.read(o, path: path, problems: &problems)
+        if !problems.isEmpty { throw StyleDocumentError(problems) }
+    }
+
     /// `[operator, map]` (reduce: `[operator, ["accumulated"], ["get", name]]`) or
     /// `[reduce, map]` with a reduce expression of its own.
     static func clusterProperty(_ name: String, _ value: JSON, path: String) throws -> ClusterProperty {
