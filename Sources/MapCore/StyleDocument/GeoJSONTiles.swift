@@ -25,8 +25,13 @@ public final class GeoJSONTiles: @unchecked Sendable {
     /// A view needing more tiles than this draws the source untiled.
     static let coverLimit = 256
 
+    /// Whether any feature is a line or a polygon (a source of points alone draws as it is:
+    /// tiling would change nothing of it).
+    private let simplifies: Bool
+
     init(features: [GeoFeature], index: FeatureIndex?, options: GeoJSONSourceOptions, zoomLimit: Int = 3) {
         self.features = features; self.index = index; self.options = options; self.zoomLimit = max(1, zoomLimit)
+        simplifies = features.contains { $0.geometry.kind != .points }
     }
 
     /// The zoom of the tiles a camera at `zoom` draws.
@@ -50,22 +55,33 @@ public final class GeoJSONTiles: @unchecked Sendable {
     }
 
     /// What a frame at `zoom` showing `visible` draws of the source: the features of the tiles
-    /// covering the view (grown by a quarter on each side and half a tile), simplified for their
+    /// covering the view (as large as it is at the tile zoom, grown by a quarter of the view on
+    /// each side and half a tile), simplified for their
     /// zoom and clipped to the cover grown by the buffer: the tiles' pieces as the renderer would
     /// join them again, made without cutting them apart. The same object while the view stays
     /// inside the tiles it was made for. Nil: the source as it is (no view given, or one needing
     /// more than `coverLimit` tiles).
     public func drawn(zoom: Double, visible: MercatorBox?) -> GeoJSONData? {
         if options.cluster { return clustered().data(zoom: zoom) }
-        guard let visible, !features.isEmpty else { return nil }
+        guard let visible, simplifies else { return nil }
         let z = tileZoom(zoom)
+        // The view as large as it is at the tile zoom (zooming out to it keeps the cover).
+        let grow = (exp2(min(max(finite(zoom) - Double(z), 0), 1)) - 1) / 2
+        let view = visible.grown(by: grow)
         // (Half a tile more: lines reach past the buffer of every tile the view shows, where
         // the renderer starts a tile's dash pattern.)
         let scale = Double(1 << z), half = 0.5 / scale
         func padded(_ b: MercatorBox) -> MercatorBox { MercatorBox(minX: b.minX - half, minY: b.minY - half, maxX: b.maxX + half, maxY: b.maxY + half) }
         coverLock.lock(); defer { coverLock.unlock() }
         if let last, last.z == z, last.box.contains(padded(visible)) { return last.data }
-        let wanted = padded(visible.grown(by: 0.25))
+        // A source too small for an index: all of it, simplified for the zoom.
+        if index == nil {
+            let all = TileSquare(minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9)
+            let drawn = GeoJSONData(features: features(in: all, zoom: z, copies: false))
+            last = (z, MercatorBox(minX: all.minX, minY: all.minY, maxX: all.maxX, maxY: all.maxY), drawn)
+            return drawn
+        }
+        let wanted = padded(view.grown(by: 0.25 / (1 + 2 * grow)))
         var box = MercatorBox(minX: (wanted.minX * scale).rounded(.down) / scale, minY: (wanted.minY * scale).rounded(.down) / scale,
                               maxX: (wanted.maxX * scale).rounded(.up) / scale, maxY: (wanted.maxY * scale).rounded(.up) / scale)
         guard (box.maxX - box.minX) * (box.maxY - box.minY) * scale * scale <= Double(Self.coverLimit) else { return nil }
@@ -75,7 +91,7 @@ public final class GeoJSONTiles: @unchecked Sendable {
         if box.minX < 0 || box.maxX > 1 { box.minX = 0; box.maxX = 1 }
         let pad = options.buffer / 512 / scale
         let drawn = GeoJSONData(features: features(in: TileSquare(minX: box.minX - pad, minY: box.minY - pad, maxX: box.maxX + pad, maxY: box.maxY + pad),
-                                                   zoom: z))
+                                                   zoom: z, copies: false))
         last = (z, kept, drawn)
         return drawn
     }
@@ -88,11 +104,13 @@ public final class GeoJSONTiles: @unchecked Sendable {
         let scale = Double(1 << t.z)
         let pad = options.buffer / 512
         return features(in: TileSquare(minX: (Double(t.x) - pad) / scale, minY: (Double(t.y) - pad) / scale,
-                                       maxX: (Double(t.x) + 1 + pad) / scale, maxY: (Double(t.y) + 1 + pad) / scale), zoom: t.z)
+                                       maxX: (Double(t.x) + 1 + pad) / scale, maxY: (Double(t.y) + 1 + pad) / scale), zoom: t.z, copies: true)
     }
 
-    /// The features meeting `box`, simplified for zoom `z` and clipped to it.
-    func features(in box: TileSquare, zoom z: Int) -> [GeoFeature] {
+    /// The features meeting `box`, simplified for zoom `z` and clipped to it. `copies`: a feature
+    /// reaching past the antimeridian is taken in each world copy that meets the box (a tile's
+    /// share); else once, as it is, when a copy meets it (the renderer draws every copy).
+    func features(in box: TileSquare, zoom z: Int, copies: Bool) -> [GeoFeature] {
         let candidates: [Int32]
         if let index = index {
             var out: [Int32] = [], seen: [Bool] = []
@@ -106,9 +124,16 @@ public final class GeoJSONTiles: @unchecked Sendable {
         for (k, c) in candidates.enumerated() {
             let i = Int(c), f = features[i], g = f.geometry
             guard !g.isEmpty, g.maxY >= box.minY, g.minY <= box.maxY, let s = simple[k] else { continue }
+            let within = g.minX >= 0 && g.maxX <= 1
+            if !copies, !within {
+                if [0.0, -1, 1].contains(where: { g.minX + $0 <= box.maxX && g.maxX + $0 >= box.minX }) {
+                    out.append(GeoFeature(geometry: s, evaluation: f.evaluation))
+                }
+                continue
+            }
             // The world copy (shift) that meets the box: 0 for features within the world.
             for shift in [0.0, -1, 1] where g.minX + shift <= box.maxX && g.maxX + shift >= box.minX {
-                if shift != 0, g.minX >= 0, g.maxX <= 1 { continue }
+                if shift != 0, within { continue }
                 let moved = shift == 0 ? s : s.shifted(by: shift)
                 if let (clipped, _) = moved.clipped(to: box) { out.append(GeoFeature(geometry: clipped, evaluation: f.evaluation)) }
             }
