@@ -125,7 +125,8 @@ public final class GeoJSONTiles: @unchecked Sendable {
             let i = Int(c), f = features[i], g = f.geometry
             guard !g.isEmpty, g.maxY >= box.minY, g.minY <= box.maxY, let s = simple[k] else { continue }
             let within = g.minX >= 0 && g.maxX <= 1
-            if !copies, !within {
+            // (With lineMetrics a frame's lines stay whole: progress runs along the whole line.)
+            if !copies, !within || (options.lineMetrics && g.kind == .lines) {
                 if [0.0, -1, 1].contains(where: { g.minX + $0 <= box.maxX && g.maxX + $0 >= box.minX }) {
                     out.append(GeoFeature(geometry: s, evaluation: f.evaluation))
                 }
