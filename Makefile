@@ -95,7 +95,8 @@ render-tests: build
 	$(BIN) render-test $(RENDER_TESTS) --output .build/render-tests
 
 bench: build
-	$(BIN) bench --frames 300 --size 1280x720 --iss tle --time 2026-12-01T12:00:00Z
+	test -f build/bench-geojson.json || python3 tools/bench-geojson.py build/bench-geojson.json
+	NIGHTMAP_BENCH_GEOJSON=build/bench-geojson.json $(BIN) bench --frames 300 --size 1280x720 --iss tle --time 2026-12-01T12:00:00Z
 
 # The real window under a virtual X server: first frame on screen, idle and animating CPU, memory.
 bench-window: build test-deps

@@ -31,6 +31,11 @@ extension Headless {
                      "scenario (threads)  median ms   p95 ms   max ms   frames/s   allocs/frame: model  render   describe ms   glyphs/frame   place ms   pass ms   passes/frame"]
         for scenario in scenarios where selected(scenario.name) {
             let renderer = ParallelRenderer(threads: scenario.threads)
+            if scenario.geojson {
+                guard let path = benchGeoJSONPath else { lines.append("\(scenario.name): skipped (NIGHTMAP_BENCH_GEOJSON names no file)"); continue }
+                lines.append(try addBenchGeoJSON(&model, path: path))
+            }
+            defer { if scenario.geojson { removeBenchGeoJSON(&model) } }
             for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
             for id in [MapApp.nightID, MapApp.subsolarID, MapApp.footprintID, MapApp.footprintEdgeID] where model.style.layers.contains(where: { $0.id == id }) {
                 model.model.setVisibility(layer: id, scenario.sky)
@@ -121,6 +126,9 @@ extension Headless {
                                   perFrame(modelAllocs), perFrame(renderAllocs), describing[describing.count / 2],
                                   Double(glyphs) / Double(max(1, times.count - 1)), placing[placing.count / 2],
                                   passes > 0 ? passSeconds * 1000 / Double(passes) : 0, Double(passes) / Double(max(1, times.count))))
+        }
+        if let g = medians["geojson"], let pan = medians["pan"] {
+            lines.append(String(format: "geojson: %.2f times pan (medians)", g / pan))
         }
         for (with, without) in [("pan", "pan-notext"), ("streets", "streets-notext"), ("world", "world-notext")] {
             if let a = medians[with], let b = medians[without] {

@@ -23,6 +23,8 @@ extension Headless {
         var scene: String? = nil
         /// Time-stamped radar frames of this many pixels swapped every frame (0: the radar as it is).
         var radarFrames: (count: Int, width: Int, height: Int)? = nil
+        /// The GeoJSON file `NIGHTMAP_BENCH_GEOJSON` names drawn on top (skipped without one).
+        var geojson = false
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
     }
 
@@ -69,6 +71,12 @@ extension Headless {
             let zoom = b.minZoom + (b.maxZoom - b.minZoom) * (0.5 + 0.5 * sin(t * 2 * Double.pi * 3))
             return CameraState(center: LngLat(lng: home.center.lng + 4 * sin(t * 2 * Double.pi),
                                               lat: home.center.lat + 2 * sin(t * 4 * Double.pi)), zoom: zoom)
+        },
+        // The bench's 50 MB GeoJSON file (tools/bench-geojson.py) at zoom 7, all of it in view,
+        // panning about 1 by 0.3 degrees over New York state.
+        Scenario(name: "geojson", bounds: CameraBounds(minZoom: 0, maxZoom: 22), geojson: true) { i, n, _, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: -75.5 + 0.5 * sin(t), lat: 42.4 + 0.15 * sin(2 * t)), zoom: 7)
         },
         // The camera still while twelve time-stamped 1200x1100 radar frames swap at 60 frames a
         // second (a live loop stepped every frame).

@@ -87,7 +87,9 @@ struct RenderTestOperations {
             let id = try string(0)
             let definition = try SourceDefinition(json: try value(1), id: id)
             switch try StyleLoader.load(definition, id: id, resolver: resolver, pixelRatio: pixelRatio) {
-            case let .geojson(data): try model.addSource(id, geojson: data, promoteId: try PromoteId(sourceJSON: try value(1), path: "sources.\(id)"))
+            case let .geojson(data):
+                try model.addSource(id, geojson: data.with(try GeoJSONSourceOptions(json: try value(1), path: "sources.\(id)")),
+                                    promoteId: try PromoteId(sourceJSON: try value(1), path: "sources.\(id)"))
             case let .tiles(set): try model.addSource(id, tiles: set, promoteId: try PromoteId(sourceJSON: try value(1), path: "sources.\(id)"))
             case let .image(image): try model.addSource(id, image: image)
             }

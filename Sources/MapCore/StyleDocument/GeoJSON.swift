@@ -78,7 +78,21 @@ public final class GeoJSONData: Sendable {
     public let features: [GeoFeature]
     /// Where the features are (nil for a source too small to need it).
     public let index: FeatureIndex?
-    public init(features: [GeoFeature]) { self.features = features; index = FeatureIndex(features) }
+    /// The source's tiles per zoom (what frames draw of it) and its options.
+    public let tiles: GeoJSONTiles
+    public var options: GeoJSONSourceOptions { tiles.options }
+    public init(features: [GeoFeature], options: GeoJSONSourceOptions = GeoJSONSourceOptions()) {
+        let features = options.filter.map { f in features.filter { f.matches($0.evaluation, zoom: 0) } } ?? features
+        self.features = features
+        let index = FeatureIndex(features)
+        self.index = index
+        tiles = GeoJSONTiles(features: features, index: index, options: options)
+    }
+
+    /// The same features with `options` (the document's, for a source loaded from a URL).
+    public func with(_ options: GeoJSONSourceOptions) -> GeoJSONData {
+        options.isDefault && self.options.isDefault ? self : GeoJSONData(features: features, options: options)
+    }
 
     /// One Point feature with `properties` (what an app hands `updateGeoJSONSource` for a
     /// moving object).

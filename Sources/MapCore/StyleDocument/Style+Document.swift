@@ -14,7 +14,8 @@ extension Style {
     /// loaded), image sources, tiled sources and the sprite.
     public init(document: StyleDocument, features: [String: GeoJSONData], images: [String: ImageSource],
                 tiles: [String: TileSet] = [:], sprite: SpriteSheet? = nil) {
-        let sources = features.mapValues(Source.geojson).merging(images.mapValues(Source.image)) { a, _ in a }
+        let sources = Dictionary(uniqueKeysWithValues: features.map { ($0.key, Source.geojson(document.geojsonOptions[$0.key].map($0.value.with) ?? $0.value)) })
+            .merging(images.mapValues(Source.image)) { a, _ in a }
             .merging(tiles.mapValues(Source.tiles)) { a, _ in a }
         self.init(sources: sources, layers: document.layers.map(Layer.init), transition: document.transition)
         self.sprite = sprite

@@ -90,6 +90,7 @@ struct StyleDocumentReader {
         if case let .object(sources)? = root["sources"] {
             for (id, s) in sources.entries {
                 if let def = source(s, "sources.\(id)") { doc.sources[id] = def } else { skippedSources.insert(id) }
+                if case .geojson? = doc.sources[id], case let .object(o) = s { doc.geojsonOptions[id] = GeoJSONSourceOptions.read(o, path: "sources.\(id)", problems: &doc.warnings) }
             }
         } else if let s = root["sources"] {
             problems.append("sources: expected object, found \(s.typeName); no sources")

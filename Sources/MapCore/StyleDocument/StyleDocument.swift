@@ -37,6 +37,8 @@ public struct StyleDocument: Sendable {
     public var warnings: [String] = []
     /// The root `state` member's defaults (`global-state`), and the sources' `promoteId`s.
     public var state: [String: StyleValue] = [:], promoteIds: [String: PromoteId] = [:]
+    /// The GeoJSON sources' options (tiling and clustering), by source id.
+    public var geojsonOptions: [String: GeoJSONSourceOptions] = [:]
 
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double = 0,
                 sources: [String: SourceDefinition] = [:], sprites: [SpriteSource] = [], glyphs: String? = nil,

@@ -32,7 +32,7 @@ public struct StyleEvaluation: Sendable {
     /// The features layer `d` draws: its GeoJSON source's, or its source layer's of a tiled
     /// vector source in this frame's cover.
     func features(_ style: Style, _ d: LayerDefinition) -> GeoJSONData? {
-        style.geojson(d.source) ?? tiles?.features(d.source, layer: d.sourceLayer)
+        style.geojson(d.source).map { $0.tiles.drawn(zoom: zoom, visible: visible) ?? $0 } ?? tiles?.features(d.source, layer: d.sourceLayer)
     }
 
     /// The largest length (device pixels) evaluation hands the renderer: four world widths. Style

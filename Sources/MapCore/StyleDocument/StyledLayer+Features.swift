@@ -63,8 +63,8 @@ extension StyledLayer {
             if let p { items.append(.init(paint: p, geometry: g)) }
         }
         guard !items.isEmpty else { return nil }
-        // GeoJSON sources: maxzoom 18; tiled ones are overzoomed into tiles of the camera's zoom.
-        let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), style.geojson(d.source) == nil ? 30 : 18))
+        // GeoJSON sources: their maxzoom (18 unless set); tiled ones are overzoomed into tiles of the camera's zoom.
+        let tileZoom = Int(min(max(finite(e.zoom).rounded(.down), 0), Double(style.geojson(d.source)?.options.maxZoom ?? 30)))
         return FeatureDraw(items: items, translate: translate, tileZoom: tileZoom)
     }
 }
