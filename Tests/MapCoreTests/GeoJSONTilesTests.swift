@@ -47,6 +47,14 @@ import Testing
         #expect(progress[1] == original[2] && progress[1] > 0.45 && progress[1] < 0.55)
     }
 
+    /// Data loaded from a file or the web gets its lines measured by the source's options.
+    @Test func lineMetricsMeasureDataFromAnyOrigin() {
+        var options = GeoJSONSourceOptions()
+        options.lineMetrics = true
+        let data = GeoJSONData(features: [line([(0.1, 0.5), (0.2, 0.5), (0.4, 0.5)])]).with(options)
+        #expect(data.features.first?.geometry.lineProgress == [0, 1.0 / 3, 1])
+    }
+
     /// A line shorter than the tolerance and a ring smaller than its square vanish.
     @Test func smallFeaturesVanish() {
         let data = GeoJSONData(features: [line([(0.3, 0.3), (0.3001, 0.3)]), square(0.6, 0.6, side: 0.0005)])

@@ -91,7 +91,10 @@ public final class GeoJSONData: Sendable {
 
     /// The same features with `options` (the document's, for a source loaded from a URL).
     public func with(_ options: GeoJSONSourceOptions) -> GeoJSONData {
-        options.isDefault && self.options.isDefault ? self : GeoJSONData(features: features, options: options)
+        if options.isDefault && self.options.isDefault { return self }
+        // (`lineMetrics` measures the lines however the data came: inline, a file, the web.)
+        let measured = options.lineMetrics ? withLineMetrics(.bool(true)) : self
+        return GeoJSONData(features: measured.features, options: options)
     }
 
     /// One Point feature with `properties` (what an app hands `updateGeoJSONSource` for a
