@@ -177,6 +177,12 @@ public enum StyleLoader {
         } catch let e as StyleError {
             throw StyleDocumentError([e.description])
         }
+        return try document(data, name: name)
+    }
+
+    /// The document in `data`, its problems and warnings each starting with `name` (its file or
+    /// URL).
+    private static func document(_ data: Data, name: String) throws -> StyleDocument {
         do {
             var document = try StyleDocument(data: data, name: name)
             document.warnings = document.warnings.map { "\(name): \($0)" }
@@ -193,13 +199,7 @@ public enum StyleLoader {
         } catch let e as StyleError {
             throw StyleDocumentError([e.description])
         }
-        do {
-            var document = try StyleDocument(data: data, name: path)
-            document.warnings = document.warnings.map { "\(path): \($0)" }
-            return document
-        } catch let e as StyleDocumentError {
-            throw StyleDocumentError(e.problems.map { $0.hasPrefix(path) ? $0 : "\(path): \($0)" })
-        }
+        return try document(data, name: path)
     }
 
     /// nightmap's metadata `"nightmap:include": [{"style": FILE, "minzoom": Z, "before": LAYER}]`:
