@@ -17,9 +17,6 @@ public struct ResourceResolver: Sendable {
         self.styleDirectory = styleDirectory; self.assets = assets; self.web = web; self.styleURL = styleURL
     }
 
-    /// Whether `url` is read from the web: `http(s)://`, or relative to a document that was.
-    public func isWeb(_ url: String) -> Bool { webURL(url) != nil }
-
     /// The absolute http(s) URL `url` names, or nil when it names no web resource. (The render
     /// tests' `http://localhost:2900/` stands for their assets folder.)
     func webURL(_ url: String) -> String? {
