@@ -208,7 +208,7 @@ struct StyleDocumentReader {
         case "geojson":
             guard let data = o["data"] else { problems.append("\(path).data: missing"); return nil }
             if case let .string(url) = data { return .geojson(.url(url)) }
-            return attempt { .geojson(.inline(try GeoJSONData(json: data, path: "\(path).data").withLineMetrics(o["lineMetrics"]))) }
+            return attempt { .geojson(.inline(try GeoJSONData(json: data, path: "\(path).data"))) }
         case "image":
             let url = string(o["url"], "\(path).url")
             if o["url"] == nil { problems.append("\(path).url: missing") }
