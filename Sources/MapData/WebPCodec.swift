@@ -18,13 +18,17 @@ public enum WebPCodec {
     }
 
     /// Straight RGBA8 pixels, rows packed. `name` names the source in errors.
+    /// The most pixels a WebP may have: half of a JPEG's. A lossless WebP of 29 bytes can claim
+    /// 16384 x 4096 pixels, and the image is allocated before a byte of it is decoded (256 MB).
+    public static let maxPixels = JPEGCodec.maxPixels / 2
+
     public static func decodeRGBA(_ data: Data, name: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         guard isWebP(data) else { throw Failure(description: "\(name): not a WebP file") }
         var w: Int32 = 0, h: Int32 = 0
         let known = data.withUnsafeBytes { b in WebPGetInfo(b.baseAddress?.assumingMemoryBound(to: UInt8.self), b.count, &w, &h) }
         guard known != 0 else { throw Failure(description: "\(name): corrupt WebP data (no valid header)") }
         let width = Int(w), height = Int(h)
-        guard width > 0, height > 0, width <= JPEGCodec.maxSide, height <= JPEGCodec.maxSide, width * height <= JPEGCodec.maxPixels else {
+        guard width > 0, height > 0, width <= JPEGCodec.maxSide, height <= JPEGCodec.maxSide, width * height <= Self.maxPixels else {
             throw Failure(description: "\(name): WebP size \(width)x\(height) is out of range")
         }
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
