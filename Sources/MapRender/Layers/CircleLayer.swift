@@ -10,7 +10,11 @@ final class CircleRenderLayer: RenderLayer {
     }
 
     private func drawCircles<M: ScreenMap>(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ t: RenderTarget, _: M.Type) {
-        for item in draw.items {
+        let items = draw.items, ahead = M(p, copy: 0, translate: draw.translate)
+        for (k, item) in items.enumerated() {
+            if k + featurePrefetchDistance < items.count {
+                t.pixmap.prefetch(items[k + featurePrefetchDistance].geometry, ahead, reach: 3, rows: t.rows)
+            }
             let g = item.geometry, paint = item.paint
             guard !g.isEmpty else { continue }
             let reach = paint.radius + paint.strokeWidth + 1
@@ -24,6 +28,8 @@ final class CircleRenderLayer: RenderLayer {
 
     /// A circle as the reference engines shade it: a disc of `radius` ringed by the stroke, the
     /// edge faded over max(1 px, blur x radius) with a smoothstep, colours mixed premultiplied.
+    /// (Pixels inside the fade and the stroke's start take the fill as it is, and pixels beyond
+    /// the radius are left, both found by squared distance: only the fading ring is shaded.)
     private func drawCircle(_ paint: CirclePaint, at c: Point, _ t: RenderTarget) {
         let outer = paint.radius + paint.strokeWidth
         guard outer > 0 else { return }
@@ -33,18 +39,36 @@ final class CircleRenderLayer: RenderLayer {
         let stroke = premultipliedFloats(paint.strokeColor, paint.strokeOpacity)
         guard let xs = pixelSpan(c.x - outer, c.x + outer, in: 0..<t.pixmap.width),
               let ys = pixelSpan(c.y - outer, c.y + outer, in: t.rows) else { return }
-        let buf = t.pixmap.buffer
+        let stroked = paint.strokeWidth >= 0.01
+        // Within `solid` of the centre (in radii) opacity is 1 and the stroke's mix 0.
+        let solid = stroked ? min(1 - aaBlur, inner - aaBlur) : 1 - aaBlur
+        let solidSquared = solid > 0 ? solid * solid : -1
+        let fillPacked = packPremultiplied(fill)
+        let invOuter = 1 / outer, invBlur = 1 / aaBlur
+        let buf = t.pixmap.buffer, width = t.pixmap.width
         for y in ys {
-            let dy = (Double(y) + 0.5 - c.y) / outer
+            let dy = (Double(y) + 0.5 - c.y) * invOuter
+            let dy2 = dy * dy
+            guard dy2 <= 1 else { continue }
+            let row = y * width
             for x in xs {
-                let dx = (Double(x) + 0.5 - c.x) / outer
-                let len = (dx * dx + dy * dy).squareRoot()
-                guard len <= 1 else { continue }
-                let opacity = smoothstep01((len - 1) / -aaBlur)
-                let mix = paint.strokeWidth < 0.01 ? 0 : smoothstep01((len - inner + aaBlur) / aaBlur)
-                var px = SIMD4<Double>()
-                for k in 0..<4 { px[k] = opacity * (fill[k] + (stroke[k] - fill[k]) * mix) }
-                let i = y * t.pixmap.width + x
+                let dx = (Double(x) + 0.5 - c.x) * invOuter
+                let len2 = dx * dx + dy2
+                guard len2 <= 1 else { continue }
+                let i = row + x
+                if len2 <= solidSquared {
+                    buf[i] = Blend.over(fillPacked, buf[i])
+                    continue
+                }
+                let len = len2.squareRoot()
+                let opacity = smoothstep01((1 - len) * invBlur)
+                let px: SIMD4<Double>
+                if stroked {
+                    let mix = smoothstep01((len - inner + aaBlur) * invBlur)
+                    px = opacity * (fill + (stroke - fill) * mix)
+                } else {
+                    px = opacity * fill
+                }
                 buf[i] = Blend.over(packPremultiplied(px), buf[i])
             }
         }
