@@ -55,6 +55,21 @@ public final class FeatureGeometry: Sendable {
     }
     private static let onePart = [0, 1]
 
+    /// A copy of `g` in storage of its own, made now: a frame's features copied one after the
+    /// other lie together in memory, where drawing them walks memory in order (features read
+    /// from a large file sit among their properties and the document's other allocations, and
+    /// drawing tens of thousands of them waits on memory more than it draws).
+    public init(compacting g: FeatureGeometry) {
+        kind = g.kind
+        coordinates = g.coordinates.withUnsafeBufferPointer { Array($0) }
+        partStarts = g.partStarts.count == 2 && g.partStarts[0] == 0 && g.partStarts[1] == 1 ? Self.onePart
+            : g.partStarts.withUnsafeBufferPointer { Array($0) }
+        polygonStarts = g.polygonStarts.isEmpty ? [] : g.polygonStarts.withUnsafeBufferPointer { Array($0) }
+        minX = g.minX; minY = g.minY; maxX = g.maxX; maxY = g.maxY
+        outline = g.outline.map(FeatureGeometry.init(compacting:))
+        lineProgress = g.lineProgress
+    }
+
     public var partCount: Int { partStarts.count - 1 }
     /// The point range of part `i`.
     public func part(_ i: Int) -> Range<Int> { partStarts[i]..<partStarts[i + 1] }

@@ -128,7 +128,7 @@ public final class GeoJSONTiles: @unchecked Sendable {
             // (With lineMetrics a frame's lines stay whole: progress runs along the whole line.)
             if !copies, !within || (options.lineMetrics && g.kind == .lines) {
                 if [0.0, -1, 1].contains(where: { g.minX + $0 <= box.maxX && g.maxX + $0 >= box.minX }) {
-                    out.append(GeoFeature(geometry: s, evaluation: f.evaluation))
+                    out.append(GeoFeature(geometry: copies ? s : FeatureGeometry(compacting: s), evaluation: f.evaluation))
                 }
                 continue
             }
@@ -136,7 +136,9 @@ public final class GeoJSONTiles: @unchecked Sendable {
             for shift in [0.0, -1, 1] where g.minX + shift <= box.maxX && g.maxX + shift >= box.minX {
                 if shift != 0, within { continue }
                 let moved = shift == 0 ? s : s.shifted(by: shift)
-                if let (clipped, _) = moved.clipped(to: box) { out.append(GeoFeature(geometry: clipped, evaluation: f.evaluation)) }
+                guard let (clipped, _) = moved.clipped(to: box) else { continue }
+                // (A frame's cover: its features together in memory, see `init(compacting:)`.)
+                out.append(GeoFeature(geometry: copies || clipped !== s ? clipped : FeatureGeometry(compacting: clipped), evaluation: f.evaluation))
             }
         }
         return out
