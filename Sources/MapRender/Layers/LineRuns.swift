@@ -21,11 +21,7 @@ extension LineRenderLayer {
 
     func collectRuns<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, _ t: RenderTarget,
                                            dashed: Bool, _: M.Type) {
-        runPoints.removeAll(keepingCapacity: true)
-        runEnds.removeAll(keepingCapacity: true)
-        runOffsets.removeAll(keepingCapacity: true)
-        runClosed.removeAll(keepingCapacity: true)
-        runContinues.removeAll(keepingCapacity: true)
+        clearRuns()
         let minXView = -margin, minYView = Double(t.rows.lowerBound) - margin
         let maxXView = Double(t.width) + margin, maxYView = Double(t.rows.upperBound) + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
@@ -92,12 +88,18 @@ extension LineRenderLayer {
 
     /// Every part of a feature as a run for the stroker (rings as closed runs, so their first
     /// vertex is joined like the others).
+    /// Forgets the runs collected (keeping the storage; an array already empty is left alone,
+    /// as a layer of small features clears them once per feature).
+    func clearRuns() {
+        if !runPoints.isEmpty { runPoints.removeAll(keepingCapacity: true) }
+        if !runEnds.isEmpty { runEnds.removeAll(keepingCapacity: true) }
+        if !runOffsets.isEmpty { runOffsets.removeAll(keepingCapacity: true) }
+        if !runClosed.isEmpty { runClosed.removeAll(keepingCapacity: true) }
+        if !runContinues.isEmpty { runContinues.removeAll(keepingCapacity: true) }
+    }
+
     func collectParts<M: ScreenMap>(_ g: FeatureGeometry, _ map: M, closeRings: Bool) {
-        runPoints.removeAll(keepingCapacity: true)
-        runEnds.removeAll(keepingCapacity: true)
-        runOffsets.removeAll(keepingCapacity: true)
-        runClosed.removeAll(keepingCapacity: true)
-        runContinues.removeAll(keepingCapacity: true)
+        clearRuns()
         let c = g.coordinates
         for part in 0..<g.partCount {
             let r = g.part(part)
@@ -142,11 +144,7 @@ extension LineRenderLayer {
     /// the piece starts.
     func collectClippedParts(_ g: FeatureGeometry, _ sx: Double, _ ox: Double, _ sy: Double, _ oy: Double,
                                      box: (Double, Double, Double, Double), view: (Double, Double, Double, Double)) {
-        runPoints.removeAll(keepingCapacity: true)
-        runEnds.removeAll(keepingCapacity: true)
-        runOffsets.removeAll(keepingCapacity: true)
-        runClosed.removeAll(keepingCapacity: true)
-        runContinues.removeAll(keepingCapacity: true)
+        clearRuns()
         let c = g.coordinates
         var start = 0
         var runAlong = 0.0
