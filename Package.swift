@@ -27,7 +27,9 @@ let package = Package(
         // Swift checks each such access for exclusivity at run time unless told not to: 2.1 M
         // instructions of a 31 M pan frame, more in the world view (callgrind). The compile-time
         // checks stay, and debug builds (the tests) keep the run-time ones.
-        .target(name: "Raster", swiftSettings: uncheckedExclusivity),
+        .target(name: "Raster", dependencies: ["CPrefetch"], swiftSettings: uncheckedExclusivity),
+        // The processor's prefetch hint, for Raster's `Pixmap.prefetch`.
+        .target(name: "CPrefetch"),
         // Counts heap allocations for the benchmark (its malloc family wraps glibc's).
         .target(name: "CAllocCount"),
         // Debian's ICU for MapData's ICUBidi, behind C types of its own (see its header).

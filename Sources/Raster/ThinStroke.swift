@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Strokes of lines at most `maxWidth` pixels wide, covered by distance instead of by area.
 ///
 /// A thin basemap line crosses a pixel or two per segment, so giving every segment its own
@@ -77,6 +79,15 @@ public struct ThinStroke: ~Copyable {
 
     /// Whether anything was stroked since the last composite.
     public var isEmpty: Bool { maxRow < minRow }
+
+    /// Hints that the mask around device pixel (x, y), `reach` rows up and down, will be
+    /// written soon (see `Pixmap.prefetch`).
+    @inline(__always)
+    public func prefetch(x: Double, y: Double, reach: Int) {
+        guard x >= 0, x < Double(width), y >= Double(originY), y < Double(originY + height) else { return }
+        let cx = Int(x), cy = Int(y) - originY
+        for r in max(0, cy - reach)...min(height - 1, cy + reach) { nightmap_prefetch_write(coverage + r * width + cx) }
+    }
 
     // MARK: Stroking
 

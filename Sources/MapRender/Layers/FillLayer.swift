@@ -122,7 +122,11 @@ final class FillRenderLayer: RenderLayer {
         let items = draw.items
         // Coverage added and not yet composited, and the paint it is in.
         var pending: FeatureFillPaint? = nil
+        let ahead = M(p, copy: 0, translate: draw.translate)
         for (k, item) in items.enumerated() {
+            if k + featurePrefetchDistance < items.count {
+                t.pixmap.prefetch(items[k + featurePrefetchDistance].geometry, ahead, reach: 2, rows: t.rows)
+            }
             // Features that cover together (`coverTogether`) add their coverage; the last of
             // them composites it all.
             let together = Self.coverTogether(item.paint, item.paint)

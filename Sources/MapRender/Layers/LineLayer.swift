@@ -45,7 +45,9 @@ final class LineRenderLayer: RenderLayer {
     }
 
     private func drawFeatures<M: ScreenMap>(_ draw: FeatureDraw<LinePaint>, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer, _: M.Type) {
-        for item in draw.items {
+        let items = draw.items, ahead = M(p, copy: 0, translate: draw.translate)
+        for (k, item) in items.enumerated() {
+            if k + featurePrefetchDistance < items.count { prefetch(items[k + featurePrefetchDistance].geometry, ahead, t) }
             let paint = item.paint
             guard !item.geometry.isEmpty, paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { continue }
             // Polygons cut out of tiles are stroked along their outline, not along the cuts.
@@ -63,6 +65,14 @@ final class LineRenderLayer: RenderLayer {
                 }
             }
         }
+    }
+
+    /// Hints the pixels and the thin-line mask around feature `g`'s ends (see `FeaturePrefetch`).
+    @inline(__always)
+    private func prefetch<M: ScreenMap>(_ g: FeatureGeometry, _ map: M, _ t: RenderTarget) {
+        t.pixmap.prefetch(g, map, reach: 2, rows: t.rows)
+        guard thin.width == t.pixmap.width, let (a, _) = map.ends(g) else { return }
+        thin.prefetch(x: a.x, y: a.y, reach: 2)
     }
 
     private func drawUniform(_ g: GeometrySet, _ paint: LinePaint, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
