@@ -168,7 +168,7 @@ extension MapCore.Color {
     /// Premultiplied 8-bit colour with `opacity` applied.
     func premultiplied(opacity: Double) -> PremultipliedColor {
         let b = bytes
-        let a = UInt8((Double(b.a) * min(max(opacity, 0), 1)).rounded())
+        let a = roundedByte(Double(b.a) * min(max(opacity, 0), 1))
         return RGBA8(b.r, b.g, b.b, a).premultiplied
     }
 }

@@ -23,7 +23,7 @@ public struct Color: Equatable, Hashable, Sendable {
 
     /// 8-bit components, rounded.
     public var bytes: (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
-        func q(_ v: Double) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
+        func q(_ v: Double) -> UInt8 { roundedByte(min(max(v, 0), 1) * 255) }
         return (q(r), q(g), q(b), q(a))
     }
 
@@ -35,4 +35,13 @@ public struct Color: Equatable, Hashable, Sendable {
 
     public static let black = Color(r: 0, g: 0, b: 0)
     public static let white = Color(r: 1, g: 1, b: 1)
+}
+
+/// `v` (0...255) rounded half away from zero, as `v.rounded()` rounds it, without the C library
+/// call `rounded()` makes on processors without SSE4.1 (a feature layer turns a colour into bytes
+/// for each of tens of thousands of features).
+@inline(__always)
+public func roundedByte(_ v: Double) -> UInt8 {
+    let whole = UInt8(v)                    // (truncated: v >= 0)
+    return v - Double(whole) >= 0.5 ? whole + 1 : whole
 }
