@@ -310,7 +310,19 @@ public struct ThinStroke: ~Copyable {
                 }
                 x += 16
             }
-            for k in x..<end where mask[k] != 0 { dst[k] = Blend.over(shades[Int(mask[k])], dst[k]) }
+            // The rest four at a time where the four stay in the row (past the span its bytes
+            // are clear, and a clear byte leaves its pixel as it was) and, when clipped, within
+            // the clip; then one at a time.
+            let quadsEnd = clip == nil ? min(width, end + 3) : end
+            while x + 4 <= quadsEnd {
+                let quad = UnsafeRawPointer(mask + x).loadUnaligned(as: UInt32.self)
+                if quad != 0 { ThinStroke.over4(quad, shades, dst + x) }
+                x += 4
+            }
+            while x < end {
+                if mask[x] != 0 { dst[x] = Blend.over(shades[Int(mask[x])], dst[x]) }
+                x += 1
+            }
         }
         minRow = .max; maxRow = -1
     }
