@@ -441,7 +441,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     }
 
     @inline(__always)
-    private static func alpha(_ area: Int32, _ rule: FillRule) -> UInt32 {
+    static func alpha(_ area: Int32, _ rule: FillRule) -> UInt32 {
         var cover = area >> 9
         if cover < 0 { cover = -cover }
         if rule == .evenOdd {

@@ -158,9 +158,27 @@ final class FillRenderLayer: RenderLayer {
                     lines.runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: lines.runEnds, color: color, onto: t.pixmap, rows: t.rows) }
                     return
                 }
-                addRings(g, map, &rasterizer)
-                if together { pending = item.paint; return }
-                rasterizer.fill(t.pixmap, color: color, rule: .nonZero)
+                // A polygon within one pixel (a building at zoom 7): its coverage directly,
+                // its projected rings kept for the outline.
+                let box = map.box(g.minX, g.minY, g.maxX, g.maxY)
+                let tiny = !together && box.2 - box.0 < 1 && box.3 - box.1 < 1
+                var ringsCollected = false
+                if tiny {
+                    lines.collectParts(g, map, closeRings: true)
+                    ringsCollected = g.outline == nil
+                }
+                if tiny, let one = lines.runPoints.withUnsafeBufferPointer({
+                    Rasterizer.onePixelCoverage($0, ends: lines.runEnds, width: t.pixmap.width, height: t.rows.count, originY: t.rows.lowerBound)
+                }) {
+                    if one.alpha > 0 {
+                        var blitter = SolidBlitter(pixmap: t.pixmap, color: color)
+                        blitter.blitPixel(x: one.x, y: one.y, alpha: one.alpha)
+                    }
+                } else {
+                    addRings(g, map, &rasterizer)
+                    if together { pending = item.paint; return }
+                    rasterizer.fill(t.pixmap, color: color, rule: .nonZero)
+                }
                 // The outline: a 1-px line along the polygon's edges, over the fill. (The
                 // reference draws it as a GPU hairline, not as a line layer, and area
                 // coverage comes closer to that than the line shader's distance ramp.)
@@ -174,7 +192,15 @@ final class FillRenderLayer: RenderLayer {
                     // A translucent fill's own outline (the reference draws it, in the fill's
                     // colour, as 2-pixel GPU lines over the fill; under an opaque fill it only
                     // shows outside, where the area coverage already anti-aliases the edge).
-                    if let o = g.outline { lines.collectParts(o, map, closeRings: false) } else { lines.collectParts(g, map, closeRings: true) }
+                    // Its segments cover the columns or rows whose centres they cross: none
+                    // when the polygon's box holds no pixel centre's column or row.
+                    if (box.0 - 0.5).rounded(.down) == (box.2 - 0.5).rounded(.down)
+                        && (box.1 - 0.5).rounded(.down) == (box.3 - 0.5).rounded(.down) { return }
+                    if let o = g.outline {
+                        lines.collectParts(o, map, closeRings: false)
+                    } else if !ringsCollected {
+                        lines.collectParts(g, map, closeRings: true)
+                    }
                     lines.runPoints.withUnsafeBufferPointer {
                         SmoothHairline.draw($0, ends: lines.runEnds, closed: lines.runClosed, color: color, onto: t.pixmap, rows: t.rows)
                     }
