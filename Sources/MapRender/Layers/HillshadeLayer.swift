@@ -137,7 +137,7 @@ struct HillshadeShader: DEMRowShader {
         ShadingMath.atan2Upper(abs(dx * cosAz + dy * sinAz), dy * cosAz - dx * sinAz) * (1 / .pi)
     }
 
-    @inline(__always) func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+    func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let t = 0.625 * (dx * dx + dy * dy).squareRoot()
         let f = t / (1 + t) * Float(Self.steps)
         let i = min(Int(f), Self.steps - 1), w = f - Float(i)
@@ -155,14 +155,14 @@ struct HillshadeShader: DEMRowShader {
         (sinAlt - (dy * cosAz * cosAlt - dx * sinAz * cosAlt)) / (1 + dx * dx + dy * dy).squareRoot()
     }
 
-    @inline(__always) func basic(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+    func basic(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let k = min(max(incidence(dx, dy), 0), 1)
         if k > 0.5 { return Self.scaled(highlight, 2 * k - 1) }
         return Self.scaled(shadow, 1 - 2 * k)
     }
 
     /// The basic method for each light, averaged.
-    @inline(__always) func multidirectional(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+    func multidirectional(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let norm = 1 / (1 + dx * dx + dy * dy).squareRoot()
         var out = PremultipliedRGBA.clear
         for l in lights {
@@ -172,14 +172,14 @@ struct HillshadeShader: DEMRowShader {
         return out
     }
 
-    @inline(__always) func combined(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+    func combined(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let c = min(max(incidence(dx, dy), -1), 1)
         let angle = min(ShadingMath.atan2Upper(max(1 - c * c, 0).squareRoot(), c), .pi / 2)
         let steep = ShadingMath.atanPositive((dx * dx + dy * dy).squareRoot()) * 4 / (.pi * .pi)
         return Self.sum(Self.scaled(shadow, angle * steep), Self.scaled(highlight, (.pi / 2 - angle) * steep))
     }
 
-    @inline(__always) func igor(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+    func igor(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let slope = ShadingMath.atanPositive((dx * dx + dy * dy).squareRoot()) * 2 / .pi
         let toward = 1 - facing(dx, dy)
         return Self.sum(Self.scaled(shadow, slope * toward), Self.scaled(highlight, slope * (1 - toward)))
