@@ -26,6 +26,25 @@ struct ColorReliefShader: DEMRowShader {
         let dim = Double(tile.dim), s = tile.stride, e = tile.elevations
         let fx0 = Float(run.u * dim + 0.5), fy0 = Float(run.v * dim + 0.5), dfx = Float(run.du * dim), dfy = Float(run.dv * dim)
         let last = Float(s - 1)
+        if run.dv == 0 {
+            // Along a row of the map (no bearing): each column's vertical blend made once.
+            let fy = min(max(fy0, 0), last)
+            let iy = Int(fy), wy = fy - Float(iy)
+            let top = e + iy * s, bottom = e + min(iy + 1, s - 1) * s
+            @inline(__always) func column(_ x: Int) -> Float { top[x] + (bottom[x] - top[x]) * wy }
+            var at = -2, west: Float = 0, east: Float = 0
+            for i in 0..<run.count {
+                let fx = min(max(fx0 + Float(i) * dfx, 0), last)
+                let ix = Int(fx), wx = fx - Float(ix)
+                if ix != at {
+                    west = ix == at + 1 ? east : column(ix)
+                    east = column(min(ix + 1, s - 1))
+                    at = ix
+                }
+                DEMTileWalk.put(color(west + (east - west) * wx), pixels + i)
+            }
+            return
+        }
         for i in 0..<run.count {
             let fi = Float(i)
             let elevation = Self.elevation(e, s, min(max(fx0 + fi * dfx, 0), last), min(max(fy0 + fi * dfy, 0), last))

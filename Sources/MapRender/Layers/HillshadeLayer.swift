@@ -106,6 +106,31 @@ struct HillshadeShader: DEMRowShader {
         let v0 = Float(run.v), dv = Float(run.dv)
         let steady = run.dv == 0, k0 = lookup(tile.inverseCosines, v0)
         let unit: Float = 8 / 255
+        if steady {
+            // Along a row of the map (no bearing): one row of texels, each column's vertical
+            // blend made once and kept while the pixels step across it and the next.
+            let fy = min(max(fy0, -0.5), last)
+            let iy = Int(fy + 1), wy = fy + 1 - Float(iy)
+            let top = s + iy * row, bottom = top + row
+            @inline(__always) func column(_ x: Int) -> (Float, Float) {
+                let t0 = Float(top[2 * x]), t1 = Float(top[2 * x + 1]), b0 = Float(bottom[2 * x]), b1 = Float(bottom[2 * x + 1])
+                return (t0 + (b0 - t0) * wy, t1 + (b1 - t1) * wy)
+            }
+            var at = -2, west = (Float(0), Float(0)), east = west
+            for i in 0..<run.count {
+                let fx = min(max(fx0 + Float(i) * dfx, -0.5), last)
+                // The bordered grid's column west of the sample (⌊fx⌋ + 1).
+                let ix = Int(fx + 1), wx = fx + 1 - Float(ix)
+                if ix != at {
+                    west = ix == at + 1 ? east : column(ix)
+                    east = column(ix + 1)
+                    at = ix
+                }
+                let r = west.0 + (east.0 - west.0) * wx, g = west.1 + (east.1 - west.1) * wx
+                DEMTileWalk.put(body((r * unit - 4) * k0, (g * unit - 4) * k0), pixels + i)
+            }
+            return
+        }
         for i in 0..<run.count {
             let fi = Float(i)
             let fx = min(max(fx0 + fi * dfx, -0.5), last), fy = min(max(fy0 + fi * dfy, -0.5), last)
