@@ -33,7 +33,7 @@ struct ColorReliefShader: DEMRowShader {
             let top = e + iy * s, bottom = e + min(iy + 1, s - 1) * s
             @inline(__always) func column(_ x: Int) -> Float { top[x] + (bottom[x] - top[x]) * wy }
             var at = -2, west: Float = 0, east: Float = 0
-            for i in 0..<run.count {
+            DEMTileWalk.fourAtATime(run.count, pixels, { i in
                 let fx = min(max(fx0 + Float(i) * dfx, 0), last)
                 let ix = Int(fx), wx = fx - Float(ix)
                 if ix != at {
@@ -41,15 +41,14 @@ struct ColorReliefShader: DEMRowShader {
                     east = column(min(ix + 1, s - 1))
                     at = ix
                 }
-                DEMTileWalk.put(color(west + (east - west) * wx), pixels + i)
-            }
+                return (west + (east - west) * wx, 0)
+            }, { elevation, _ in color(elevation) })
             return
         }
-        for i in 0..<run.count {
+        DEMTileWalk.fourAtATime(run.count, pixels, { i in
             let fi = Float(i)
-            let elevation = Self.elevation(e, s, min(max(fx0 + fi * dfx, 0), last), min(max(fy0 + fi * dfy, 0), last))
-            DEMTileWalk.put(color(elevation), pixels + i)
-        }
+            return (Self.elevation(e, s, min(max(fx0 + fi * dfx, 0), last), min(max(fy0 + fi * dfy, 0), last)), 0)
+        }, { elevation, _ in color(elevation) })
     }
 
     /// The elevation at (fx, fy) in pixels of the bordered grid (each in 0...stride − 1),

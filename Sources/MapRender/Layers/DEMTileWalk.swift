@@ -124,6 +124,25 @@ enum DEMTileWalk {
         return ch(c.a, 24) | ch(c.r, 16) | ch(c.g, 8) | ch(c.b, 0)
     }
 
+    /// The colours of `count` pixels from their samples, blended over them: four at a time, so
+    /// the arithmetic of four pixels interleaves (each pixel's is one long chain of dependent
+    /// square roots, divisions and loads).
+    @inline(__always) static func fourAtATime<T>(_ count: Int, _ pixels: UnsafeMutablePointer<UInt32>, _ sample: (Int) -> (T, T),
+                                                 _ body: (T, T) -> PremultipliedRGBA) {
+        var i = 0
+        while i + 3 < count {
+            let a = sample(i), b = sample(i + 1), c = sample(i + 2), d = sample(i + 3)
+            let ca = body(a.0, a.1), cb = body(b.0, b.1), cc = body(c.0, c.1), cd = body(d.0, d.1)
+            put(ca, pixels + i); put(cb, pixels + i + 1); put(cc, pixels + i + 2); put(cd, pixels + i + 3)
+            i += 4
+        }
+        while i < count {
+            let a = sample(i)
+            put(body(a.0, a.1), pixels + i)
+            i += 1
+        }
+    }
+
     /// `c` blended over `pixel`, unless it is clear.
     @inline(__always) static func put(_ c: PremultipliedRGBA, _ pixel: UnsafeMutablePointer<UInt32>) {
         if c.a <= 0 && c.r <= 0 && c.g <= 0 && c.b <= 0 { return }

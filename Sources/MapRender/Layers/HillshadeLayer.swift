@@ -117,7 +117,7 @@ struct HillshadeShader: DEMRowShader {
                 return (t0 + (b0 - t0) * wy, t1 + (b1 - t1) * wy)
             }
             var at = -2, west = (Float(0), Float(0)), east = west
-            for i in 0..<run.count {
+            DEMTileWalk.fourAtATime(run.count, pixels, { i in
                 let fx = min(max(fx0 + Float(i) * dfx, -0.5), last)
                 // The bordered grid's column west of the sample (⌊fx⌋ + 1).
                 let ix = Int(fx + 1), wx = fx + 1 - Float(ix)
@@ -127,25 +127,25 @@ struct HillshadeShader: DEMRowShader {
                     at = ix
                 }
                 let r = west.0 + (east.0 - west.0) * wx, g = west.1 + (east.1 - west.1) * wx
-                DEMTileWalk.put(body((r * unit - 4) * k0, (g * unit - 4) * k0), pixels + i)
-            }
+                return ((r * unit - 4) * k0, (g * unit - 4) * k0)
+            }, body)
             return
         }
-        for i in 0..<run.count {
+        DEMTileWalk.fourAtATime(run.count, pixels, { i in
             let fi = Float(i)
             let fx = min(max(fx0 + fi * dfx, -0.5), last), fy = min(max(fy0 + fi * dfy, -0.5), last)
-            // ⌊f⌋ for f ≥ -1.
-            let ix = Int(fx + 1) - 1, iy = Int(fy + 1) - 1
-            let wx = fx - Float(ix), wy = fy - Float(iy)
-            let p = s + ((iy + 1) * stride + ix + 1) * 2
+            // ⌊f⌋ + 1 (the bordered grid's column and row) for f ≥ -1.
+            let ix = Int(fx + 1), iy = Int(fy + 1)
+            let wx = fx + 1 - Float(ix), wy = fy + 1 - Float(iy)
+            let p = s + (iy * stride + ix) * 2
             @inline(__always) func lerp(_ c: Int) -> Float {
                 let a = Float(p[c]), b = Float(p[c + 2]), cc = Float(p[row + c]), d = Float(p[row + c + 2])
                 let top = a + (b - a) * wx
                 return top + (cc + (d - cc) * wx - top) * wy
             }
-            let k = steady ? k0 : lookup(tile.inverseCosines, v0 + fi * dv)
-            DEMTileWalk.put(body((lerp(0) * unit - 4) * k, (lerp(1) * unit - 4) * k), pixels + i)
-        }
+            let k = lookup(tile.inverseCosines, v0 + fi * dv)
+            return ((lerp(0) * unit - 4) * k, (lerp(1) * unit - 4) * k)
+        }, body)
     }
 
     /// `table` (`steps` + 1 values over 0...1) at `t`, linear between its values.
@@ -162,7 +162,7 @@ struct HillshadeShader: DEMRowShader {
         ShadingMath.atan2Upper(abs(dx * cosAz + dy * sinAz), dy * cosAz - dx * sinAz) * (1 / .pi)
     }
 
-    func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+    @inline(__always) func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
         let t = 0.625 * (dx * dx + dy * dy).squareRoot()
         let f = t / (1 + t) * Float(Self.steps)
         let i = min(Int(f), Self.steps - 1), w = f - Float(i)
