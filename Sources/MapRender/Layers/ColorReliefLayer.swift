@@ -17,7 +17,7 @@ final class ColorReliefRenderLayer: RenderLayer {
     }
 }
 
-struct ColorReliefShader: DEMRowShader {
+struct ColorReliefShader: DEMRowShader, DEMColoring {
     /// The ramp's stops (as many of each, at least one), valid while the layer draws.
     let elevations: UnsafeBufferPointer<Float>
     let colors: UnsafeBufferPointer<PremultipliedRGBA>
@@ -42,13 +42,13 @@ struct ColorReliefShader: DEMRowShader {
                     at = ix
                 }
                 return (west + (east - west) * wx, 0)
-            }, { elevation, _ in color(elevation) })
+            }, self)
             return
         }
         DEMTileWalk.fourAtATime(run.count, pixels, { i in
             let fi = Float(i)
             return (Self.elevation(e, s, min(max(fx0 + fi * dfx, 0), last), min(max(fy0 + fi * dfy, 0), last)), 0)
-        }, { elevation, _ in color(elevation) })
+        }, self)
     }
 
     /// The elevation at (fx, fy) in pixels of the bordered grid (each in 0...stride − 1),
@@ -62,6 +62,8 @@ struct ColorReliefShader: DEMRowShader {
         let bottom = p[y1 * s] + (p[y1 * s + x1] - p[y1 * s]) * wx
         return top + (bottom - top) * wy
     }
+
+    @inline(__always) func color(_ elevation: Float, _: Float) -> PremultipliedRGBA { color(elevation) }
 
     /// The ramp's colour at `elevation`: linear between stops, clamped at the ends.
     @inline(__always) func color(_ elevation: Float) -> PremultipliedRGBA {

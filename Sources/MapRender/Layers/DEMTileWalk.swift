@@ -8,6 +8,12 @@ protocol DEMRowShader {
     func shade(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>)
 }
 
+/// A pixel's colour from its two samples (a layer's shading, as a type so that it is inlined
+/// into the walk).
+protocol DEMColoring {
+    func color(_ a: Float, _ b: Float) -> PremultipliedRGBA
+}
+
 /// A run of `count` screen pixels along a row, as places in a tile: pixel i's centre is at
 /// (u + i·du, v + i·dv), 0...1 across the tile from its north-west corner (the screen to tile
 /// mapping is affine for a flat map at any bearing).
@@ -127,18 +133,18 @@ enum DEMTileWalk {
     /// The colours of `count` pixels from their samples, blended over them: four at a time, so
     /// the arithmetic of four pixels interleaves (each pixel's is one long chain of dependent
     /// square roots, divisions and loads).
-    @inline(__always) static func fourAtATime<T>(_ count: Int, _ pixels: UnsafeMutablePointer<UInt32>, _ sample: (Int) -> (T, T),
-                                                 _ body: (T, T) -> PremultipliedRGBA) {
+    @inline(__always) static func fourAtATime<C: DEMColoring>(_ count: Int, _ pixels: UnsafeMutablePointer<UInt32>,
+                                                              _ sample: (Int) -> (Float, Float), _ coloring: C) {
         var i = 0
         while i + 3 < count {
             let a = sample(i), b = sample(i + 1), c = sample(i + 2), d = sample(i + 3)
-            let ca = body(a.0, a.1), cb = body(b.0, b.1), cc = body(c.0, c.1), cd = body(d.0, d.1)
+            let ca = coloring.color(a.0, a.1), cb = coloring.color(b.0, b.1), cc = coloring.color(c.0, c.1), cd = coloring.color(d.0, d.1)
             put(ca, pixels + i); put(cb, pixels + i + 1); put(cc, pixels + i + 2); put(cd, pixels + i + 3)
             i += 4
         }
         while i < count {
             let a = sample(i)
-            put(body(a.0, a.1), pixels + i)
+            put(coloring.color(a.0, a.1), pixels + i)
             i += 1
         }
     }

@@ -86,20 +86,37 @@ struct HillshadeShader: DEMRowShader {
 
     func shade(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>) {
         switch method {
-        case .standard: Self.walk(tile, run, pixels) { standard($0, $1) }
-        case .basic: let m = intensity * 2; Self.walk(tile, run, pixels) { basic($0 * m, $1 * m) }
-        case .multidirectional: let m = intensity * 2; Self.walk(tile, run, pixels) { multidirectional($0 * m, $1 * m) }
-        case .combined: let m = intensity * 2; Self.walk(tile, run, pixels) { combined($0 * m, $1 * m) }
-        case .igor: let m = intensity * 2; Self.walk(tile, run, pixels) { igor($0 * m, $1 * m) }
+        case .standard: Self.walk(tile, run, pixels, Standard(shader: self))
+        default: Self.walk(tile, run, pixels, Other(shader: self, steeper: intensity * 2))
+        }
+    }
+
+    /// The standard method (the default), inlined.
+    struct Standard: DEMColoring {
+        let shader: HillshadeShader
+        @inline(__always) func color(_ dx: Float, _ dy: Float) -> PremultipliedRGBA { shader.standard(dx, dy) }
+    }
+
+    /// The other methods, each of the slope times twice the exaggeration.
+    struct Other: DEMColoring {
+        let shader: HillshadeShader, steeper: Float
+        @inline(__always) func color(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+            let x = dx * steeper, y = dy * steeper
+            switch shader.method {
+            case .standard: return shader.standard(dx, dy)
+            case .basic: return shader.basic(x, y)
+            case .multidirectional: return shader.multidirectional(x, y)
+            case .combined: return shader.combined(x, y)
+            case .igor: return shader.igor(x, y)
+            }
         }
     }
 
     /// The slope (metres per metre toward the east and the south) at each pixel of the run,
-    /// shaded by `body` and blended over it: the slope bytes bilinear between texel centres
+    /// shaded by `coloring` and blended over it: the slope bytes bilinear between texel centres
     /// (clamped at the tile's edges by the slopes' border), corrected for the Mercator scale
     /// at the pixel's latitude.
-    @inline(__always) static func walk(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>,
-                                       _ body: (Float, Float) -> PremultipliedRGBA) {
+    @inline(__always) static func walk<C: DEMColoring>(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>, _ coloring: C) {
         let dim = Double(tile.dim), stride = tile.stride, row = 2 * stride, s = tile.slopes
         let fx0 = Float(run.u * dim - 0.5), fy0 = Float(run.v * dim - 0.5), dfx = Float(run.du * dim), dfy = Float(run.dv * dim)
         let last = Float(dim - 0.5)
@@ -128,7 +145,7 @@ struct HillshadeShader: DEMRowShader {
                 }
                 let r = west.0 + (east.0 - west.0) * wx, g = west.1 + (east.1 - west.1) * wx
                 return ((r * unit - 4) * k0, (g * unit - 4) * k0)
-            }, body)
+            }, coloring)
             return
         }
         DEMTileWalk.fourAtATime(run.count, pixels, { i in
@@ -145,7 +162,7 @@ struct HillshadeShader: DEMRowShader {
             }
             let k = lookup(tile.inverseCosines, v0 + fi * dv)
             return ((lerp(0) * unit - 4) * k, (lerp(1) * unit - 4) * k)
-        }, body)
+        }, coloring)
     }
 
     /// `table` (`steps` + 1 values over 0...1) at `t`, linear between its values.
