@@ -28,7 +28,7 @@ final class HillshadeRenderLayer: RenderLayer {
     }
 }
 
-/// The shading of one pixel from its slope, by method.
+/// The shading of runs of pixels from their slopes, by method.
 struct HillshadeShader: DEMRowShader {
     let method: HillshadeMethod
     /// The cosine and sine of the first light's azimuth turned by π (the shader's: the light
