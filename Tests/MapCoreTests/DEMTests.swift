@@ -74,10 +74,11 @@ import Testing
         let values = (0..<(256 * 256)).map { Float(Double($0 % 256) * pixel) }
         let data = try #require(DEMData(dim: 256, values: values))
         let tile = DEMTile(tile: try #require(TileID(z: 15, x: 16384, y: 16384)), data: data, encoding: .mapbox)
-        let i = (100 * 256 + 100) * 2
-        #expect(tile.slopes[i] == 159 && tile.slopes[i + 1] == 128)
-        // At the east edge the border repeats the edge: half the slope, (0.5 / 8 + 0.5)·255 = 143.4.
-        #expect(tile.slopes[(100 * 256 + 255) * 2] == 143)
+        #expect(tile.slope(100, 100) == (159, 128))
+        // At the east edge the border repeats the edge: half the slope, (0.5 / 8 + 0.5)·255 = 143.4;
+        // the slopes' own border repeats that.
+        #expect(tile.slope(255, 100).east == 143 && tile.slope(256, 100).east == 143)
+        #expect(tile.slope(-1, -1) == tile.slope(0, 0) && tile.slope(256, 256) == tile.slope(255, 255))
         // Below zoom 15 slopes are exaggerated: pixels 32 times as wide at zoom 10, and 2^(−(z − 15)·0.3)
         // = 2^1.5 steeper.
         let ratio = DEMTile.slopeScale(dim: 256, zoom: 10) / DEMTile.slopeScale(dim: 256, zoom: 15) * 32

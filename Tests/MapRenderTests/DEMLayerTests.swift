@@ -24,7 +24,7 @@ import Testing
 
     /// Renders `layers` over the source "dem" (256-pixel tiles, `tiles` delivered at zoom 15),
     /// the camera at zoom 14 on Mercator (x, y) in zoom-15 tiles.
-    func render(_ layers: String, _ tiles: [(x: Int, image: Pixmap)], at x: Double, _ y: Double, size: Int = 64) throws -> Pixmap {
+    func render(_ layers: String, _ tiles: [(x: Int, image: Pixmap)], at x: Double, _ y: Double, size: Int = 64, bearing: Double = 0) throws -> Pixmap {
         let text = #"{"version": 8, "sources": {"dem": {"type": "raster-dem", "tiles": ["x/{z}/{x}/{y}"], "tileSize": 256, "maxzoom": 15}}, "layers": \#(layers)}"#
         let doc = try StyleDocument(data: Data(text.utf8), name: "t.json")
         guard case let .raster(d)? = doc.sources["dem"] else { throw StyleError("no dem source") }
@@ -35,7 +35,7 @@ import Testing
         let style = Style(document: doc, features: [:], images: [:], tiles: ["dem": set])
         let center = LngLat(lng: WebMercator.lng(x: x / 32768), lat: WebMercator.lat(y: y / 32768))
         var model = MapModel(style: style, size: ViewportSize(width: size, height: size),
-                             camera: CameraState(center: center, zoom: 14), bounds: CameraBounds())
+                             camera: CameraState(center: center, zoom: 14, bearing: bearing), bounds: CameraBounds())
         model.lighting = false
         let pm = Pixmap(width: size, height: size)
         let renderer = FrameRenderer()
@@ -95,5 +95,25 @@ import Testing
         let two = try pixel(##"{"hillshade-method": "multidirectional", "hillshade-illumination-direction": [90, 270], "hillshade-highlight-color": ["#fff", "transparent"], "hillshade-shadow-color": ["#000", "transparent"]}"##)
         let a = Int(basic >> 24), b = Int(two >> 24)
         #expect(abs(b * 2 - a) <= 2, "\(a) \(b)")
+    }
+
+    @Test func illuminationAnchor() throws {
+        // A plane rising toward the east (stored slope 161: 1.051) in the basic method at
+        // exaggeration 0.2. Lit from the east (direction 90, anchored to the map), it faces
+        // away: cos of the incidence (sin 45° − 0.4204·cos 45°)/√(1 + 0.4204² + 0.0063²) = 0.3778,
+        // shadow (black) at 1 − 2·0.3778 = 0.2444: alpha 62. Anchored to the viewport (the
+        // default) the light turns with the map: at bearing 90 (east up) a light from the top of
+        // the screen comes from the east.
+        let plane = Self.tile { x, _ in Double(x) * 5 }
+        func pixel(_ paint: String, bearing: Double) throws -> UInt32 {
+            let layers = #"[{"id": "h", "type": "hillshade", "source": "dem", "paint": {"hillshade-method": "basic", "hillshade-exaggeration": 0.2, \#(paint)}}]"#
+            return try render(layers, [(16384, plane)], at: 16384.5, 16384.5, size: 65, bearing: bearing).pixels[32 * 65 + 32]
+        }
+        let east = try pixel(#""hillshade-illumination-direction": 90, "hillshade-illumination-anchor": "map""#, bearing: 0)
+        #expect(east == 62 << 24, "\(String(east, radix: 16))")
+        #expect(try pixel(#""hillshade-illumination-direction": 0"#, bearing: 90) == east)
+        #expect(try pixel(#""hillshade-illumination-direction": 90, "hillshade-illumination-anchor": "map""#, bearing: 90) == east)
+        // From the north at bearing 0: cos 0.6559, highlight (white) at 0.3119: 80.
+        #expect(try pixel(#""hillshade-illumination-direction": 0"#, bearing: 0) == 0x5050_5050)
     }
 }

@@ -8,7 +8,9 @@ public final class DEMTile: Sendable {
     public let tile: TileID
     public let data: DEMData
     public let encoding: DEMEncoding
-    /// dim × dim pairs (east, south), row-major.
+    /// stride × stride pairs (east, south), row-major like `data.elevations`: the dim × dim
+    /// slopes with a one-pixel border repeating their edges (what sampling clamped at the
+    /// tile's edges reads, without clamping each sample).
     public let slopes: [UInt8]
     /// 1 / cos(latitude) down the tile, at `latitudeSteps` + 1 places from its top edge to its
     /// bottom edge, the latitude linear between them (as MapLibre's shader has it): the
@@ -36,10 +38,16 @@ public final class DEMTile: Sendable {
         return Double(dim) / pow(2, exaggeration + (28.2562 - z))
     }
 
+    /// The slope pair of pixel (x, y), each in -1...dim (the border included).
+    public func slope(_ x: Int, _ y: Int) -> (east: UInt8, south: UInt8) {
+        let i = ((y + 1) * data.stride + x + 1) * 2
+        return (slopes[i], slopes[i + 1])
+    }
+
     static func prepare(_ d: DEMData, zoom: Int) -> [UInt8] {
         let dim = d.dim, s = d.stride
         let scale = Float(slopeScale(dim: dim, zoom: zoom))
-        var out = [UInt8](repeating: 0, count: dim * dim * 2)
+        var out = [UInt8](repeating: 0, count: s * s * 2)
         d.elevations.withUnsafeBufferPointer { e in
             for y in 0..<dim {
                 for x in 0..<dim {
@@ -49,9 +57,16 @@ public final class DEMTile: Sendable {
                     let g = e[c + s - 1], h = e[c + s], i = e[c + s + 1]
                     let dx = ((cc + f + f + i) - (a + dd + dd + g)) * scale
                     let dy = ((g + h + h + i) - (a + b + b + cc)) * scale
-                    out[(y * dim + x) * 2] = Self.byte(dx / 8 + 0.5)
-                    out[(y * dim + x) * 2 + 1] = Self.byte(dy / 8 + 0.5)
+                    out[c * 2] = Self.byte(dx / 8 + 0.5)
+                    out[c * 2 + 1] = Self.byte(dy / 8 + 0.5)
                 }
+            }
+        }
+        // The border: the nearest edge pixel's pair.
+        for y in 0..<s {
+            for x in 0..<s where y == 0 || y == s - 1 || x == 0 || x == s - 1 {
+                let from = (min(max(y, 1), dim) * s + min(max(x, 1), dim)) * 2
+                out[(y * s + x) * 2] = out[from]; out[(y * s + x) * 2 + 1] = out[from + 1]
             }
         }
         return out

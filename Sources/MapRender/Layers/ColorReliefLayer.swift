@@ -17,31 +17,56 @@ final class ColorReliefRenderLayer: RenderLayer {
     }
 }
 
-struct ColorReliefShader: DEMPixelShader {
+struct ColorReliefShader: DEMRowShader, DEMColoring {
     /// The ramp's stops (as many of each, at least one), valid while the layer draws.
     let elevations: UnsafeBufferPointer<Float>
     let colors: UnsafeBufferPointer<PremultipliedRGBA>
 
-    func shade(_ tile: DEMTileView, u: Float, v: Float) -> PremultipliedRGBA {
-        color(Self.elevation(tile, u: u, v: v))
+    func shade(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>) {
+        let dim = Double(tile.dim), s = tile.stride, e = tile.elevations
+        let fx0 = Float(run.u * dim + 0.5), fy0 = Float(run.v * dim + 0.5), dfx = Float(run.du * dim), dfy = Float(run.dv * dim)
+        let last = Float(s - 1)
+        if run.dv == 0 {
+            // Along a row of the map (no bearing): each column's vertical blend made once.
+            let fy = min(max(fy0, 0), last)
+            let iy = Int(fy), wy = fy - Float(iy)
+            let top = e + iy * s, bottom = e + min(iy + 1, s - 1) * s
+            @inline(__always) func column(_ x: Int) -> Float { top[x] + (bottom[x] - top[x]) * wy }
+            var at = -2, west: Float = 0, east: Float = 0
+            DEMTileWalk.fourAtATime(run.count, pixels, { i in
+                let fx = min(max(fx0 + Float(i) * dfx, 0), last)
+                let ix = Int(fx), wx = fx - Float(ix)
+                if ix != at {
+                    west = ix == at + 1 ? east : column(ix)
+                    east = column(min(ix + 1, s - 1))
+                    at = ix
+                }
+                return (west + (east - west) * wx, 0)
+            }, self)
+            return
+        }
+        DEMTileWalk.fourAtATime(run.count, pixels, { i in
+            let fi = Float(i)
+            return (Self.elevation(e, s, min(max(fx0 + fi * dfx, 0), last), min(max(fy0 + fi * dfy, 0), last)), 0)
+        }, self)
     }
 
-    /// The elevation at (u, v) across the tile, bilinear between pixel centres (the border
-    /// pixels included).
-    @inline(__always) static func elevation(_ d: DEMTileView, u: Float, v: Float) -> Float {
-        let s = d.stride, e = d.elevations
-        let fx = u * Float(d.dim) + 0.5, fy = v * Float(d.dim) + 0.5
-        let ix = ShadingMath.floor(fx), iy = ShadingMath.floor(fy)
+    /// The elevation at (fx, fy) in pixels of the bordered grid (each in 0...stride − 1),
+    /// bilinear between pixel centres.
+    @inline(__always) static func elevation(_ e: UnsafePointer<Float>, _ s: Int, _ fx: Float, _ fy: Float) -> Float {
+        let ix = Int(fx), iy = Int(fy)
         let wx = fx - Float(ix), wy = fy - Float(iy)
-        let x0 = min(max(ix, 0), s - 1), x1 = min(max(ix + 1, 0), s - 1)
-        let y0 = min(max(iy, 0), s - 1), y1 = min(max(iy + 1, 0), s - 1)
-        let top = e[y0 * s + x0] + (e[y0 * s + x1] - e[y0 * s + x0]) * wx
-        let bottom = e[y1 * s + x0] + (e[y1 * s + x1] - e[y1 * s + x0]) * wx
+        let x1 = min(ix + 1, s - 1) - ix, y1 = min(iy + 1, s - 1) - iy
+        let p = e + iy * s + ix
+        let top = p[0] + (p[x1] - p[0]) * wx
+        let bottom = p[y1 * s] + (p[y1 * s + x1] - p[y1 * s]) * wx
         return top + (bottom - top) * wy
     }
 
+    @inline(__always) func color(_ elevation: Float, _: Float) -> PremultipliedRGBA { color(elevation) }
+
     /// The ramp's colour at `elevation`: linear between stops, clamped at the ends.
-    func color(_ elevation: Float) -> PremultipliedRGBA {
+    @inline(__always) func color(_ elevation: Float) -> PremultipliedRGBA {
         let n = elevations.count
         if elevation <= elevations[0] || n == 1 { return colors[0] }
         if elevation >= elevations[n - 1] { return colors[n - 1] }

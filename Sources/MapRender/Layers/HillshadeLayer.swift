@@ -28,33 +28,35 @@ final class HillshadeRenderLayer: RenderLayer {
     }
 }
 
-/// The shading of one pixel from its slope, by method.
-struct HillshadeShader: DEMPixelShader {
+/// The shading of runs of pixels from their slopes, by method.
+struct HillshadeShader: DEMRowShader {
     let method: HillshadeMethod
-    let azimuth: Float, sinAlt: Float, cosAlt: Float, cosAz: Float, sinAz: Float
+    /// The cosine and sine of the first light's azimuth turned by π (the shader's: the light
+    /// comes from it), and of its altitude.
+    let cosAz: Float, sinAz: Float, sinAlt: Float, cosAlt: Float
     let intensity: Float
     let shadow: PremultipliedRGBA, highlight: PremultipliedRGBA, accent: PremultipliedRGBA
     /// One light of the multidirectional method: (cos, sin) of its azimuth turned by π, of its
     /// altitude, and its colours divided by the number of lights.
     struct Light { let cosAz: Float, sinAz: Float, sinAlt: Float, cosAlt: Float, shadow: PremultipliedRGBA, highlight: PremultipliedRGBA }
     let lights: UnsafeBufferPointer<Light>
-    /// The standard method's accent strengths by slope angle (0...π/2 in `steps` steps,
-    /// linear between), then its shade strengths: (1 − cos s)·k and sin s·k, s the slope scaled
-    /// by the exaggeration, k = clamp(2·exaggeration).
-    let accentBySlope: UnsafePointer<Float>, shadeBySlope: UnsafePointer<Float>
+    /// The standard method's strengths, by q = t / (1 + t) of the steepness t = 0.625·|slope|
+    /// (0...1 in `steps` steps, linear between): pairs of the accent's, (1 − cos s)·k, and the
+    /// shade's, sin s·k, s = atan t scaled by the exaggeration, k = clamp(2·exaggeration).
+    let bySteepness: UnsafePointer<Float>
     static let steps = DEMTile.latitudeSteps
 
     init(_ d: HillshadeDraw, tables: UnsafePointer<Float>, lights: UnsafeBufferPointer<Light>) {
         method = d.method
         let first = d.lights.first ?? HillshadeLight(azimuth: 335 * .pi / 180, altitude: .pi / 4, shadow: .clear, highlight: .clear)
         // The shader's azimuth: the direction turned by π (the light comes from it).
-        azimuth = first.azimuth + .pi
+        let azimuth = first.azimuth + .pi
         cosAz = cos(azimuth); sinAz = sin(azimuth)
         sinAlt = sin(first.altitude); cosAlt = cos(first.altitude)
         intensity = d.exaggeration
         shadow = first.shadow; highlight = first.highlight; accent = d.accent
         self.lights = lights
-        accentBySlope = tables; shadeBySlope = tables + (Self.steps + 1)
+        bySteepness = tables
     }
 
     static func lights(_ lights: [HillshadeLight]) -> [Light] {
@@ -65,26 +67,102 @@ struct HillshadeShader: DEMPixelShader {
         }
     }
 
-    /// The standard method's accent strengths, then its shade strengths, by slope angle.
+    /// The standard method's strengths by steepness (see `bySteepness`).
     static func slopeTables(exaggeration: Float) -> [Float] {
         // The slope scaled exponentially by the exaggeration (as `interpolate` with a base
         // would), so higher exaggerations shade more opaquely.
         let base = 1.875 - Double(exaggeration) * 1.75, baseMax = pow(base, .pi / 2) - 1
         let strength = Double(min(max(exaggeration * 2, 0), 1))
-        var accents: [Float] = [], shades: [Float] = []
-        accents.reserveCapacity(steps + 1); shades.reserveCapacity(steps + 1)
+        var out: [Float] = []
+        out.reserveCapacity(2 * (steps + 1))
         for i in 0...steps {
-            let slope = Double(i) / Double(steps) * .pi / 2
+            let q = Double(i) / Double(steps)
+            let slope = i == steps ? .pi / 2 : atan(q / (1 - q))
             let scaled = exaggeration != 0.5 ? (pow(base, slope) - 1) / baseMax * (.pi / 2) : slope
-            accents.append(Float((1 - cos(scaled)) * strength)); shades.append(Float(sin(scaled) * strength))
+            out.append(Float((1 - cos(scaled)) * strength)); out.append(Float(sin(scaled) * strength))
         }
-        return accents + shades
+        return out
     }
 
-    func shade(_ tile: DEMTileView, u: Float, v: Float) -> PremultipliedRGBA {
-        let (r, g) = Self.sample(tile, u: u, v: v)
-        let k = Self.lookup(tile.inverseCosines, v)
-        return shade(dx: (r * 8 - 4) * k, dy: (g * 8 - 4) * k)
+    func shade(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>) {
+        switch method {
+        case .standard: Self.walk(tile, run, pixels, Standard(shader: self))
+        default: Self.walk(tile, run, pixels, Other(shader: self, steeper: intensity * 2))
+        }
+    }
+
+    /// The standard method (the default), inlined.
+    struct Standard: DEMColoring {
+        let shader: HillshadeShader
+        @inline(__always) func color(_ dx: Float, _ dy: Float) -> PremultipliedRGBA { shader.standard(dx, dy) }
+    }
+
+    /// The other methods, each of the slope times twice the exaggeration.
+    struct Other: DEMColoring {
+        let shader: HillshadeShader, steeper: Float
+        @inline(__always) func color(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+            let x = dx * steeper, y = dy * steeper
+            switch shader.method {
+            case .standard: return shader.standard(dx, dy)
+            case .basic: return shader.basic(x, y)
+            case .multidirectional: return shader.multidirectional(x, y)
+            case .combined: return shader.combined(x, y)
+            case .igor: return shader.igor(x, y)
+            }
+        }
+    }
+
+    /// The slope (metres per metre toward the east and the south) at each pixel of the run,
+    /// shaded by `coloring` and blended over it: the slope bytes bilinear between texel centres
+    /// (clamped at the tile's edges by the slopes' border), corrected for the Mercator scale
+    /// at the pixel's latitude.
+    @inline(__always) static func walk<C: DEMColoring>(_ tile: DEMTileView, _ run: DEMRun, _ pixels: UnsafeMutablePointer<UInt32>, _ coloring: C) {
+        let dim = Double(tile.dim), stride = tile.stride, row = 2 * stride, s = tile.slopes
+        let fx0 = Float(run.u * dim - 0.5), fy0 = Float(run.v * dim - 0.5), dfx = Float(run.du * dim), dfy = Float(run.dv * dim)
+        let last = Float(dim - 0.5)
+        let v0 = Float(run.v), dv = Float(run.dv)
+        let steady = run.dv == 0, k0 = lookup(tile.inverseCosines, v0)
+        let unit: Float = 8 / 255
+        if steady {
+            // Along a row of the map (no bearing): one row of texels, each column's vertical
+            // blend made once and kept while the pixels step across it and the next.
+            let fy = min(max(fy0, -0.5), last)
+            let iy = Int(fy + 1), wy = fy + 1 - Float(iy)
+            let top = s + iy * row, bottom = top + row
+            @inline(__always) func column(_ x: Int) -> (Float, Float) {
+                let t0 = Float(top[2 * x]), t1 = Float(top[2 * x + 1]), b0 = Float(bottom[2 * x]), b1 = Float(bottom[2 * x + 1])
+                return (t0 + (b0 - t0) * wy, t1 + (b1 - t1) * wy)
+            }
+            var at = -2, west = (Float(0), Float(0)), east = west
+            DEMTileWalk.fourAtATime(run.count, pixels, { i in
+                let fx = min(max(fx0 + Float(i) * dfx, -0.5), last)
+                // The bordered grid's column west of the sample (⌊fx⌋ + 1).
+                let ix = Int(fx + 1), wx = fx + 1 - Float(ix)
+                if ix != at {
+                    west = ix == at + 1 ? east : column(ix)
+                    east = column(ix + 1)
+                    at = ix
+                }
+                let r = west.0 + (east.0 - west.0) * wx, g = west.1 + (east.1 - west.1) * wx
+                return ((r * unit - 4) * k0, (g * unit - 4) * k0)
+            }, coloring)
+            return
+        }
+        DEMTileWalk.fourAtATime(run.count, pixels, { i in
+            let fi = Float(i)
+            let fx = min(max(fx0 + fi * dfx, -0.5), last), fy = min(max(fy0 + fi * dfy, -0.5), last)
+            // ⌊f⌋ + 1 (the bordered grid's column and row) for f ≥ -1.
+            let ix = Int(fx + 1), iy = Int(fy + 1)
+            let wx = fx + 1 - Float(ix), wy = fy + 1 - Float(iy)
+            let p = s + (iy * stride + ix) * 2
+            @inline(__always) func lerp(_ c: Int) -> Float {
+                let a = Float(p[c]), b = Float(p[c + 2]), cc = Float(p[row + c]), d = Float(p[row + c + 2])
+                let top = a + (b - a) * wx
+                return top + (cc + (d - cc) * wx - top) * wy
+            }
+            let k = lookup(tile.inverseCosines, v0 + fi * dv)
+            return ((lerp(0) * unit - 4) * k, (lerp(1) * unit - 4) * k)
+        }, coloring)
     }
 
     /// `table` (`steps` + 1 values over 0...1) at `t`, linear between its values.
@@ -94,52 +172,20 @@ struct HillshadeShader: DEMPixelShader {
         return table[i] + (table[i + 1] - table[i]) * (f - Float(i))
     }
 
-    /// The slope bytes (east, south) at (u, v) as 0...1, bilinear between texel centres,
-    /// clamped at the tile's edges.
-    @inline(__always) static func sample(_ tile: DEMTileView, u: Float, v: Float) -> (Float, Float) {
-        let dim = tile.dim, s = tile.slopes
-        let fx = u * Float(dim) - 0.5, fy = v * Float(dim) - 0.5
-        let ix = ShadingMath.floor(fx), iy = ShadingMath.floor(fy)
-        let wx = fx - Float(ix), wy = fy - Float(iy)
-        let x0 = min(max(ix, 0), dim - 1), x1 = min(max(ix + 1, 0), dim - 1)
-        let y0 = min(max(iy, 0), dim - 1), y1 = min(max(iy + 1, 0), dim - 1)
-        @inline(__always) func at(_ x: Int, _ y: Int, _ c: Int) -> Float { Float(s[(y * dim + x) * 2 + c]) }
-        @inline(__always) func lerp(_ c: Int) -> Float {
-            let top = at(x0, y0, c) + (at(x1, y0, c) - at(x0, y0, c)) * wx
-            let bottom = at(x0, y1, c) + (at(x1, y1, c) - at(x0, y1, c)) * wx
-            return (top + (bottom - top) * wy) / 255
-        }
-        return (lerp(0), lerp(1))
+    /// How far the slope faces away from the light (0: toward it, 1: away), in half turns:
+    /// |((aspect + azimuth)/π + 0.5) mod 2 − 1| with aspect = atan2(dy, −dx), the angle
+    /// between the downhill direction turned by the azimuth and the vertical, as one arctangent.
+    @inline(__always) func facing(_ dx: Float, _ dy: Float) -> Float {
+        ShadingMath.atan2Upper(abs(dx * cosAz + dy * sinAz), dy * cosAz - dx * sinAz) * (1 / .pi)
     }
 
-    /// The colour for a slope (metres per metre toward the east and the south).
-    func shade(dx: Float, dy: Float) -> PremultipliedRGBA {
-        switch method {
-        case .standard: return standard(dx, dy)
-        case .basic: return basic(dx * intensity * 2, dy * intensity * 2)
-        case .multidirectional: return multidirectional(dx * intensity * 2, dy * intensity * 2)
-        case .combined: return combined(dx * intensity * 2, dy * intensity * 2)
-        case .igor: return igor(dx * intensity * 2, dy * intensity * 2)
-        }
-    }
-
-    @inline(__always) static func aspect(_ dx: Float, _ dy: Float) -> Float {
-        dx != 0 ? ShadingMath.atan2(dy, -dx) : .pi / 2 * (dy > 0 ? 1 : -1)
-    }
-
-    /// GLSL's mod: x − y·floor(x/y).
-    @inline(__always) static func mod(_ x: Float, _ y: Float) -> Float {
-        let q = x / y
-        guard abs(q) < 1e9 else { return 0 }
-        return x - y * Float(ShadingMath.floor(q))
-    }
-
-    func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
-        let slope = ShadingMath.atanPositive(0.625 * (dx * dx + dy * dy).squareRoot()) * (2 / .pi)
-        let aspect = Self.aspect(dx, dy)
-        let a = Self.lookup(accentBySlope, slope)
-        let shade = abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
-        let k = Self.lookup(shadeBySlope, slope)
+    @inline(__always) func standard(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
+        let t = 0.625 * (dx * dx + dy * dy).squareRoot()
+        let f = t / (1 + t) * Float(Self.steps)
+        let i = min(Int(f), Self.steps - 1), w = f - Float(i)
+        let row = bySteepness + 2 * i
+        let a = row[0] + (row[2] - row[0]) * w, k = row[1] + (row[3] - row[1]) * w
+        let shade = facing(dx, dy)
         let s = PremultipliedRGBA(r: (shadow.r + (highlight.r - shadow.r) * shade) * k, g: (shadow.g + (highlight.g - shadow.g) * shade) * k,
                                   b: (shadow.b + (highlight.b - shadow.b) * shade) * k, a: (shadow.a + (highlight.a - shadow.a) * shade) * k)
         let keep = 1 - s.a
@@ -169,16 +215,16 @@ struct HillshadeShader: DEMPixelShader {
     }
 
     func combined(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
-        let angle = min(max(acos(min(max(incidence(dx, dy), -1), 1)), 0), .pi / 2)
+        let c = min(max(incidence(dx, dy), -1), 1)
+        let angle = min(ShadingMath.atan2Upper(max(1 - c * c, 0).squareRoot(), c), .pi / 2)
         let steep = ShadingMath.atanPositive((dx * dx + dy * dy).squareRoot()) * 4 / (.pi * .pi)
         return Self.sum(Self.scaled(shadow, angle * steep), Self.scaled(highlight, (.pi / 2 - angle) * steep))
     }
 
     func igor(_ dx: Float, _ dy: Float) -> PremultipliedRGBA {
-        let aspect = Self.aspect(dx, dy)
         let slope = ShadingMath.atanPositive((dx * dx + dy * dy).squareRoot()) * 2 / .pi
-        let facing = 1 - abs(Self.mod((aspect + azimuth) / .pi + 0.5, 2) - 1)
-        return Self.sum(Self.scaled(shadow, slope * facing), Self.scaled(highlight, slope * (1 - facing)))
+        let toward = 1 - facing(dx, dy)
+        return Self.sum(Self.scaled(shadow, slope * toward), Self.scaled(highlight, slope * (1 - toward)))
     }
 
     @inline(__always) static func scaled(_ c: PremultipliedRGBA, _ k: Float) -> PremultipliedRGBA {

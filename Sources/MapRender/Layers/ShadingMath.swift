@@ -18,18 +18,13 @@ enum ShadingMath {
         x <= 1 ? atanUnit(x) : .pi / 2 - atanUnit(1 / x)
     }
 
-    /// atan2(y, x), in −π...π.
-    @inline(__always) static func atan2(_ y: Float, _ x: Float) -> Float {
-        let ax = abs(x), ay = abs(y)
-        if ax == 0 && ay == 0 { return 0 }
-        var a = ay <= ax ? atanUnit(ay / ax) : .pi / 2 - atanUnit(ax / ay)
-        if x < 0 { a = .pi - a }
-        return y < 0 ? -a : a
-    }
-
-    /// ⌊x⌋ as an integer, for x well within Int's range.
-    @inline(__always) static func floor(_ x: Float) -> Int {
-        let i = Int(x)
-        return x < Float(i) ? i - 1 : i
+    /// atan2(y, x) for y ≥ 0, in 0...π.
+    @inline(__always) static func atan2Upper(_ y: Float, _ x: Float) -> Float {
+        let ax = abs(x)
+        let lo = min(y, ax), hi = max(y, ax)
+        guard hi > 0 else { return 0 }
+        let a = atanUnit(lo / hi)
+        let b = y > ax ? .pi / 2 - a : a
+        return x < 0 ? .pi - b : b
     }
 }
