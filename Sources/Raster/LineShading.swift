@@ -138,7 +138,13 @@ extension LineMesh {
 
 /// The first pixel whose centre lies at or past `v` (ceil(v - 0.5)), clamped to +-1e9 (NaN: 0), so
 /// that any coordinate becomes an index without trapping.
+/// (The ceiling by truncation where the value is in range: `rounded(.up)` calls the C library on
+/// processors without SSE4.1, and shading calls this for every row and column it visits.)
 @inline(__always) func pixelIndex(_ v: Double) -> Int {
-    let c = (v - 0.5).rounded(.up)
-    return c >= -1e9 ? (c <= 1e9 ? Int(c) : 1_000_000_000) : (c.isNaN ? 0 : -1_000_000_000)
+    let c = v - 0.5
+    if c >= -1e9 && c <= 1e9 {
+        let t = Int(c)                          // (toward zero)
+        return Double(t) < c ? t + 1 : t
+    }
+    return c >= -1e9 ? 1_000_000_000 : (c.isNaN ? 0 : -1_000_000_000)
 }

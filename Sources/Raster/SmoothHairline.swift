@@ -26,7 +26,11 @@ public enum SmoothHairline {
     /// Alpha in 1/256 for a pixel at distance `d` (< 1) from the line.
     @inline(__always) private static func weight(_ d: Double) -> UInt32 {
         let t = min(max(d, 0), 1)
-        return UInt32(((1 - t * t * (3 - 2 * t)) * 256).rounded())
+        // (Rounded half up by truncation, as `rounded()` rounds a value in 0...256, without its
+        // C library call.)
+        let v = (1 - t * t * (3 - 2 * t)) * 256
+        let whole = UInt32(v)
+        return v - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
     private static func segment(_ a: Point, _ b: Point, _ color: PremultipliedColor, _ pixmap: Pixmap, _ rows: Range<Int>) {

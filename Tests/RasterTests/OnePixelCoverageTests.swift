@@ -60,3 +60,20 @@ import Testing
         #expect(!one([Point(.nan, 13.2), Point(3.8, 13.3), Point(3.5, 13.9)]))
     }
 }
+
+/// `pixelIndex` (a ceiling by truncation) against `rounded(.up)` and its clamps.
+@Suite struct PixelIndexTests {
+    static func reference(_ v: Double) -> Int {
+        let c = (v - 0.5).rounded(.up)
+        return c >= -1e9 ? (c <= 1e9 ? Int(c) : 1_000_000_000) : (c.isNaN ? 0 : -1_000_000_000)
+    }
+
+    @Test func equalsTheCeilingWithItsClamps() {
+        var values: [Double] = [0, 0.5, -0.5, 1, 1.5, -1.5, 2.4999999999999996, -0.0, 1e9, 1e9 + 0.5, 1e9 + 0.75, -1e9, -1e9 + 0.5,
+                                -1e9 - 0.25, 1e300, -1e300, .infinity, -.infinity, .nan, .ulpOfOne, -.ulpOfOne, 0.5 + .ulpOfOne]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 { values.append(Double.random(in: -3000...3000, using: &rng)) }
+        for _ in 0..<2_000 { values.append(Double(Int.random(in: -3000...3000, using: &rng)) + 0.5) }
+        for v in values { #expect(pixelIndex(v) == Self.reference(v), "\(v)") }
+    }
+}
