@@ -76,6 +76,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("Config", ["MapData"]),
         ("State", ["MapData", "NightmapApp"]),
         ("RadarAnswer", ["MapData", "MapCore"]),
+        ("RainViewerIndex", ["MapData"]),
         ("MVT", ["MapCore", "MapData"]),
         ("PMTiles", ["MapCore", "MapData"]),
         ("JPEG", ["MapData"]),
