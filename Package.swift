@@ -77,6 +77,8 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("State", ["MapData", "NightmapApp"]),
         ("RadarAnswer", ["MapData", "MapCore"]),
         ("RainViewerIndex", ["MapData"]),
+        ("GIBSDomains", ["MapData"]),
+        ("NWSAlerts", ["MapCore", "MapData"]),
         ("MVT", ["MapCore", "MapData"]),
         ("PMTiles", ["MapCore", "MapData"]),
         ("JPEG", ["MapData"]),
