@@ -130,7 +130,7 @@ public struct GIBSTimeDomain: Equatable, Sendable {
             return v
         }
         guard b.count >= 10, b[4] == 45, b[7] == 45, let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
-              (1...12).contains(m), d >= 1, d <= daysIn(m, y) else { return nil }
+              (1...12).contains(m), d >= 1, d <= UTCText.daysIn(m, y) else { return nil }
         var seconds = 0
         if b.count > 10 {
             guard b[10] == 84, b.last == 90, b.count == 17 || b.count == 20, b[13] == 58,
@@ -139,7 +139,7 @@ public struct GIBSTimeDomain: Equatable, Sendable {
             if b.count == 20 { guard b[16] == 58, let v = number(17..<19), v < 60 else { return nil }; ss = v }
             seconds = hh * 3600 + mm * 60 + ss
         }
-        return Double(daysFromCivil(y, m, d) * 86_400 + seconds)
+        return Double(UTCText.daysFromCivil(y, m, d) * 86_400 + seconds)
     }
 
     /// An ISO 8601 duration of days, hours, minutes and seconds, in seconds (> 0).
@@ -164,18 +164,5 @@ public struct GIBSTimeDomain: Equatable, Sendable {
         }
         guard any, digits.isEmpty, total > 0 else { return nil }
         return total
-    }
-
-    static func daysIn(_ m: Int, _ y: Int) -> Int {
-        m == 2 ? (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : 28) : ([4, 6, 9, 11].contains(m) ? 30 : 31)
-    }
-
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

@@ -49,26 +49,7 @@ public enum HTTPDate {
         guard hms.count == 3, hms.allSatisfy({ $0.count == 2 }),
               let h = digits(String(hms[0])), let m = digits(String(hms[1])), let s = digits(String(hms[2])),
               (0...23).contains(h), (0...59).contains(m), (0...60).contains(s),
-              (1...9999).contains(year), day >= 1, day <= daysIn(month, year) else { return nil }
-        return Double(daysFromCivil(year, month, day)) * 86_400 + Double(h * 3600 + m * 60 + s)
-    }
-
-    private static func daysIn(_ month: Int, _ year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the date in the proleptic Gregorian calendar (Howard Hinnant's
-    /// days_from_civil).
-    private static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+              (1...9999).contains(year), day >= 1, day <= UTCText.daysIn(month, year) else { return nil }
+        return Double(UTCText.daysFromCivil(year, month, day)) * 86_400 + Double(h * 3600 + m * 60 + s)
     }
 }

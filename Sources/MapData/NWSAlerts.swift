@@ -131,7 +131,7 @@ public struct NWSAlerts: Sendable {
         }
         guard b.count >= 20, b[4] == 45, b[7] == 45, b[10] == 84, b[13] == 58, b[16] == 58,
               let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
-              let se = number(17, 2), (1...12).contains(mo), d >= 1, d <= GIBSTimeDomain.daysIn(mo, y), h < 24, mi < 60, se < 61 else { return nil }
+              let se = number(17, 2), (1...12).contains(mo), d >= 1, d <= UTCText.daysIn(mo, y), h < 24, mi < 60, se < 61 else { return nil }
         var i = 19
         if i < b.count, b[i] == 46 {                        // a fraction, dropped
             i += 1
@@ -144,7 +144,7 @@ public struct NWSAlerts: Sendable {
         } else {
             return nil
         }
-        return Double(GIBSTimeDomain.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + se - offset)
+        return Double(UTCText.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + se - offset)
     }
 
     static func clipped(_ s: String) -> String { s.count > 80 ? String(s.prefix(77)) + "..." : s }

@@ -1,5 +1,6 @@
-/// Unix times written as UTC text without Foundation's formatters (which allocate per call and,
-/// under the fuzzers' leak checker, leaked): for messages naming a time.
+/// Unix times written as UTC text, and the proleptic Gregorian calendar the readers of dates use,
+/// without Foundation's formatters (which allocate per call and, under the fuzzers' leak checker,
+/// leaked).
 public enum UTCText {
     /// `yyyy-MM-dd HH:mm UTC` for `t` (Unix seconds, rounded down to the minute); a time beyond
     /// the years 0-9999 is written as its number.
@@ -26,5 +27,24 @@ public enum UTCText {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// Days in month `month` (1...12) of `year`.
+    static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 to the date (H. Hinnant's days_from_civil).
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
     }
 }
