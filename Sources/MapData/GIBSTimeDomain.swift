@@ -32,7 +32,7 @@ public struct GIBSTimeDomain: Equatable, Sendable {
         guard data.count <= 8 << 20 else { throw fail("DescribeDomains answer larger than 8 MB") }
         let text = String(decoding: data, as: UTF8.self)
         guard let domain = Self.timeDomain(text) else {
-            throw fail(text.lowercased().contains("<html") ? "an HTML page, not a DescribeDomains answer"
+            throw fail(MessageText.isHTML(data) ? "an HTML page, not a DescribeDomains answer"
                                                           : "no time domain (<DimensionDomain> with identifier 'time')")
         }
         var runs: [Run] = []
@@ -40,7 +40,7 @@ public struct GIBSTimeDomain: Equatable, Sendable {
             let p = part.trimmingCharacters(in: .whitespacesAndNewlines)
             if p.isEmpty { continue }
             guard runs.count < Self.runLimit else { throw fail("time domain of more than \(Self.runLimit) runs") }
-            guard let run = Self.run(p) else { throw fail("time domain: '\(p.count > 60 ? String(p.prefix(57)) + "..." : p)' is no time or START/END/PERIOD") }
+            guard let run = Self.run(p) else { throw fail("time domain: '\(MessageText.clipped(p))' is no time or START/END/PERIOD") }
             runs.append(run)
         }
         guard !runs.isEmpty else { throw fail("time domain is empty") }

@@ -55,14 +55,12 @@ public struct NWSAlerts: Sendable {
         do {
             json = try JSON.parse(data, name: url)
         } catch {
-            let head = String(decoding: data.prefix(256), as: UTF8.self).lowercased()
-            throw fail(head.contains("<html") || head.contains("<!doctype") ? "an HTML page, not alerts"
-                                                                              : "not JSON (\(JSON.parseFailure(error, name: url)))")
+            throw fail(MessageText.isHTML(data) ? "an HTML page, not alerts" : "not JSON (\(JSON.parseFailure(error, name: url)))")
         }
         guard let root = json.objectValue else { throw fail("expected a GeoJSON FeatureCollection") }
         // (A problem answer, application/problem+json: its title and detail.)
         if root["features"] == nil, let title = root["title"]?.stringValue {
-            throw fail("the service answered '\(Self.clipped(title))'\(root["detail"]?.stringValue.map { ": " + Self.clipped($0) } ?? "")")
+            throw fail("the service answered '\(MessageText.clipped(title, to: 80))'\(root["detail"]?.stringValue.map { ": " + MessageText.clipped($0, to: 80) } ?? "")")
         }
         guard root["type"]?.stringValue == "FeatureCollection", let features = root["features"]?.arrayValue else {
             throw fail("expected a GeoJSON FeatureCollection")
@@ -147,5 +145,4 @@ public struct NWSAlerts: Sendable {
         return Double(UTCText.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + se - offset)
     }
 
-    static func clipped(_ s: String) -> String { s.count > 80 ? String(s.prefix(77)) + "..." : s }
 }

@@ -51,12 +51,12 @@ public struct RainViewerIndex: Equatable, Sendable {
         do {
             json = try JSON.parse(data, name: url)
         } catch {
-            throw fail(Self.looksLikeHTML(data) ? "an HTML page, not the weather maps index"
+            throw fail(MessageText.isHTML(data) ? "an HTML page, not the weather maps index"
                                                 : "not JSON (\(JSON.parseFailure(error, name: url)))")
         }
         guard let root = json.objectValue else { throw fail("expected a JSON object, not the weather maps index") }
         guard let rawHost = root["host"]?.stringValue else { throw fail("host: missing or not a string") }
-        guard let host = Self.host(rawHost) else { throw fail("host: '\(Self.clipped(rawHost))' is not an http(s) address") }
+        guard let host = Self.host(rawHost) else { throw fail("host: '\(MessageText.clipped(rawHost))' is not an http(s) address") }
         guard let radar = root["radar"]?.objectValue else { throw fail("radar: missing or not an object") }
         guard let past = radar["past"]?.arrayValue else { throw fail("radar.past: missing or not a list") }
 
@@ -72,9 +72,9 @@ public struct RainViewerIndex: Equatable, Sendable {
                 skipped.append("\(at).path: missing or not a tile path; skipped"); continue
             }
             if time > now + Self.futureSlack {
-                skipped.append("\(at): frame of \(Self.utc(time)) is later than now (\(Self.utc(now))); skipped"); continue
+                skipped.append("\(at): frame of \(UTCText.minute(time)) is later than now (\(UTCText.minute(now))); skipped"); continue
             }
-            if byTime[time] != nil { skipped.append("\(at): a second frame of \(Self.utc(time)); the first kept") ; continue }
+            if byTime[time] != nil { skipped.append("\(at): a second frame of \(UTCText.minute(time)); the first kept") ; continue }
             byTime[time] = Frame(time: time, template: host + path + Self.tileSuffix)
         }
         var frames = byTime.values.sorted { $0.time < $1.time }
@@ -104,8 +104,9 @@ public struct RainViewerIndex: Equatable, Sendable {
     /// Supported" image it has sent with status 200. (At zoom 7 and less an image of that size
     /// is taken for radar: nightmap asks no deeper.)
     public static func isZoomRefusal(_ data: Data, zoom: Int) -> Bool {
-        if zoom > maxZoom && data.count == 1370 && data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return true }
-        guard data.count < 4096, !data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return false }
+        let png = MessageText.isPNG(data)
+        if zoom > maxZoom && data.count == 1370 && png { return true }
+        guard data.count < 4096, !png else { return false }
         return String(decoding: data, as: UTF8.self).lowercased().contains("zoom level")
     }
 
@@ -128,13 +129,4 @@ public struct RainViewerIndex: Equatable, Sendable {
             ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "/" || c == "_" || c == "-" || c == "."
         }
     }
-
-    static func looksLikeHTML(_ data: Data) -> Bool {
-        let head = String(decoding: data.prefix(256), as: UTF8.self).lowercased()
-        return head.contains("<html") || head.contains("<!doctype")
-    }
-
-    static func clipped(_ s: String) -> String { s.count > 60 ? String(s.prefix(57)) + "..." : s }
-
-    static func utc(_ t: Double) -> String { UTCText.minute(t) }
 }
