@@ -21,6 +21,8 @@ public struct RainViewerIndex: Equatable, Sendable {
         public let time: Double
         /// Its tiles' URL with `{z}`, `{x}` and `{y}` to fill.
         public let template: String
+
+        public init(time: Double, template: String) { self.time = time; self.template = template }
     }
 
     /// When the index was made (Unix seconds): poll, and take frames again only when it changes.

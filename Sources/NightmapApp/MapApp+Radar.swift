@@ -42,13 +42,18 @@ extension MapApp {
     /// shows at the same elapsed time).
     public mutating func showRadar(_ series: RadarSeries, since: Double? = nil) {
         guard let id = radarSourceID, let old = model.style.image(id) else { return }
-        let shownImage = radarFrame.flatMap { radar?.slots[$0.slot].image }
+        let shown = radarFrame.map { (image: radar?.slots[$0.slot].image, time: $0.time) }
         let slots = series.frameSlots
         let images = slots.map { series.slots[$0].image }
         radar = series
-        loop.setFrames(count: images.count, timed: series.timed, keeping: images.firstIndex { $0 === shownImage },
+        // The frame shown stays shown: the same image, or (a frame made again, a provider's
+        // loop of the same times) the frame of the same time.
+        let keeping = images.firstIndex { $0 != nil && $0 === shown?.image ?? nil }
+            ?? shown?.time.flatMap { t in slots.firstIndex { series.slots[$0].time == t } }
+        loop.setFrames(count: images.count, timed: series.timed, keeping: keeping,
                        at: loop.count == 0 ? min(since ?? model.now, model.now) : model.now)
-        let source = ImageSource(corners: old.corners, placement: old.placement, frames: images, names: slots.map { series.slots[$0].name },
+        let place = series.placement ?? radarHome ?? (old.corners, old.placement)
+        let source = ImageSource(corners: place.corners, placement: place.placement, frames: images, names: slots.map { series.slots[$0].name },
                                  times: slots.map { series.slots[$0].time }, runs: slots.map { series.slots[$0].runs })
         try? model.updateImageSource(id, source)
         model.attribution = (credits + [series.attribution]).joined(separator: " · ")

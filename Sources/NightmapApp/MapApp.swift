@@ -24,8 +24,17 @@ public struct MapApp: Sendable {
     public var radarLive: RadarFeed.Source?
     /// Where the demo frames are (the live radar's last fallback).
     public var radarDemoPath: String?
+    /// Which live radar providers a view may get (`--radar-provider`, `r` cycles; nil: the
+    /// radar is not live), and the one shown (nil: none yet).
+    public var radarChoice: RadarProviderChoice?
+    public internal(set) var radarProvider: RadarProvider?
+    /// Whether `r` may change the choice (both providers are on).
+    public var radarProviderCycles = false
     /// The raster layer the timer steps through (the radar), if any.
     public let radarLayerID: String?
+    /// Where the style puts the radar's image source: frames that do not say where they go
+    /// (files, the demo) go there.
+    var radarHome: (corners: ImageCorners, placement: ImagePlacement)?
     public internal(set) var pulse: RoutePulse?
     /// Layer ids of the route steps, in step order.
     public internal(set) var routeLayerIDs: [String] = []
@@ -78,6 +87,7 @@ public struct MapApp: Sendable {
         followsIss = scene.followsIss
         lastFollow = start
         loop = RadarLoop(frameSeconds: 1, dwell: radarDwell, playing: scene.timerStartsPlaying, start: start)
+        if let id = radarSourceID, let source = style.image(id) { radarHome = (source.corners, source.placement) }
         // A radar image source that already has frames plays them (untimed unless they have times).
         if let id = radarSourceID, let source = style.image(id), !source.frames.isEmpty {
             showRadar(RadarSeries(source: source))
@@ -138,6 +148,8 @@ public struct MapApp: Sendable {
         case .toggleLegend:
             showsLegend.toggle()
             showRadarOverlay()
+        case .cycleRadarProvider:
+            cycleRadarProvider()
         case .toggleDaylight:
             toggleLayers([Self.nightID, Self.subsolarID])
         case .toggleFootprint:
@@ -236,7 +248,7 @@ public enum HelpText {
         "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
         "right-drag, Ctrl+drag: rotate    Shift+Left/Right: turn 15°    n, Alt+Up: north up",
         "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
-        "[ ]: radar frames faster / slower    g: radar legend",
+        "[ ]: radar frames faster / slower    g: radar legend    r: radar provider (auto, IEM, RainViewer)",
         "l: light preset    e: radar emissive strength 1 / 0",
         "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route, 4 streets",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",

@@ -73,6 +73,10 @@ public final class RadarFeed: @unchecked Sendable {
     private var latest: RadarSeries?
     private var generation = 0
     private var stopped = false
+    /// Whether the background thread refreshes (its provider is shown).
+    private var active = true
+    /// Set when the thread is made active again: it refreshes at once.
+    private var kicked = false
     private var thread: Thread?
     /// The frames of the last fallback (an older cached loop or the demo), kept while nothing
     /// current can be had.
@@ -133,8 +137,11 @@ public final class RadarFeed: @unchecked Sendable {
             case let .error(why): return .init(time: t, status: .error, name: name, problem: why)
             }
         }
-        return RadarSeries(origin: reachedSource ? .live : .cache, slots: slots, lastError: lastError, provider: source.provider)
+        return RadarSeries(origin: reachedSource ? .live : .cache, slots: slots, lastError: lastError, provider: source.provider, placement: placement)
     }
+
+    /// Where the frames go: the box asked for, each row at its latitude.
+    private var placement: (corners: ImageCorners, placement: ImagePlacement) { (ImageCorners(source.box), .lonlat) }
 
     /// The newest `count` cached frames at or before `now` (an earlier loop), or nil.
     private func offlineLoop(now: Double) -> RadarSeries? {
@@ -150,7 +157,7 @@ public final class RadarFeed: @unchecked Sendable {
             slots.append(.init(time: t, status: .ok, image: frame, runs: runs, name: path))
         }
         guard !slots.isEmpty else { return nil }
-        return RadarSeries(origin: .cache, slots: slots.reversed(), lastError: nil, provider: source.provider)
+        return RadarSeries(origin: .cache, slots: slots.reversed(), lastError: nil, provider: source.provider, placement: placement)
     }
 
     /// This refresh's failures, one line for each reason (slots that failed alike are counted
@@ -364,19 +371,35 @@ public final class RadarFeed: @unchecked Sendable {
     /// the mosaic takes a while to appear) until `stop()`.
     public func start() {
         let t = Thread { [self] in
-            while !isStopped {
+            while true {
+                lock.lock()
+                while !stopped && !active { lock.wait() }
+                let quit = stopped
+                lock.unlock()
+                if quit { return }
                 refresh()
                 let now = clock()
                 let next = source.schedule.nextSlot(after: now) + min(60, source.schedule.step / 5)
                 lock.lock()
                 let until = Date().addingTimeInterval(max(0.5, next - now))
-                while !stopped && Date() < until { _ = lock.wait(until: until) }
+                kicked = false
+                while !stopped && !kicked && Date() < until { _ = lock.wait(until: until) }
                 lock.unlock()
             }
         }
         t.name = "nightmap.radar"
         thread = t
         t.start()
+    }
+
+    /// Whether the background thread refreshes: off while another provider is shown (it then
+    /// asks nothing), on again at once.
+    public func setActive(_ on: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        guard active != on else { return }
+        active = on
+        if on { kicked = true }
+        lock.broadcast()
     }
 
     /// Ends the background thread (a request in flight ends within its time limit).

@@ -6,6 +6,7 @@ public enum RadarLegend {
     /// base-reflectivity table for the bundled demo frames, none for other sources (their ramp
     /// is not known here).
     public static func legend(for series: RadarSeries) -> ColorLegend? {
+        if let own = series.legend { return own }
         if series.origin == .demo { return nws }
         if series.provider == RadarFeed.Source.iemProvider { return n0q }
         return nil
@@ -20,6 +21,21 @@ public enum RadarLegend {
     /// coloured).
     public static let nws = ColorLegend(bins: hexColors(nwsHex).enumerated().map { .init(from: 5 + Double($0.offset) * 5, color: $0.element) },
                                            upTo: 80, ticks: [5, 20, 35, 50, 65, 80], unit: "dBZ")
+
+    /// RainViewer's colour scheme 2 (Universal Blue), the only one it serves: 5 dBZ bins from
+    /// -10 dBZ (drizzle, translucent grey-beige) to 80 and above (purple). The colours and
+    /// alphas are its table's at each bin's start (rainviewer_api_colors_table.csv, as LibreWXR
+    /// copies it); the translucent bins' alphas are drawn as they are.
+    public static let universalBlue = ColorLegend(
+        bins: [("636159", 0x11), ("797460", 0x44), ("928871", 0x88), ("cec087", 0xcc), ("88ddee", 255), ("0099cc", 255),
+               ("0077aa", 255), ("005588", 255), ("ffee00", 255), ("ffaa00", 255), ("ff7700", 255), ("ff4400", 255),
+               ("ee0000", 255), ("990000", 255), ("ffaaff", 255), ("ff77ff", 255), ("ff44ff", 255), ("ff00ff", 255), ("aa00aa", 255)]
+            .enumerated().map { k, c in
+                var color = hexColors(c.0)[0]
+                color.a = Double(c.1) / 255
+                return .init(from: -10 + Double(k) * 5, color: color)
+            },
+        upTo: 85, ticks: [-10, 10, 30, 50, 70], unit: "dBZ")
 
     /// 0 ... 80 dBZ by 0.5: 161 colours, six hex digits each.
     static let n0qHex = [

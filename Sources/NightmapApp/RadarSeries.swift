@@ -45,11 +45,17 @@ public struct RadarSeries: Sendable {
     public let timed: Bool
     /// The last problem any slot had (for `nightmap state`).
     public var lastError: String?
-    /// Who makes the frames (for the attribution): "IEM NEXRAD", a host name.
+    /// Who makes the frames (for the attribution): "IEM NEXRAD", "RainViewer", a host name.
     public var provider: String
+    /// Where the frames go on the map (a provider's own box or tile mosaic); nil: where the
+    /// radar layer's image source puts them in the style.
+    public var placement: (corners: ImageCorners, placement: ImagePlacement)?
+    /// The colour scale of the frames, when their provider says it (RainViewer's scheme).
+    public var legend: ColorLegend?
 
-    public init(origin: Origin, slots: [Slot], lastError: String? = nil, provider: String = "") {
-        self.origin = origin; self.slots = slots; self.lastError = lastError; self.provider = provider
+    public init(origin: Origin, slots: [Slot], lastError: String? = nil, provider: String = "",
+                placement: (corners: ImageCorners, placement: ImagePlacement)? = nil) {
+        self.origin = origin; self.slots = slots; self.lastError = lastError; self.provider = provider; self.placement = placement
         timed = slots.contains { $0.time != nil }
         if timed {
             frameSlots = slots.indices.filter { slots[$0].image != nil }
@@ -76,7 +82,7 @@ public struct RadarSeries: Sendable {
         switch origin {
         case .demo: return "radar frames: synthetic demo data"
         case .files: return "radar: \(provider)"
-        case .live: return "radar: \(provider)"
+        case .live: return provider == RadarProvider.rainviewer.name ? "radar © RainViewer (rainviewer.com)" : "radar: \(provider)"
         case .cache:
             let times = slots.compactMap { $0.image == nil ? nil : $0.time }
             guard let first = times.min(), let last = times.max() else { return "radar: cached" }

@@ -32,8 +32,19 @@ extension Pixmap {
     public convenience init(straightRGBA rgba: [UInt8], width: Int, height: Int) {
         precondition(rgba.count >= width * height * 4, "too few pixels")
         self.init(width: width, height: height)
-        for i in 0..<(width * height) {
-            pixels[i] = RGBA8(rgba[i * 4], rgba[i * 4 + 1], rgba[i * 4 + 2], rgba[i * 4 + 3]).premultiplied.packed
+        // (As `RGBA8.premultiplied` rounds, in one pass over the bytes: clear and opaque pixels,
+        // most of a weather image, take no arithmetic.)
+        let out = pixels
+        rgba.withUnsafeBufferPointer { src in
+            guard let s = src.baseAddress else { return }
+            for i in 0..<(width * height) {
+                let q = s + 4 &* i
+                let a = UInt32(q[3])
+                if a == 0 { continue }                  // (the pixmap starts cleared)
+                let r = UInt32(q[0]), g = UInt32(q[1]), b = UInt32(q[2])
+                if a == 255 { out[i] = 0xFF00_0000 | r << 16 | g << 8 | b; continue }
+                out[i] = a << 24 | ((r &* a &+ 127) / 255) << 16 | ((g &* a &+ 127) / 255) << 8 | (b &* a &+ 127) / 255
+            }
         }
     }
 }

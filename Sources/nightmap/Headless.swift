@@ -7,11 +7,13 @@ import NightmapApp
 enum Headless {
     /// With a live radar, one refresh of its feed (at most `--radar-timeout` seconds) before
     /// drawing, so the picture is the window's once it has loaded.
-    static func loadRadarOnce(_ model: inout MapApp, _ o: Options, cache: RadarCache = .standard(), report: @escaping @Sendable (String) -> Void = warn) {
-        let instant = model.clockOrigin + model.now
-        guard let feed = MapSetup.radarFeed(model, o, cache: cache, clock: { instant }, report: report) else { return }
-        feed.refresh(deadline: ProcessInfo.processInfo.systemUptime + o.radarTimeout)
-        if let (series, _) = feed.take(after: 0) { model.showRadar(series, since: 0) }
+    static func loadRadarOnce(_ model: inout MapApp, _ o: Options, cache: RadarCache = .standard(),
+                              tileCache: RadarCache = RainViewerFeed.standardCache(), report: @escaping @Sendable (String) -> Void = warn) {
+        // (The map's instant, running on from the start, as the budget of a tiled service needs time to pass.)
+        let instant = model.clockOrigin + model.now, started = ProcessInfo.processInfo.systemUptime
+        guard let providers = MapSetup.radarProviders(model, o, clock: { instant + ProcessInfo.processInfo.systemUptime - started }, report: report,
+                                                      wmsCache: cache, tileCache: tileCache) else { return }
+        providers.loadOnce(&model, deadline: started + o.radarTimeout)
         model.advance(to: model.now)
         model.status = StatusLine.compose(model, framesPerSecond: nil)
     }

@@ -115,6 +115,10 @@ enum MapSetup {
                            clockOrigin: o.time ?? Date().timeIntervalSince1970, iss: tracker)
         model.radarLive = radarLive
         model.radarDemoPath = radarDemo
+        if radarLive != nil {
+            model.radarChoice = o.radarProviders
+            model.radarProviderCycles = o.radarProviders == .auto      // (both feeds run then)
+        }
         if let rocket { try model.model.addImage(rocket) }
 
         if let steps = routeSteps, let routeDef {
@@ -198,16 +202,37 @@ enum MapSetup {
                      problems: frames.problems, live: nil, demoPath: demoPath)
     }
 
+    /// The live radar's providers the options ask for (nil for frames from files): the WMS feed
+    /// (IEM's mosaic or `--radar-url`) unless only RainViewer is asked for, RainViewer's unless
+    /// `--rainviewer-url none` or only the WMS service is.
+    static func radarProviders(_ model: MapApp, _ o: Options, clock: @escaping @Sendable () -> Double,
+                               report: @escaping @Sendable (String) -> Void,
+                               wmsCache: RadarCache = .standard(), tileCache: RadarCache = RainViewerFeed.standardCache()) -> RadarProviders? {
+        guard model.radarLive != nil, let choice = model.radarChoice else { return nil }
+        let wms = choice == .rainviewer ? nil : radarFeed(model, o, cache: wmsCache, clock: clock, report: report)
+        var rainViewer: RainViewerFeed?
+        if choice != .iem, let url = o.rainViewerURL {
+            rainViewer = RainViewerFeed(indexURL: url, cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
+                                        fallback: demoFrames(model))
+        }
+        return RadarProviders(wms: wms, rainViewer: rainViewer)
+    }
+
+    /// The demo frames, the live radar's last fallback.
+    static func demoFrames(_ model: MapApp) -> @Sendable () -> RadarSeries? {
+        let demo = model.radarDemoPath
+        return {
+            guard let demo, let frames = try? RadarFrames.load(path: demo) else { return nil }
+            return frames.series(origin: .demo, provider: "demo")
+        }
+    }
+
     /// A live radar's feed: the disk cache, then the source; its last fallback is the demo frames.
     static func radarFeed(_ model: MapApp, _ o: Options, cache: RadarCache = .standard(), clock: @escaping @Sendable () -> Double,
                           report: @escaping @Sendable (String) -> Void) -> RadarFeed? {
         guard let live = model.radarLive else { return nil }
-        let demo = model.radarDemoPath
         return RadarFeed(source: live, cache: cache, timeout: o.radarTimeout, clock: clock, report: report,
-                         afterFetching: { nightmap_release_free_memory() }) {
-            guard let demo, let frames = try? RadarFrames.load(path: demo) else { return nil }
-            return frames.series(origin: .demo, provider: "demo")
-        }
+                         afterFetching: { nightmap_release_free_memory() }, fallback: demoFrames(model))
     }
 
     /// The ISS: `--tle` as given (its errors are fatal); else of the bundled set and the cached

@@ -20,6 +20,13 @@ struct Options: Equatable {
     var route: String?
     /// `--radar`: live (default), demo, or a folder or file of frames.
     var radar: String?
+    /// The live radar providers a view may get: `--radar-provider`, else auto (IEM's mosaic in
+    /// its box, RainViewer elsewhere), or the `--radar-url` service alone; never RainViewer with
+    /// `--rainviewer-url none`.
+    var radarProviders: RadarProviderChoice {
+        if rainViewerURL == nil { return .iem }
+        return radarProvider ?? (radarURL == nil ? .auto : .iem)
+    }
     /// `--radar-url`: the live source's URL template (default: IEM's NEXRAD WMS).
     var radarURL: RadarURLTemplate?
     var radarStep = 5.0
@@ -28,6 +35,10 @@ struct Options: Equatable {
     var radarTimeout = 10.0
     var radarBounds: LngLatBounds?
     var radarPlacement: ImagePlacement = .lonlat
+    /// `--radar-provider`: which live radar a view gets (nil: auto, or the `--radar-url` service alone).
+    var radarProvider: RadarProviderChoice?
+    /// `--rainviewer-url`: RainViewer's index, or a server speaking its API (nil: `none`).
+    var rainViewerURL: URL? = URL(string: RainViewerFeed.rainViewerIndex)
     var light: LightPreset = .night
     /// `--light` was given (a style document without `nightmap:lighting` is then lit too).
     var lightGiven = false
@@ -98,6 +109,11 @@ struct Options: Equatable {
                          (bench and soak show the demo frames unless --radar says otherwise)
       --radar-bounds W,S,E,N  where the frames go (default: a world file beside them, else the example's box)
       --radar-placement lonlat|linear  rows at their true latitude (default) or linear in Mercator
+      --radar-provider auto|iem|rainviewer  live radar: IEM's NEXRAD mosaic over the United States and
+                         RainViewer elsewhere (auto, the default; r cycles), or one of them everywhere;
+                         iem means the --radar-url service when one is given (then the default)
+      --rainviewer-url URL  RainViewer's weather-maps.json index, or a server speaking its API
+                         (LibreWXR); none: no global radar
       --light PRESET     day, dusk, night (default) or dawn
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
@@ -252,6 +268,19 @@ struct Options: Equatable {
                     throw UsageError(description: "option --iss-url: '\(v)' is not an http or https URL")
                 }
                 o.issURL = u
+            case "--radar-provider":
+                let v = try value()
+                guard let p = RadarProviderChoice(rawValue: v) else {
+                    throw UsageError(description: "option --radar-provider: '\(v)' is not auto, iem or rainviewer")
+                }
+                o.radarProvider = p
+            case "--rainviewer-url":
+                let v = try value()
+                if v == "none" { o.rainViewerURL = nil; break }
+                guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil else {
+                    throw UsageError(description: "option --rainviewer-url: '\(v)' is not an http or https URL, nor none")
+                }
+                o.rainViewerURL = u
             case "--tle":
                 o.tle = try value()
             case "--tle-url":
@@ -309,6 +338,9 @@ struct Options: Equatable {
         }
         // The benchmarks and the soak measure drawing: their radar is the demo frames unless told.
         if (o.command == .bench || o.command == .soak) && o.radar == nil { o.radar = "demo" }
+        if o.radarProvider == .rainviewer && o.rainViewerURL == nil {
+            throw UsageError(description: "option --radar-provider rainviewer: --rainviewer-url is none")
+        }
         if o.command == .snapshot && o.output == nil && !o.showHelp && !o.showVersion {
             throw UsageError(description: "snapshot needs -o FILE.png")
         }

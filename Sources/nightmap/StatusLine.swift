@@ -101,10 +101,13 @@ enum StatusLine {
     /// the source gave none (not in the `short` form). Nil without a radar.
     static func radar(_ model: MapApp, short: Bool = false, zone: TimeZone = .current) -> String? {
         guard let series = model.radar else { return nil }
+        // A live radar that follows the view names its provider (IEM NEXRAD, RainViewer).
+        let named = model.radarProviderCycles || model.radarProvider == .rainviewer
+        let provider = !named || short || !(series.origin == .live || series.origin == .cache) ? "" : " \(series.provider)"
         guard let f = model.radarFrame else {
-            return series.origin == .live && series.slots.isEmpty ? "radar: loading" : "radar: no frames"
+            return series.origin == .live && series.slots.isEmpty ? "radar\(provider): loading" : "radar\(provider): no frames"
         }
-        let prefix = radarName(f.origin)
+        let prefix = radarName(f.origin) + provider
         let state = f.playing ? "" : " paused"
         var problem = ""
         if !short, f.origin == .cache, let error = series.lastError {

@@ -32,8 +32,7 @@ final class Viewer {
     private var feed: IssFeedPoller?
     private var lastFeedProblem: String?
     /// The live radar, kept current off this thread; nil for frames from files.
-    private var radarFeed: RadarFeed?
-    private var radarGeneration = 0
+    private var radar: RadarProviders?
     /// Keeps the ISS element set current off this thread; nil with `--tle`, `--tle-url none`.
     private var elements: ElementsKeeper?
     private var lastElementsProblem: String?
@@ -59,7 +58,7 @@ final class Viewer {
         }
         // The radar's clock: the instant the map shows (`--time` moves it, the wall clock runs it).
         let offset = (options.time.map { $0 - Date().timeIntervalSince1970 } ?? 0) + options.elapsed
-        radarFeed = MapSetup.radarFeed(model, options, clock: { Date().timeIntervalSince1970 + offset }, report: warn)
+        radar = MapSetup.radarProviders(model, options, clock: { Date().timeIntervalSince1970 + offset }, report: warn)
         if let refresh = MapSetup.elementsRefresh(model, options) {
             elements = ElementsKeeper(refresh: refresh, newestEpoch: model.issOrbitEpoch) {
                 let now = Date().timeIntervalSince1970
@@ -70,7 +69,7 @@ final class Viewer {
 
     deinit {
         feed?.stop()
-        radarFeed?.stop()
+        radar?.stop()
         elements?.stop()
         if let t = texture { SDL_DestroyTexture(t) }
         if let r = sdlRenderer { SDL_DestroyRenderer(r) }
@@ -165,7 +164,7 @@ final class Viewer {
     func run() throws {
         var event = SDL_Event()
         feed?.start()
-        radarFeed?.start()
+        radar?.start()
         elements?.start()
         while !model.wantsQuit {
             // Sleep until the next event, the next animation frame or the next timer tick.
@@ -189,12 +188,12 @@ final class Viewer {
             }
             drainFeed()
             drainElements()
-            if let (series, generation) = radarFeed?.take(after: radarGeneration) {
-                radarGeneration = generation
+            if let radar {
                 model.advance(to: now())
-                model.showRadar(series)
-                statusUpdated = -.infinity
-                if options.verbose { log("\(series.attribution): \(series.frameSlots.count) of \(series.slots.count) frames") }
+                if radar.update(&model), let series = model.radar {
+                    statusUpdated = -.infinity
+                    if options.verbose { log("\(series.attribution): \(series.frameSlots.count) of \(series.slots.count) frames") }
+                }
             }
             let t = now()
             model.advance(to: t)

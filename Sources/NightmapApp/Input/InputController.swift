@@ -140,6 +140,7 @@ public struct InputController: Sendable {
         case .character("["): return [.frameSpeed(factor: 0.5)]
         case .character("]"): return [.frameSpeed(factor: 2)]
         case .character("g"), .character("G"): return [.toggleLegend]
+        case .character("r"), .character("R"): return [.cycleRadarProvider]
         case .character("t"), .character("T"): return [.toggleDaylight]
         case .character("v"), .character("V"): return [.toggleFootprint]
         case .character("o"), .character("O"): return [.toggleNextPass]

@@ -65,6 +65,8 @@ public enum MapCommand: Equatable, Sendable {
     case frameSpeed(factor: Double)
     /// Show or hide the radar's colour legend.
     case toggleLegend
+    /// The next live radar choice: auto, IEM, RainViewer (`r`).
+    case cycleRadarProvider
     /// The night side, its twilight bands and the subsolar point (`t`).
     case toggleDaylight
     /// The ISS's visibility footprint (`v`).
