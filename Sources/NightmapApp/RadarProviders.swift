@@ -62,7 +62,7 @@ public final class RadarProviders {
             changed = true
         } else if changed {
             // Nothing from the new provider yet: its loading shows, not the other's frames.
-            app.showRadar(.empty(provider: wanted.name), since: since)
+            app.showRadar(.empty(provider: (wanted == .iem ? wms?.source.provider : rainViewer?.provider) ?? wanted.name), since: since)
         }
         return changed
     }
