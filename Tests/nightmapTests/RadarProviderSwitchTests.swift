@@ -112,3 +112,15 @@ import TestSupport
         #expect(throws: Options.UsageError.self) { _ = try Options.parse(["state", "--rainviewer-url", "ftp://x"]) }
     }
 }
+
+/// The world radar's options as config lines (issue 41: every service's address is one).
+@Suite struct RadarProviderConfigTests {
+    @Test func theProviderAndRainViewersIndexAreConfigLines() throws {
+        let args = try ConfigFile.arguments(text: "radar-provider = rainviewer\nrainviewer-url = http://127.0.0.1:8/w.json\n")
+        let o = try Options.parse(["state"] + args)
+        #expect(o.radarProviders == .rainviewer)
+        #expect(o.rainViewerURL?.absoluteString == "http://127.0.0.1:8/w.json")
+        let off = try Options.parse(["state"] + (try ConfigFile.arguments(text: "rainviewer-url = none\n")))
+        #expect(off.rainViewerURL == nil && off.radarProviders == .iem)
+    }
+}
