@@ -130,7 +130,8 @@ extension Headless {
     }
 
     /// The radar: where its frames come from, every slot (oldest first) with its time and
-    /// status, the slot shown, whether the loop plays, the last problem, and the placement.
+    /// status, the slot shown, whether the loop plays, the last problem, the placement, and who
+    /// makes the frames with the live choice (`--radar-provider`, `r`; null when not live).
     static func radarJSON(_ model: MapApp) -> [String: Any] {
         guard let id = model.radarLayerID, let layer = model.style.layers.first(where: { $0.id == id }),
               let source = model.style.image(layer.source), let series = model.radar else { return [:] }
@@ -144,6 +145,7 @@ extension Headless {
                 "playing": model.loop.isPlaying, "lastError": series.lastError ?? NSNull(),
                 "file": shown?.name ?? NSNull(), "frameSeconds": model.loop.frameSeconds,
                 "placement": source.placement.rawValue, "emissiveStrength": emissive,
-                "corners": [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft].map { [$0.lng, $0.lat] }]
+                "corners": [c.topLeft, c.topRight, c.bottomRight, c.bottomLeft].map { [$0.lng, $0.lat] },
+                "provider": series.provider, "providerChoice": model.radarChoice?.rawValue ?? NSNull()]
     }
 }
