@@ -2,16 +2,16 @@ import Foundation
 import MapCore
 
 /// The live radar's providers and the map they feed: IEM's mosaic (or the `--radar-url`
-/// service) through a `RadarFeed`, RainViewer through a `RainViewerFeed`. `update` brings the
+/// service) through a `RadarFeed`, RainViewer through a `TileLoopFeed` of a `RainViewerSource`. `update` brings the
 /// map up to date once per turn of the run loop: the provider its view wants (switching as the
 /// user pans, only the shown provider's feed asking its service), the view the RainViewer feed
 /// covers, and the shown provider's newest series.
 public final class RadarProviders {
     public let wms: RadarFeed?
-    public let rainViewer: RainViewerFeed?
+    public let rainViewer: TileLoopFeed?
     private var generations: [RadarProvider: Int] = [:]
 
-    public init(wms: RadarFeed?, rainViewer: RainViewerFeed?) {
+    public init(wms: RadarFeed?, rainViewer: TileLoopFeed?) {
         self.wms = wms; self.rainViewer = rainViewer
     }
 
@@ -28,7 +28,7 @@ public final class RadarProviders {
     /// Starts the feeds' threads (each asks its service only while its provider is shown).
     public func start() {
         wms?.start()
-        rainViewer?.start()
+        rainViewer?.start(name: "nightmap.rainviewer")
     }
 
     public func stop() {

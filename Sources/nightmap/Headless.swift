@@ -8,7 +8,7 @@ enum Headless {
     /// With a live radar, one refresh of its feed (at most `--radar-timeout` seconds) before
     /// drawing, so the picture is the window's once it has loaded.
     static func loadRadarOnce(_ model: inout MapApp, _ o: Options, cache: RadarCache = .standard(),
-                              tileCache: RadarCache = RainViewerFeed.standardCache(), report: @escaping @Sendable (String) -> Void = warn) {
+                              tileCache: RadarCache = TileLoopFeed.standardCache(), report: @escaping @Sendable (String) -> Void = warn) {
         // (The map's instant, running on from the start, as the budget of a tiled service needs time to pass.)
         let instant = model.clockOrigin + model.now, started = ProcessInfo.processInfo.systemUptime
         guard let providers = MapSetup.radarProviders(model, o, clock: { instant + ProcessInfo.processInfo.systemUptime - started }, report: report,

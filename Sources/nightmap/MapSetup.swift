@@ -207,12 +207,12 @@ enum MapSetup {
     /// `--rainviewer-url none` or only the WMS service is.
     static func radarProviders(_ model: MapApp, _ o: Options, clock: @escaping @Sendable () -> Double,
                                report: @escaping @Sendable (String) -> Void,
-                               wmsCache: RadarCache = .standard(), tileCache: RadarCache = RainViewerFeed.standardCache()) -> RadarProviders? {
+                               wmsCache: RadarCache = .standard(), tileCache: RadarCache = TileLoopFeed.standardCache()) -> RadarProviders? {
         guard model.radarLive != nil, let choice = model.radarChoice else { return nil }
         let wms = choice == .rainviewer ? nil : radarFeed(model, o, cache: wmsCache, clock: clock, report: report)
-        var rainViewer: RainViewerFeed?
+        var rainViewer: TileLoopFeed?
         if choice != .iem, let url = o.rainViewerURL {
-            rainViewer = RainViewerFeed(indexURL: url, cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
+            rainViewer = TileLoopFeed(source: RainViewerSource(indexURL: url), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
                                         fallback: demoFrames(model))
         }
         return RadarProviders(wms: wms, rainViewer: rainViewer)

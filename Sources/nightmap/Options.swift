@@ -38,7 +38,7 @@ struct Options: Equatable {
     /// `--radar-provider`: which live radar a view gets (nil: auto, or the `--radar-url` service alone).
     var radarProvider: RadarProviderChoice?
     /// `--rainviewer-url`: RainViewer's index, or a server speaking its API (nil: `none`).
-    var rainViewerURL: URL? = URL(string: RainViewerFeed.rainViewerIndex)
+    var rainViewerURL: URL? = URL(string: RainViewerSource.rainViewerIndex)
     var light: LightPreset = .night
     /// `--light` was given (a style document without `nightmap:lighting` is then lit too).
     var lightGiven = false

@@ -28,15 +28,15 @@ import TestSupport
 
     static func feed(_ rv: RainViewerStandIn, clock: TestClock, cache: RadarCache? = nil, lines: Lines = Lines(), timeout: Double = 5,
                      budget: RequestBudget = RequestBudget(perMinute: 60, spacing: 0.25, backoffStart: 2, backoffLimit: 600),
-                     fallback: @escaping @Sendable () -> RadarSeries? = { nil }) -> RainViewerFeed {
-        RainViewerFeed(indexURL: rv.indexURL, cache: cache, timeout: timeout, budget: budget, clock: { clock.now },
+                     fallback: @escaping @Sendable () -> RadarSeries? = { nil }) -> TileLoopFeed {
+        TileLoopFeed(source: RainViewerSource(indexURL: rv.indexURL), cache: cache, timeout: timeout, budget: budget, clock: { clock.now },
                        report: { lines.add($0) }, fallback: fallback)
     }
 
     /// Steps the feed as its thread would, moving the clock to each instant it asks for, until
     /// it has nothing to do or `until` (simulated seconds) passes. Returns the steps taken.
     @discardableResult
-    static func run(_ feed: RainViewerFeed, _ clock: TestClock, until: Double) -> Int {
+    static func run(_ feed: TileLoopFeed, _ clock: TestClock, until: Double) -> Int {
         var steps = 0
         while clock.now < until {
             steps += 1
