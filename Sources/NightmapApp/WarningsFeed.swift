@@ -16,6 +16,7 @@ public final class WarningsFeed: @unchecked Sendable {
     public struct Warning: Sendable {
         public let alert: NWSAlerts.Alert
         public let shape: FeatureGeometry?
+        public init(alert: NWSAlerts.Alert, shape: FeatureGeometry?) { self.alert = alert; self.shape = shape }
     }
 
     /// What the feed publishes.
@@ -27,6 +28,9 @@ public final class WarningsFeed: @unchecked Sendable {
         public var lastError: String?
         /// When the answer shown was fetched (Unix seconds).
         public var fetched: Double
+        public init(warnings: [Warning], origin: Origin, lastError: String?, fetched: Double) {
+            self.warnings = warnings; self.origin = origin; self.lastError = lastError; self.fetched = fetched
+        }
     }
 
     /// api.weather.gov.

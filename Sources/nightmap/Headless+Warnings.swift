@@ -16,7 +16,7 @@ extension Headless {
     /// The warnings for `state`: where they come from (live, cache or off), how many are in
     /// force, the last problem, and each alert's event, expiry and colour (most severe first).
     static func warningsJSON(_ model: MapApp, _ o: Options) -> [String: Any] {
-        guard o.alertsURL != nil, model.style.geojson(MapApp.warningsSourceID) != nil else {
+        guard o.alertsURL != nil, model.style.geojson(MapApp.warningsSourceID) != nil, model.warnings.shown != nil else {
             return ["source": "off", "count": 0, "lastError": NSNull(), "shown": false, "alerts": [Any]()]
         }
         let current = model.currentWarnings
