@@ -30,7 +30,7 @@ extension AppOverlay {
         if top + ph > h { top = max(0, h - ph) }
         left = left.rounded(); top = top.rounded()
         let box = FrameDescription.ScreenBox(minX: left, minY: top, maxX: left + pw, maxY: top + ph)
-        items.append(.shape([Self.corners(box)], RGBA8(11, 16, 22, 235).premultiplied, .nonZero))
+        items.append(.shape([Self.corners(box)], RGBA8(11, 16, 22, 242).premultiplied, .nonZero))
         let text = Self.premultiplied(Self.textColor, opacity: 1), halo = Self.premultiplied(Self.haloColor, opacity: 0)
         var baseline = top + pad + ascent
         for (i, row) in rows.enumerated() {

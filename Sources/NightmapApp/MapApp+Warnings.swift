@@ -72,7 +72,7 @@ extension MapApp {
                 let b = w.alert.color.bytes
                 return GeoFeature(geometry: shape, evaluation: EvaluationFeature(
                     properties: ["color": .string(String(format: "#%02x%02x%02x", b.r, b.g, b.b)), "event": .string(w.alert.event),
-                                 "severity": .string(w.alert.severity), "id": .string(w.alert.id)],
+                                 "severity": .string(w.alert.severity), "id": .string(w.alert.id), "kind": .string(Self.warningKind(w.alert.event))],
                     geometryType: "Polygon"))
             }
             try? model.updateGeoJSONSource(Self.warningsSourceID, GeoJSONData(features: features))
@@ -81,6 +81,11 @@ extension MapApp {
         creditWarnings()
         warnings.hoverKey = nil
         hoverWarnings()
+    }
+
+    /// "warning", "watch" or "other" (advisories, statements): the style draws warnings stronger.
+    static func warningKind(_ event: String) -> String {
+        event.hasSuffix("Warning") ? "warning" : event.hasSuffix("Watch") ? "watch" : "other"
     }
 
     /// The NWS in the attribution while warnings are shown.

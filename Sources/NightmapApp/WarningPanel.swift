@@ -28,8 +28,8 @@ public struct WarningPanel: Equatable, Sendable {
         let entries = warnings.prefix(listed).map { a -> Entry in
             var lines: [String] = []
             if let h = a.headline { lines.append(MessageText.clipped(h, to: 200)) }
-            let times = [a.onset.map { "from " + time($0, zone) }, a.expires.map { "until " + time($0, zone) }].compactMap { $0 }
-            if !times.isEmpty { lines.append(times.joined(separator: ", ")) }
+            if let t = a.onset { lines.append("from " + time(t, zone)) }
+            if let t = a.expires { lines.append("until " + time(t, zone)) }
             if let i = a.instruction {
                 lines.append(MessageText.clipped(i.split(whereSeparator: \.isWhitespace).joined(separator: " "), to: instructionLength))
             }
