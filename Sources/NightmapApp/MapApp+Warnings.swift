@@ -64,8 +64,14 @@ extension MapApp {
         let utc = clockOrigin + model.now
         warnings.nextExpiry = current.compactMap { $0.alert.expires }.filter { $0 > utc }.min()
         let drawn = current.filter { $0.shape != nil }
-        // (An alert's shape changes when more of its zones come: each is drawn as its id and shape.)
-        let ids = drawn.map { w in w.alert.id + (w.shape.map { "#\(ObjectIdentifier($0).hashValue)" } ?? "") }
+        // (Each is known by its id and its shape's points: an alert's shape grows as its zones
+        // come, and an answer that repeats the last one changes nothing, so nothing is redrawn.)
+        let ids = drawn.map { w -> String in
+            var h = Hasher()
+            h.combine(w.shape?.coordinates)
+            h.combine(w.shape?.partStarts)
+            return "\(w.alert.id)#\(h.finalize())"
+        }
         if model.style.geojson(Self.warningsSourceID) != nil, ids != warnings.drawnIDs {
             let features = drawn.reversed().compactMap { w -> GeoFeature? in
                 guard let shape = w.shape else { return nil }

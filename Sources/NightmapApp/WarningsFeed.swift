@@ -39,7 +39,7 @@ public final class WarningsFeed: @unchecked Sendable {
     public static let activePath = "/alerts/active?status=actual"
     /// Seconds between polls at least, and at most when the answer's `Expires` says more.
     public static let minimumPause = 60.0, maximumPause = 3600.0
-    /// New zones fetched per poll at most (the rest at the next).
+    /// New zones fetched per poll at most (the rest at the next; each is kept a day).
     public static let zonesPerPoll = 300
 
     public let base: String
@@ -178,7 +178,8 @@ public final class WarningsFeed: @unchecked Sendable {
     private func resolveZones(now: Double, limit: () -> Double) -> Bool {
         guard let answer else { return false }
         var added = false, asked = 0
-        for alert in answer.alerts where alert.geometry == nil {
+        // (The most severe alerts' zones first: a large outbreak takes several polls.)
+        for alert in answer.alerts.sorted(by: { WarningsState.rank($0) > WarningsState.rank($1) }) where alert.geometry == nil {
             for zone in alert.zones {
                 let url = zoneURL(zone)
                 switch zones[url] {

@@ -162,6 +162,27 @@ import TestSupport
         #expect(HelpText.lines.joined().contains("w: NWS warnings"))
     }
 
+    @Test func theSameAlertsAnsweredAgainChangeNothingDrawn() throws {
+        let nws = try Self.standIn()
+        defer { nws.stop() }
+        var (m, _, cache) = try Self.model(nws)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let source = try #require(m.model.style.geojson(MapApp.warningsSourceID))
+        #expect(source.features.count == 2)
+        let frame = m.frame()
+        // A new answer with the same alerts (new objects, read again): the window has nothing to redraw.
+        let feed = WarningsFeed(base: nws.base, cache: nil, clock: { nws.now }, report: { _ in })
+        feed.poll()
+        m.showWarnings(try #require(feed.take(after: 0)).shown)
+        #expect(m.model.style.geojson(MapApp.warningsSourceID) === source)
+        #expect(m.frame() == frame)
+        // One alert fewer: drawn at once.
+        var fewer = try #require(m.warnings.shown)
+        fewer.warnings.removeFirst()
+        m.showWarnings(fewer)
+        #expect(m.model.style.geojson(MapApp.warningsSourceID)?.features.count == 1)
+    }
+
     @Test func expiredWarningsAreNeverDrawnNotEvenFromTheCacheOffline() throws {
         let nws = try Self.standIn()
         let cache = AlertsCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-alerts-\(UUID().uuidString)"))
