@@ -137,6 +137,7 @@ import TestSupport
         let state = try JSON.parse(Headless.stateJSON(m, options: o), name: "state")
         let w = try #require(state["warnings"])
         #expect(w["source"] == .string("live") && w["count"] == .number(2) && w["shown"] == .bool(true) && w["lastError"] == .null)
+        #expect(StatusLine.warnings(m) == "NWS: 2 alerts")
         let first = try #require(w["alerts"]?.arrayValue?.first)
         #expect(first["event"] == .string("Tornado Warning") && first["color"] == .string("#ff0000"))
         #expect(first["expires"] == .string(RadarTime.iso(nws.issued + nws.lifetime)))
@@ -149,6 +150,7 @@ import TestSupport
         #expect(m.overlay.warningPanel != nil)
         for cmd in c.handle(.keyDown(.character("w"), modifiers: [], time: 0)) { m.apply(cmd, now: m.now) }
         #expect(!m.showsWarnings && m.overlay.warningPanel == nil && !m.model.visibleLayerIDs.contains("warnings-fill"))
+        #expect(StatusLine.warnings(m) == nil)
         let hidden = try JSON.parse(Headless.stateJSON(m, options: o), name: "state")
         #expect(hidden["warnings"]?["shown"] == .bool(false))
         for cmd in c.handle(.keyDown(.character("w"), modifiers: [], time: 0)) { m.apply(cmd, now: m.now) }
@@ -196,6 +198,7 @@ import TestSupport
         #expect(m.warnings.shown?.origin == .cache && m.currentWarnings.count == 2)
         let state = try JSON.parse(Headless.stateJSON(m, options: o), name: "state")
         #expect(state["warnings"]?["source"] == .string("cache") && state["warnings"]?["count"] == .number(2))
+        #expect(StatusLine.warnings(m) == "NWS: 2 alerts, cached (source: connection refused (nothing listening))")
         let t = NWSStandIn.tornadoBox
         let storm = Self.screen(m, (t.west + t.east) / 2, (t.south + t.north) / 2)
         let drawn = Self.pixel(Self.render(m), storm)
