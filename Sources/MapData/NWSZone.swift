@@ -23,7 +23,8 @@ public enum NWSZone {
             throw fail(MessageText.isHTML(data) ? "an HTML page, not a zone" : "not JSON (\(JSON.parseFailure(error, name: url)))")
         }
         guard let root = json.objectValue else { throw fail("expected a GeoJSON zone") }
-        if root["type"] == nil, let title = root["title"]?.stringValue {
+        // (A problem answer, application/problem+json: its title and detail; its `type` is a URL.)
+        if root["geometry"] == nil, root["features"] == nil, root["coordinates"] == nil, let title = root["title"]?.stringValue {
             throw fail("the service answered '\(MessageText.clipped(title, to: 80))'\(root["detail"]?.stringValue.map { ": " + MessageText.clipped($0, to: 80) } ?? "")")
         }
         let read: GeoJSONData
