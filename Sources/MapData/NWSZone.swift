@@ -31,7 +31,36 @@ public enum NWSZone {
         do { read = try GeoJSONData(json: json, path: "zone") } catch { throw fail("not GeoJSON (\(error))") }
         let polygons = read.features.map(\.geometry).filter { $0.kind == .polygons }
         guard let shape = merged(polygons) else { throw fail("no polygon (the zone has no geometry)") }
-        return shape
+        return thinned(shape)
+    }
+
+    /// Points of a ring closer than this to the last one kept are dropped (normalised Mercator:
+    /// about 40 m at the equator, a quarter of a pixel at zoom 10), so that a few thousand
+    /// detailed coastal zones do not take tens of megabytes.
+    public static let tolerance = 1e-6
+
+    /// `g` without the ring points within `tolerance` of the point kept before them (each ring
+    /// keeps its first and last point, and is kept whole when fewer than four would be left).
+    public static func thinned(_ g: FeatureGeometry, tolerance: Double = NWSZone.tolerance) -> FeatureGeometry {
+        let c = g.coordinates, t2 = tolerance * tolerance
+        var parts: [[MercatorPoint]] = [], dropped = false
+        parts.reserveCapacity(g.partCount)
+        for i in 0..<g.partCount {
+            let r = g.part(i)
+            var ring: [MercatorPoint] = []
+            for k in r {
+                let p = MercatorPoint(x: c[2 * k], y: c[2 * k + 1])
+                if let last = ring.last, k != r.upperBound - 1, (p.x - last.x) * (p.x - last.x) + (p.y - last.y) * (p.y - last.y) < t2 { continue }
+                ring.append(p)
+            }
+            if ring.count < 4 || ring.count == r.count {
+                parts.append(r.map { MercatorPoint(x: c[2 * $0], y: c[2 * $0 + 1]) })
+            } else {
+                parts.append(ring); dropped = true
+            }
+        }
+        guard dropped else { return g }
+        return FeatureGeometry(kind: .polygons, parts: parts, polygonStarts: Array(g.polygonStarts.dropLast()))
     }
 
     /// Polygon geometries as one (their polygons one after the other); nil for none.

@@ -133,6 +133,7 @@ public final class WarningsFeed: @unchecked Sendable {
                 if let cache {
                     do { try cache.writeAnswer(r.body, fetched: now, lastModified: lastModified) } catch { say("cache", "\(error)") }
                 }
+                forgetZones()
                 publish()
                 if resolveZones(now: now, limit: limit) { publish() }
             } catch {
@@ -220,6 +221,13 @@ public final class WarningsFeed: @unchecked Sendable {
         let official = Self.defaultBase + "/"
         guard base != Self.defaultBase, zone.hasPrefix(official) else { return zone }
         return base + "/" + zone.dropFirst(official.count)
+    }
+
+    /// Forgets the zones no alert of the answer names any more (they stay on disk for a day).
+    private func forgetZones() {
+        guard let answer else { return }
+        let named = Set(answer.alerts.filter { $0.geometry == nil }.flatMap { $0.zones.map(zoneURL) })
+        for url in zones.keys where !named.contains(url) { zones[url] = nil }
     }
 
     /// Publishes the answer with its shapes.

@@ -35,6 +35,22 @@ import Testing
         #expect(NWSZone.merged([]) == nil)
     }
 
+    @Test func ringPointsCloserThanTheToleranceAreDropped() throws {
+        // A square with a point every 10 m along its west side: the side keeps a point every 40 m or so.
+        let step = 0.25e-6
+        var ring = [MercatorPoint(x: 0.25, y: 0.4)]
+        for k in 1...40 { ring.append(MercatorPoint(x: 0.25, y: 0.4 + Double(k) * step)) }
+        ring += [MercatorPoint(x: 0.2501, y: 0.4 + 40 * step), MercatorPoint(x: 0.2501, y: 0.4), MercatorPoint(x: 0.25, y: 0.4)]
+        let g = FeatureGeometry(kind: .polygons, parts: [ring], polygonStarts: [0])
+        let thin = NWSZone.thinned(g)
+        #expect(thin.coordinates.count / 2 < 16 && thin.coordinates.count / 2 > 8)
+        #expect(thin.minX == g.minX && thin.maxX == g.maxX && thin.minY == g.minY && thin.maxY == g.maxY)
+        #expect(NWSZone.contains(thin, MercatorPoint(x: 0.25005, y: 0.400005)))
+        // Nothing to drop: the same geometry.
+        let square = try NWSZone.shape(data: try Self.file("forecast.json"), url: Self.url)
+        #expect(NWSZone.thinned(square) === square)
+    }
+
     @Test func answersThatAreNoZoneAreOneNamedError() throws {
         let u = Self.url
         #expect(Self.message { _ = try NWSZone.shape(data: try Self.file("nogeometry.json"), url: u) } == "\(u): no polygon (the zone has no geometry)")
