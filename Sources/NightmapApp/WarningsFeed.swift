@@ -91,6 +91,15 @@ public final class WarningsFeed: @unchecked Sendable {
         return (latest, self.generation)
     }
 
+    /// Waits until alerts newer than `generation` are published, at most `timeout` seconds;
+    /// whether they were (for tests of the background thread).
+    public func waitForUpdate(after generation: Int, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock(); defer { lock.unlock() }
+        while self.generation <= generation { if !lock.wait(until: deadline) { return self.generation > generation } }
+        return true
+    }
+
     /// The earliest instant the next poll asks the service.
     public var nextPoll: Double {
         pollLock.lock(); defer { pollLock.unlock() }
@@ -191,7 +200,7 @@ public final class WarningsFeed: @unchecked Sendable {
                 if let entry = cache?.zone(url, now: now), let shape = try? NWSZone.shape(data: entry.data, url: url) {
                     zones[url] = .shape(shape, fetched: entry.fetched); added = true; continue
                 }
-                guard asked < Self.zonesPerPoll, limit() > 0.05, let address = URL(string: url) else { continue }
+                guard asked < Self.zonesPerPoll, limit() > 0.05, !isStopped, let address = URL(string: url) else { continue }
                 asked += 1
                 let result = HTTPGet.run(address, timeout: limit(), maxBytes: 8 << 20, maxRedirects: 3, accept: "application/geo+json",
                                          userAgent: userAgent)
@@ -237,6 +246,7 @@ public final class WarningsFeed: @unchecked Sendable {
             // Nothing to show yet: an empty list, so `state` can say why.
             latest = Shown(warnings: [], origin: .cache, lastError: lastError, fetched: fetched)
             generation += 1
+            lock.broadcast()
             return
         }
         let warnings = answer.alerts.map { a -> Warning in
@@ -250,6 +260,7 @@ public final class WarningsFeed: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         latest = Shown(warnings: warnings, origin: origin, lastError: lastError, fetched: fetched)
         generation += 1
+        lock.broadcast()
     }
 
     /// Says `line` unless it was the last said under `key`.
@@ -273,12 +284,12 @@ public final class WarningsFeed: @unchecked Sendable {
 
     // MARK: The background thread
 
+    private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+
     /// Polls now and whenever the next poll is due until `stop()`.
     public func start() {
         let t = Thread { [self] in
-            while true {
-                lock.lock(); let done = stopped; lock.unlock()
-                if done { return }
+            while !isStopped {
                 poll()
                 let wait = max(1, min(Self.maximumPause, nextPoll - clock()))
                 lock.lock()

@@ -163,6 +163,20 @@ import TestSupport
         #expect(nws.zoneRequests.filter { $0.hasSuffix("XXZ404") }.count == 1)
     }
 
+    @Test func theBackgroundThreadPublishesTheAlertsAndStops() throws {
+        let nws = try NWSStandIn(issued: Self.issued)
+        defer { nws.stop() }
+        let clock = TestClock(Self.issued + 60)
+        let feed = Self.feed(nws.base, clock: clock)
+        feed.start()
+        #expect(feed.waitForUpdate(after: 0, timeout: 10))
+        let (shown, generation) = try #require(feed.take(after: 0))
+        #expect(shown.warnings.count == 2 && generation >= 1)
+        feed.stop()
+        // Stopped, and the clock not moved: nothing more is asked.
+        #expect(nws.alertRequests.count == 1)
+    }
+
     @Test func offlineTheCachedAnswerShowsLabelledCachedWithItsZones() throws {
         let cache = Self.temporaryCache()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
