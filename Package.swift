@@ -79,6 +79,7 @@ if Context.environment["NIGHTMAP_FUZZ"] == "1" {
         ("RainViewerIndex", ["MapData"]),
         ("GIBSDomains", ["MapData"]),
         ("NWSAlerts", ["MapCore", "MapData"]),
+        ("NWSZone", ["MapCore", "MapData"]),
         ("MVT", ["MapCore", "MapData"]),
         ("PMTiles", ["MapCore", "MapData"]),
         ("JPEG", ["MapData"]),

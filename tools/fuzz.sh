@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-600}
 SCRATCH=.build/fuzz
-ALL_KINDS=(gif png style geojson tle issfeed worldfile svg config state radaranswer rainviewerindex gibsdomains nwsalerts mvt pmtiles jpeg webp tilejson tilecache glyphs fonts)
+ALL_KINDS=(gif png style geojson tle issfeed worldfile svg config state radaranswer rainviewerindex gibsdomains nwsalerts nwszone mvt pmtiles jpeg webp tilejson tilecache glyphs fonts)
 KINDS=("$@")
 [ ${#KINDS[@]} -eq 0 ] && KINDS=("${ALL_KINDS[@]}")
 
@@ -29,7 +29,7 @@ target() {
     case "$1" in
         gif) echo FuzzGIF ;; png) echo FuzzPNG ;; style) echo FuzzStyle ;; geojson) echo FuzzGeoJSON ;;
         tle) echo FuzzTLE ;; issfeed) echo FuzzIssFeed ;; worldfile) echo FuzzWorldFile ;; svg) echo FuzzSVG ;;
-        config) echo FuzzConfig ;; state) echo FuzzState ;; radaranswer) echo FuzzRadarAnswer ;; rainviewerindex) echo FuzzRainViewerIndex ;; gibsdomains) echo FuzzGIBSDomains ;; nwsalerts) echo FuzzNWSAlerts ;;
+        config) echo FuzzConfig ;; state) echo FuzzState ;; radaranswer) echo FuzzRadarAnswer ;; rainviewerindex) echo FuzzRainViewerIndex ;; gibsdomains) echo FuzzGIBSDomains ;; nwsalerts) echo FuzzNWSAlerts ;; nwszone) echo FuzzNWSZone ;;
         mvt) echo FuzzMVT ;; pmtiles) echo FuzzPMTiles ;; jpeg) echo FuzzJPEG ;; webp) echo FuzzWebP ;;
         tilejson) echo FuzzTileJSON ;; tilecache) echo FuzzTileCache ;; glyphs) echo FuzzGlyphs ;; fonts) echo FuzzFonts ;;
         *) return 1 ;;

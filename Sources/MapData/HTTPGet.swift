@@ -29,15 +29,26 @@ public enum HTTPGet {
         public var wasCancelled: Bool { reason == Self.cancelledReason }
     }
 
+    /// What requests call themselves: `nightmap/0.1.0`.
+    public static let userAgent = "nightmap/\(NightmapVersion.text)"
+
+    /// The User-Agent with a contact (an email address or a URL) as services such as the NWS
+    /// ask for: `nightmap/0.1.0 (me@example.org)`; the plain one without.
+    public static func userAgent(contact: String?) -> String {
+        guard let c = contact?.trimmingCharacters(in: .whitespaces), !c.isEmpty else { return userAgent }
+        return "\(userAgent) (\(c))"
+    }
+
     /// Fetches `url`: at most `timeout` seconds in all, `maxBytes` of body (an answer announcing
     /// more is refused at its headers), `maxRedirects` redirects, HTTP and HTTPS only.
     /// A status other than 2xx ends the request at its headers, as `HTTP 503 (Service Unavailable)`.
     /// `headers`: more request headers (`If-None-Match: "x"`); with `notModified`, a 304 answer
-    /// is a response (its status 304, no body), for a conditional request. `cancelled`, asked
+    /// is a response (its status 304, no body), for a conditional request; `userAgent` replaces the
+    /// plain `nightmap/VERSION` (one with a contact). `cancelled`, asked
     /// while the transfer runs (often while data flows, about once a second while it stalls),
     /// stops it when it returns true: the failure is then `Failure.cancelledReason`.
     public static func run(_ url: URL, timeout: Double, maxBytes: Int, maxRedirects: Int, accept: String,
-                           headers extra: [String] = [], notModified: Bool = false,
+                           headers extra: [String] = [], notModified: Bool = false, userAgent: String = HTTPGet.userAgent,
                            cancelled: (@Sendable () -> Bool)? = nil) -> Result<Response, Failure> {
         _ = globalInit
         guard let curl = curl_easy_init() else { return .failure(Failure(reason: "cannot start a request (libcurl)")) }
@@ -48,7 +59,7 @@ public enum HTTPGet {
         let user = Unmanaged.passUnretained(state).toOpaque()
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept: \(accept)")
-        headers = curl_slist_append(headers, "User-Agent: nightmap")
+        headers = curl_slist_append(headers, "User-Agent: \(userAgent.contains("\r") || userAgent.contains("\n") ? HTTPGet.userAgent : userAgent)")
         for h in extra where !h.contains("\r") && !h.contains("\n") { headers = curl_slist_append(headers, h) }
         defer { curl_slist_free_all(headers) }
         let milliseconds = Int(max(1, min(timeout, 86_400) * 1000))

@@ -45,6 +45,7 @@ extension AppOverlay {
             }
         }
         if let compass { items.append(.compass(compass, bearing: bearing, color: text)) }
+        if let panel = warningPanel, !attributionOnly { warningPanelItems(panel, font: font, size: size, model, into: &items) }
         if let help, !attributionOnly {
             // A dark panel in the middle of the window, the lines 1.5 apart on it.
             let (ascent, descent) = font.metrics(size: size)

@@ -14,6 +14,8 @@ public struct AppOverlay: Sendable {
     public var timeline: FrameTimeline?
     /// The radar's colour scale, top left.
     public var legend: ColorLegend?
+    /// The warnings under the resting pointer, beside it.
+    public var warningPanel: WarningPanel?
     /// The scale bar is in miles and feet.
     public var imperialUnits = false
     /// Anything is drawn (off: the benchmark's scenarios without text, `snapshot --overlay none`).
@@ -72,7 +74,7 @@ public struct AppOverlay: Sendable {
         let layout = layout(over: model, scale: scaleBar(over: model))
         let compass = attributionOnly ? nil : model.compassArea
         let help = attributionOnly ? nil : help
-        let key = OverlayCache.ItemsKey(layout: layout, timeline: timeline, legend: legend, help: help, compass: compass,
+        let key = OverlayCache.ItemsKey(layout: layout, timeline: timeline, legend: legend, help: help, warningPanel: attributionOnly ? nil : warningPanel, compass: compass,
                                         bearing: model.camera.state.bearing, width: model.camera.size.width,
                                         height: model.camera.size.height, ratio: model.pixelRatio,
                                         font: model.style.font.map(ObjectIdentifier.init))

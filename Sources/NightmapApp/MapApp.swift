@@ -67,6 +67,8 @@ public struct MapApp: Sendable {
     public var overlay = AppOverlay()
     /// Set by a quit command.
     public private(set) var wantsQuit = false
+    /// The NWS warnings: the alerts, what is drawn of them, the panel under the pointer.
+    public internal(set) var warnings = WarningsState()
 
     /// The source the ISS's position goes into (a Point with its `bearing`), the symbol layer
     /// that draws it, and the sources of its ground track.
@@ -154,6 +156,8 @@ public struct MapApp: Sendable {
             toggleLayers([Self.nightID, Self.subsolarID])
         case .toggleFootprint:
             toggleLayers([Self.footprintID, Self.footprintEdgeID])
+        case .toggleWarnings:
+            toggleWarnings()
         case .toggleNextPass:
             showsNextPass.toggle()
             advanceNextPass()
@@ -223,6 +227,7 @@ public struct MapApp: Sendable {
         advanceIss()
         advanceNextPass()
         advanceSky()
+        advanceWarnings()
     }
 
     /// True while something changes from instant to instant: the loop keeps drawing.
@@ -237,6 +242,7 @@ public struct MapApp: Sendable {
         if let step = issUpdateInterval { next = min(next ?? .infinity, now + step) }
         if model.style.geojson(Self.nightID) != nil { next = min(next ?? .infinity, max(now, skyComputedAt + 60)) }
         if let settle = model.labelsSettleAt { next = min(next ?? .infinity, settle) }
+        if let expiry = nextWarningExpiry { next = min(next ?? .infinity, expiry) }
         return next
     }
 }
@@ -251,6 +257,7 @@ public enum HelpText {
         "[ ]: radar frames faster / slower    g: radar legend    r: radar provider (auto, IEM, RainViewer)",
         "l: light preset    e: radar emissive strength 1 / 0",
         "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route, 4 streets",
+        "w: NWS warnings (rest the pointer on one for its text)",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
     ]
 }

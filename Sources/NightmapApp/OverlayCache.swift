@@ -15,7 +15,7 @@ final class OverlayCache: @unchecked Sendable {
     }
     /// Everything the items and the boxes to keep clear are made from.
     struct ItemsKey: Equatable {
-        let layout: OverlayLayout?, timeline: FrameTimeline?, legend: ColorLegend?, help: [String]?
+        let layout: OverlayLayout?, timeline: FrameTimeline?, legend: ColorLegend?, help: [String]?, warningPanel: WarningPanel?
         let compass: CompassArea?, bearing: Double
         let width: Int, height: Int, ratio: Double
         let font: ObjectIdentifier?

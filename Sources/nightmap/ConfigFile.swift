@@ -16,8 +16,9 @@ enum ConfigFile {
     static let viewOptions: [String: Bool] = [
         "size": false, "style": false, "center": false, "zoom": false, "scene": false, "route": false, "radar": false,
         "radar-bounds": false, "radar-placement": false, "radar-url": false, "radar-step": false,
-        "radar-count": false, "radar-dwell": false, "radar-provider": false, "rainviewer-url": false, "light": false, "iss": false, "iss-url": false, "tle": false,
-        "tle-url": false, "observer": false, "time": false, "elapsed": false, "verbose": true, "no-restore": true,
+        "radar-count": false, "radar-dwell": false, "radar-provider": false, "rainviewer-url": false, "light": false, "iss": false,
+        "iss-url": false, "tle": false, "tle-url": false, "observer": false, "alerts-url": false, "contact": false, "time": false,
+        "elapsed": false, "verbose": true, "no-restore": true,
     ]
 
     /// The file's arguments; none when it does not exist. A bad line, or a file that exists but

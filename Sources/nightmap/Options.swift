@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import MapData
 import NightmapApp
 
 /// What of the overlay a snapshot draws: everything the window shows, the attribution alone, or
@@ -53,6 +54,9 @@ struct Options: Equatable {
     var days = 3.0
     var minElevation = 10.0
     var json = false
+    /// `--alerts-url`: the NWS API's base (nil: `none`, no warnings); `--contact`: for its User-Agent.
+    var alertsURL: String? = WarningsFeed.defaultBase
+    var contact: String?
     /// Where the element set is kept current from (nil: `--tle-url none`).
     var tleURL: URL? = ElementsRefresh.celestrak
     /// The UTC instant the map shows at elapsed 0 (seconds since 1970).
@@ -78,7 +82,7 @@ struct Options: Equatable {
     var showHelp = false
     var showVersion = false
 
-    static let version = "0.1.0"
+    static let version = NightmapVersion.text
 
     static let usage = """
     usage: nightmap [view] [options]
@@ -121,6 +125,8 @@ struct Options: Equatable {
                          the one nearer the instant shown)
       --tle-url URL      keep the element set current from this URL when it is over 12 h old, at most once
                          in 2 h (default CelesTrak's GP query for 25544; none: never)
+      --alerts-url URL   the NWS API for the US warnings (default https://api.weather.gov; none: no warnings)
+      --contact TEXT     an email address or URL added to the User-Agent, as the NWS asks of its users
       --observer LAT,LON where the ISS's passes are predicted for (marked on the map; o: the next pass)
       --days D           passes: days ahead from the instant shown (default 3, at most 30)
       --min-elevation DEG  passes: list passes whose highest elevation reaches this (default 10)
@@ -290,6 +296,19 @@ struct Options: Equatable {
                     throw UsageError(description: "option --tle-url: '\(v)' is not an http or https URL, nor none")
                 }
                 o.tleURL = u
+            case "--alerts-url":
+                let v = try value()
+                if v == "none" { o.alertsURL = nil; break }
+                guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil else {
+                    throw UsageError(description: "option --alerts-url: '\(v)' is not an http or https URL, nor none")
+                }
+                o.alertsURL = v
+            case "--contact":
+                let v = try value()
+                guard !v.isEmpty, v.count <= 200, !v.contains(where: { $0.isNewline || $0 == "(" || $0 == ")" }) else {
+                    throw UsageError(description: "option --contact: give an email address or a URL on one line, without parentheses (at most 200 characters)")
+                }
+                o.contact = v
             case "--light":
                 let v = try value()
                 guard let l = LightPreset(rawValue: v) else {

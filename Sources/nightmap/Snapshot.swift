@@ -7,6 +7,7 @@ extension Headless {
     static func snapshot(_ o: Options) throws {
         var model = try MapSetup.model(o, report: warn)
         loadRadarOnce(&model, o)
+        loadWarningsOnce(&model, o)
         refreshElementsOnce(&model, o)
         if o.issMode == .live { fetchIssOnce(&model, o) }     // auto draws from the orbit: one picture needs no feed
         model.model.loadWantedTiles(now: model.model.now)

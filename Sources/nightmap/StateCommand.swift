@@ -8,6 +8,7 @@ extension Headless {
     static func state(_ o: Options) throws -> String {
         var model = try MapSetup.model(o, report: warn)
         loadRadarOnce(&model, o)
+        loadWarningsOnce(&model, o)
         refreshElementsOnce(&model, o)
         fetchIssOnce(&model, o)
         // The status line as the window shows it with nothing moving.
@@ -115,6 +116,7 @@ extension Headless {
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),
+            "warnings": warningsJSON(model, o),
             "iss": issJSON(model),
             "sun": sunJSON(model),
             "labels": labelsJSON(model),

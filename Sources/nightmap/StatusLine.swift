@@ -14,6 +14,7 @@ enum StatusLine {
         if let full = radar(model) { parts.append(StatusPart(full, short: radar(model, short: true), essential: true)) }
         if let full = iss(model) { parts.append(StatusPart(full, short: iss(model, short: true), essential: true)) }
         if let full = nextPass(model) { parts.append(StatusPart(full, short: nextPass(model, short: true), essential: true)) }
+        if let full = warnings(model) { parts.append(StatusPart(full, short: warnings(model, short: true), essential: false)) }
         if let p = pointer { parts.append(StatusPart(coordinates(p), essential: false)) }
         if let fps { parts.append(StatusPart(fps > 0 ? String(format: "%.0f fps", fps) : "idle", essential: false)) }
         parts.append(StatusPart("h: help", essential: false))

@@ -33,6 +33,9 @@ final class Viewer {
     private var lastFeedProblem: String?
     /// The live radar, kept current off this thread; nil for frames from files.
     private var radar: RadarProviders?
+    /// The NWS warnings, kept current off this thread; nil with `--alerts-url none`.
+    private var warningsFeed: WarningsFeed?
+    private var warningsGeneration = 0
     /// Keeps the ISS element set current off this thread; nil with `--tle`, `--tle-url none`.
     private var elements: ElementsKeeper?
     private var lastElementsProblem: String?
@@ -59,6 +62,7 @@ final class Viewer {
         // The radar's clock: the instant the map shows (`--time` moves it, the wall clock runs it).
         let offset = (options.time.map { $0 - Date().timeIntervalSince1970 } ?? 0) + options.elapsed
         radar = MapSetup.radarProviders(model, options, clock: { Date().timeIntervalSince1970 + offset }, report: warn)
+        warningsFeed = MapSetup.warningsFeed(model, options, clock: { Date().timeIntervalSince1970 }, report: warn)
         if let refresh = MapSetup.elementsRefresh(model, options) {
             elements = ElementsKeeper(refresh: refresh, newestEpoch: model.issOrbitEpoch) {
                 let now = Date().timeIntervalSince1970
@@ -70,6 +74,7 @@ final class Viewer {
     deinit {
         feed?.stop()
         radar?.stop()
+        warningsFeed?.stop()
         elements?.stop()
         if let t = texture { SDL_DestroyTexture(t) }
         if let r = sdlRenderer { SDL_DestroyRenderer(r) }
@@ -165,6 +170,7 @@ final class Viewer {
         var event = SDL_Event()
         feed?.start()
         radar?.start()
+        warningsFeed?.start()
         elements?.start()
         while !model.wantsQuit {
             // Sleep until the next event, the next animation frame or the next timer tick.
@@ -194,6 +200,11 @@ final class Viewer {
                     statusUpdated = -.infinity
                     if options.verbose { log("\(series.attribution): \(series.frameSlots.count) of \(series.slots.count) frames") }
                 }
+            }
+            if let (shown, generation) = warningsFeed?.take(after: warningsGeneration) {
+                warningsGeneration = generation
+                model.advance(to: now())
+                model.showWarnings(shown)
             }
             let t = now()
             model.advance(to: t)
@@ -241,11 +252,13 @@ final class Viewer {
             let kind = UInt32(e.window.event)
             if kind == SDL_WINDOWEVENT_SIZE_CHANGED.rawValue { try resizeBuffers(); return }
             if kind == SDL_WINDOWEVENT_EXPOSED.rawValue || kind == SDL_WINDOWEVENT_SHOWN.rawValue { needsPresent = true }
-            if kind == SDL_WINDOWEVENT_LEAVE.rawValue { pointer = nil; statusUpdated = -.infinity }
+            if kind == SDL_WINDOWEVENT_LEAVE.rawValue { pointer = nil; statusUpdated = -.infinity; model.setWarningPointer(nil) }
         }
         if e.type == SDL_MOUSEMOTION.rawValue {
             pointer = (Double(e.motion.x) * pixelScale, Double(e.motion.y) * pixelScale)
             statusUpdated = -.infinity          // the coordinates follow the pointer
+            // (The warnings panel follows a resting pointer, not a drag.)
+            model.setWarningPointer(e.motion.state == 0 ? .init(x: Double(e.motion.x) * pixelScale, y: Double(e.motion.y) * pixelScale) : nil)
         }
         // Pointer timing (double-clicks, inertia) uses when SDL saw the event, not when it is handled.
         guard let ev = SDLInput.translate(e, time: Double(e.common.timestamp) / 1000, scale: pixelScale) else { return }
@@ -270,6 +283,7 @@ final class Viewer {
                 if case .toggleEmissive = c { log("radar emissive toggled") }
                 if case .toggleFollow = c { log("follow \(model.followsIss ? "on" : "off")") }
                 if case .toggleHelp = c { log("help \(model.showsHelp ? "shown" : "hidden")") }
+                if case .toggleWarnings = c { log("warnings \(model.showsWarnings ? "shown" : "hidden")") }
             }
         }
     }

@@ -27,6 +27,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
         case image(Data, type: String)          // 200 with these bytes as `type`
         indirect case route(@Sendable (String) -> Behaviour)
                                                 // the behaviour for the request target (path and query)
+        indirect case routeHead(@Sendable (_ target: String, _ head: String) -> Behaviour)
+                                                // the same, seeing the request's head too (its headers)
 
         /// 200 `application/json` whose body is not UTF-8.
         public static let invalidUTF8 = raw(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 8\r\nConnection: close\r\n\r\n".utf8)
@@ -52,6 +54,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     private var sent = 0
     private var served = 0
     private var seenTargets: [String] = []
+    private var seenHeads: [String] = []
 
     public init(_ behaviour: Behaviour) throws {
         current = behaviour
@@ -92,6 +95,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
     public var requests: Int { lock.lock(); defer { lock.unlock() }; return served }
     /// The request targets (path and query) read so far, in order.
     public var targets: [String] { lock.lock(); defer { lock.unlock() }; return seenTargets }
+    /// The request heads (request line and headers) read so far, in order.
+    public var heads: [String] { lock.lock(); defer { lock.unlock() }; return seenHeads }
 
     /// Waits until `count` requests in all have been read, at most `timeout` seconds; whether
     /// they have.
@@ -241,9 +246,14 @@ public final class LocalHTTPServer: @unchecked Sendable {
         }
         let requestLine = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
         let target = requestLine.count > 1 ? String(requestLine[1]) : "/"
-        lock.lock(); served += 1; seenTargets.append(target); var behaviour = current; lock.unlock()
+        let headText = String(decoding: head, as: UTF8.self)
+        lock.lock(); served += 1; seenTargets.append(target); seenHeads.append(headText); var behaviour = current; lock.unlock()
         signalChange()
-        while case let .route(choose) = behaviour { behaviour = choose(target) }
+        while true {
+            if case let .route(choose) = behaviour { behaviour = choose(target) } else if case let .routeHead(choose) = behaviour {
+                behaviour = choose(target, headText)
+            } else { break }
+        }
         func reply(_ status: Int, _ body: Data, type: String = "application/json") {
             _ = send(c, "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
             _ = send(c, body)
@@ -288,7 +298,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
             reply(200, Data(body.utf8))
         case let .image(data, type):
             reply(200, data, type: type)
-        case .route:
+        case .route, .routeHead:
             return
         }
         // Close gracefully: stop sending, then wait (at most 2 s) for the client to close its side,

@@ -19,7 +19,7 @@ expect_error() {
     [ "$(wc -l < "$WORK/err")" -le 2 ] || fail "$what: more than two lines on stderr: $(cat "$WORK/err")"
     ok "$what: $(head -1 "$WORK/err")"
 }
-snap() { "$BIN" snapshot --iss tle --tle-url none --radar demo --size 320x200 "$@"; }
+snap() { "$BIN" snapshot --iss tle --tle-url none --alerts-url none --radar demo --size 320x200 "$@"; }
 
 # 1. Unreadable files (root reads anything, so the check runs as nobody when we are root). The
 # checkout may sit in a folder nobody cannot enter (a clone in /root or a mode-0700 temporary
@@ -37,10 +37,10 @@ fi
 as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; else "$@"; fi; }
 cp "$RESOURCES/routes/default.geojson" "$WORK/route.geojson"
 chmod 000 "$WORK/route.geojson"
-expect_error "unreadable route" "route.geojson" as_user "$USER_BIN" snapshot --iss tle --tle-url none --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
+expect_error "unreadable route" "route.geojson" as_user "$USER_BIN" snapshot --iss tle --tle-url none --alerts-url none --size 320x200 --route "$WORK/route.geojson" -o "$WORK/u.png"
 echo '{"version": 8, "sources": {}, "layers": []}' > "$WORK/style.json"
 chmod 000 "$WORK/style.json"
-expect_error "unreadable style" "style.json" as_user "$USER_BIN" snapshot --iss tle --tle-url none --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
+expect_error "unreadable style" "style.json" as_user "$USER_BIN" snapshot --iss tle --tle-url none --alerts-url none --size 320x200 --style "$WORK/style.json" -o "$WORK/u.png"
 
 # 2. A directory where a file is expected.
 mkdir -p "$WORK/dir.json" "$WORK/dir.geojson" "$WORK/dir.tle"
@@ -71,7 +71,7 @@ ok "style rewritten while read: $runs snapshots, $failed refused with a one-line
 # says so, the earlier snapshot at that path is untouched and no temporary file is left.
 snap -o "$WORK/full.png"
 before=$(sha256sum < "$WORK/full.png")
-expect_error "file size limit while writing" "File too large" prlimit --fsize=2048 "$BIN" snapshot --iss tle --tle-url none --radar demo --size 320x200 --elapsed 0.5 -o "$WORK/full.png"
+expect_error "file size limit while writing" "File too large" prlimit --fsize=2048 "$BIN" snapshot --iss tle --tle-url none --alerts-url none --radar demo --size 320x200 --elapsed 0.5 -o "$WORK/full.png"
 [ "$(sha256sum < "$WORK/full.png")" = "$before" ] || fail "the earlier snapshot was changed"
 leftovers=$(find "$WORK" -name '.full.png.*' | wc -l)
 [ "$leftovers" = 0 ] || fail "$leftovers temporary files left behind"
@@ -109,7 +109,7 @@ for words in 'layers\[1\].source: missing; layer "broken" skipped' 'unknown laye
     [ "$(grep -c -- "$words" "$WORK/err")" = 1 ] || fail "style with four problems: stderr does not say '$words' once: $(cat "$WORK/err")"
 done
 [ "$(grep -c . "$WORK/err")" = 4 ] || fail "style with four problems: not four lines on stderr: $(cat "$WORK/err")"
-"$BIN" state --iss tle --tle-url none --radar demo --style "$WORK/mixed.json" 2> /dev/null > "$WORK/state.json"
+"$BIN" state --iss tle --tle-url none --alerts-url none --radar demo --style "$WORK/mixed.json" 2> /dev/null > "$WORK/state.json"
 python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["skipped"]; assert len(s) == 4, s' "$WORK/state.json" \
     || fail "style with four problems: state's skipped is not the four: $(cat "$WORK/state.json")"
 ok "style with four problems: drawn (exit 0), the four named once each on stderr and in state"

@@ -69,12 +69,12 @@ check() {
     ok "$label: man renders nightmap(1) ($(wc -l < "$WORK/man.txt") lines, every section, no warnings)"
 
     rm -f "$WORK/x.png"
-    isolated "$root/bin/nightmap" snapshot --iss tle --tle-url none --radar demo --size 320x200 -o "$WORK/x.png" 2> "$WORK/err" \
+    isolated "$root/bin/nightmap" snapshot --iss tle --tle-url none --alerts-url none --radar demo --size 320x200 -o "$WORK/x.png" 2> "$WORK/err" \
         || fail "$label: the installed binary, run from /: $(cat "$WORK/err")"
     [ "$(identify -format '%wx%h' "$WORK/x.png")" = 320x200 ] || fail "$label: the snapshot is not a 320x200 PNG"
     ok "$label: $root/bin/nightmap snapshot from / finds its resources"
     rm -f "$WORK/x.png"
-    isolated env PATH="$root/bin:$PATH" nightmap snapshot --iss tle --tle-url none --radar demo --size 320x200 -o "$WORK/x.png" 2> "$WORK/err" \
+    isolated env PATH="$root/bin:$PATH" nightmap snapshot --iss tle --tle-url none --alerts-url none --radar demo --size 320x200 -o "$WORK/x.png" 2> "$WORK/err" \
         || fail "$label: nightmap through PATH, from /: $(cat "$WORK/err")"
     [ -s "$WORK/x.png" ] || fail "$label: no snapshot through PATH"
     ok "$label: nightmap through PATH from / finds its resources"

@@ -206,7 +206,7 @@ import TestSupport
     }
 
     @Test func stateListsThePlacedLabels() throws {
-        let json = try JSON.parse(try Headless.state(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--tle-url", "none"])), name: "state")
+        let json = try JSON.parse(try Headless.state(try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--tle-url", "none", "--alerts-url", "none"])), name: "state")
         let labels = try #require(json["labels"]?.arrayValue)
         #expect(labels.contains { $0["text"] == .string("Boston") && $0["box"]?.numbersValue?.count == 4 })
     }

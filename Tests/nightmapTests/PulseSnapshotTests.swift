@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func stateReportsThePulse() throws {
-        let o = try Options.parse(["state", "--radar", "demo", "--scene", "route", "--route", Self.fixture, "--iss", "tle", "--tle-url", "none"])
+        let o = try Options.parse(["state", "--radar", "demo", "--scene", "route", "--route", Self.fixture, "--iss", "tle", "--tle-url", "none", "--alerts-url", "none"])
         let json = try JSON.parse(Data(try Headless.state(o).utf8), name: "state").objectValue
         let pulse = json?["pulse"]?.objectValue
         #expect(pulse?["running"] == .bool(true))

@@ -143,6 +143,7 @@ public struct InputController: Sendable {
         case .character("r"), .character("R"): return [.cycleRadarProvider]
         case .character("t"), .character("T"): return [.toggleDaylight]
         case .character("v"), .character("V"): return [.toggleFootprint]
+        case .character("w"), .character("W"): return [.toggleWarnings]
         case .character("o"), .character("O"): return [.toggleNextPass]
         case .character("l"), .character("L"): return [.cycleLight]
         case .character("e"), .character("E"): return [.toggleEmissive]

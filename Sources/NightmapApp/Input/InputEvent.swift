@@ -71,6 +71,8 @@ public enum MapCommand: Equatable, Sendable {
     case toggleDaylight
     /// The ISS's visibility footprint (`v`).
     case toggleFootprint
+    /// The NWS warnings (`w`).
+    case toggleWarnings
     /// The next pass over the observer in the status line (`o`).
     case toggleNextPass
     /// Go to the next light preset, eased over 300 ms.
