@@ -10,9 +10,10 @@ extension MapApp {
         return LngLatBounds(west: nw.lng, south: se.lat, east: se.lng, north: nw.lat)
     }
 
-    /// The provider the view should show now (nil: the radar is not live).
+    /// The provider the view should show now (nil: the radar is not live): IEM's where the view
+    /// lies within the box its feed asks for (part of IEM's mosaic: the style's radar box).
     public var radarProviderWanted: RadarProvider? {
-        radarChoice?.provider(for: viewBounds, current: radarProvider)
+        radarChoice?.provider(for: viewBounds, current: radarProvider, box: radarLive?.box ?? RadarProviderChoice.iemBox)
     }
 
     /// The provider shown from now (the run loop shows its frames).

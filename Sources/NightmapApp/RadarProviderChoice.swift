@@ -2,24 +2,30 @@ import MapCore
 
 /// Which radar provider a view gets (`--radar-provider auto|iem|rainviewer`): IEM's NEXRAD mosaic
 /// (5-minute frames, sharper) where the view lies within its box, RainViewer's global radar
-/// elsewhere. `auto` switches as the user pans, with some hold: a view showing IEM keeps it while
-/// at least `keepShare` of the view (by area in Web Mercator) lies in the box, so panning along
-/// the box's edge does not flip the providers back and forth.
+/// elsewhere. "Within" is: the view's centre in the box and at least `enterShare` of the view (by
+/// area in Web Mercator), so the US Northeast with a strip of the Atlantic is IEM's. `auto`
+/// switches as the user pans, with some hold: a view showing IEM keeps it while at least
+/// `keepShare` of it lies in the box, so panning along the box's edge does not flip the
+/// providers back and forth.
 public enum RadarProviderChoice: String, Sendable, CaseIterable {
     case auto, iem, rainviewer
 
     /// The mosaic's extent (IEM's `n0q` composite: 126 to 66 degrees west, 24 to 50 north).
     public static let iemBox = LngLatBounds(west: -126, south: 24, east: -66, north: 50)
-    public static let keepShare = 0.9
+    public static let enterShare = 0.75, keepShare = 0.55
 
-    /// The provider for a view of `view`, given the one shown now (nil: none yet).
-    public func provider(for view: LngLatBounds, current: RadarProvider?) -> RadarProvider {
+    /// The provider for a view of `view`, given the one shown now (nil: none yet); `box` is
+    /// where the WMS feed's frames are (IEM's whole mosaic, or the part the feed asks for).
+    public func provider(for view: LngLatBounds, current: RadarProvider?, box: LngLatBounds = iemBox) -> RadarProvider {
         switch self {
         case .iem: return .iem
         case .rainviewer: return .rainviewer
         case .auto:
-            let share = Self.share(of: view, in: Self.iemBox)
-            return share >= (current == .iem ? Self.keepShare : 1) ? .iem : .rainviewer
+            let share = Self.share(of: view, in: box)
+            if current == .iem { return share >= Self.keepShare ? .iem : .rainviewer }
+            let centre = LngLat(lng: (view.west + view.east) / 2, lat: (view.south + view.north) / 2)
+            let inside = centre.lng >= box.west && centre.lng <= box.east && centre.lat >= box.south && centre.lat <= box.north
+            return inside && share >= Self.enterShare ? .iem : .rainviewer
         }
     }
 

@@ -181,12 +181,15 @@ enum MapSetup {
         }
         let demoPath = try URL(fileURLWithPath: sourcePath(layer, document, resolver)).deletingLastPathComponent().path
         guard let chosen = o.radar, chosen != "live" else {
-            let box = o.radarBounds ?? LngLatBounds(west: min(corners.topLeft.lng, corners.bottomLeft.lng),
-                                                    south: min(corners.bottomLeft.lat, corners.bottomRight.lat),
-                                                    east: max(corners.topRight.lng, corners.bottomRight.lng),
-                                                    north: max(corners.topLeft.lat, corners.topRight.lat))
+            // With RainViewer beside it (auto), IEM's feed covers its whole mosaic (the United
+            // States at zoom 5's resolution, 2,731 x 1,511 pixels); alone, the example's box
+            // at the scene's deepest zoom.
+            let whole = o.radarBounds == nil && o.radarProviders == .auto
+            let box = o.radarBounds ?? (whole ? RadarProviderChoice.iemBox : LngLatBounds(
+                west: min(corners.topLeft.lng, corners.bottomLeft.lng), south: min(corners.bottomLeft.lat, corners.bottomRight.lat),
+                east: max(corners.topRight.lng, corners.bottomRight.lng), north: max(corners.topLeft.lat, corners.topRight.lat)))
             let template = o.radarURL ?? .iem
-            let size = RadarFeed.Source.requestSize(box: box, maxZoom: Scene.radar.bounds.maxZoom + log2(o.pixelRatio))
+            let size = RadarFeed.Source.requestSize(box: box, maxZoom: (whole ? 5 : Scene.radar.bounds.maxZoom) + log2(o.pixelRatio))
             let live = RadarFeed.Source(template: template, box: box, width: size.width, height: size.height,
                                         schedule: RadarSchedule(step: o.radarStep * 60, count: o.radarCount),
                                         provider: RadarFeed.Source.provider(for: template))

@@ -9,8 +9,8 @@ import Testing
     }
 
     /// Panning from Kansas east over the Atlantic to Europe and back: IEM while the view is in
-    /// its box, RainViewer from where a tenth of the view has left it, IEM again only once the
-    /// view is wholly back inside.
+    /// its box, RainViewer from where half the view has left it, IEM again only once three
+    /// quarters of the view are back inside.
     @Test func autoSwitchesAsTheCameraPansWithAHold() {
         let auto = RadarProviderChoice.auto
         var current: RadarProvider? = nil
@@ -25,10 +25,10 @@ import Testing
             if p != current { seen.append((lng, p)) }
             current = p
         }
-        // The box's east edge is -66: the view (10 degrees wide) is whole up to -71 and a tenth
-        // past the edge at -70.
+        // The box's east edge is -66: the view (10 degrees wide) has (-61 - lng) / 10 of itself
+        // inside: 0.5 at -66 (below the hold, 0.55), 0.8 at -69 (above the entry, 0.75).
         #expect(seen.map(\.1) == [.iem, .rainviewer, .iem])
-        #expect(seen.map(\.0) == [-98, -69, -71])
+        #expect(seen.map(\.0) == [-98, -66, -69])
     }
 
     @Test func sharesAndFixedChoices() {
