@@ -15,6 +15,8 @@ public struct GIBSTimeDomain: Equatable, Sendable {
         public let start: Double, end: Double, step: Double
         /// How many times the run holds.
         public var count: Int { Int(((end - start) / step).rounded(.down)) + 1 }
+
+        public init(start: Double, end: Double, step: Double) { self.start = start; self.end = end; self.step = step }
     }
 
     /// In the answer's order.

@@ -58,6 +58,7 @@ extension MapApp {
         try? model.updateImageSource(id, source)
         model.attribution = (credits + [series.attribution]).joined(separator: " · ")
         showRadarFrame()
+        showCloudsFrame()
         showRadarOverlay()
     }
 
@@ -97,6 +98,7 @@ extension MapApp {
         let change = loop.lastChange(at: now)
         if let change { try? model.setImageFrame(source: id, index: change.from, at: change.time) }
         try? model.setImageFrame(source: id, index: index, at: change?.time ?? now)
+        showCloudsFrame()
         showRadarOverlay()
     }
 }

@@ -30,6 +30,10 @@ public struct MapApp: Sendable {
     public internal(set) var radarProvider: RadarProvider?
     /// Whether `r` may change the choice (both providers are on).
     public var radarProviderCycles = false
+    /// The clouds' frames (nil: none yet, or no clouds layer), and the time of the newest
+    /// clouds any satellite has (UTC seconds: the status line says how old they are).
+    public internal(set) var clouds: RadarSeries?
+    public var cloudsNewest: Double?
     /// The raster layer the timer steps through (the radar), if any.
     public let radarLayerID: String?
     /// Where the style puts the radar's image source: frames that do not say where they go
@@ -152,6 +156,8 @@ public struct MapApp: Sendable {
             showRadarOverlay()
         case .cycleRadarProvider:
             cycleRadarProvider()
+        case .toggleClouds:
+            toggleLayers([Self.cloudsID])
         case .toggleDaylight:
             toggleLayers([Self.nightID, Self.subsolarID])
         case .toggleFootprint:
@@ -255,7 +261,7 @@ public enum HelpText {
         "right-drag, Ctrl+drag: rotate    Shift+Left/Right: turn 15°    n, Alt+Up: north up",
         "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
         "[ ]: radar frames faster / slower    g: radar legend    r: radar provider (auto, IEM, RainViewer)",
-        "l: light preset    e: radar emissive strength 1 / 0",
+        "l: light preset    e: radar emissive strength 1 / 0    c: clouds",
         "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route, 4 streets",
         "w: NWS warnings (rest the pointer on one for its text)",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",

@@ -2,17 +2,21 @@ import Foundation
 import MapCore
 
 /// The live radar's providers and the map they feed: IEM's mosaic (or the `--radar-url`
-/// service) through a `RadarFeed`, RainViewer through a `TileLoopFeed` of a `RainViewerSource`. `update` brings the
+/// service) through a `RadarFeed`, RainViewer through a `TileLoopFeed` of a `RainViewerSource`,
+/// and the clouds below them through a `TileLoopFeed` of a `CloudsSource`. `update` brings the
 /// map up to date once per turn of the run loop: the provider its view wants (switching as the
-/// user pans, only the shown provider's feed asking its service), the view the RainViewer feed
-/// covers, and the shown provider's newest series.
+/// user pans, only the shown provider's feed asking its service), the view the tiled feeds
+/// cover, the radar's times the clouds follow, and each one's newest series.
 public final class RadarProviders {
     public let wms: RadarFeed?
     public let rainViewer: TileLoopFeed?
+    /// The clouds (asking their service only while the clouds layer is shown).
+    public let clouds: TileLoopFeed?
     private var generations: [RadarProvider: Int] = [:]
+    private var cloudsGeneration = 0
 
-    public init(wms: RadarFeed?, rainViewer: TileLoopFeed?) {
-        self.wms = wms; self.rainViewer = rainViewer
+    public init(wms: RadarFeed?, rainViewer: TileLoopFeed?, clouds: TileLoopFeed? = nil) {
+        self.wms = wms; self.rainViewer = rainViewer; self.clouds = clouds
     }
 
     /// The choices these providers allow: both when both are on, else the one there is.
@@ -29,18 +33,21 @@ public final class RadarProviders {
     public func start() {
         wms?.start()
         rainViewer?.start(name: "nightmap.rainviewer")
+        clouds?.start(name: "nightmap.clouds")
     }
 
     public func stop() {
         wms?.stop()
         rainViewer?.stop()
+        clouds?.stop()
     }
 
     /// Brings `app` up to date; true when the radar shown changed (a new provider or series).
     @discardableResult
     public func update(_ app: inout MapApp, since: Double? = nil) -> Bool {
-        guard let wanted = app.radarProviderWanted else { return false }
-        var changed = false
+        let cloudsChanged = updateClouds(&app)
+        guard let wanted = app.radarProviderWanted else { return cloudsChanged }
+        var changed = cloudsChanged
         if wanted != app.radarProvider {
             app.setRadarProvider(wanted)
             wms?.setActive(wanted == .iem)
@@ -67,6 +74,21 @@ public final class RadarProviders {
         return changed
     }
 
+    /// The clouds: asked for while shown, for the view and the radar's times; true when new
+    /// frames were shown.
+    private func updateClouds(_ app: inout MapApp) -> Bool {
+        guard let clouds else { return false }
+        clouds.setActive(app.cloudsShown)
+        guard app.cloudsShown else { return false }
+        clouds.want(visible: app.camera.view.visibleMercator, zoom: app.camera.state.zoom)
+        clouds.want(times: app.radar?.slots.compactMap(\.time) ?? [])
+        guard let (series, generation) = clouds.take(after: cloudsGeneration) else { return false }
+        cloudsGeneration = generation
+        app.cloudsNewest = (clouds.source as? CloudsSource)?.newest
+        app.showClouds(series)
+        return true
+    }
+
     /// For `snapshot` and `state`: the provider of `app`'s view loads its first frames (at
     /// most until `deadline`, `ProcessInfo.systemUptime` seconds), shown as a window that had
     /// them from the start shows them.
@@ -86,6 +108,13 @@ public final class RadarProviders {
         if let (series, generation) = taken {
             generations[wanted] = generation
             app.showRadar(series, since: 0)
+        }
+        // Then the clouds of the frame shown.
+        if let clouds, app.cloudsShown {
+            clouds.want(visible: app.camera.view.visibleMercator, zoom: app.camera.state.zoom)
+            clouds.want(times: app.radarFrame?.time.map { [$0] } ?? [])
+            clouds.loadNewest(deadline: deadline)
+            _ = updateClouds(&app)
         }
     }
 }

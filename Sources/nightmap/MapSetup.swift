@@ -45,7 +45,11 @@ enum MapSetup {
             try Places.read(path: resources.appendingPathComponent("places/places.tsv").path)
         }
         let radarLoad = radarDef.map { def in (def, BackgroundLoad { try radarSource(def, document, resolver, o) }) }
-        let animated = Set([radarDef, routeDef].compactMap { $0?.source })
+        // The clouds layer's image source gets the clouds' frames (its file is a placeholder).
+        let cloudsDef = o.cloudsURL == nil ? nil : definition(MapApp.cloudsID, .raster)
+        var cloudsCorners: ImageCorners?
+        if let id = cloudsDef?.source, case let .image(_, corners)? = document.sources[id] { cloudsCorners = corners }
+        let animated = Set([radarDef, routeDef].compactMap { $0?.source } + (cloudsCorners == nil ? [] : [cloudsDef?.source].compactMap { $0 }))
         // Labels from the style's glyph ranges, else (or where those fail) from local fonts,
         // nightmap's own first (`Resources/fonts`); problems with either go to stderr, once each.
         let localGlyphs = BundledAssets.localGlyphs(resources: resources, report: warn)
@@ -53,6 +57,9 @@ enum MapSetup {
                                           localGlyphs: localGlyphs, glyphReport: warn,
                                           report: report)
         try BundledAssets.add(to: &style, resources: resources, localGlyphs: localGlyphs)
+        if let id = cloudsDef?.source, let corners = cloudsCorners {
+            style.sources[id] = .image(ImageSource(corners: corners, placement: .linear, frames: [], names: []))
+        }
         if let placesLoad {
             let places = try placesLoad.wait()
             for id in placeSources.keys { style.sources[id] = .geojson(places) }
@@ -218,7 +225,13 @@ enum MapSetup {
             rainViewer = TileLoopFeed(source: RainViewerSource(indexURL: url), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
                                         fallback: demoFrames(model))
         }
-        return RadarProviders(wms: wms, rainViewer: rainViewer)
+        // The clouds come with the live radar (never with demo frames or files: tests stay offline).
+        var clouds: TileLoopFeed?
+        if model.hasClouds, let base = o.cloudsURL {
+            clouds = TileLoopFeed(source: CloudsSource(base: base), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
+                                  fallback: { nil })
+        }
+        return RadarProviders(wms: wms, rainViewer: rainViewer, clouds: clouds)
     }
 
     /// The demo frames, the live radar's last fallback.

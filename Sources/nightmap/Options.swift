@@ -40,6 +40,8 @@ struct Options: Equatable {
     var radarProvider: RadarProviderChoice?
     /// `--rainviewer-url`: RainViewer's index, or a server speaking its API (nil: `none`).
     var rainViewerURL: URL? = URL(string: RainViewerSource.rainViewerIndex)
+    /// `--clouds-url`: the WMTS base of NASA GIBS's geostationary infrared (nil: `none`).
+    var cloudsURL: String? = CloudsSource.gibs
     var light: LightPreset = .night
     /// `--light` was given (a style document without `nightmap:lighting` is then lit too).
     var lightGiven = false
@@ -118,6 +120,8 @@ struct Options: Equatable {
                          iem means the --radar-url service when one is given (then the default)
       --rainviewer-url URL  RainViewer's weather-maps.json index, or a server speaking its API
                          (LibreWXR); none: no global radar
+      --clouds-url URL   the WMTS base of NASA GIBS's geostationary infrared (the clouds layer; c shows
+                         or hides it); none: no clouds
       --light PRESET     day, dusk, night (default) or dawn
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
@@ -280,6 +284,13 @@ struct Options: Equatable {
                     throw UsageError(description: "option --radar-provider: '\(v)' is not auto, iem or rainviewer")
                 }
                 o.radarProvider = p
+            case "--clouds-url":
+                let v = try value()
+                if v == "none" { o.cloudsURL = nil; break }
+                guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil else {
+                    throw UsageError(description: "option --clouds-url: '\(v)' is not an http or https URL, nor none")
+                }
+                o.cloudsURL = v
             case "--rainviewer-url":
                 let v = try value()
                 if v == "none" { o.rainViewerURL = nil; break }

@@ -116,6 +116,7 @@ extension Headless {
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
             "radar": radarJSON(model),
+            "clouds": cloudsJSON(model),
             "warnings": warningsJSON(model, o),
             "iss": issJSON(model),
             "sun": sunJSON(model),
@@ -129,6 +130,18 @@ extension Headless {
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The clouds (empty without a clouds layer): whether shown, where the frames come from, each
+    /// frame (by the first radar time it serves) with its status, the one shown, the newest
+    /// clouds' time, the last problem.
+    static func cloudsJSON(_ model: MapApp) -> [String: Any] {
+        guard model.hasClouds else { return [:] }
+        let series = model.clouds
+        let frames: [[String: Any]] = (series?.slots ?? []).map { ["time": $0.time.map(RadarTime.iso) ?? NSNull(), "status": $0.status.rawValue] }
+        return ["shown": model.cloudsShown, "source": series?.origin.rawValue ?? NSNull(), "provider": series?.provider ?? NSNull(),
+                "frames": frames, "frame": model.cloudsFrame ?? NSNull(), "newest": model.cloudsNewest.map(RadarTime.iso) ?? NSNull(),
+                "lastError": series?.lastError ?? NSNull()]
     }
 
     /// The radar: where its frames come from, every slot (oldest first) with its time and

@@ -12,6 +12,7 @@ enum StatusLine {
         var parts: [StatusPart] = []
         if let notice { parts.append(notice) }
         if let full = radar(model) { parts.append(StatusPart(full, short: radar(model, short: true), essential: true)) }
+        if let full = clouds(model) { parts.append(StatusPart(full, short: clouds(model, short: true), essential: false)) }
         if let full = iss(model) { parts.append(StatusPart(full, short: iss(model, short: true), essential: true)) }
         if let full = nextPass(model) { parts.append(StatusPart(full, short: nextPass(model, short: true), essential: true)) }
         if let full = warnings(model) { parts.append(StatusPart(full, short: warnings(model, short: true), essential: false)) }
@@ -25,6 +26,18 @@ enum StatusLine {
     static func text(_ parts: [StatusPart]) -> String {
         parts.map(\.text).joined(separator: OverlayLayout.statusSeparator)
     }
+
+    /// The clouds while their layer shows frames: how old the newest is ("clouds 62 min old"),
+    /// and cached when they are (nil otherwise).
+    static func clouds(_ model: MapApp, short: Bool = false) -> String? {
+        guard model.cloudsShown, let series = model.clouds, model.cloudsFrame != nil else { return nil }
+        let cached = series.origin == .cache ? (short ? " (cached)" : " (cached: \(series.lastError.map(reason) ?? "source unreachable"))") : ""
+        guard let newest = model.cloudsNewest else { return "clouds\(cached)" }
+        return "clouds \(duration(max(0, model.clockOrigin + model.now - newest))) old\(cached)"
+    }
+
+    /// A problem line without the URL it starts with (a URL holds no ": ").
+    static func reason(_ line: String) -> String { line.range(of: ": ").map { String(line[$0.upperBound...]) } ?? line }
 
     /// "41.8740° N, 75.7890° W": four decimals (about 10 m), longitude wrapped into -180...180.
     static func coordinates(_ p: LngLat) -> String {

@@ -141,6 +141,7 @@ public struct InputController: Sendable {
         case .character("]"): return [.frameSpeed(factor: 2)]
         case .character("g"), .character("G"): return [.toggleLegend]
         case .character("r"), .character("R"): return [.cycleRadarProvider]
+        case .character("c"), .character("C"): return [.toggleClouds]
         case .character("t"), .character("T"): return [.toggleDaylight]
         case .character("v"), .character("V"): return [.toggleFootprint]
         case .character("w"), .character("W"): return [.toggleWarnings]

@@ -67,6 +67,8 @@ public enum MapCommand: Equatable, Sendable {
     case toggleLegend
     /// The next live radar choice: auto, IEM, RainViewer (`r`).
     case cycleRadarProvider
+    /// Show or hide the clouds layer (`c`).
+    case toggleClouds
     /// The night side, its twilight bands and the subsolar point (`t`).
     case toggleDaylight
     /// The ISS's visibility footprint (`v`).
