@@ -19,8 +19,9 @@ public enum RadarImage {
 
     /// Decodes `data` (PNG or GIF; a GIF's first frame) into a premultiplied pixmap. `size`,
     /// when given, is the size the image must have (what was asked for); the image must have
-    /// transparent pixels (clear air). `name` (the URL or file) opens every error.
-    public static func decode(_ data: Data, name: String, size: (width: Int, height: Int)? = nil) throws -> Pixmap {
+    /// transparent pixels (clear air) unless `needsClearPixels` is false (a tile, which may lie
+    /// wholly in rain or cloud). `name` (the URL or file) opens every error.
+    public static func decode(_ data: Data, name: String, size: (width: Int, height: Int)? = nil, needsClearPixels: Bool = true) throws -> Pixmap {
         func fail(_ s: String) -> Failure { Failure(description: "\(name): \(s)") }
         guard !data.isEmpty else { throw fail("empty answer") }
         let kind = ImageKind(data)
@@ -56,7 +57,7 @@ public enum RadarImage {
         if let size, image.width != size.width || image.height != size.height {
             throw fail("image is \(image.width)x\(image.height), asked for \(size.width)x\(size.height)")
         }
-        guard hasClearPixels(image) else {
+        guard !needsClearPixels || hasClearPixels(image) else {
             throw fail("image has no transparent pixels (an error image, or a service that ignores TRANSPARENT=true)")
         }
         return image

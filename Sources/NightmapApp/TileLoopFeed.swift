@@ -255,7 +255,7 @@ public final class TileLoopFeed: @unchecked Sendable {
                 return
             }
             do {
-                _ = try RadarImage.decode(r.body, name: url, size: (TileMosaic.tileSize, TileMosaic.tileSize))
+                _ = try RadarImage.decode(r.body, name: url, size: (TileMosaic.tileSize, TileMosaic.tileSize), needsClearPixels: false)
                 budget.succeeded()
                 store(request, .image(r.body))
                 if let cache {
@@ -307,7 +307,7 @@ public final class TileLoopFeed: @unchecked Sendable {
     /// A tile from the disk cache, when it decodes (a file that no longer does is removed).
     private func cachedTile(_ request: TileRequest) -> Data? {
         guard let cache, let (data, path) = cache.read(key: request.cacheKey, time: request.time) else { return nil }
-        guard (try? RadarImage.decode(data, name: path, size: (TileMosaic.tileSize, TileMosaic.tileSize))) != nil else {
+        guard (try? RadarImage.decode(data, name: path, size: (TileMosaic.tileSize, TileMosaic.tileSize), needsClearPixels: false)) != nil else {
             cache.remove(key: request.cacheKey, time: request.time)
             return nil
         }
@@ -365,7 +365,7 @@ public final class TileLoopFeed: @unchecked Sendable {
                 var images: [TileID: Pixmap] = [:]
                 for (_, _, t) in list {
                     if let request = frame.tile(t), case let .image(d)? = tiles[request] {
-                        images[t] = try? RadarImage.decode(d, name: request.url, size: (TileMosaic.tileSize, TileMosaic.tileSize))
+                        images[t] = try? RadarImage.decode(d, name: request.url, size: (TileMosaic.tileSize, TileMosaic.tileSize), needsClearPixels: false)
                     }
                 }
                 let (image, runs) = RadarFeed.frame(mosaic.compose(images))
