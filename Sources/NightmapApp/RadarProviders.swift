@@ -17,6 +17,8 @@ public final class RadarProviders {
 
     public init(wms: RadarFeed?, rainViewer: TileLoopFeed?, clouds: TileLoopFeed? = nil) {
         self.wms = wms; self.rainViewer = rainViewer; self.clouds = clouds
+        // (Each asks its service once `update` shows it: a provider the view does not want asks nothing.)
+        wms?.setActive(false); rainViewer?.setActive(false); clouds?.setActive(false)
     }
 
     /// The choices these providers allow: both when both are on, else the one there is.
@@ -47,14 +49,14 @@ public final class RadarProviders {
     public func update(_ app: inout MapApp, since: Double? = nil) -> Bool {
         let cloudsChanged = updateClouds(&app)
         guard let wanted = app.radarProviderWanted else { return cloudsChanged }
-        var changed = cloudsChanged
-        if wanted != app.radarProvider {
+        let switched = wanted != app.radarProvider
+        if switched {
             app.setRadarProvider(wanted)
             wms?.setActive(wanted == .iem)
             rainViewer?.setActive(wanted == .rainviewer)
             generations[wanted] = 0            // (the new provider's newest series shows at once)
-            changed = true
         }
+        var changed = cloudsChanged || switched
         if wanted == .rainviewer, let feed = rainViewer {
             feed.want(visible: app.camera.view.visibleMercator, zoom: app.camera.state.zoom)
         }
@@ -67,7 +69,7 @@ public final class RadarProviders {
             generations[wanted] = generation
             app.showRadar(series, since: since)
             changed = true
-        } else if changed {
+        } else if switched {
             // Nothing from the new provider yet: its loading shows, not the other's frames.
             app.showRadar(.empty(provider: (wanted == .iem ? wms?.source.provider : rainViewer?.provider) ?? wanted.name), since: since)
         }

@@ -39,6 +39,9 @@ public final class TileLoopFeed: @unchecked Sendable {
     private var latest: RadarSeries?
     private var generation = 0
     private var changed = false
+    /// The worker's mosaic and zoom cap, for `want` to tell whether a view needs work.
+    private var mosaicInUse: TileMosaic?
+    private var zoomInUse = 0
 
     // The worker's own (one thread at a time runs `step`).
     private var budget: RequestBudget
@@ -63,6 +66,9 @@ public final class TileLoopFeed: @unchecked Sendable {
     private var partialComposedAt = -Double.infinity
     private var publishedSignature = ""
     private var thread: Thread?
+    /// The requests of the frames for a mosaic (`requestLists`), and the frames' generation.
+    private var madeRequests: (mosaic: TileMosaic, times: [Double], generation: Int, lists: [(requests: [TileRequest?], tiles: [TileID])])?
+    private var framesGeneration = 0
 
     enum TileState {
         /// A good tile's PNG (kept compressed: a loop of a large view is hundreds of tiles).
@@ -97,6 +103,10 @@ public final class TileLoopFeed: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if let w = wanted, w.zoom == zoom, w.visible == visible { return }
         wanted = (visible, zoom)
+        // (A view the mosaic in use still covers at its zoom needs no work: the worker sleeps on.)
+        if let m = mosaicInUse, m.covers(visible), TileMosaic.covering(visible, zoom: zoom, maxZoom: zoomInUse, tileLimit: Self.tileLimit)?.z == m.z {
+            return
+        }
         changed = true
         lock.broadcast()
     }
@@ -155,6 +165,7 @@ public final class TileLoopFeed: @unchecked Sendable {
         if listed && (dirty || framesTimes != times) {
             frames = source.frames(times: times)
             framesTimes = times
+            framesGeneration += 1
             forgetOthers()
             dirty = true
         }
@@ -168,13 +179,14 @@ public final class TileLoopFeed: @unchecked Sendable {
             mosaic = wantedMosaic
             dirty = true
         }
+        lock.lock(); mosaicInUse = mosaic; zoomInUse = maxZoom; lock.unlock()
         // Tiles: memory, then disk (all at once), then one from the service.
         if let mosaic {
-            let list = mosaic.tiles.map(\.tile)
+            let list = requestLists(mosaic)
             var asked = false
-            for frame in frames.reversed() {
-                for tile in list {
-                    guard let request = frame.tile(tile) else { continue }
+            for (requests, ids) in list.reversed() {
+                for (request, tile) in zip(requests, ids) {
+                    guard let request else { continue }
                     switch tiles[request] {
                     case .image?: continue
                     case let .failed(_, retry)?:
@@ -201,6 +213,17 @@ public final class TileLoopFeed: @unchecked Sendable {
         }
         if dirty { publish(now: now) }
         return wake
+    }
+
+    /// Each frame's requests for the mosaic's tiles (nil where clear), made once per frames and mosaic.
+    private func requestLists(_ mosaic: TileMosaic) -> [(requests: [TileRequest?], tiles: [TileID])] {
+        if let made = madeRequests, made.mosaic == mosaic, made.times == frames.map(\.time), made.generation == framesGeneration {
+            return made.lists
+        }
+        let tiles = mosaic.tiles.map(\.tile)
+        let lists = frames.map { f in (tiles.map { f.tile($0) }, tiles) }
+        madeRequests = (mosaic, frames.map(\.time), framesGeneration, lists)
+        return lists
     }
 
     /// Asks for the listing (else reads the last one from disk); true when the frames may have changed.
@@ -284,7 +307,7 @@ public final class TileLoopFeed: @unchecked Sendable {
         tiles[request] = state
         if case let .image(d) = state { tileBytes += d.count }
         guard tileBytes > Self.memoryLimit, let mosaic else { return }
-        let inView = Set(frames.flatMap { f in mosaic.tiles.compactMap { f.tile($0.tile) } })
+        let inView = Set(requestLists(mosaic).flatMap { $0.requests.compactMap { $0 } })
         for (k, s) in tiles where !inView.contains(k) {
             guard tileBytes > Self.memoryLimit else { break }
             if case let .image(d) = s { tiles[k] = nil; tileBytes -= d.count }
@@ -337,10 +360,10 @@ public final class TileLoopFeed: @unchecked Sendable {
             publishFallback()
             return
         }
-        let list = mosaic.tiles
-        let counts = frames.map { frame in
-            list.reduce(into: (have: 0, need: 0, problem: String?.none)) { r, p in
-                guard let request = frame.tile(p.tile) else { return }
+        let lists = requestLists(mosaic)
+        let counts = lists.map { list in
+            list.requests.reduce(into: (have: 0, need: 0, problem: String?.none)) { r, request in
+                guard let request else { return }
                 r.need += 1
                 switch tiles[request] {
                 case .image?: r.have += 1
@@ -363,8 +386,8 @@ public final class TileLoopFeed: @unchecked Sendable {
             var made = composed[frame.time].flatMap { $0.mosaic == mosaic ? $0 : nil }
             if made?.count != have && (whole || made == nil || now >= partialComposedAt + 1) {
                 var images: [TileID: Pixmap] = [:]
-                for (_, _, t) in list {
-                    if let request = frame.tile(t), case let .image(d)? = tiles[request] {
+                for (request, t) in zip(lists[i].requests, lists[i].tiles) {
+                    if let request, case let .image(d)? = tiles[request] {
                         images[t] = try? RadarImage.decode(d, name: request.url, size: (TileMosaic.tileSize, TileMosaic.tileSize), needsClearPixels: false)
                     }
                 }

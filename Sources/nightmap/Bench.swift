@@ -47,9 +47,15 @@ extension Headless {
             model.model.setCameraBounds(scenario.bounds ?? scene?.bounds ?? homeBounds)
             let home = scene.map { $0.startCamera(size: size) } ?? home
             if pixmap.width != size.width || pixmap.height != size.height { pixmap = Pixmap(width: size.width, height: size.height) }
-            if let r = scenario.radarFrames, let series = radarSeries(like: model.radar, count: r.count, width: r.width, height: r.height,
+            if let r = scenario.radarFrames, var series = radarSeries(like: model.radar, count: r.count, width: r.width, height: r.height,
                                                                       newest: model.clockOrigin) {
+                if let w = scenario.weather { series.placement = (w.mosaic.corners, .linear) }
                 model.showRadar(series)
+                if let w = scenario.weather {
+                    var clouds = cloudsSeries(count: w.clouds, width: r.width, height: r.height, times: series.slots.compactMap(\.time))
+                    clouds.placement = (w.mosaic.corners, .linear)
+                    model.showClouds(clouds)
+                }
                 nightmap_release_free_memory()      // (as the live feed does after fetching frames)
                 if model.loop.isPlaying { model.apply(.toggleTimer, now: model.now) }
             }
@@ -143,6 +149,10 @@ extension Headless {
         if selected("streets"), let resources = try? ResourceLocator.resourcesDirectory() {
             lines.append(tilePrepareLine(resources.appendingPathComponent("streets/helsinki.pmtiles").path, zooms: 14...16, label: "streets"))
             lines.append(tilePrepareLine(resources.appendingPathComponent("basemap/basemap.pmtiles").path, zooms: 5...5, label: "basemap"))
+        }
+        if selected("weather-world") {
+            lines.append(String(format: "resident: %.0f MB after weather-world (radar %d frames, clouds %d)", residentMegabytes(),
+                                model.radar?.frameSlots.count ?? 0, model.clouds?.frameSlots.count ?? 0))
         }
         if selected("radar-live") {
             lines.append(radarDecodeLine(model))

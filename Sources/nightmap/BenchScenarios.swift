@@ -23,6 +23,9 @@ extension Headless {
         var scene: String? = nil
         /// Time-stamped radar frames of this many pixels swapped every frame (0: the radar as it is).
         var radarFrames: (count: Int, width: Int, height: Int)? = nil
+        /// The world's weather: the radar frames placed as this tile mosaic (as RainViewer's are),
+        /// and this many clouds frames of the same size below them (opaque infrared greys).
+        var weather: (mosaic: TileMosaic, clouds: Int)? = nil
         /// The GeoJSON file `NIGHTMAP_BENCH_GEOJSON` names drawn on top (skipped without one).
         var geojson = false
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
@@ -81,6 +84,13 @@ extension Headless {
         // The camera still while twelve time-stamped 1200x1100 radar frames swap at 60 frames a
         // second (a live loop stepped every frame).
         Scenario(name: "radar-live", frameTime: 1.0 / 60, radarFrames: (12, 1200, 1100)) { _, _, home, _ in home },
+        // The world's weather as the window animates it: the whole world at zoom 1.5, still, the
+        // radar's 13 frames a zoom-3 mosaic of 8 x 5 tiles (2048 x 1280) stepped once a second,
+        // 7 clouds frames of the same size below them. A frame's time is the window's CPU per second.
+        Scenario(name: "weather-world", frameTime: 1, bounds: CameraBounds(minZoom: 0, maxZoom: 8), radarFrames: (13, 2048, 1280),
+                 weather: (TileMosaic(z: 3, x0: 0, y0: 1, columns: 8, rows: 5), 7)) { _, _, _, _ in
+            CameraState(center: LngLat(lng: -40, lat: 20), zoom: 1.5)
+        },
     ]
 
     /// The ids of the layers that set text (`text-field`): the bench's scenarios without text hide them.
@@ -107,6 +117,26 @@ extension Headless {
             }
             let (frame, runs) = RadarFeed.frame(image)
             return .init(time: newest - Double(count - 1 - k) * 300, status: .ok, image: frame, runs: runs, name: "bench frame \(k)")
+        }
+        return RadarSeries(origin: .live, slots: slots, provider: "bench")
+    }
+
+    /// `count` clouds frames of `width` x `height` (opaque greys, 64 levels: banded fields that
+    /// drift from frame to frame), each serving the radar frames from `times[k * step]` on.
+    static func cloudsSeries(count: Int, width: Int, height: Int, times: [Double]) -> RadarSeries {
+        let step = max(1, times.count / max(1, count))
+        let slots = (0..<count).map { k -> RadarSeries.Slot in
+            let image = Pixmap(width: width, height: height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let v = sin(Double(x + 9 * k) * 0.013) * cos(Double(y) * 0.021) + 0.5 * sin(Double(x - y) * 0.007)
+                    let g = UInt32(max(0, min(63, (v + 1.5) * 21))) * 4
+                    image.pixels[y * width + x] = 0xFF00_0000 | g << 16 | g << 8 | g
+                }
+            }
+            let (frame, runs) = RadarFeed.frame(image)
+            return .init(time: times.isEmpty ? Double(k) : times[min(times.count - 1, k * step)], status: .ok, image: frame, runs: runs,
+                         name: "bench clouds \(k)")
         }
         return RadarSeries(origin: .live, slots: slots, provider: "bench")
     }

@@ -32,11 +32,13 @@ import TestSupport
     @Test func theProviderFollowsTheViewAndRCyclesTheChoice() throws {
         let wms = try WMSStandIn(base: Self.now - 11 * 300 - 130)
         let rv = try RainViewerStandIn(newest: Self.now - 130)
-        defer { wms.stop(); rv.stop() }
+        let gibs = try GIBSStandIn(newest: [GeostationarySatellite.goesEast.layer: Self.now - 3730, GeostationarySatellite.goesWest.layer: Self.now - 3730,
+                                            GeostationarySatellite.himawari.layer: Self.now - 3730])
+        defer { wms.stop(); rv.stop(); gibs.stop() }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-providers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let o = try Options.parse(["state", "--iss", "tle", "--tle-url", "none", "--radar-url", wms.template, "--radar-provider", "auto",
-                                   "--rainviewer-url", rv.indexURL.absoluteString, "--time", RadarTime.iso(Self.now), "--size", "800x600",
+                                   "--rainviewer-url", rv.indexURL.absoluteString, "--clouds-url", gibs.base, "--alerts-url", "none", "--time", RadarTime.iso(Self.now), "--size", "800x600",
                                    "--center", "38,-98", "--zoom", "3"])
         var m = try MapSetup.model(o)
         #expect(m.radarChoice == .auto && m.radarProviderCycles)
@@ -90,6 +92,14 @@ import TestSupport
         let s = m.camera.view.nearestScreen(spot(tile))
         let c = p.color(atX: Int(s.x), y: Int(s.y)), want = RainViewerStandIn.colour(frame: 12)
         #expect(abs(Int(c.r) - Int(want.r)) < 30 && abs(Int(c.g) - Int(want.g)) < 30 && abs(Int(c.b) - Int(want.b)) < 30, "\(c) at \(s)")
+
+        // The clouds' frames arriving leave the radar's as they are.
+        let clouds = try #require(providers.clouds)
+        while let next = clouds.step(), next < clock.now + 600 { clock.now = max(clock.now, next) }
+        #expect(providers.update(&m))
+        #expect(m.clouds?.frameSlots.isEmpty == false)
+        #expect(m.radar?.frameSlots.count == 13)
+        #expect(m.cloudsFrame != nil)
 
         // `r`: IEM everywhere, even over Europe; again: RainViewer; again: auto.
         m.apply(.cycleRadarProvider, now: m.now)
