@@ -24,6 +24,8 @@ public final class TileLoopFeed: @unchecked Sendable {
     let clock: @Sendable () -> Double
     let report: @Sendable (String) -> Void
     let fallback: @Sendable () -> RadarSeries?
+    /// Called after frames were composed (the process may give the memory freed back to the system).
+    let afterComposing: @Sendable () -> Void
 
     /// Tiles one frame may take (larger views take a lower zoom).
     public static let tileLimit = 48
@@ -81,9 +83,9 @@ public final class TileLoopFeed: @unchecked Sendable {
     public init(source: any TileLoopSource, cache: RadarCache?, timeout: Double = 10,
                 budget: RequestBudget = RequestBudget(perMinute: 60, spacing: 0.25, backoffStart: 2, backoffLimit: 600),
                 clock: @escaping @Sendable () -> Double, report: @escaping @Sendable (String) -> Void,
-                fallback: @escaping @Sendable () -> RadarSeries?) {
+                afterComposing: @escaping @Sendable () -> Void = {}, fallback: @escaping @Sendable () -> RadarSeries?) {
         self.source = source; self.cache = cache; self.timeout = timeout; self.budget = budget
-        self.clock = clock; self.report = report; self.fallback = fallback
+        self.clock = clock; self.report = report; self.fallback = fallback; self.afterComposing = afterComposing
         maxZoom = source.maxZoom
     }
 
@@ -375,6 +377,8 @@ public final class TileLoopFeed: @unchecked Sendable {
         let anyWhole = counts.contains { $0.have == $0.need && $0.need > 0 }
         let partial = anyWhole ? nil : counts.lastIndex { $0.have > 0 }
         var slots: [RadarSeries.Slot] = []
+        var madeAny = false
+        defer { if madeAny { afterComposing() } }
         for (i, frame) in frames.enumerated() {
             let (have, need, problem) = counts[i]
             let whole = have == need
@@ -393,6 +397,7 @@ public final class TileLoopFeed: @unchecked Sendable {
                 }
                 let (image, runs) = RadarFeed.frame(mosaic.compose(images))
                 made = (mosaic, have, image, runs)
+                madeAny = true
                 composed[frame.time] = made
                 if !whole { partialComposedAt = now }
             }

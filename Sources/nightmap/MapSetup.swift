@@ -223,13 +223,13 @@ enum MapSetup {
         var rainViewer: TileLoopFeed?
         if choice != .iem, let url = o.rainViewerURL {
             rainViewer = TileLoopFeed(source: RainViewerSource(indexURL: url), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
-                                        fallback: demoFrames(model))
+                                      afterComposing: { nightmap_release_free_memory() }, fallback: demoFrames(model))
         }
         // The clouds come with the live radar (never with demo frames or files: tests stay offline).
         var clouds: TileLoopFeed?
         if model.hasClouds, let base = o.cloudsURL {
             clouds = TileLoopFeed(source: CloudsSource(base: base), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
-                                  fallback: { nil })
+                                  afterComposing: { nightmap_release_free_memory() }, fallback: { nil })
         }
         return RadarProviders(wms: wms, rainViewer: rainViewer, clouds: clouds)
     }
