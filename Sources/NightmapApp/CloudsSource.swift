@@ -15,6 +15,13 @@ public final class CloudsSource: TileLoopSource, @unchecked Sendable {
     /// The WMTS base (`--clouds-url`), without a trailing slash.
     public let base: String
     public let satellites: [GeostationarySatellite]
+    /// A WMS-T GetMap template for the longitudes no satellite of GIBS covers (Meteosat through
+    /// EUMETView, `--clouds-gap-url`; off by default): `{bbox-epsg-3857}` the tile's box, `{time}`
+    /// the frame's, `{width}` and `{height}` 256.
+    public let gapTemplate: String?
+    /// How far the gap's frames are taken behind the radar's time (10-minute frames that take a
+    /// while to appear; a time the service does not have fails that tile alone).
+    public static let gapLag = 1200.0
     public var provider: String { "NASA EOSDIS GIBS" }
     public var legend: ColorLegend? { nil }
     public var maxZoom: Int { 6 }
@@ -33,9 +40,19 @@ public final class CloudsSource: TileLoopSource, @unchecked Sendable {
     /// Each satellite's newest gapless run, by layer.
     private var runs: [String: GIBSTimeDomain.Run] = [:]
 
-    public init(base: String = CloudsSource.gibs, satellites: [GeostationarySatellite] = GeostationarySatellite.gibs) {
+    public init(base: String = CloudsSource.gibs, satellites: [GeostationarySatellite] = GeostationarySatellite.gibs, gapTemplate: String? = nil) {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         self.satellites = satellites
+        self.gapTemplate = gapTemplate
+    }
+
+    /// The gap's GetMap URL for tile `t` at `time`.
+    public static func gapURL(_ template: String, time: Double, _ t: TileID) -> String {
+        let half = 20037508.342789244, size = 2 * half / Double(1 << t.z)
+        let minX = -half + Double(t.x) * size, maxY = half - Double(t.y) * size
+        return template.replacingOccurrences(of: "{bbox-epsg-3857}", with: "\(minX),\(maxY - size),\(minX + size),\(maxY)")
+            .replacingOccurrences(of: "{time}", with: RadarTime.iso(time))
+            .replacingOccurrences(of: "{width}", with: "256").replacingOccurrences(of: "{height}", with: "256")
     }
 
     /// The DescribeDomains URL of `layer` for the span ending at `now`.
@@ -120,13 +137,18 @@ public final class CloudsSource: TileLoopSource, @unchecked Sendable {
                 if groups.last?.clouds != m { groups.append((t, m)) }
             }
         }
-        let satellites = self.satellites
+        let satellites = self.satellites, gap = gapTemplate
         return groups.map { group in
-            TileLoopFrame(time: group.time) { [self] tile in
+            // (The gap's frame: the radar's time less the lag, on 10 minutes.)
+            let gapTime = ((group.time - Self.gapLag) / 600).rounded(.down) * 600
+            return TileLoopFrame(time: group.time) { [self] tile in
                 // The satellite of the tile's middle longitude, and its frame for this one.
                 let lng = (Double(tile.x) + 0.5) / Double(1 << tile.z) * 360 - 180
-                guard let s = GeostationarySatellite.covering(longitude: lng, among: satellites),
-                      let time = group.clouds[s.layer] else { return nil }
+                guard let s = GeostationarySatellite.covering(longitude: lng, among: satellites) else {
+                    guard let gap else { return nil }
+                    return TileRequest(url: Self.gapURL(gap, time: gapTime, tile), cacheKey: TileRequest.cacheKey("gap " + gap, tile), time: gapTime)
+                }
+                guard let time = group.clouds[s.layer] else { return nil }
                 return TileRequest(url: tileURL(s.layer, time: time, tile), cacheKey: TileRequest.cacheKey(s.layer + base, tile), time: time)
             }
         }

@@ -16,7 +16,7 @@ enum ConfigFile {
     static let viewOptions: [String: Bool] = [
         "size": false, "style": false, "center": false, "zoom": false, "scene": false, "route": false, "radar": false,
         "radar-bounds": false, "radar-placement": false, "radar-url": false, "radar-step": false,
-        "radar-count": false, "radar-dwell": false, "radar-provider": false, "rainviewer-url": false, "clouds-url": false, "light": false, "iss": false,
+        "radar-count": false, "radar-dwell": false, "radar-provider": false, "rainviewer-url": false, "clouds-url": false, "clouds-gap-url": false, "light": false, "iss": false,
         "iss-url": false, "tle": false, "tle-url": false, "observer": false, "alerts-url": false, "contact": false, "time": false,
         "elapsed": false, "verbose": true, "no-restore": true,
     ]

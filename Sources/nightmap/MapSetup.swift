@@ -228,7 +228,7 @@ enum MapSetup {
         // The clouds come with the live radar (never with demo frames or files: tests stay offline).
         var clouds: TileLoopFeed?
         if model.hasClouds, let base = o.cloudsURL {
-            clouds = TileLoopFeed(source: CloudsSource(base: base), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
+            clouds = TileLoopFeed(source: CloudsSource(base: base, gapTemplate: o.cloudsGapURL), cache: tileCache, timeout: o.radarTimeout, clock: clock, report: report,
                                   afterComposing: { nightmap_release_free_memory() }, fallback: { nil })
         }
         return RadarProviders(wms: wms, rainViewer: rainViewer, clouds: clouds)

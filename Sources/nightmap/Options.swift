@@ -42,6 +42,8 @@ struct Options: Equatable {
     var rainViewerURL: URL? = URL(string: RainViewerSource.rainViewerIndex)
     /// `--clouds-url`: the WMTS base of NASA GIBS's geostationary infrared (nil: `none`).
     var cloudsURL: String? = CloudsSource.gibs
+    /// `--clouds-gap-url`: a WMS-T template for the longitudes GIBS's satellites miss (off by default).
+    var cloudsGapURL: String?
     var light: LightPreset = .night
     /// `--light` was given (a style document without `nightmap:lighting` is then lit too).
     var lightGiven = false
@@ -122,6 +124,8 @@ struct Options: Equatable {
                          (LibreWXR); none: no global radar
       --clouds-url URL   the WMTS base of NASA GIBS's geostationary infrared (the clouds layer; c shows
                          or hides it); none: no clouds
+      --clouds-gap-url TEMPLATE  a WMS-T GetMap for Europe and Africa, where GIBS has no satellite
+                         (Meteosat, README); placeholders {bbox-epsg-3857} {time} {width} {height}
       --light PRESET     day, dusk, night (default) or dawn
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
@@ -284,6 +288,13 @@ struct Options: Equatable {
                     throw UsageError(description: "option --radar-provider: '\(v)' is not auto, iem or rainviewer")
                 }
                 o.radarProvider = p
+            case "--clouds-gap-url":
+                let v = try value()
+                guard let u = URL(string: v.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+                      let scheme = u.scheme?.lowercased(), ["http", "https"].contains(scheme), u.host != nil, v.contains("{bbox-epsg-3857}") else {
+                    throw UsageError(description: "option --clouds-gap-url: '\(v)' is not an http or https template with {bbox-epsg-3857}")
+                }
+                o.cloudsGapURL = v
             case "--clouds-url":
                 let v = try value()
                 if v == "none" { o.cloudsURL = nil; break }

@@ -88,6 +88,28 @@ import TestSupport
         #expect(Set(gibs.tilesAsked.filter { $0.layer == Self.himawari }.map(\.time)).count == 9)
     }
 
+    @Test func theGapTemplateFillsEuropeAndAfricaWhenGiven() throws {
+        let gibs = try Self.standIn()
+        defer { gibs.stop() }
+        let clock = TestClock(Self.now), lines = Lines()
+        let feed = TileLoopFeed(source: CloudsSource(base: gibs.base, gapTemplate: gibs.gapTemplate), cache: nil, timeout: 5,
+                                clock: { clock.now }, report: { lines.add($0) }, fallback: { nil })
+        feed.want(visible: Self.world.visible, zoom: Self.world.zoom)
+        feed.want(times: [Self.radarNewest])
+        Self.run(feed, clock, until: Self.now + 600)
+        // Column 2 of zoom 2 (0 to 90 E), its four rows, at the radar's time less 20 minutes.
+        let asked = gibs.gapAsked
+        #expect(asked.count == 4)
+        #expect(Set(asked.map(\.time)) == [GIBSStandIn.iso(Self.radarNewest - 1200)])
+        #expect(asked.contains { $0.bbox == "0.0,0.0,10018754.171394622,10018754.171394622" })
+        #expect(gibs.tilesAsked.allSatisfy { $0.tile.x != 2 })
+        let (series, _) = try #require(feed.take(after: 0))
+        let image = try #require(series.slots.last?.image)
+        let m = GIBSStandIn.marker(time: Self.radarNewest - 1200)
+        #expect(image.color(atX: 512 + m.x + 4, y: 256 + m.y + 4) == GIBSStandIn.gapColour)
+        #expect(lines.all.isEmpty, "\(lines.all)")
+    }
+
     @Test func aSatelliteThatFailsIsOneLineAndTheOthersShow() throws {
         let gibs = try Self.standIn()
         defer { gibs.stop() }

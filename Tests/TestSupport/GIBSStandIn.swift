@@ -48,6 +48,7 @@ public final class GIBSStandIn: @unchecked Sendable {
         switch layer {
         case GeostationarySatellite.goesEast.layer: return RGBA8(255, 40, 40, 255)
         case GeostationarySatellite.goesWest.layer: return RGBA8(40, 255, 40, 255)
+        case "gap": return gapColour
         default: return RGBA8(40, 40, 255, 255)
         }
     }
@@ -69,8 +70,35 @@ public final class GIBSStandIn: @unchecked Sendable {
         return (p[3], time, t)
     }
 
+    /// A WMS-T GetMap template on this server for the satellites' gap (`--clouds-gap-url`): its
+    /// tiles have a square of `gapColour` where `marker(time:)` puts it.
+    public var gapTemplate: String {
+        "http://127.0.0.1:\(server.port)/geoserver/wms?SERVICE=WMS&VERSION=1.1.1&REQUEST=GetMap&LAYERS=mtg_fd:ir105_hrfi&SRS=EPSG:3857&BBOX={bbox-epsg-3857}&WIDTH={width}&HEIGHT={height}&FORMAT=image/png&TIME={time}"
+    }
+    public static let gapColour = RGBA8(255, 255, 40, 255)
+    /// The gap's GetMaps asked for: (BBOX, TIME).
+    public var gapAsked: [(bbox: String, time: String)] {
+        server.targets.filter { $0.hasPrefix("/geoserver/wms?") }.map { t in
+            let q = Self.query(t)
+            return (q["BBOX"] ?? "", q["TIME"] ?? "")
+        }
+    }
+
+    static func query(_ target: String) -> [String: String] {
+        var q: [String: String] = [:]
+        for p in (target.split(separator: "?").last ?? "").split(separator: "&") {
+            let kv = p.split(separator: "=", maxSplits: 1).map(String.init)
+            if kv.count == 2 { q[kv[0]] = kv[1] }
+        }
+        return q
+    }
+
     func answer(_ target: String) -> LocalHTTPServer.Behaviour {
         if let b = bad[target] { return b }
+        if target.hasPrefix("/geoserver/wms?") {
+            guard let time = Self.query(target)["TIME"].flatMap(NWSAlerts.time) else { return .status(400, "no TIME") }
+            return .image(png(layer: "gap", time: time, tile: TileID(z: 0, x: 0, y: 0)!), type: "image/png")
+        }
         let p = target.split(separator: "/").map(String.init)
         if p.count > 5 && p[3] == "1.0.0" {
             lock.lock(); let newest = newestTimes[p[4]]; lock.unlock()
@@ -93,7 +121,7 @@ public final class GIBSStandIn: @unchecked Sendable {
         return .image(png(layer: layer, time: time, tile: t), type: "image/png")
     }
 
-    static func iso(_ t: Double) -> String {
+    public static func iso(_ t: Double) -> String {
         let f = ISO8601DateFormatter()
         f.timeZone = TimeZone(identifier: "UTC")
         return f.string(from: Date(timeIntervalSince1970: t))
