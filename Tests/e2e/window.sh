@@ -124,7 +124,7 @@ sleep 0.5
 # 10b. Abuse: 1x1 and back, minimised and restored, 2,000 wheel events each way in one burst, an
 # arrow key held for 2 s, a click in the middle of an ease. The viewer stays up, keeps answering,
 # and the camera stays within the radar scene's bounds.
-bounds=$("$BIN" state --iss tle --tle-url none --alerts-url none | sed -n 's/.*"bounds":{\([^}]*\)}.*/\1/p')
+bounds=$("$BIN" state --iss tle --tle-url none --alerts-url none --radar demo | sed -n 's/.*"bounds":{\([^}]*\)}.*/\1/p')
 bound() { echo "$bounds" | sed -n "s/.*\"$1\":\([-0-9.e]*\).*/\1/p"; }
 west=$(bound west); east=$(bound east); south=$(bound south); north=$(bound north); maxz=$(bound maxZoom); minz=$(bound minZoom)
 [ -n "$west" ] && [ -n "$maxz" ] || fail "no bounds in nightmap state ($bounds)"
@@ -269,7 +269,7 @@ trap 'kill $APP $XVFB $WMS 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 50); do [ -s "$WORK/wms.port" ] && break; sleep 0.1; done
 [ -s "$WORK/wms.port" ] || fail "the WMS stand-in did not start"
 TEMPLATE="http://127.0.0.1:$(cat "$WORK/wms.port")/wms?SERVICE=WMS&REQUEST=GetMap&LAYERS=radar&SRS=EPSG:4326&BBOX={bbox}&WIDTH={width}&HEIGHT={height}&FORMAT=image/png&TRANSPARENT=true&TIME={time}"
-"$BIN" view --verbose --iss tle --tle-url none --alerts-url none --no-restore --radar-url "$TEMPLATE" > "$LOG" 2>&1 &
+"$BIN" view --verbose --iss tle --tle-url none --alerts-url none --no-restore --clouds-url none --radar-url "$TEMPLATE" > "$LOG" 2>&1 &
 APP=$!
 WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window with the live radar"
 radar_time() { xdotool getwindowname "$WID" | sed -n 's/.* - radar \([0-9][0-9]:[0-9][0-9]\) UTC \([0-9]*\/[0-9]*\).*/\1 \2/p'; }

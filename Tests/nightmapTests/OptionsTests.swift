@@ -73,14 +73,14 @@ import TestSupport
     @Test func defaultMapComesFromTheBundledDocument() throws {
         let m = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--iss", "tle"]))
         // Basemap layers as the document lists them, then the street map's (streets.json, from
-        // zoom 12), the night's shading, the radar and the warnings after them, labels under the route steps,
+        // zoom 12), the night's shading, the clouds, the radar and the warnings after them, labels under the route steps,
         // the ISS layers last.
         let ids = m.style.layers.map(\.id)
         let streets = try StyleLoader.readDocument(path: try ResourceLocator.resourcesDirectory().appendingPathComponent("style/streets.json").path)
         let n = streets.layers.count
         #expect(Array(ids.prefix(3)) == ["background", "land", "lakes"] && Array(ids[3..<(3 + n)]) == streets.layers.map(\.id))
         #expect(m.style.layers[3..<(3 + n)].allSatisfy { $0.minZoom >= 12 })
-        #expect(Array(ids[(3 + n)..<(10 + n)]) == ["night", "radar", "warnings-fill", "warnings-line", "coastline", "state-borders", "country-borders"])
+        #expect(Array(ids[(3 + n)..<(11 + n)]) == ["night", "clouds", "radar", "warnings-fill", "warnings-line", "coastline", "state-borders", "country-borders"])
         #expect(ids.contains("city-labels") && ids.firstIndex(of: "city-labels")! < ids.firstIndex(of: "route-step-0")!)
         #expect(ids.suffix(5) == ["iss-track-past", "iss-track-future", "iss-track-seen", "observer", "iss"])
         #expect(m.model.lighting)

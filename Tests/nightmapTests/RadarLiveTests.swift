@@ -23,7 +23,7 @@ import TestSupport
 
     /// The map `snapshot` draws at `elapsed`, its radar loaded from the stand-in.
     static func model(_ wms: WMSStandIn, elapsed: Double, cache: RadarCache, time: Double = now, extra: [String] = []) throws -> (MapApp, Options) {
-        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--radar-url", wms.template,
+        let o = try Options.parse(["snapshot", "-o", "unused.png", "--iss", "tle", "--clouds-url", "none", "--radar-url", wms.template,
                                    "--radar-bounds", "-80,38,-72,46", "--time", RadarTime.iso(time), "--elapsed", "\(elapsed)",
                                    "--size", "800x600", "--radar-timeout", "5"] + extra)
         var m = try MapSetup.model(o)
