@@ -10,8 +10,7 @@ import TestSupport
 /// covers, none over Europe and Africa, frames following the radar's times, satellites that fail
 /// alone, and the clouds from the disk offline.
 @Suite(.serialized) struct CloudsFeedTests {
-    typealias TestClock = RadarFeedTests.TestClock
-    typealias Lines = RadarFeedTests.Lines
+    typealias Lines = ReportedLines
 
     /// 2026-12-05T07:32:10Z; the radar's newest frame 07:30.
     static let now = 1_796_455_930.0

@@ -15,21 +15,8 @@ import TestSupport
     static let box = LngLatBounds(west: -80, south: 38, east: -72, north: 46)
     static let width = 120, height = 100
 
-    /// A clock the test moves.
-    final class TestClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var t: Double
-        init(_ t: Double) { self.t = t }
-        var now: Double { get { lock.lock(); defer { lock.unlock() }; return t } set { lock.lock(); t = newValue; lock.unlock() } }
-    }
 
-    /// Problems reported, in order.
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        func add(_ s: String) { lock.lock(); stored.append(s); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return stored }
-    }
+    typealias Lines = ReportedLines
 
     static func temporaryCache() -> RadarCache {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-radar-test-\(UUID().uuidString)")

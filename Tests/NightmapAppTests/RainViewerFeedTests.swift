@@ -10,8 +10,7 @@ import TestSupport
 /// their times, the mosaic of the view and its tiles, the zoom-7 cap, the request budget over a
 /// simulated hour, the service's bad answers, and the loop from the disk cache offline.
 @Suite(.serialized) struct RainViewerFeedTests {
-    typealias TestClock = RadarFeedTests.TestClock
-    typealias Lines = RadarFeedTests.Lines
+    typealias Lines = ReportedLines
 
     /// 2026-12-05T07:32:10Z; the newest frame 07:30.
     static let now = 1_796_455_930.0

@@ -13,19 +13,8 @@ import TestSupport
     /// 2026-12-03T22:40:00Z.
     static let issued = 1_796_337_600.0
 
-    final class TestClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var t: Double
-        init(_ t: Double) { self.t = t }
-        var now: Double { get { lock.lock(); defer { lock.unlock() }; return t } set { lock.lock(); t = newValue; lock.unlock() } }
-    }
 
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        func add(_ s: String) { lock.lock(); stored.append(s); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return stored }
-    }
+    typealias Lines = ReportedLines
 
     static func temporaryCache() -> AlertsCache {
         AlertsCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("nightmap-alerts-test-\(UUID().uuidString)"))

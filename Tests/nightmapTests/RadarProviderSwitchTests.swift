@@ -15,19 +15,8 @@ import TestSupport
     /// 2026-12-05T07:32:10Z.
     static let now = 1_796_455_930.0
 
-    final class Clock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var t: Double
-        init(_ t: Double) { self.t = t }
-        var now: Double { get { lock.lock(); defer { lock.unlock() }; return t } set { lock.lock(); t = newValue; lock.unlock() } }
-    }
 
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [String] = []
-        func add(_ s: String) { lock.lock(); stored.append(s); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return stored }
-    }
+    typealias Lines = ReportedLines
 
     @Test func theProviderFollowsTheViewAndRCyclesTheChoice() throws {
         let wms = try WMSStandIn(base: Self.now - 11 * 300 - 130)
@@ -42,7 +31,7 @@ import TestSupport
                                    "--center", "38,-98", "--zoom", "3"])
         var m = try MapSetup.model(o)
         #expect(m.radarChoice == .auto && m.radarProviderCycles)
-        let clock = Clock(Self.now)
+        let clock = TestClock(Self.now)
         let lines = Lines()
         let made = MapSetup.radarProviders(m, o, clock: { clock.now }, report: { lines.add($0) },
                                            wmsCache: RadarCache(directory: dir.appendingPathComponent("wms")),
