@@ -22,7 +22,7 @@ public final class CloudsSource: TileLoopSource, @unchecked Sendable {
     /// How far the gap's frames are taken behind the radar's time (10-minute frames that take a
     /// while to appear; a time the service does not have fails that tile alone).
     public static let gapLag = 1200.0
-    public var provider: String { "NASA EOSDIS GIBS" }
+    public var provider: String { gapTemplate == nil ? "NASA EOSDIS GIBS" : "NASA EOSDIS GIBS, EUMETSAT" }
     public var legend: ColorLegend? { nil }
     public var maxZoom: Int { 6 }
     public var listingInterval: Double { 600 }

@@ -30,6 +30,18 @@ extension MapApp {
                                  runs: slots.map { series.slots[$0].runs })
         try? model.updateImageSource(id, source)
         showCloudsFrame()
+        creditClouds()
+    }
+
+    /// The clouds' makers in the attribution while the layer shows frames ("clouds: NASA EOSDIS GIBS").
+    mutating func creditClouds() {
+        let credit = clouds.map { "clouds: \($0.provider)" }
+        let wanted = cloudsShown && clouds?.frameSlots.isEmpty == false ? credit : nil
+        let present = credits.filter { $0.hasPrefix("clouds: ") }
+        guard present != (wanted.map { [$0] } ?? []) else { return }
+        credits.removeAll { $0.hasPrefix("clouds: ") }
+        if let wanted { credits.append(wanted) }
+        model.attribution = (credits + (radar.map { [$0.attribution] } ?? [])).joined(separator: " · ")
     }
 
     /// The clouds frame (of the clouds' frames) for the radar frame shown: the last that is not

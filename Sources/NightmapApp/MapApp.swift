@@ -158,6 +158,7 @@ public struct MapApp: Sendable {
             cycleRadarProvider()
         case .toggleClouds:
             toggleLayers([Self.cloudsID])
+            creditClouds()
         case .toggleDaylight:
             toggleLayers([Self.nightID, Self.subsolarID])
         case .toggleFootprint:

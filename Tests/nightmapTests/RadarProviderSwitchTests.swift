@@ -89,6 +89,11 @@ import TestSupport
         #expect(m.clouds?.frameSlots.isEmpty == false)
         #expect(m.radar?.frameSlots.count == 13)
         #expect(m.cloudsFrame != nil)
+        #expect(m.model.attribution.contains("clouds: NASA EOSDIS GIBS"))
+        m.apply(.toggleClouds, now: m.now)
+        #expect(!m.cloudsShown && !m.model.attribution.contains("clouds: "))
+        m.apply(.toggleClouds, now: m.now)
+        #expect(m.cloudsShown && m.model.attribution.contains("clouds: NASA EOSDIS GIBS"))
 
         // `r`: IEM everywhere, even over Europe; again: RainViewer; again: auto.
         m.apply(.cycleRadarProvider, now: m.now)
