@@ -1,0 +1,134 @@
+import Foundation
+
+/// MapLibre's pitched Mercator camera (GL JS `mercator_transform.ts`, `_calcMatrices`;
+/// 3D-AND-LAYERS.md (a)): a perspective of vertical field of view `fov` from a camera
+/// `cameraToCenterDistance` = 0.5 / tan(fov / 2) x height pixels from the centre, pitched about
+/// the screen's x axis and turned by the bearing, with MapLibre's near and far planes. World
+/// units are pixels of the zoom's world (512 x 2^zoom wide), heights are in those pixels too.
+///
+/// The first piece of issue 42 (pitch): nothing draws through it yet. At pitch 0 it gives the
+/// flat map's own positions (w = the camera distance everywhere).
+public struct PerspectiveTransform: Sendable {
+    /// MapLibre's default vertical field of view, 2 atan(0.375) (36.87 degrees).
+    public static let defaultFieldOfView = 0.6435011087932844
+    /// The pitch beyond which MapLibre puts no ground (89.25 degrees).
+    public static let maxHorizonAngle = 89.25 * Double.pi / 180
+
+    public let width: Double, height: Double
+    /// The world's size in pixels, and the centre in its pixels.
+    public let worldSize: Double
+    public let centerX: Double, centerY: Double
+    /// Radians.
+    public let pitch: Double, bearing: Double, fieldOfView: Double
+    public let cameraToCenterDistance: Double
+    public let near: Double, far: Double
+    /// How far above the centre the horizon is on screen, in pixels (infinite at pitch 0).
+    public let horizon: Double
+    /// World pixels (x, y, z, 1) to clip space, row-major.
+    let matrix: [Double]
+    /// Clip space to world pixels (nil if the matrix cannot be inverted).
+    let inverse: [Double]?
+
+    /// `pitch` and `bearing` in degrees; `width` x `height` the viewport in pixels.
+    public init(center: LngLat, zoom: Double, pitch pitchDegrees: Double, bearing bearingDegrees: Double,
+                width: Int, height: Int, fieldOfView: Double = Self.defaultFieldOfView) {
+        let w = Double(max(1, width)), h = Double(max(1, height))
+        self.width = w; self.height = h
+        worldSize = 512 * exp2(zoom)
+        let m = WebMercator.project(center)
+        centerX = m.x * worldSize; centerY = m.y * worldSize
+        pitch = pitchDegrees * Double.pi / 180
+        bearing = bearingDegrees * Double.pi / 180
+        self.fieldOfView = fieldOfView
+        let ctc = 0.5 / tan(fieldOfView / 2) * h
+        cameraToCenterDistance = ctc
+        horizon = pitch > 0 ? ctc * min(0.85 * tan(Double.pi / 2 - pitch), tan(Self.maxHorizonAngle - pitch)) : .infinity
+        // The far plane: the farthest ground the view's top edge (or the horizon) reaches.
+        let ground = Double.pi / 2 + pitch
+        func reach(_ angle: Double) -> Double {
+            sin(angle) * ctc / sin(min(max(Double.pi - ground - angle, 0.01), Double.pi - 0.01))
+        }
+        let toTop = reach(fieldOfView / 2)
+        let toHorizon = reach(horizon.isFinite ? atan(horizon / ctc) : Double.pi / 2)
+        far = (cos(Double.pi / 2 - pitch) * min(toTop, toHorizon) + ctc) * 1.01
+        near = h / 50
+        // perspective . scale(1, -1, 1) . translate(0, 0, -ctc) . rotateX(pitch) . rotateZ(-bearing) . translate(-cx, -cy, 0)
+        let f = 1 / tan(fieldOfView / 2)
+        var p = [f / (w / h), 0, 0, 0,
+                 0, f, 0, 0,
+                 0, 0, (far + near) / (near - far), 2 * far * near / (near - far),
+                 0, 0, -1, 0]
+        p = Self.multiply(p, [1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        p = Self.multiply(p, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -ctc, 0, 0, 0, 1])
+        let cp = cos(pitch), sp = sin(pitch)
+        p = Self.multiply(p, [1, 0, 0, 0, 0, cp, -sp, 0, 0, sp, cp, 0, 0, 0, 0, 1])
+        let ca = cos(-bearing), sa = sin(-bearing)
+        p = Self.multiply(p, [ca, -sa, 0, 0, sa, ca, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+        p = Self.multiply(p, [1, 0, 0, -centerX, 0, 1, 0, -centerY, 0, 0, 1, 0, 0, 0, 0, 1])
+        matrix = p
+        inverse = Self.invert(p)
+    }
+
+    /// Where a point of the map (Web Mercator, 0...1) at `height` world pixels above the ground
+    /// lands on screen, and its clip w (its distance along the view axis: the camera distance at
+    /// the centre; a point behind the camera has w <= 0).
+    public func project(_ point: MercatorPoint, height z: Double = 0) -> (x: Double, y: Double, w: Double) {
+        let x = point.x * worldSize, y = point.y * worldSize
+        let m = matrix
+        let cx = m[0] * x + m[1] * y + m[2] * z + m[3]
+        let cy = m[4] * x + m[5] * y + m[6] * z + m[7]
+        let cw = m[12] * x + m[13] * y + m[14] * z + m[15]
+        return ((cx / cw + 1) * width / 2, (1 - cy / cw) * height / 2, cw)
+    }
+
+    /// The point of the ground (Web Mercator) seen at screen pixel (x, y); nil where the ray
+    /// from the camera meets no ground (at or above the horizon).
+    public func unproject(x: Double, y: Double) -> MercatorPoint? {
+        guard let inv = inverse else { return nil }
+        let nx = x / width * 2 - 1, ny = 1 - y / height * 2
+        func world(_ z: Double) -> (Double, Double, Double)? {
+            let v = [nx, ny, z, 1.0]
+            var r = [0.0, 0, 0, 0]
+            for i in 0..<4 { r[i] = inv[i * 4] * v[0] + inv[i * 4 + 1] * v[1] + inv[i * 4 + 2] * v[2] + inv[i * 4 + 3] * v[3] }
+            guard r[3] != 0 else { return nil }
+            return (r[0] / r[3], r[1] / r[3], r[2] / r[3])
+        }
+        guard let a = world(-1), let b = world(1), a.2 != b.2 else { return nil }
+        // Where the segment from the near to the far plane crosses the ground (z = 0).
+        let t = a.2 / (a.2 - b.2)
+        guard t >= 0, t <= 1 else { return nil }
+        return MercatorPoint(x: (a.0 + (b.0 - a.0) * t) / worldSize, y: (a.1 + (b.1 - a.1) * t) / worldSize)
+    }
+
+    /// Row-major 4 x 4 product.
+    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
+        var r = [Double](repeating: 0, count: 16)
+        for i in 0..<4 {
+            for j in 0..<4 {
+                r[i * 4 + j] = a[i * 4] * b[j] + a[i * 4 + 1] * b[4 + j] + a[i * 4 + 2] * b[8 + j] + a[i * 4 + 3] * b[12 + j]
+            }
+        }
+        return r
+    }
+
+    /// Row-major 4 x 4 inverse by Gauss-Jordan elimination with partial pivoting (nil: singular).
+    static func invert(_ m: [Double]) -> [Double]? {
+        var a = m, r: [Double] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        for c in 0..<4 {
+            var pivot = c
+            for i in (c + 1)..<4 where abs(a[i * 4 + c]) > abs(a[pivot * 4 + c]) { pivot = i }
+            guard abs(a[pivot * 4 + c]) > 1e-300 else { return nil }
+            if pivot != c {
+                for j in 0..<4 { a.swapAt(c * 4 + j, pivot * 4 + j); r.swapAt(c * 4 + j, pivot * 4 + j) }
+            }
+            let d = a[c * 4 + c]
+            for j in 0..<4 { a[c * 4 + j] /= d; r[c * 4 + j] /= d }
+            for i in 0..<4 where i != c {
+                let k = a[i * 4 + c]
+                guard k != 0 else { continue }
+                for j in 0..<4 { a[i * 4 + j] -= k * a[c * 4 + j]; r[i * 4 + j] -= k * r[c * 4 + j] }
+            }
+        }
+        return r
+    }
+}
