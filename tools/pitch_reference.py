@@ -1,6 +1,6 @@
 """MapLibre GL JS's Mercator camera (mercator_transform.ts _calcMatrices, gl-matrix semantics) in
 numpy: screen position and clip w of ground points at a pitch and bearing, for issue 42's unit
-tests. Facts from ../shared/docs/3D-AND-LAYERS.md (a). Run: python3 tools/pitch_reference.py (numpy); its
+tests. Facts from GL JS src/geo/projection/mercator_transform.ts and mercator_utils.ts. Run: python3 tools/pitch_reference.py (numpy); its
 output is the table in Tests/MapCoreTests/PerspectiveTransformTests.swift."""
 import math
 import numpy as np
