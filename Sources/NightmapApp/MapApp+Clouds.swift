@@ -41,7 +41,7 @@ extension MapApp {
         guard present != (wanted.map { [$0] } ?? []) else { return }
         credits.removeAll { $0.hasPrefix("clouds: ") }
         if let wanted { credits.append(wanted) }
-        model.attribution = (credits + (radar.map { [$0.attribution] } ?? [])).joined(separator: " · ")
+        showAttribution()
     }
 
     /// The clouds frame (of the clouds' frames) for the radar frame shown: the last that is not

@@ -56,10 +56,15 @@ extension MapApp {
         let source = ImageSource(corners: place.corners, placement: place.placement, frames: images, names: slots.map { series.slots[$0].name },
                                  times: slots.map { series.slots[$0].time }, runs: slots.map { series.slots[$0].runs })
         try? model.updateImageSource(id, source)
-        model.attribution = (credits + [series.attribution]).joined(separator: " · ")
+        showAttribution()
         showRadarFrame()
         showCloudsFrame()
         showRadarOverlay()
+    }
+
+    /// The attribution: the credits (data, clouds, warnings), then the radar's words.
+    mutating func showAttribution() {
+        model.attribution = (credits + (radar.map { [$0.attribution] } ?? [])).joined(separator: " · ")
     }
 
     /// The timeline (every slot, the one shown) and the legend (while `g` has it shown), in the

@@ -99,7 +99,7 @@ extension MapApp {
         let wanted = showsWarnings && warnings.shown != nil
         guard wanted != credits.contains(Self.warningsCredit) else { return }
         if wanted { credits.append(Self.warningsCredit) } else { credits.removeAll { $0 == Self.warningsCredit } }
-        model.attribution = (credits + (radar.map { [$0.attribution] } ?? [])).joined(separator: " · ")
+        showAttribution()
     }
 
     /// The panel for the warnings under the resting pointer, made again only when the pointer,
