@@ -63,7 +63,7 @@ public struct Camera: Sendable {
     public func shifted(_ s: CameraState, dx: Double, dy: Double) -> CameraState {
         let v = ViewTransform(camera: s, size: size)
         let c = v.lngLat(x: Double(size.width) / 2 - dx, y: Double(size.height) / 2 - dy)
-        return CameraState(center: c, zoom: s.zoom, bearing: s.bearing)
+        return s.moved(center: c, zoom: s.zoom)
     }
 
     /// Eases to `camera` over `duration` seconds starting at `now`; a new ease replaces a running
@@ -81,7 +81,9 @@ public struct Camera: Sendable {
         advance(to: now)
         let z = min(max(zoom, bounds.minZoom), bounds.maxZoom)
         let m = view.mercator(x: p.x, y: p.y)
-        let to = bounds.clamp(Self.camera(zoom: z, keeping: m, at: p, size: size, bearing: state.bearing), size: size)
+        var around = Self.camera(zoom: z, keeping: m, at: p, size: size, bearing: state.bearing)
+        around.pitch = state.pitch; around.fieldOfView = state.fieldOfView
+        let to = bounds.clamp(around, size: size)
         guard duration > 0 else { jump(to: to); return }
         animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: (p, m))
     }
@@ -120,6 +122,9 @@ public struct Camera: Sendable {
             let m = MercatorPoint(x: m0.x + dx * k, y: m0.y + (m1.y - m0.y) * k)
             next = CameraState(center: WebMercator.unproject(m), zoom: zoom, bearing: bearing)
         }
-        state = bounds.clamp(next, size: size)
+        var tilted = next
+        tilted.pitch = a.from.pitch + (a.to.pitch - a.from.pitch) * k
+        tilted.fieldOfView = a.to.fieldOfView
+        state = bounds.clamp(tilted, size: size)
     }
 }

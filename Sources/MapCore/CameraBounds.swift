@@ -5,11 +5,14 @@ public struct CameraBounds: Equatable, Sendable {
     public var bounds: LngLatBounds
     public var minZoom: Double
     public var maxZoom: Double
+    /// The steepest pitch allowed, degrees (MapLibre's default 60; at most 85).
+    public var maxPitch: Double
 
-    public init(bounds: LngLatBounds = .world, minZoom: Double = 0, maxZoom: Double = 22) {
+    public init(bounds: LngLatBounds = .world, minZoom: Double = 0, maxZoom: Double = 22, maxPitch: Double = 60) {
         self.bounds = bounds
         self.minZoom = minZoom
         self.maxZoom = max(minZoom, maxZoom)
+        self.maxPitch = maxPitch.isFinite ? min(max(maxPitch, 0), CameraState.steepestPitch) : 60
     }
 
     /// The camera closest to `camera` that obeys these bounds in a viewport of `size`.
@@ -50,7 +53,9 @@ public struct CameraBounds: Equatable, Sendable {
             let cx = Self.keepInside(cx0, half: w / 2, lo: x0 * world, hi: x1 * world)
             if cx != cx0 { lng = WebMercator.lng(x: cx / world) }
         }
-        return CameraState(center: LngLat(lng: lng, lat: outLat), zoom: zoom, bearing: bearing)
+        var out = camera.moved(center: LngLat(lng: lng, lat: outLat), zoom: zoom)
+        out.pitch = min(camera.pitch, maxPitch)
+        return out
     }
 
     /// Moves `c` so that [c - half, c + half] lies in [lo, hi] (centred when it cannot).

@@ -117,7 +117,7 @@ public struct MapModel: Sendable {
     public mutating func zoomCentered(by delta: Double, duration: Double, now: Double) {
         camera.advance(to: now)
         let t = camera.target
-        camera.ease(to: CameraState(center: t.center, zoom: t.zoom + delta, bearing: t.bearing), duration: duration, curve: .quadraticOut, now: now)
+        camera.ease(to: t.moved(center: t.center, zoom: t.zoom + delta), duration: duration, curve: .quadraticOut, now: now)
     }
 
     /// The viewport's new size in device pixels (the camera is clamped again).
@@ -133,7 +133,7 @@ public struct MapModel: Sendable {
         let b = camera.bounds
         let target = camera.target
         camera.setBounds(CameraBounds(bounds: b.bounds, minZoom: b.minZoom + shift, maxZoom: b.maxZoom + shift))
-        camera.jump(to: CameraState(center: target.center, zoom: target.zoom + shift, bearing: target.bearing))
+        camera.jump(to: target.moved(center: target.center, zoom: target.zoom + shift))
     }
 
     // MARK: Style changes

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// MapLibre's pitched Mercator camera (GL JS `mercator_transform.ts`, `_calcMatrices`;
 /// 3D-AND-LAYERS.md (a)): a perspective of vertical field of view `fov` from a camera
@@ -6,8 +7,7 @@ import Foundation
 /// the screen's x axis and turned by the bearing, with MapLibre's near and far planes. World
 /// units are pixels of the zoom's world (512 x 2^zoom wide), heights are in those pixels too.
 ///
-/// The first piece of issue 42 (pitch): nothing draws through it yet. At pitch 0 it gives the
-/// flat map's own positions (w = the camera distance everywhere).
+/// At pitch 0 it gives the flat map's own positions (w = the camera distance everywhere).
 public struct PerspectiveTransform: Sendable {
     /// MapLibre's default vertical field of view, 2 atan(0.375) (36.87 degrees).
     public static let defaultFieldOfView = 0.6435011087932844
@@ -24,6 +24,9 @@ public struct PerspectiveTransform: Sendable {
     public let near: Double, far: Double
     /// How far above the centre the horizon is on screen, in pixels (infinite at pitch 0).
     public let horizon: Double
+    /// The screen row where the ground begins: rows above it show none (the horizon, or where
+    /// the far plane cuts the ground; 0 when the ground fills the view's top).
+    public let groundTopY: Double
     /// World pixels (x, y, z, 1) to clip space, row-major.
     let matrix: [Double]
     /// Clip space to world pixels (nil if the matrix cannot be inverted).
@@ -67,6 +70,55 @@ public struct PerspectiveTransform: Sendable {
         p = Self.multiply(p, [1, 0, 0, -centerX, 0, 1, 0, -centerY, 0, 0, 1, 0, 0, 0, 0, 1])
         matrix = p
         inverse = Self.invert(p)
+        // The row at angle a above the view axis sees the ground at depth
+        // ctc cos(pitch) cos(a) / cos(pitch + a): the rows deeper than the far plane show none.
+        let farPlane = far, c = ctc, pt = pitch
+        func depth(_ a: Double) -> Double {
+            let d = cos(pt + a)
+            return d <= 0 ? .infinity : c * cos(pt) * cos(a) / d
+        }
+        var top = 0.0
+        let topAngle = atan(h / 2 / ctc)
+        if depth(topAngle) > farPlane {
+            var lo = -topAngle, hi = topAngle              // depth(lo) <= far < depth(hi)
+            for _ in 0..<60 { let mid = (lo + hi) / 2; if depth(mid) > farPlane { hi = mid } else { lo = mid } }
+            top = h / 2 - ctc * tan(lo)
+        }
+        groundTopY = max(top, horizon.isFinite ? h / 2 - horizon : 0, 0)
+    }
+
+    /// The box (Web Mercator) holding the ground seen in rows top..<bottom of the screen (the
+    /// centre alone when those rows show no ground).
+    public func groundBox(top: Double, bottom: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let t = max(top, groundTopY + 0.5)
+        guard bottom > t else {
+            return (centerX / worldSize, centerY / worldSize, centerX / worldSize, centerY / worldSize)
+        }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(0.0, t), (width, t), (0.0, bottom), (width, bottom)] {
+            guard let m = unproject(x: x, y: y) else { continue }
+            minX = min(minX, m.x); maxX = max(maxX, m.x); minY = min(minY, m.y); maxY = max(maxY, m.y)
+        }
+        guard minX <= maxX else { return (centerX / worldSize, centerY / worldSize, centerX / worldSize, centerY / worldSize) }
+        return (minX, minY, maxX, maxY)
+    }
+
+    /// The ground seen from this camera as a map of the flat screen (the view at pitch 0 with
+    /// the same centre, zoom and bearing) onto this screen, with the near and far planes.
+    public var groundProjection: GroundProjection {
+        let r = bearing, cs = cos(r), sn = sin(r)
+        // Flat screen (fx, fy) to world pixels: X = ax fx + bx fy + tx, Y = ay fx + by fy + ty.
+        let ax = cs, bx = -sn, tx = centerX - cs * width / 2 + sn * height / 2
+        let ay = sn, by = cs, ty = centerY - sn * width / 2 - cs * height / 2
+        let m = matrix
+        func row(_ i: Int) -> (Double, Double, Double) {
+            (m[i * 4] * ax + m[i * 4 + 1] * ay, m[i * 4] * bx + m[i * 4 + 1] * by, m[i * 4] * tx + m[i * 4 + 1] * ty + m[i * 4 + 3])
+        }
+        let cx = row(0), cy = row(1), cw = row(3)
+        let hw = width / 2, hh = height / 2
+        return GroundProjection(((cx.0 + cw.0) * hw, (cx.1 + cw.1) * hw, (cx.2 + cw.2) * hw,
+                                 (cw.0 - cy.0) * hh, (cw.1 - cy.1) * hh, (cw.2 - cy.2) * hh,
+                                 cw.0, cw.1, cw.2), near: near, far: far)
     }
 
     /// Where a point of the map (Web Mercator, 0...1) at `height` world pixels above the ground

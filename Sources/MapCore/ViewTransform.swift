@@ -5,7 +5,8 @@ import Foundation
 /// World pixels (normalised Mercator times `worldSize`) reach the screen by a translation that
 /// puts the centre in the middle of the viewport and, at a bearing, a rotation about that middle
 /// (the map turns counter-clockwise by the bearing). At bearing 0 every conversion is the plain
-/// scale and translation, computed exactly as without rotation.
+/// scale and translation, computed exactly as without rotation. A pitched camera adds MapLibre's
+/// perspective (`perspective`): conversions then go through it, to and from the ground.
 public struct ViewTransform: Equatable, Sendable {
     public let camera: CameraState
     public let size: ViewportSize
@@ -15,6 +16,9 @@ public struct ViewTransform: Equatable, Sendable {
     public let centerPixel: MercatorPoint
     /// cos and sin of the bearing (1 and 0 at bearing 0).
     public let cosBearing: Double, sinBearing: Double
+    /// The pitched camera's projection; nil at pitch 0, where the flat conversions are exact for
+    /// the ground (layers with height make their own from `camera`).
+    public let perspective: PerspectiveTransform?
 
     public init(camera: CameraState, size: ViewportSize) {
         self.camera = camera
@@ -25,7 +29,21 @@ public struct ViewTransform: Equatable, Sendable {
         let r = camera.bearing * Double.pi / 180
         cosBearing = camera.bearing == 0 ? 1 : cos(r)
         sinBearing = camera.bearing == 0 ? 0 : sin(r)
+        perspective = camera.pitch == 0 ? nil : Self.perspective(camera, size)
     }
+
+    /// The camera's perspective at any pitch (pitch 0 included: what has height needs it).
+    public static func perspective(_ camera: CameraState, _ size: ViewportSize) -> PerspectiveTransform {
+        PerspectiveTransform(center: camera.center, zoom: camera.zoom, pitch: camera.pitch, bearing: camera.bearing,
+                             width: size.width, height: size.height,
+                             fieldOfView: camera.fieldOfView * Double.pi / 180)
+    }
+
+    /// Two views are the same when their cameras and sizes are.
+    public static func == (a: ViewTransform, b: ViewTransform) -> Bool { a.camera == b.camera && a.size == b.size }
+
+    /// Whether the camera is pitched (the ground is drawn in perspective).
+    @inlinable public var isPitched: Bool { perspective != nil }
 
     /// Whether the map is north-up (the axis-aligned fast paths apply).
     @inlinable public var isNorthUp: Bool { camera.bearing == 0 }
@@ -44,6 +62,10 @@ public struct ViewTransform: Equatable, Sendable {
 
     /// Screen position of a normalised Mercator point (no wrapping).
     @inlinable public func screen(_ m: MercatorPoint) -> (x: Double, y: Double) {
+        if let p = perspective {
+            let s = p.project(m)
+            return (s.x, s.y)
+        }
         if isNorthUp {
             return (m.x * worldSize - centerPixel.x + Double(size.width) / 2,
                     m.y * worldSize - centerPixel.y + Double(size.height) / 2)
@@ -70,8 +92,13 @@ public struct ViewTransform: Equatable, Sendable {
 
     public func nearestScreen(_ p: LngLat) -> (x: Double, y: Double) { nearestScreen(WebMercator.project(p)) }
 
-    /// The normalised Mercator point under a screen position.
+    /// The normalised Mercator point under a screen position (pitched: the ground under it, or
+    /// for a point at or above the horizon the ground just below the horizon in its column).
     public func mercator(x: Double, y: Double) -> MercatorPoint {
+        if let p = perspective {
+            let lowest = p.groundTopY + 1
+            if let m = p.unproject(x: x, y: max(y, lowest)) { return m }
+        }
         let r = unrotated(x - Double(size.width) / 2, y - Double(size.height) / 2)
         return MercatorPoint(x: (r.x + centerPixel.x) / worldSize, y: (r.y + centerPixel.y) / worldSize)
     }
@@ -83,6 +110,7 @@ public struct ViewTransform: Equatable, Sendable {
     /// the box holding the four corners of the (rotated) viewport.
     public var visibleMercator: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let w = Double(size.width), h = Double(size.height)
+        if let p = perspective { return p.groundBox(top: 0, bottom: h) }
         if isNorthUp {
             let a = mercator(x: 0, y: 0), b = mercator(x: w, y: h)
             return (a.x, a.y, b.x, b.y)

@@ -40,6 +40,9 @@ public struct Rasterizer: PathSink, ~Copyable {
     // (Holding nothing, it is never stored: no flag says whether there is one.)
     private var cx: Int32 = 0, cy: Int32 = 0, ccover: Int32 = 0, carea: Int32 = 0
     private var minRow = Int32.max, maxRow = Int32.min
+    /// Pitched views: edges are given on the flat map's screen and projected onto the ground
+    /// seen in perspective (nil: edges are given on the screen).
+    public var ground: GroundProjection? = nil
 
     // Path state in device space.
     private var start = Point(0, 0)
@@ -124,6 +127,19 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Adds one directed edge, clipped to the device box.
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
+        if let g = ground {
+            let p = g.project(a, b)
+            addScreenEdge(p.points.0, p.points.1)
+            if p.count > 1 { addScreenEdge(p.points.2, p.points.3) }
+            if p.count > 2 { addScreenEdge(p.points.4, p.points.5) }
+            return
+        }
+        addScreenEdge(a, b)
+    }
+
+    /// Adds one directed edge of the screen, clipped to the device box.
+    @inline(__always)
+    mutating func addScreenEdge(_ a: Point, _ b: Point) {
         let h = Double(height), w = Double(width), oy = Double(originY)
         var x1 = a.x, y1 = a.y - oy, x2 = b.x, y2 = b.y - oy
         guard x1.isFinite, y1.isFinite, x2.isFinite, y2.isFinite else { return }

@@ -138,8 +138,9 @@ enum MapSetup {
         model.setPixelRatio(o.pixelRatio)
         if o.center != nil || o.zoom != nil || o.bearing != nil || document.bearing != 0 {
             let start = model.camera.state
-            model.jump(to: CameraState(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom,
-                                       bearing: o.bearing ?? document.bearing))
+            var camera = start.moved(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom)
+            camera.bearing = o.bearing ?? document.bearing
+            model.jump(to: camera)
         }
         // nightmap's own data, or the style's name; then what the tiled sources credit.
         var credits = o.style == nil ? StatusLine.credits(o) : [document.name ?? (styleURL?.lastPathComponent ?? URL(fileURLWithPath: stylePath).lastPathComponent)]

@@ -28,6 +28,8 @@ struct RenderTestMetadata: Equatable {
     /// How long symbols fade in and out, milliseconds: the map's `fadeDuration` (the harness
     /// makes its map with this, else 0: symbols placed at once).
     var fadeDuration = 0.0
+    /// The map's steepest pitch (`maxPitch`; MapLibre's 60 when absent).
+    var maxPitch = 60.0
 
     /// The frame's size in device pixels: floor(width * pixelRatio) x floor(height * pixelRatio).
     var frameWidth: Int { Int((Double(width) * pixelRatio).rounded(.down)) }
@@ -77,6 +79,7 @@ struct RenderTestMetadata: Equatable {
             guard v >= 0 else { throw RenderTestError("metadata.test.fadeDuration \(v) is negative") }
             m.fadeDuration = v
         }
+        if let v = try number("maxPitch") { m.maxPitch = v }
         guard m.frameWidth >= 1, m.frameHeight >= 1 else {
             throw RenderTestError("the frame \(m.width)x\(m.height) at pixel ratio \(m.pixelRatio) has no pixels")
         }

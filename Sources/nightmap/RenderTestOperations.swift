@@ -114,15 +114,23 @@ struct RenderTestOperations {
             try model.removeImage(try string(0))
         case "setZoom":
             let c = model.camera.state
-            model.jump(to: CameraState(center: c.center, zoom: try number(0) + log2(pixelRatio), bearing: c.bearing))
+            model.jump(to: c.moved(center: c.center, zoom: try number(0) + log2(pixelRatio)))
         case "setCenter":
             guard case let .array(p) = try value(0), p.count == 2, case let .number(lng) = p[0], case let .number(lat) = p[1] else {
                 throw RenderTestError("argument 1: expected [longitude, latitude]")
             }
-            model.jump(to: CameraState(center: LngLat(lng: lng, lat: lat), zoom: model.camera.state.zoom, bearing: model.camera.state.bearing))
+            model.jump(to: model.camera.state.moved(center: LngLat(lng: lng, lat: lat), zoom: model.camera.state.zoom))
         case "setBearing":
             var c = model.camera.state
             c.bearing = try number(0)
+            model.jump(to: c)
+        case "setPitch":
+            var c = model.camera.state
+            c.pitch = try number(0)
+            model.jump(to: c)
+        case "setVerticalFieldOfView":
+            var c = model.camera.state
+            c.fieldOfView = try number(0)
             model.jump(to: c)
         case "setLayerZoomRange":
             try model.setLayerZoomRange(layer: try string(0), minZoom: try number(1), maxZoom: try number(2))

@@ -9,16 +9,18 @@ import Raster
 enum StyleDocumentMap {
     /// The scene a document's camera gives: its centre and zoom, the whole world as bounds (for
     /// one device pixel per CSS pixel; `MapModel.setPixelRatio` shifts it).
-    static func scene(_ document: StyleDocument) -> Scene {
+    /// `maxPitch`: the steepest pitch allowed (MapLibre's map option, 60 by default).
+    static func scene(_ document: StyleDocument, maxPitch: Double = 60) -> Scene {
         Scene(name: "style", camera: CameraState(center: document.center ?? LngLat(lng: 0, lat: 0), zoom: document.zoom ?? 0,
-                                                 bearing: document.bearing),
-              bounds: CameraBounds(minZoom: StyleDocument.zoomRange.lowerBound, maxZoom: StyleDocument.zoomRange.upperBound), timerStartsPlaying: false)
+                                                 bearing: document.bearing, pitch: document.pitch),
+              bounds: CameraBounds(minZoom: StyleDocument.zoomRange.lowerBound, maxZoom: StyleDocument.zoomRange.upperBound,
+                                   maxPitch: maxPitch), timerStartsPlaying: false)
     }
 
     /// A model showing `document` (resources loaded into `style`), unlit as MapLibre draws.
     static func model(_ document: StyleDocument, style: Style, size: ViewportSize, pixelRatio: Double,
-                      light: LightPreset? = nil) -> MapModel {
-        let s = scene(document)
+                      light: LightPreset? = nil, maxPitch: Double = 60) -> MapModel {
+        let s = scene(document, maxPitch: maxPitch)
         var model = MapModel(style: style, size: size, camera: s.startCamera(size: size), bounds: s.bounds, light: light ?? .day)
         model.lighting = light != nil
         model.setPixelRatio(pixelRatio)
@@ -53,12 +55,14 @@ func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: 
     } catch let e as StyleError {
         throw RenderTestError(e.description)
     }
-    let fadeDuration = try RenderTestMetadata.parse(json).fadeDuration / 1000
+    let metadata = try RenderTestMetadata.parse(json)
+    let fadeDuration = metadata.fadeDuration / 1000
     let resolver = ResourceResolver(styleDirectory: styleURL.deletingLastPathComponent(), assets: assets)
     let w = Int((Double(width) * pixelRatio).rounded(.down)), h = Int((Double(height) * pixelRatio).rounded(.down))
     let load = { (document: StyleDocument) throws -> MapModel in
         let style = try StyleLoader.style(for: document, resolver: resolver, pixelRatio: pixelRatio, localGlyphs: RenderTestFonts.local)
-        var model = StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio)
+        var model = StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio,
+                                           maxPitch: metadata.maxPitch)
         model.symbolFadeDuration = fadeDuration
         return model
     }

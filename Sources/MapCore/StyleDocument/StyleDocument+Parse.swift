@@ -66,10 +66,7 @@ struct StyleDocumentReader {
         }
         doc.zoom = number(root["zoom"], "zoom", range: StyleDocument.zoomRange)
         if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity) { doc.bearing = CameraState.normalized(b) }
-        if let p = number(root["pitch"], "pitch", range: 0...85), p != 0 {
-            doc.pitch = p
-            problems.append("pitch: \(JSON.number(p).compactText) is drawn flat (nightmap has no pitched camera yet)")
-        }
+        if let p = number(root["pitch"], "pitch", range: 0...CameraState.steepestPitch) { doc.pitch = p }
         if let s = root["sprite"] { doc.sprites = sprites(s) }
         // A glyphs template of the wrong type, or one without its tokens, does not refuse the
         // document (MapLibre Native logs it and goes on; its labels are set in local fonts).

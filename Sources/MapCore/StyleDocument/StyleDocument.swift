@@ -18,7 +18,7 @@ public struct StyleDocument: Sendable {
     /// `{"id", "url"}`. Each URL is a base (`.json` / `.png`, with `@2x` for pixel ratio 2, are
     /// appended); a sprite's images are named `id:name`, the `default` one's just `name`.
     public var sprites: [SpriteSource] = []
-    /// The camera's pitch as written; nightmap draws it flat (and says so in `warnings`).
+    /// The camera's pitch in degrees (the camera's bounds may limit it: MapLibre's 60 by default).
     public var pitch: Double = 0
     /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
     /// has none: its labels are then set in local fonts.
