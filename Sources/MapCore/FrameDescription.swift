@@ -88,6 +88,8 @@ public struct FrameDescription: Equatable, Sendable {
     /// a renderer still fading asks to be called again, see `SymbolPlacement.isAnimating`).
     public var symbolTime: Double = 0
     public var symbolFadeDuration: Double = 0
+    /// The sky above the horizon of a pitched view (nil: none; what is under shows there).
+    public var sky: SkyDraw?
 
     public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
         self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
@@ -96,6 +98,6 @@ public struct FrameDescription: Equatable, Sendable {
     /// The same picture: everything but the symbols' clock.
     public static func == (a: FrameDescription, b: FrameDescription) -> Bool {
         a.view == b.view && a.layers == b.layers && a.markers == b.markers && a.overlay == b.overlay
-            && a.symbolFadeDuration == b.symbolFadeDuration
+            && a.symbolFadeDuration == b.symbolFadeDuration && a.sky == b.sky
     }
 }

@@ -252,7 +252,8 @@ public struct MapModel: Sendable {
     public func tileRequests() -> [TileRequest] {
         let v = camera.view.visibleMercator
         return TileFrameCache.requests(style, zoom: camera.state.zoom - log2(pixelRatio),
-                                       visible: MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY))
+                                       visible: MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY),
+                                       ground: GroundCover(camera.view))
     }
 
     /// What to draw now, with an app's `overlay` over it (its boxes kept clear of symbols).
@@ -278,7 +279,7 @@ public struct MapModel: Sendable {
         let styleZoom = zoom - log2(pixelRatio)
         let v = camera.view.visibleMercator
         let visible = MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY)
-        let tiles = tileFrames.frame(style, zoom: styleZoom, visible: visible)
+        let tiles = tileFrames.frame(style, zoom: styleZoom, visible: visible, ground: GroundCover(camera.view))
         let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light, worldSize: camera.view.worldSize,
                                 now: now, visible: visible, bearing: camera.state.bearing, tiles: tiles,
                                 still: !camera.isAnimating)
@@ -301,6 +302,7 @@ public struct MapModel: Sendable {
         var frame = FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlay)
         frame.symbolTime = now
         frame.symbolFadeDuration = symbolFadeDuration
+        if camera.view.isPitched { frame.sky = style.sky?.draw(zoom: styleZoom) }
         return frame
     }
 

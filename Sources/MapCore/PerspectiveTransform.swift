@@ -24,8 +24,8 @@ public struct PerspectiveTransform: Sendable {
     public let near: Double, far: Double
     /// How far above the centre the horizon is on screen, in pixels (infinite at pitch 0).
     public let horizon: Double
-    /// The screen row where the ground begins: rows above it show none (the horizon, or where
-    /// the far plane cuts the ground; 0 when the ground fills the view's top).
+    /// The screen row where the ground begins: rows above it show none (where the far plane
+    /// cuts the ground, a little above the horizon; 0 when the ground fills the view's top).
     public let groundTopY: Double
     /// World pixels (x, y, z, 1) to clip space, row-major.
     let matrix: [Double]
@@ -84,7 +84,7 @@ public struct PerspectiveTransform: Sendable {
             for _ in 0..<60 { let mid = (lo + hi) / 2; if depth(mid) > farPlane { hi = mid } else { lo = mid } }
             top = h / 2 - ctc * tan(lo)
         }
-        groundTopY = max(top, horizon.isFinite ? h / 2 - horizon : 0, 0)
+        groundTopY = max(top, 0)
     }
 
     /// The box (Web Mercator) holding the ground seen in rows top..<bottom of the screen (the

@@ -18,6 +18,7 @@ public final class FrameRenderer {
     let heatmaps = HeatmapRenderLayer()
     let hillshades = HillshadeRenderLayer()
     let colorReliefs = ColorReliefRenderLayer()
+    let sky = SkyRenderLayer()
     let overlay: OverlayRenderer
     /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
     let cache = PixelCache()
@@ -94,9 +95,10 @@ public final class FrameRenderer {
         if let base = cache.entry(.bottom, 0, layers[..<stable]) {
             base.draw(into: target)
             first = base.layers.count
-        } else if case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
+        } else if !placement.isPitched, case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
         } else {
             pixmap.clear(clearColor, rows: rows)
+            if let s = frame.sky, placement.isPitched { sky.draw(s, placement, target) }
         }
         // An opaque background not painted yet: the layer above it may paint it in its own pass.
         var under: PremultipliedColor? = nil
@@ -130,7 +132,7 @@ public final class FrameRenderer {
     func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
               _ target: RenderTarget, under: inout PremultipliedColor?) {
         if case let .fill(draw) = layer.content, case let .uniform(_, paint) = draw, paint.opacity > 0, paint.color.a > 0,
-           let background = under {
+           let background = under, !placement.isPitched {
             // An opaque background under a fill: both in one pass over the rows.
             under = nil
             fills.draw(draw, placement, target, &rasterizer, over: background)
@@ -142,9 +144,15 @@ public final class FrameRenderer {
             let c = color.premultiplied(opacity: opacity)
             // Opaque: painted by the next layer in its own pass if that is a fill, else just
             // before the next layer draws.
-            if c.alpha == 255 { under = c } else { backgrounds.draw(c, placement, target, &rasterizer) }
-        case let .fill(draw): fills.draw(draw, placement, target, &rasterizer)
-        case let .line(draw): lines.draw(draw, placement, target, &rasterizer)
+            if c.alpha == 255 && !placement.isPitched { under = c } else { backgrounds.draw(c, placement, target, &rasterizer) }
+        case let .fill(draw):
+            rasterizer.ground = placement.ground
+            fills.draw(draw, placement, target, &rasterizer)
+            rasterizer.ground = nil
+        case let .line(draw):
+            rasterizer.ground = placement.ground
+            lines.draw(draw, placement, target, &rasterizer)
+            rasterizer.ground = nil
         case let .circle(draw): circles.draw(draw, placement, target, &rasterizer)
         case let .raster(draw):
             drawRaster(layer, index, draw, placement, target)

@@ -8,6 +8,11 @@ import Raster
 /// bearing, through `turn`, the rotation about the viewport's centre. North up there is no turn,
 /// and drawing uses `AxisMap`, exactly the scale and offset it always did; at a bearing it uses
 /// `RotatedMap`, one affine map per world copy.
+///
+/// A pitched view keeps those maps: they place the map on the flat screen (the view at pitch 0
+/// with the same centre, zoom and bearing), and `ground` projects the flat screen onto the
+/// pitched one. Layers drawn through the rasterizer get the projection from it; `visible` and
+/// `cull` then hold the ground the rows show.
 struct Placement {
     let zoom: Double
     let world: Double
@@ -20,6 +25,16 @@ struct Placement {
     let turn: Transform?
     /// The camera's bearing in degrees (icons aligned to the map turn by minus it).
     let bearing: Double
+    /// Pitched: the flat screen onto the pitched screen (nil at pitch 0).
+    let ground: GroundProjection?
+    /// Pitched: the camera's projection (nil at pitch 0).
+    let perspective: PerspectiveTransform?
+    /// What the rows drawn show, on the flat screen: minX, minY, maxX, maxY (at pitch 0 the rows
+    /// themselves, the viewport's width wide).
+    let cull: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// Whether the view is pitched (geometry goes through `ground`; the screen-space shortcuts
+    /// of the flat map do not apply).
+    var isPitched: Bool { ground != nil }
 
     /// For the rows `rows` of the view.
     init(view: ViewTransform, width: Int, rows: Range<Int>) {
@@ -29,10 +44,31 @@ struct Placement {
         oy = Double(view.size.height) / 2 - view.centerPixel.y
         viewHeight = view.size.height
         bearing = view.camera.bearing
-        if view.isNorthUp {
+        perspective = view.perspective
+        ground = perspective?.groundProjection
+        if let perspective {
+            // The ground the rows show, and its box on the flat screen.
+            let r = view.camera.bearing * Double.pi / 180
+            let cs = cos(r), sn = sin(r)
+            let cx = Double(width) / 2, cy = Double(view.size.height) / 2
+            turn = view.isNorthUp ? nil : Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
+            let box = perspective.groundBox(top: Double(rows.lowerBound), bottom: Double(rows.upperBound))
+            visible = box
+            let ox = ox, oy = oy, world = world, turn = turn
+            func flat(_ x: Double, _ y: Double) -> Point {
+                let p = Point(x * world + ox, y * world + oy)
+                return turn?.apply(p) ?? p
+            }
+            // (The ground seen is the trapezoid of the rows' corners: its box is the box of
+            // the Mercator box's corners turned.)
+            let a = flat(box.minX, box.minY), b = flat(box.maxX, box.minY), c = flat(box.maxX, box.maxY), d = flat(box.minX, box.maxY)
+            cull = (Swift.min(a.x, b.x, c.x, d.x), Swift.min(a.y, b.y, c.y, d.y), Swift.max(a.x, b.x, c.x, d.x), Swift.max(a.y, b.y, c.y, d.y))
+        } else if view.isNorthUp {
+            cull = (0, Double(rows.lowerBound), Double(width), Double(rows.upperBound))
             turn = nil
             visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
         } else {
+            cull = (0, Double(rows.lowerBound), Double(width), Double(rows.upperBound))
             let cs = view.cosBearing, sn = view.sinBearing
             let cx = Double(width) / 2, cy = Double(view.size.height) / 2
             let t = Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
@@ -70,6 +106,14 @@ struct Placement {
         q.ox = aligned(ox, width, cos(angle) * halfX + sin(angle) * halfY)
         q.oy = aligned(oy, viewHeight, cos(angle) * halfY + sin(angle) * halfX)
         return q
+    }
+
+    /// The rows of `t` that show ground: all of them at pitch 0; pitched, those whose pixel
+    /// centres are below where the ground begins (`PerspectiveTransform.groundTopY`).
+    func groundRows(_ t: RenderTarget) -> Range<Int> {
+        guard let perspective else { return t.rows }
+        let first = Int((perspective.groundTopY - 0.5).rounded(.up))
+        return max(t.rows.lowerBound, min(first, t.rows.upperBound))..<t.rows.upperBound
     }
 
     /// A screen point of unrotated screen space `(x, y)` (the identity north up).

@@ -13,6 +13,8 @@ public struct ImageWarp {
         }
     }
     public let inverse: Transform
+    /// A pitched view: the screen to the plane in perspective, used instead of `inverse`.
+    public var projective: Homography? = nil
     public let first: Plane, second: Plane
     public let tr: Point, bl: Point
     /// The sign of the side of the diagonal the first triangle lies on.
@@ -102,7 +104,7 @@ public struct MappedImageBlitter: SpanBlitter {
 
     @inline(__always)
     public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
-        let q = warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+        let q = warp.projective?.apply(Double(x) + 0.5, Double(y) + 0.5) ?? warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
         let c = shade(q.x, q.y)
         if c == 0 { return }
         let s = Blend.scale(c, alpha &+ (alpha >> 7))
@@ -114,6 +116,18 @@ public struct MappedImageBlitter: SpanBlitter {
     public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
         let d = dst + (y &* stride &+ x)
         let k = alpha &+ (alpha >> 7)
+        if let h = warp.projective {
+            // In perspective: each pixel through the homography.
+            let py = Double(y) + 0.5
+            for i in 0..<count {
+                let q = h.apply(Double(x + i) + 0.5, py)
+                var s = shade(q.x, q.y)
+                if s == 0 { continue }
+                if k != 256 { s = Blend.scale(s, k) }
+                d[i] = Blend.over(s, d[i])
+            }
+            return
+        }
         let q = warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
         let dx = warp.inverse.a, dy = warp.inverse.b          // one pixel right, in the plane
         for i in 0..<count {

@@ -19,6 +19,7 @@ extension Style {
             .merging(tiles.mapValues(Source.tiles)) { a, _ in a }
         self.init(sources: sources, layers: document.layers.map(Layer.init), transition: document.transition)
         self.sprite = sprite
+        self.sky = document.sky
         adoptState(of: document)
     }
 }

@@ -20,6 +20,8 @@ public struct StyleDocument: Sendable {
     public var sprites: [SpriteSource] = []
     /// The camera's pitch in degrees (the camera's bounds may limit it: MapLibre's 60 by default).
     public var pitch: Double = 0
+    /// The style's `sky` (nil: none).
+    public var sky: Sky?
     /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
     /// has none: its labels are then set in local fonts.
     public var glyphs: String?

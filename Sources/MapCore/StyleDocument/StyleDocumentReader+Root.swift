@@ -12,7 +12,6 @@ extension StyleDocumentReader {
     mutating func rootMembers(_ root: JSONObject) {
         for key in root.keys where !Self.rootMembers.contains(key) { problems.append("\(key): unknown member; ignored") }
         if root["terrain"] != nil { problems.append("terrain: not drawn yet (nightmap draws a flat map); ignored") }
-        if root["sky"] != nil { problems.append("sky: not drawn yet (it shows only on a pitched map); ignored") }
         if let p = root["projection"], p != .object(JSONObject([(key: "type", value: .string("mercator"))])) {
             problems.append("projection: \(p.compactText) is not drawn yet (nightmap draws Web Mercator); ignored")
         }

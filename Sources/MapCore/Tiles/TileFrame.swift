@@ -111,11 +111,17 @@ final class TileFrameCache: @unchecked Sendable {
         return same && k == spans.count
     }
 
-    /// The tiled sources that layers shown at `zoom` draw, with the tiles the view wants.
-    static func requests(_ style: Style, zoom: Double, visible: MercatorBox) -> [TileRequest] {
+    /// The tiled sources that layers shown at `zoom` draw, with the tiles the view wants
+    /// (`ground`: a pitched view's, chosen by distance).
+    static func requests(_ style: Style, zoom: Double, visible: MercatorBox, ground: GroundCover? = nil) -> [TileRequest] {
         var out: [TileRequest] = []
         forEachSource(style, zoom: zoom) { id, set in
-            if let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) {
+            let d = set.definition
+            if let ground {
+                let ideal = ground.tiles(zoom: zoom, tileSize: Double(d.tileSize), round: set.kind == .raster,
+                                         minZoom: d.minZoom, maxZoom: d.maxZoom, bounds: d.bounds)
+                out.append(TileRequest(sourceID: id, tiles: set, ideal: ideal))
+            } else if let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) {
                 out.append(TileRequest(sourceID: id, tiles: set, ideal: TileCover.tiles(z: z, box: visible, bounds: set.definition.bounds)))
             }
             return true
@@ -123,16 +129,16 @@ final class TileFrameCache: @unchecked Sendable {
         return out
     }
 
-    func frame(_ style: Style, zoom: Double, visible: MercatorBox) -> TileFrame? {
+    func frame(_ style: Style, zoom: Double, visible: MercatorBox, ground: GroundCover? = nil) -> TileFrame? {
         lock.lock()
-        if unchanged(style, zoom: zoom, visible: visible), let last { lock.unlock(); return last }
+        if ground == nil, unchanged(style, zoom: zoom, visible: visible), let last { lock.unlock(); return last }
         lock.unlock()
-        var newSpans: [Span] = [], whole = true
+        var newSpans: [Span] = [], whole = ground == nil
         Self.forEachSource(style, zoom: zoom) { _, set in
             if let s = Span(set, zoom: zoom, visible: visible) { newSpans.append(s) } else { whole = false }
             return true
         }
-        let requests = Self.requests(style, zoom: zoom, visible: visible)
+        let requests = Self.requests(style, zoom: zoom, visible: visible, ground: ground)
         lock.lock(); defer { lock.unlock() }
         spans = whole ? newSpans : []
         guard !requests.isEmpty else { last = nil; keys = [:]; return nil }

@@ -53,7 +53,8 @@ final class FillRenderLayer: RenderLayer {
     /// The visible edges of a polygon layer's rings into the rasterizer, mapped by `M`.
     private func addFillEdges<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, _ t: RenderTarget,
                                            _ rasterizer: inout Rasterizer, _: M.Type) {
-        let top = Double(t.rows.lowerBound), bottom = Double(t.rows.upperBound), right = Double(t.pixmap.width)
+        let top = p.cull.minY, bottom = p.cull.maxY, right = p.cull.maxX, left = p.cull.minX
+        let pitched = p.isPitched
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
@@ -67,13 +68,23 @@ final class FillRenderLayer: RenderLayer {
                         // the one edge from the block's first point to its last. (Projection
                         // keeps the order of coordinates, so the projected box holds every
                         // projected point; at a bearing the box holds the rotated one's corners.)
+                        // Pitched, the box is what the rows show of the flat screen, and a block
+                        // wholly beyond any side of it becomes its chord: the projection moves
+                        // points only along the flat screen's columns (onto the near and far
+                        // planes' rows), so chain and chord stay beyond that side, around
+                        // nothing shown.
                         var first = 0
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
                             let (minX, minY, maxX, maxY) = map.box(boxes, b)
-                            if maxY <= top || minY >= bottom || minX >= right { continue }
-                            if maxX <= 0 {
+                            if pitched {
+                                if maxY <= top || minY >= bottom || minX >= right || maxX <= left {
+                                    rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                    continue
+                                }
+                            } else if maxY <= top || minY >= bottom || minX >= right { continue }
+                            if maxX <= left {
                                 rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
                                 continue
                             }
@@ -152,7 +163,7 @@ final class FillRenderLayer: RenderLayer {
                     return
                 }
                 let color = paint.color.premultiplied(opacity: paint.opacity)
-                guard antialias else {
+                guard antialias || p.isPitched else {
                     // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.
                     lines.collectParts(g, map, closeRings: true)
                     lines.runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: lines.runEnds, color: color, onto: t.pixmap, rows: t.rows) }
@@ -161,7 +172,7 @@ final class FillRenderLayer: RenderLayer {
                 // A polygon within one pixel (a building at zoom 7): its coverage directly,
                 // its projected rings kept for the outline.
                 let box = map.box(g.minX, g.minY, g.maxX, g.maxY)
-                let tiny = !together && box.2 - box.0 < 1 && box.3 - box.1 < 1
+                let tiny = !together && !p.isPitched && box.2 - box.0 < 1 && box.3 - box.1 < 1
                 var ringsCollected = false
                 if tiny {
                     lines.collectParts(g, map, closeRings: true)
@@ -177,7 +188,11 @@ final class FillRenderLayer: RenderLayer {
                 } else {
                     addRings(g, map, &rasterizer)
                     if together { pending = item.paint; return }
-                    rasterizer.fill(t.pixmap, color: color, rule: .nonZero)
+                    if antialias {
+                        rasterizer.fill(t.pixmap, color: color, rule: .nonZero)
+                    } else {
+                        rasterizer.fill(t.pixmap, with: SolidBlitter(pixmap: t.pixmap, color: color), aliased: true)
+                    }
                 }
                 // The outline: a 1-px line along the polygon's edges, over the fill. (The
                 // reference draws it as a GPU hairline, not as a line layer, and area
@@ -194,6 +209,7 @@ final class FillRenderLayer: RenderLayer {
                     // shows outside, where the area coverage already anti-aliases the edge).
                     // Its segments cover the columns or rows whose centres they cross: none
                     // when the polygon's box holds no pixel centre's column or row.
+                    if p.isPitched { return }    // (not drawn in perspective yet)
                     if (box.0 - 0.5).rounded(.down) == (box.2 - 0.5).rounded(.down)
                         && (box.1 - 0.5).rounded(.down) == (box.3 - 0.5).rounded(.down) { return }
                     if let o = g.outline {

@@ -27,6 +27,9 @@ final class LineRenderLayer: RenderLayer {
     private var lineMesh = LineMesh()
     private var meshPositions: [Double] = []
     var gradientScratch = LineGradientScratch()
+    /// The view is pitched: runs are stroked on the flat screen and the rasterizer projects
+    /// them (the screen-space shortcuts, thin lines by distance and the triangle mesh, wait).
+    private var projected = false
 
     init() {
         runPoints.reserveCapacity(1 << 16)
@@ -35,6 +38,7 @@ final class LineRenderLayer: RenderLayer {
 
 
     func draw(_ draw: LineDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        projected = p.isPitched
         switch draw {
         case let .uniform(g, paint):
             guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
@@ -57,11 +61,11 @@ final class LineRenderLayer: RenderLayer {
             p.forEachCopy(g, margin: margin, draw.translate) { (map: M) in
                 if let gradient = paint.gradient { return drawGradient(g, paint, gradient, map, tileZoom: draw.tileZoom, p, t) }
                 // (Tiles are cut north up; at a bearing a dash pattern runs along the whole line.)
-                if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, let a = map.axis {
+                if let tileZoom = draw.tileZoom, !paint.dasharray.isEmpty, !projected, let a = map.axis {
                     drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, t, &rasterizer)
                 } else {
                     collectParts(g, map, closeRings: g.kind == .polygons)
-                    if Self.isMeshed(paint) { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, t, &rasterizer) }
+                    if Self.isMeshed(paint) && !projected { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
                 }
             }
         }
@@ -80,7 +84,7 @@ final class LineRenderLayer: RenderLayer {
         let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, t, dashed: !paint.dasharray.isEmpty)
-        if Self.isMeshed(paint) { meshRuns(paint, t, tileZoom: nil, p) } else { paintRuns(paint, t, &rasterizer) }
+        if Self.isMeshed(paint) && !projected { meshRuns(paint, t, tileZoom: nil, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
     }
 
     /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.

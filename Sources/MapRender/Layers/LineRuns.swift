@@ -22,8 +22,8 @@ extension LineRenderLayer {
     func collectRuns<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, margin: Double, _ t: RenderTarget,
                                            dashed: Bool, _: M.Type) {
         clearRuns()
-        let minXView = -margin, minYView = Double(t.rows.lowerBound) - margin
-        let maxXView = Double(t.width) + margin, maxYView = Double(t.rows.upperBound) + margin
+        let minXView = p.cull.minX - margin, minYView = p.cull.minY - margin
+        let maxXView = p.cull.maxX + margin, maxYView = p.cull.maxY + margin
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
             (q.x < minXView ? 1 : 0) | (q.x > maxXView ? 2 : 0) | (q.y < minYView ? 4 : 0) | (q.y > maxYView ? 8 : 0)
         }

@@ -40,7 +40,7 @@ final class RasterRenderLayer: RenderLayer {
     /// rasterizer (anti-aliased edges), colour from the image.
     func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         let p = draw.pixelAligned ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
-        if p.turn != nil { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
+        if p.turn != nil || p.isPitched { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
@@ -135,10 +135,17 @@ final class RasterRenderLayer: RenderLayer {
             let pts = (corner(c.topLeft), corner(c.topRight), corner(c.bottomRight), corner(c.bottomLeft))
             let top = min(pts.0.y, pts.1.y, pts.2.y, pts.3.y), bottom = max(pts.0.y, pts.1.y, pts.2.y, pts.3.y)
             let left = min(pts.0.x, pts.1.x, pts.2.x, pts.3.x), right = max(pts.0.x, pts.1.x, pts.2.x, pts.3.x)
-            guard bottom >= Double(t.rows.lowerBound), top <= Double(t.rows.upperBound), right >= 0, left <= Double(t.pixmap.width) else { continue }
+            guard bottom >= p.cull.minY, top <= p.cull.maxY, right >= p.cull.minX, left <= p.cull.maxX else { continue }
             latitudes.withUnsafeMutableBufferPointer { table in
-                guard let warp = quad.warp(map, rows: rowsShown, world: p.world, latitudes: table) else { return }
+                guard var warp = quad.warp(map, rows: rowsShown, world: p.world, latitudes: table) else { return }
+                if let ground = p.ground {
+                    // Pitched: screen pixels back to the flat screen in perspective, then as flat.
+                    guard let back = ground.homography.inverted() else { return }
+                    warp.projective = back.then(warp.inverse)
+                }
+                rasterizer.ground = p.ground
                 rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
+                rasterizer.ground = nil
                 let blitter = MappedImageBlitter(destination: t.pixmap, image: image, previous: draw.previous, fade: draw.fade,
                                                  warp: warp, sampling: sampling, opacity: paint.opacity,
                                                  light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)
