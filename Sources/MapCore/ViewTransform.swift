@@ -64,6 +64,8 @@ public struct ViewTransform: Equatable, Sendable {
     @inlinable public func screen(_ m: MercatorPoint) -> (x: Double, y: Double) {
         if let p = perspective {
             let s = p.project(m)
+            // (Behind the camera: far below the view, where the ground behind it would be.)
+            if s.w <= p.near / 2 { return (Double(size.width) / 2, Double(size.height) + 1e6) }
             return (s.x, s.y)
         }
         if isNorthUp {

@@ -16,10 +16,14 @@ public struct PatternBlitter: SpanBlitter {
     let opacity: UInt32
     /// `map` is a translation by whole pixels: (x + dx, y + dy) wrapped is the texel.
     let exact: (dx: Int, dy: Int)?
+    /// A pitched view: the screen back to the flat screen, before `map` (nil: flat).
+    let unpitch: Homography?
 
     /// `toImage`: screen pixel coordinates to the image's (its pixel (i, j) spans [i, i + 1) x
-    /// [j, j + 1)); `opacity` in 0...1 scales every sample.
-    public init(destination: Pixmap, image: Pixmap, toImage: Transform, opacity: Double) {
+    /// [j, j + 1)); `opacity` in 0...1 scales every sample. `unpitch`: a pitched view's screen
+    /// back to the flat screen `toImage` starts from.
+    public init(destination: Pixmap, image: Pixmap, toImage: Transform, opacity: Double, unpitch: Homography? = nil) {
+        self.unpitch = unpitch
         dst = destination.pixels; stride = destination.width
         self.image = image
         texels = image.pixels; w = image.width; h = image.height
@@ -30,7 +34,7 @@ public struct PatternBlitter: SpanBlitter {
         map = m
         self.opacity = UInt32((min(max(opacity.isNaN ? 0 : opacity, 0), 1) * 256).rounded())
         let whole = { (v: Double) in abs(v - v.rounded()) < 1e-6 }
-        if m.a == 1, m.b == 0, m.c == 0, m.d == 1, whole(m.tx), whole(m.ty) {
+        if unpitch == nil, m.a == 1, m.b == 0, m.c == 0, m.d == 1, whole(m.tx), whole(m.ty) {
             exact = (Int(m.tx.rounded()), Int(m.ty.rounded()))
         } else {
             exact = nil
@@ -80,6 +84,17 @@ public struct PatternBlitter: SpanBlitter {
             for i in 0..<count {
                 var s = row[u]
                 u = u + 1 == w ? 0 : u + 1
+                if s == 0 { continue }
+                if k != 256 { s = Blend.scale(s, k) }
+                d[i] = Blend.over(s, d[i])
+            }
+            return
+        }
+        if let h = unpitch {
+            let py = Double(y) + 0.5
+            for i in 0..<count {
+                let q = map.apply(h.apply(Double(x + i) + 0.5, py))
+                var s = sample(q.x, q.y)
                 if s == 0 { continue }
                 if k != 256 { s = Blend.scale(s, k) }
                 d[i] = Blend.over(s, d[i])

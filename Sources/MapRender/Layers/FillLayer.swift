@@ -134,6 +134,7 @@ final class FillRenderLayer: RenderLayer {
         // Coverage added and not yet composited, and the paint it is in.
         var pending: FeatureFillPaint? = nil
         let ahead = M(p, copy: 0, translate: draw.translate)
+        let unpitch = p.ground?.homography.inverted()
         for (k, item) in items.enumerated() {
             if k + featurePrefetchDistance < items.count {
                 t.pixmap.prefetch(items[k + featurePrefetchDistance].geometry, ahead, reach: 2, rows: t.rows)
@@ -159,7 +160,7 @@ final class FillRenderLayer: RenderLayer {
                     let toImage = Transform.scale(pattern.pixelsPerWorld, pattern.pixelsPerWorld).concatenating(inverse)
                     addRings(g, map, &rasterizer)
                     rasterizer.fill(t.pixmap, with: PatternBlitter(destination: t.pixmap, image: pattern.image, toImage: toImage,
-                                                                    opacity: paint.opacity), aliased: !antialias)
+                                                                    opacity: paint.opacity, unpitch: unpitch), aliased: !antialias)
                     return
                 }
                 let color = paint.color.premultiplied(opacity: paint.opacity)
