@@ -90,7 +90,7 @@ public struct PerspectiveTransform: Sendable {
     /// The box (Web Mercator) holding the ground seen in rows top..<bottom of the screen (the
     /// centre alone when those rows show no ground).
     public func groundBox(top: Double, bottom: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        let t = max(top, groundTopY + 0.5)
+        let t = max(top, groundTopY + 1e-3)        // (exactly on the far plane the ground may be lost to rounding)
         guard bottom > t else {
             return (centerX / worldSize, centerY / worldSize, centerX / worldSize, centerY / worldSize)
         }

@@ -62,7 +62,9 @@ struct Placement {
             // (The ground seen is the trapezoid of the rows' corners: its box is the box of
             // the Mercator box's corners turned.)
             let a = flat(box.minX, box.minY), b = flat(box.maxX, box.minY), c = flat(box.maxX, box.maxY), d = flat(box.minX, box.maxY)
-            cull = (Swift.min(a.x, b.x, c.x, d.x), Swift.min(a.y, b.y, c.y, d.y), Swift.max(a.x, b.x, c.x, d.x), Swift.max(a.y, b.y, c.y, d.y))
+            // (Grown by 2 px: what is culled must lie wholly outside the ground shown.)
+            cull = (Swift.min(a.x, b.x, c.x, d.x) - 2, Swift.min(a.y, b.y, c.y, d.y) - 2,
+                    Swift.max(a.x, b.x, c.x, d.x) + 2, Swift.max(a.y, b.y, c.y, d.y) + 2)
         } else if view.isNorthUp {
             cull = (0, Double(rows.lowerBound), Double(width), Double(rows.upperBound))
             turn = nil

@@ -27,7 +27,7 @@ public struct GroundCover: Sendable, Equatable {
     public init?(_ view: ViewTransform) {
         guard let p = view.perspective else { return nil }
         let w = Double(view.size.width), h = Double(view.size.height)
-        let top = p.groundTopY + 0.5
+        let top = p.groundTopY + 1e-3
         var corners: [MercatorPoint] = []
         for (x, y) in [(0.0, h), (w, h), (w, top), (0.0, top)] {
             guard let m = p.unproject(x: x, y: y) else { return nil }
