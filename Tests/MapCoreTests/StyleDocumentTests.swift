@@ -89,11 +89,9 @@ import TestSupport
         """#)
         #expect(p.contains("frobs: unknown member; ignored"))
         #expect(p.contains { $0.hasPrefix("terrain: not drawn yet") })
-        #expect(p.contains { $0.hasPrefix("sky: not drawn yet") })
         #expect(p.contains { $0.hasPrefix("projection: {\"type\":\"globe\"} is not drawn yet") })
-        #expect(p.contains("pitch: 45 is drawn flat (nightmap has no pitched camera yet)"))
         #expect(!p.contains { $0.hasPrefix("light") })     // it lights only extrusions, and there are none
-        #expect(p.count == 5)
+        #expect(p.count == 3)   // (the pitch and the sky are drawn)
         #expect(problems(#"{"version": 8, "projection": {"type": "mercator"}, "sources": {}, "layers": []}"#).isEmpty)
     }
 
@@ -188,5 +186,40 @@ import TestSupport
         try m.removeImage("dot")
         #expect(m.style.icons["dot"] == nil)
         #expect(throws: StyleError("images.dot: no such image")) { try m.removeImage("dot") }
+    }
+}
+
+/// The style's `sky` and `pitch` (issue 42).
+@Suite struct SkyDocumentTests {
+    func document(_ text: String) throws -> StyleDocument { try StyleDocument(data: Data(text.utf8), name: "t.json") }
+
+    @Test func theSkyIsReadWithItsDefaultsAndZoomCurves() throws {
+        let d = try document(#"""
+        {"version": 8, "pitch": 70, "sky": {"sky-color": ["interpolate", ["linear"], ["zoom"], 0, "#000000", 10, "#ffffff"],
+         "sky-horizon-blend": 0.5}, "sources": {}, "layers": []}
+        """#)
+        #expect(d.warnings.isEmpty, "\(d.warnings)")
+        #expect(d.pitch == 70)
+        let sky = try #require(d.sky)
+        let at5 = sky.draw(zoom: 5)
+        #expect(abs(at5.skyColor.r - 0.5) < 1e-9 && at5.skyHorizonBlend == 0.5)
+        #expect(at5.horizonColor == Color.white)          // the specification's default
+        #expect(try document(#"{"version": 8, "sky": {}, "sources": {}, "layers": []}"#).sky?.draw(zoom: 0).skyColor == Color(css: "#88C6FC"))
+        #expect(try document(#"{"version": 8, "sources": {}, "layers": []}"#).sky == nil)
+    }
+
+    @Test func aBadSkyPropertyIsNamedAndTakesItsDefault() throws {
+        let d = try document(#"""
+        {"version": 8, "sky": {"sky-color": 3, "sky-horizon-blend": 2, "glow": 1}, "sources": {}, "layers": []}
+        """#)
+        #expect(d.warnings.contains { $0.hasPrefix("sky.sky-color: expected color, found 3") }, "\(d.warnings)")
+        #expect(d.warnings.contains { $0.hasPrefix("sky.sky-horizon-blend:") }, "\(d.warnings)")
+        #expect(d.warnings.contains("sky.glow: unknown property; ignored"))
+        #expect(d.sky?.draw(zoom: 0).skyColor == Color(css: "#88C6FC"))
+        let notObject = try document(#"{"version": 8, "sky": 3, "sources": {}, "layers": []}"#)
+        #expect(notObject.sky == nil && notObject.warnings.contains("sky: expected object, found number; ignored"))
+        // A pitch out of range is named and left at 0.
+        let steep = try document(#"{"version": 8, "pitch": 95, "sources": {}, "layers": []}"#)
+        #expect(steep.pitch == 0 && steep.warnings.contains { $0.hasPrefix("pitch:") })
     }
 }

@@ -16,7 +16,8 @@ protocol DEMColoring {
 
 /// A run of `count` screen pixels along a row, as places in a tile: pixel i's centre is at
 /// (u + i·du, v + i·dv), 0...1 across the tile from its north-west corner (the screen to tile
-/// mapping is affine for a flat map at any bearing).
+/// mapping is affine for a flat map at any bearing, and along each row of a pitched one: a
+/// screen row is a line of constant depth).
 struct DEMRun {
     let count: Int
     let u: Double, v: Double, du: Double, dv: Double
@@ -40,19 +41,23 @@ struct DEMTileView {
 /// no gap), handed to the shader with the tile places of its first pixel and the step between.
 enum DEMTileWalk {
     static func draw<S: DEMRowShader>(_ tiles: [DEMTileDraw], _ p: Placement, _ t: RenderTarget, _ shader: S) {
-        // Screen to unrotated screen (the inverse of the view's turn).
+        // Screen to unrotated screen (the inverse of the view's turn; pitched, the inverse of
+        // the ground's projection first).
         let turn = p.turn ?? .identity
-        let det = turn.a * turn.d - turn.b * turn.c
-        guard det != 0, det.isFinite else { return }
-        let ia = turn.d / det, ib = -turn.b / det, ic = -turn.c / det, id = turn.a / det
-        let itx = -(ia * turn.tx + ic * turn.ty), ity = -(ib * turn.tx + id * turn.ty)
+        guard let unturn = turn.inverted() else { return }
+        var back = Homography(a: 1, b: 0, c: 0, d: 0, e: 1, f: 0, g: 0, h: 0, i: 1)
+        if let ground = p.ground {
+            guard let inverse = ground.homography.inverted() else { return }
+            back = inverse
+        }
+        back = back.then(unturn)
         for draw in tiles {
             draw.dem.slopes.withUnsafeBufferPointer { slopes in
                 draw.dem.data.elevations.withUnsafeBufferPointer { elevations in
                     draw.dem.inverseCosines.withUnsafeBufferPointer { cosines in
                         guard let s = slopes.baseAddress, let e = elevations.baseAddress, let c = cosines.baseAddress else { return }
                         let view = DEMTileView(dim: draw.dem.data.dim, stride: draw.dem.data.stride, slopes: s, elevations: e, inverseCosines: c)
-                        drawTile(draw, view, p, t, shader, inverse: (ia, ib, ic, id, itx, ity))
+                        drawTile(draw, view, p, t, shader, back: back)
                     }
                 }
             }
@@ -61,8 +66,7 @@ enum DEMTileWalk {
 
     /// One tile's square, in each world copy.
     private static func drawTile<S: DEMRowShader>(_ draw: DEMTileDraw, _ view: DEMTileView, _ p: Placement, _ t: RenderTarget, _ shader: S,
-                                                  inverse: (Double, Double, Double, Double, Double, Double)) {
-        let (ia, ib, ic, id, itx, ity) = inverse
+                                                  back: Homography) {
         let turn = p.turn ?? .identity
         let width = t.pixmap.width
         let tile = draw.dem.tile, square = draw.square
@@ -70,25 +74,37 @@ enum DEMTileWalk {
         let sx0 = Double(square.x) / squareScale, sx1 = Double(square.x + 1) / squareScale
         let sy0 = Double(square.y) / squareScale, sy1 = Double(square.y + 1) / squareScale
         let copies = Int((p.visible.minX - sx1).rounded(.down))...Int((p.visible.maxX - sx0).rounded(.up))
-        // Tile places per screen pixel along a row.
-        let du = ia / p.world * tileScale, dv = ib / p.world * tileScale
+        let rows = p.groundRows(t)
+        guard !rows.isEmpty else { return }
         for copy in copies {
             let k = Double(copy)
             // The square's corners on screen, then the rows and columns they span.
             var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
             for (mx, my) in [(sx0, sy0), (sx1, sy0), (sx1, sy1), (sx0, sy1)] {
-                let q = turn.apply(Point((mx + k) * p.world + p.ox, my * p.world + p.oy))
+                var q = turn.apply(Point((mx + k) * p.world + p.ox, my * p.world + p.oy))
+                if let g = p.ground {
+                    // (A corner out of the slab: the square may reach any pixel of the ground.)
+                    let w = g.depth(q.x, q.y)
+                    guard w >= g.near, w <= g.far else { minX = -.infinity; maxX = .infinity; minY = -.infinity; maxY = .infinity; break }
+                    q = g.apply(q.x, q.y)
+                }
                 minX = min(minX, q.x); maxX = max(maxX, q.x); minY = min(minY, q.y); maxY = max(maxY, q.y)
             }
-            guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { continue }
-            let top = max(t.rows.lowerBound, Int(minY.rounded(.down))), bottom = min(t.rows.upperBound - 1, Int(maxY.rounded(.up)))
-            let left = max(0, Int(minX.rounded(.down))), right = min(width - 1, Int(maxX.rounded(.up)))
+            guard !minX.isNaN, !maxX.isNaN, !minY.isNaN, !maxY.isNaN else { continue }
+            let top = max(rows.lowerBound, Int(max(minY, -1e9).rounded(.down))), bottom = min(rows.upperBound - 1, Int(min(maxY, 1e9).rounded(.up)))
+            let left = max(0, Int(max(minX, -1e9).rounded(.down))), right = min(width - 1, Int(min(maxX, 1e9).rounded(.up)))
             guard top <= bottom, left <= right else { continue }
             for y in top...bottom {
                 let sy = Double(y) + 0.5
+                // This row on the unrotated screen: X = ia x + bx, Y = ib x + by at x a pixel centre.
+                let r0 = back.apply(0.5, sy), r1 = back.apply(1.5, sy)
+                let ia = r1.x - r0.x, ib = r1.y - r0.y
+                let bx = r0.x - 0.5 * ia, by = r0.y - 0.5 * ib
+                // Tile places per screen pixel along the row.
+                let du = ia / p.world * tileScale, dv = ib / p.world * tileScale
                 // The pixel's place in the world (0...1), as Mercator x and y.
-                @inline(__always) func mx(_ x: Int) -> Double { ((ia * (Double(x) + 0.5) + ic * sy + itx) - p.ox) / p.world - k }
-                @inline(__always) func my(_ x: Int) -> Double { ((ib * (Double(x) + 0.5) + id * sy + ity) - p.oy) / p.world }
+                @inline(__always) func mx(_ x: Int) -> Double { ((ia * (Double(x) + 0.5) + bx) - p.ox) / p.world - k }
+                @inline(__always) func my(_ x: Int) -> Double { ((ib * (Double(x) + 0.5) + by) - p.oy) / p.world }
                 @inline(__always) func inside(_ x: Int) -> Bool {
                     let u = mx(x), v = my(x)
                     return u >= sx0 && u < sx1 && v >= sy0 && v < sy1
