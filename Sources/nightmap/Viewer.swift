@@ -414,7 +414,7 @@ final class Viewer {
         if c != lastLoggedCamera {
             lastLoggedCamera = c
             log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom)
-                + (c.bearing == 0 ? "" : String(format: " bearing=%.1f", c.bearing)))
+                + (c.bearing == 0 ? "" : String(format: " bearing=%.1f", c.bearing)) + (c.pitch == 0 ? "" : String(format: " pitch=%.1f", c.pitch)))
         }
     }
 
