@@ -227,8 +227,10 @@ shot=$(ls "$HOME"/Pictures/nightmap-*.png | head -1)
 identify "$shot" | grep -q "PNG 900x600" || fail "saved view is not a 900x600 PNG: $(identify "$shot")"
 ok "Ctrl+S: $(basename "$shot") (900x600)"
 
-# 14. The next window restores what this one leaves: zoom in, next light preset, quit.
+# 14. The next window restores what this one leaves: zoom in, tilt, next light preset, quit.
 xdotool key --window "$WID" plus
+xdotool key --window "$WID" shift+Up
+wait_for "pitch 10 to keep" sh -c "tail -1 '$LOG' | grep -q 'pitch=10.0$'"
 xdotool key --window "$WID" l
 wait_for "light dawn" grep -q "light dawn" "$LOG"
 sleep 0.8
@@ -243,6 +245,7 @@ wait "$APP" && rc=0 || rc=$?
 ok "q: exited 0"
 [ -s "$STATE" ] || fail "no state file at $STATE"
 grep -q '"light" : "dawn"' "$STATE" || fail "state file does not keep the light: $(cat "$STATE")"
+grep -q '"pitch" : 10' "$STATE" || fail "state file does not keep the pitch: $(cat "$STATE")"
 "$BIN" view --verbose --iss tle --tle-url none --alerts-url none --radar demo > "$LOG" 2>&1 &
 APP=$!
 WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window after relaunch"
