@@ -150,6 +150,19 @@ import Testing
         #expect(abs(s.x - 200) < 0.5 && abs(s.y - 500) < 0.5 && m.camera.state.zoom > 5.4, "\(s)")
     }
 
+    /// Over a tilted view's sky there is no ground under the pointer (no coordinates, no
+    /// warnings); below the horizon there is, and flat there is everywhere.
+    @Test func noGroundUnderTheSky() throws {
+        let steep = ViewTransform(camera: CameraState(center: LngLat(lng: -75, lat: 40), zoom: 5, pitch: 80), size: size)
+        let top = try #require(steep.perspective).groundTopY
+        #expect(top > 100 && top < 400)
+        #expect(steep.ground(x: 640, y: 10) == nil && steep.ground(x: 640, y: top - 1) == nil)
+        let below = try #require(steep.ground(x: 640, y: 600))
+        #expect(below == steep.mercator(x: 640, y: 600))
+        let flat = ViewTransform(camera: CameraState(center: LngLat(lng: -75, lat: 40), zoom: 5), size: size)
+        #expect(flat.ground(x: 640, y: -50) == flat.mercator(x: 640, y: -50))
+    }
+
     /// Tilted, the bounds keep only the centre inside a box (flat, the whole viewport), and the
     /// pitch within `maxPitch`.
     @Test func boundsKeepATiltedCamerasCentreInside() {
