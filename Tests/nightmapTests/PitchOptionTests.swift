@@ -72,6 +72,14 @@ import Testing
         #expect(model.camera.bounds.maxPitch == 80 && model.camera.state.pitch == 80)
     }
 
+    /// Following the ISS keeps the pitch (the follow eases move the centre and zoom only).
+    @Test func followingTheIssKeepsThePitch() throws {
+        var model = try MapSetup.model(try Options.parse(["state", "--scene", "iss", "--pitch", "30"] + Self.fixed))
+        #expect(model.followsIss && model.camera.state.pitch == 30)
+        model.advance(to: 3.5)
+        #expect(model.camera.state.pitch == 30 && model.camera.state.zoom > 2)
+    }
+
     @Test func theSavedStateRemembersThePitch() throws {
         var model = try MapSetup.model(try Options.parse(["state"] + Self.fixed))
         model.apply(.tiltEased(degrees: 20), now: 0)
