@@ -27,7 +27,7 @@ extension Headless {
                                   "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
                                   "attributionLines": layout?.text.attribution.map(\.text) ?? [],
                                   "timeline": box(layout?.timeline?.box), "legend": box(layout?.legend?.panel)]
-        // The compass, while the map is not north up.
+        // The compass, while the map is not north up or is tilted.
         if let c = model.model.compassArea {
             out["compass"] = box(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
         }

@@ -60,6 +60,10 @@ import Testing
         #expect(json["bounds"]?["maxPitch"] == .number(60))
         let flat = try JSON.parse(try Headless.state(try Options.parse(["state"] + Self.fixed)), name: "state")
         #expect(flat["camera"]?["pitch"] == .number(0))
+        // Tilted north up, the compass shows (a click on it levels the map).
+        #expect(flat["overlay"]?["compass"] == nil)
+        let tilted = try JSON.parse(try Headless.state(try Options.parse(["state", "--pitch", "10"] + Self.fixed)), name: "state")
+        #expect(tilted["overlay"]?["compass"]?.numbersValue == [1238, 12, 30, 30])
         var model = try MapSetup.model(try Options.parse(["state", "--pitch", "75", "--max-pitch", "80"] + Self.fixed))
         #expect(model.camera.state.pitch == 75)
         #expect(model.scenes.allSatisfy { $0.bounds.maxPitch == 80 })
