@@ -34,12 +34,14 @@ extension Camera {
         ease(to: t, duration: Self.rotateDuration, curve: .quadraticOut, now: now)
     }
 
-    /// Eases back to north up over `rotateDuration` starting at `now`.
+    /// Eases back to north up, and level (pitch 0, as MapLibre's compass resets both), over
+    /// `rotateDuration` starting at `now`.
     public mutating func easeToNorth(now: Double) {
         advance(to: now)
         var t = target
-        guard t.bearing != 0 || state.bearing != 0 else { return }
+        guard t.bearing != 0 || state.bearing != 0 || t.pitch != 0 || state.pitch != 0 else { return }
         t.bearing = 0
+        t.pitch = 0
         ease(to: t, duration: Self.rotateDuration, curve: .quadraticOut, now: now)
     }
 }

@@ -81,9 +81,7 @@ public struct Camera: Sendable {
         advance(to: now)
         let z = min(max(zoom, bounds.minZoom), bounds.maxZoom)
         let m = view.mercator(x: p.x, y: p.y)
-        var around = Self.camera(zoom: z, keeping: m, at: p, size: size, bearing: state.bearing)
-        around.pitch = state.pitch; around.fieldOfView = state.fieldOfView
-        let to = bounds.clamp(around, size: size)
+        let to = bounds.clamp(Self.camera(zoom: z, keeping: m, at: p, like: state, size: size), size: size)
         guard duration > 0 else { jump(to: to); return }
         animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: (p, m))
     }
@@ -97,6 +95,15 @@ public struct Camera: Sendable {
         let cx = m.x * world - d.x
         let cy = m.y * world - d.y
         return CameraState(center: WebMercator.unproject(MercatorPoint(x: cx / world, y: cy / world)), zoom: zoom, bearing: bearing)
+    }
+
+    /// The camera like `base` at `zoom` that shows Mercator point `m` at screen point `p`
+    /// (pitched: the ground at `m`, through the perspective).
+    static func camera(zoom: Double, keeping m: MercatorPoint, at p: (x: Double, y: Double), like base: CameraState,
+                       size: ViewportSize) -> CameraState {
+        var c = camera(zoom: zoom, keeping: m, at: p, size: size, bearing: base.bearing)
+        c.pitch = base.pitch; c.fieldOfView = base.fieldOfView
+        return c.pitch == 0 ? c : camera(keeping: m, at: p, like: c, size: size)
     }
 
     /// Moves a running animation to instant `now`; ends it when its time is up.
@@ -114,7 +121,9 @@ public struct Camera: Sendable {
         let bearing = a.from.bearing + CameraState.normalized(a.to.bearing - a.from.bearing) * k
         let next: CameraState
         if let anchor = a.anchor {
-            next = Self.camera(zoom: zoom, keeping: anchor.mercator, at: anchor.screen, size: size, bearing: bearing)
+            let like = CameraState(center: a.to.center, zoom: zoom, bearing: bearing, pitch: a.from.pitch + (a.to.pitch - a.from.pitch) * k,
+                                   fieldOfView: a.to.fieldOfView)
+            next = Self.camera(zoom: zoom, keeping: anchor.mercator, at: anchor.screen, like: like, size: size)
         } else {
             let m0 = WebMercator.project(a.from.center), m1 = WebMercator.project(a.to.center)
             var dx = m1.x - m0.x

@@ -22,15 +22,20 @@ public struct CameraBounds: Equatable, Sendable {
     /// stay inside the box. A box spanning all longitudes wraps horizontally instead, and only
     /// latitude is constrained (so the top and bottom of the world are never passed). At a
     /// bearing the viewport's four rotated corners stay inside: the box in world axes that holds
-    /// them does.
+    /// them does. A pitched camera (its pitch clamped to `maxPitch`) keeps only its centre
+    /// inside a box smaller than the world (its view reaches to the horizon, which no box
+    /// holds); in the world, the unturned flat viewport's height stays within its latitudes.
     public func clamp(_ camera: CameraState, size: ViewportSize) -> CameraState {
         var zoom = camera.zoom.isFinite ? camera.zoom : minZoom
         zoom = min(max(zoom, minZoom), maxZoom)
         let wraps = bounds.spansAllLongitudes
         let x0 = WebMercator.x(lng: bounds.west), x1 = WebMercator.x(lng: bounds.east)
         let y0 = WebMercator.y(lat: bounds.north), y1 = WebMercator.y(lat: bounds.south)
-        let bearing = camera.bearing
-        let half = ViewTransform.rotatedHalfExtents(width: Double(size.width), height: Double(size.height), bearing: bearing)
+        let pitch = min(camera.pitch, maxPitch)
+        // Pitched: the world keeps the flat viewport's height inside its latitudes (MapLibre's
+        // rule, whatever the pitch), a smaller box only the centre.
+        let half = pitch == 0 ? ViewTransform.rotatedHalfExtents(width: Double(size.width), height: Double(size.height), bearing: camera.bearing)
+            : (x: 0.0, y: wraps ? Double(size.height) / 2 : 0)
         let w = 2 * half.x, h = 2 * half.y
         // Zoom in until the box covers the viewport.
         let dx = wraps ? Double.infinity : (x1 - x0) * WebMercator.tileSize
@@ -54,7 +59,7 @@ public struct CameraBounds: Equatable, Sendable {
             if cx != cx0 { lng = WebMercator.lng(x: cx / world) }
         }
         var out = camera.moved(center: LngLat(lng: lng, lat: outLat), zoom: zoom)
-        out.pitch = min(camera.pitch, maxPitch)
+        out.pitch = pitch
         return out
     }
 

@@ -87,8 +87,17 @@ public struct MapModel: Sendable {
     /// Turns the map by `degrees`, eased over 300 ms from where the running ease ends.
     public mutating func ease(turningBy degrees: Double, now: Double) { camera.ease(turningBy: degrees, now: now) }
 
-    /// Eases back to north up over 300 ms.
+    /// Eases back to north up and level over 300 ms.
     public mutating func easeToNorth(now: Double) { camera.easeToNorth(now: now) }
+
+    /// Tilts by `degrees`, eased over 300 ms from where the running ease ends (Shift+Up, Shift+Down).
+    public mutating func ease(tiltingBy degrees: Double, now: Double) { camera.ease(tiltingBy: degrees, now: now) }
+
+    /// A right-drag: turns by its sideways move and tilts by its move up or down, at once.
+    public mutating func turnAndTilt(from a: (x: Double, y: Double), to b: (x: Double, y: Double)) { camera.turnAndTilt(from: a, to: b) }
+
+    /// A drag: the ground under `a` comes under `b` at once (the content follows the pointer, tilted too).
+    public mutating func pan(from a: (x: Double, y: Double), to b: (x: Double, y: Double)) { camera.pan(from: a, to: b) }
 
     /// Moves the content by a screen offset at once (dragging).
     public mutating func pan(dx: Double, dy: Double) { camera.pan(dx: dx, dy: dy) }
@@ -132,7 +141,7 @@ public struct MapModel: Sendable {
         pixelRatio = ratio
         let b = camera.bounds
         let target = camera.target
-        camera.setBounds(CameraBounds(bounds: b.bounds, minZoom: b.minZoom + shift, maxZoom: b.maxZoom + shift))
+        camera.setBounds(CameraBounds(bounds: b.bounds, minZoom: b.minZoom + shift, maxZoom: b.maxZoom + shift, maxPitch: b.maxPitch))
         camera.jump(to: target.moved(center: target.center, zoom: target.zoom + shift))
     }
 

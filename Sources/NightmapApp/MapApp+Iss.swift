@@ -59,7 +59,7 @@ extension MapApp {
                 lastFollow = t
                 guard let q = tracker.position(at: clockOrigin + t) else { break }
                 let zoom = scene.followZoom ?? model.camera.target.zoom
-                model.ease(to: CameraState(center: q.fix.position, zoom: zoom, bearing: model.camera.target.bearing), duration: 1,
+                model.ease(to: model.camera.target.moved(center: q.fix.position, zoom: zoom), duration: 1,
                            curve: .easeOut, now: t)
             }
             model.advance(to: now)

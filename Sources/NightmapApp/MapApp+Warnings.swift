@@ -32,8 +32,7 @@ extension MapApp {
 
     /// The alerts under a screen point (device pixels), most severe first; none while hidden.
     public func warnings(atX x: Double, y: Double) -> [WarningsFeed.Warning] {
-        guard showsWarnings else { return [] }
-        let m = model.camera.view.mercator(x: x, y: y)
+        guard showsWarnings, let m = model.camera.view.ground(x: x, y: y) else { return [] }
         let p = MercatorPoint(x: m.x - m.x.rounded(.down), y: m.y)
         return currentWarnings.filter { w in w.shape.map { NWSZone.contains($0, p) } ?? false }
     }

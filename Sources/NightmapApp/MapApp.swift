@@ -197,7 +197,7 @@ public struct MapApp: Sendable {
         case let .rotate(degrees):
             model.turn(by: degrees)
         case let .rotateDrag(x0, y0, x1, y1):
-            model.turn(from: (x0, y0), to: (x1, y1))
+            model.turnAndTilt(from: (x0, y0), to: (x1, y1))
         case let .rotateEased(degrees):
             model.ease(turningBy: degrees, now: now)
         case .resetNorth:
@@ -208,6 +208,11 @@ public struct MapApp: Sendable {
             wantsQuit = true
         case .toggleFullscreen, .saveView:
             break                           // the window's (the viewer acts on them)
+        case let .tiltEased(degrees):
+            model.ease(tiltingBy: degrees, now: now)
+        case let .dragPan(x0, y0, x1, y1):
+            model.pan(from: (x0, y0), to: (x1, y1))
+            followsIss = false                        // dragging the map ends follow mode
         }
     }
 
@@ -259,7 +264,8 @@ public enum HelpText {
     public static let lines = [
         "drag: pan    wheel: zoom at the pointer    double-click: zoom in (Shift: out)",
         "+ / =, -: zoom    arrows: pan 100 px    0: back to the scene's start",
-        "right-drag, Ctrl+drag: rotate    Shift+Left/Right: turn 15°    n, Alt+Up: north up",
+        "right-drag, Ctrl+drag: rotate (sideways), tilt (up, down)    Shift+Left/Right: turn 15°    Shift+Up/Down: tilt 10°",
+        "n, Alt+Up, the compass: north up and flat",
         "click, space: play / pause the radar    , .: previous / next frame (paused)    Home End: oldest / newest",
         "[ ]: radar frames faster / slower    g: radar legend    r: radar provider (auto, IEM, RainViewer)",
         "l: light preset    e: radar emissive strength 1 / 0    c: clouds",

@@ -10,8 +10,10 @@ public struct SavedState: Encodable, Equatable, Sendable {
         public var lat: Double, lon: Double, zoom: Double
         /// Degrees (absent in files written before the map could rotate: north up).
         public var bearing: Double?
-        public init(lat: Double, lon: Double, zoom: Double, bearing: Double? = nil) {
-            self.lat = lat; self.lon = lon; self.zoom = zoom; self.bearing = bearing
+        /// Degrees, 0...85 (absent while flat, and in files written before the map could tilt).
+        public var pitch: Double?
+        public init(lat: Double, lon: Double, zoom: Double, bearing: Double? = nil, pitch: Double? = nil) {
+            self.lat = lat; self.lon = lon; self.zoom = zoom; self.bearing = bearing; self.pitch = pitch
         }
     }
     public struct Window: Encodable, Equatable, Sendable {
@@ -43,7 +45,7 @@ public struct SavedState: Encodable, Equatable, Sendable {
     public init(model: MapApp, window: Window) {
         let c = model.camera.target
         camera = Camera(lat: c.center.lat, lon: c.center.lng, zoom: c.zoom - log2(model.model.pixelRatio),
-                        bearing: c.bearing == 0 ? nil : c.bearing)
+                        bearing: c.bearing == 0 ? nil : c.bearing, pitch: c.pitch == 0 ? nil : c.pitch)
         scene = model.scene.name
         light = model.lightPreset.rawValue
         units = model.imperialUnits ? "imperial" : "metric"
@@ -65,7 +67,7 @@ public struct SavedState: Encodable, Equatable, Sendable {
         return try decode(data, name: url.path)
     }
 
-    /// The state in `data`, checked: every member there (but the camera's bearing) and of its
+    /// The state in `data`, checked: every member there (but the camera's bearing and pitch) and of its
     /// type, every value in range, names known. Errors are one line starting with `name`.
     public static func decode(_ data: Data, name: String) throws -> SavedState {
         let json: JSON
@@ -76,7 +78,8 @@ public struct SavedState: Encodable, Equatable, Sendable {
         let file = try Members(json, path: "", name: name)
         let version = try file.integer("version")
         let c = try file.object("camera")
-        let camera = Camera(lat: try c.number("lat"), lon: try c.number("lon"), zoom: try c.number("zoom"), bearing: try c.optionalNumber("bearing"))
+        let camera = Camera(lat: try c.number("lat"), lon: try c.number("lon"), zoom: try c.number("zoom"), bearing: try c.optionalNumber("bearing"),
+                            pitch: try c.optionalNumber("pitch"))
         let scene = try file.string("scene"), light = try file.string("light"), units = try file.string("units")
         let overlays = Overlays(help: try file.object("overlays").bool("help"))
         let w = try file.object("window")
@@ -88,6 +91,9 @@ public struct SavedState: Encodable, Equatable, Sendable {
         }
         if let b = s.camera.bearing, !(-360...360).contains(b) {
             throw Problem(description: "\(name): camera bearing \(b) is out of range")
+        }
+        if let p = s.camera.pitch, !(0...CameraState.steepestPitch).contains(p) {
+            throw Problem(description: "\(name): camera pitch \(p) is out of range")
         }
         guard Scene.names.contains(s.scene), LightPreset(rawValue: s.light) != nil, ["metric", "imperial"].contains(s.units) else {
             throw Problem(description: "\(name): unknown scene '\(s.scene)', light '\(s.light)' or units '\(s.units)'")

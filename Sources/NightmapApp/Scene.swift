@@ -55,16 +55,19 @@ public struct Scene: Equatable, Sendable {
     /// by log2(factor) (the same ground in more pixels), the fit's padding scaled.
     public func scaled(by factor: Double) -> Scene {
         let shift = log2(factor)
-        return Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom + shift, bearing: camera.bearing), fit: fit,
+        return Scene(name: name, camera: camera.moved(center: camera.center, zoom: camera.zoom + shift), fit: fit,
                      padding: padding * factor,
-                     bounds: CameraBounds(bounds: bounds.bounds, minZoom: bounds.minZoom + shift, maxZoom: bounds.maxZoom + shift),
+                     bounds: CameraBounds(bounds: bounds.bounds, minZoom: bounds.minZoom + shift, maxZoom: bounds.maxZoom + shift,
+                                          maxPitch: bounds.maxPitch),
                      timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom.map { $0 + shift })
     }
 
     /// The same scene starting at `bearing` (a fit then fits the turned view).
     public func turned(to bearing: Double) -> Scene {
-        Scene(name: name, camera: CameraState(center: camera.center, zoom: camera.zoom, bearing: bearing), fit: fit, padding: padding,
-              bounds: bounds, timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom)
+        var c = camera
+        c.bearing = bearing
+        return Scene(name: name, camera: c, fit: fit, padding: padding,
+                     bounds: bounds, timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom)
     }
 
     /// The camera the scene starts with in a viewport of `size` (before clamping).
@@ -81,6 +84,6 @@ public struct Scene: Equatable, Sendable {
         }
         let zoom = log2(min(w / dx, h / dy))
         let center = WebMercator.unproject(MercatorPoint(x: (x0 + x1) / 2, y: (y0 + y1) / 2))
-        return CameraState(center: center, zoom: zoom.isFinite ? zoom : camera.zoom, bearing: camera.bearing)
+        return camera.moved(center: center, zoom: zoom.isFinite ? zoom : camera.zoom)
     }
 }

@@ -44,7 +44,7 @@ extension Headless {
             let size = scenario.size ?? o.size
             model.apply(.resize(width: size.width, height: size.height), now: model.now)
             let scene = scenario.scene.flatMap { name in model.scenes.first { $0.name == name } }
-            model.model.setCameraBounds(scenario.bounds ?? scene?.bounds ?? homeBounds)
+            model.model.setCameraBounds(scenario.bounds.map { $0.limitingPitch(to: o.maxPitch) } ?? scene?.bounds ?? homeBounds)
             let home = scene.map { $0.startCamera(size: size) } ?? home
             if pixmap.width != size.width || pixmap.height != size.height { pixmap = Pixmap(width: size.width, height: size.height) }
             if let r = scenario.radarFrames, var series = radarSeries(like: model.radar, count: r.count, width: r.width, height: r.height,
@@ -84,6 +84,7 @@ extension Headless {
                 let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
                 var camera = scenario.camera(k, o.frames, home, model.camera.bounds)
                 camera.bearing = home.bearing           // (`--bearing`: the scenario turned)
+                camera.pitch = o.pitch ?? home.pitch    // (`--pitch`: every scenario tilted)
                 // Tiles the new view needs are read and decoded before the frame, untimed (the
                 // window's loader threads do it while frames go on): `describe ms` is the rest.
                 do {

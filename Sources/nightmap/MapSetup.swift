@@ -112,8 +112,10 @@ enum MapSetup {
         } else {
             scenes = [StyleDocumentMap.scene(document)]
         }
+        scenes = scenes.map { $0.limitingPitch(to: o.maxPitch) }
         var scene = scenes.first { $0.name == o.scene } ?? scenes[0]
         if let b = o.bearing { scene = scene.turned(to: b) }       // (a fit scene fits the turned view)
+        if let p = o.pitch { scene = scene.tilted(to: p) }
         // The viewport in device pixels: `--pixel-ratio` of them per CSS pixel of `--size`.
         let size = ViewportSize(width: Int((Double(o.size.width) * o.pixelRatio).rounded()),
                                 height: Int((Double(o.size.height) * o.pixelRatio).rounded()))

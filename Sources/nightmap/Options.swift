@@ -17,6 +17,9 @@ struct Options: Equatable {
     var zoom: Double?
     /// `--bearing`: degrees clockwise from north of the direction up on screen.
     var bearing: Double?
+    /// `--pitch`: degrees the camera tilts from straight down (0...85), and `--max-pitch`: the steepest it may tilt.
+    var pitch: Double?
+    var maxPitch = 60.0
     var scene = "radar"
     var route: String?
     /// `--radar`: live (default), demo, or a folder or file of frames.
@@ -103,6 +106,9 @@ struct Options: Equatable {
       --center LAT,LON   camera centre (clamped to the scene's camera bounds)
       --zoom Z           camera zoom (clamped likewise)
       --bearing DEG      camera bearing, -360...360 (the compass direction up on screen; default 0)
+      --pitch DEG        camera pitch, 0...85 (degrees from looking straight down; default 0)
+      --max-pitch DEG    the steepest pitch the camera may take, 0...85 (default 60, as MapLibre's; a
+                         higher --pitch is lowered to it with a warning)
       --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
       --route FILE       the pulsing route: GeoJSON LineString, MultiLineString or FeatureCollection
       --radar SOURCE     radar frames: live (default: the last hour of the IEM NEXRAD mosaic, else
@@ -227,6 +233,10 @@ struct Options: Equatable {
                 let b = try number(try value())
                 guard (-360...360).contains(b) else { throw UsageError(description: "option --bearing: \(b) is outside -360...360") }
                 o.bearing = b
+            case "--pitch", "--max-pitch":
+                let p = try number(try value())
+                guard (0...CameraState.steepestPitch).contains(p) else { throw UsageError(description: "option \(name): \(p) is outside 0...85") }
+                if name == "--pitch" { o.pitch = p } else { o.maxPitch = p }
             case "--scene":
                 let v = try value()
                 guard Scene.names.contains(v) else {

@@ -11,6 +11,7 @@ extension SavedState {
             if !given.contains("--center") { o.center = LngLat(lng: camera.lon, lat: camera.lat) }
             if !given.contains("--zoom") { o.zoom = camera.zoom }
             if !given.contains("--bearing"), let b = camera.bearing { o.bearing = b }
+            if !given.contains("--pitch"), let p = camera.pitch { o.pitch = p }
         }
         if !given.contains("--light"), let l = LightPreset(rawValue: light) { o.light = l }
         if !given.contains("--size") { o.size = ViewportSize(width: window.width, height: window.height) }

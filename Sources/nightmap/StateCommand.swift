@@ -27,7 +27,7 @@ extension Headless {
                                   "scale": box(layout?.scale?.box), "statusText": layout?.text.status?.text ?? NSNull(),
                                   "attributionLines": layout?.text.attribution.map(\.text) ?? [],
                                   "timeline": box(layout?.timeline?.box), "legend": box(layout?.legend?.panel)]
-        // The compass, while the map is not north up.
+        // The compass, while the map is not north up or is tilted.
         if let c = model.model.compassArea {
             out["compass"] = box(.init(minX: c.x - c.radius, minY: c.y - c.radius, maxX: c.x + c.radius, maxY: c.y + c.radius))
         }
@@ -104,9 +104,11 @@ extension Headless {
         let object: [String: Any] = [
             // Zooms are the style's (the camera's less log2 of the pixel ratio); the size is in
             // device pixels, as the overlay's and the labels' boxes are.
-            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.model.pixelRatio), "bearing": cam.bearing],
+            "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.model.pixelRatio), "bearing": cam.bearing,
+                       "pitch": cam.pitch],
             "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east, "north": b.bounds.north,
-                       "minZoom": b.minZoom - log2(model.model.pixelRatio), "maxZoom": b.maxZoom - log2(model.model.pixelRatio)],
+                       "minZoom": b.minZoom - log2(model.model.pixelRatio), "maxZoom": b.maxZoom - log2(model.model.pixelRatio),
+                       "maxPitch": b.maxPitch],
             "size": [model.camera.size.width, model.camera.size.height],
             "pixelRatio": model.model.pixelRatio,
             "timer": model.loop.stateName,

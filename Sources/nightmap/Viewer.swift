@@ -298,7 +298,7 @@ final class Viewer {
         statusUpdated = t
         let fps = frameTimes.count > 1 ? Double(frameTimes.count) : 0
         if notice != nil && t >= noticeUntil { notice = nil }
-        let under = pointer.map { p in WebMercator.unproject(model.camera.view.mercator(x: p.x, y: p.y)) }
+        let under = pointer.flatMap { p in model.camera.view.ground(x: p.x, y: p.y).map(WebMercator.unproject) }
         model.status = StatusLine.compose(model, framesPerSecond: fps, pointer: under, notice: notice)
     }
 
@@ -414,7 +414,7 @@ final class Viewer {
         if c != lastLoggedCamera {
             lastLoggedCamera = c
             log(String(format: "camera lat=%.5f lon=%.5f zoom=%.3f", c.center.lat, c.center.lng, c.zoom)
-                + (c.bearing == 0 ? "" : String(format: " bearing=%.1f", c.bearing)))
+                + (c.bearing == 0 ? "" : String(format: " bearing=%.1f", c.bearing)) + (c.pitch == 0 ? "" : String(format: " pitch=%.1f", c.pitch)))
         }
     }
 

@@ -52,6 +52,7 @@ if options.command == .view {
         fail("\(error)", code: 2)
     }
 }
+if let w = options.pitchWarning { warn(w) }
 
 do {
     switch options.command {

@@ -13,10 +13,10 @@ import Testing
     @Test func threePixelsMakeADragThatPansOneToOne() {
         var c = InputController()
         _ = c.handle(.pointerDown(x: 100, y: 100, modifiers: [], time: 0))
-        #expect(c.handle(.pointerMove(x: 103, y: 100, time: 0.05)) == [.pan(dx: 3, dy: 0)])
-        #expect(c.handle(.pointerMove(x: 110, y: 95, time: 0.1)) == [.pan(dx: 7, dy: -5)])
+        #expect(c.handle(.pointerMove(x: 103, y: 100, time: 0.05)) == [.dragPan(x0: 100, y0: 100, x1: 103, y1: 100)])
+        #expect(c.handle(.pointerMove(x: 110, y: 95, time: 0.1)) == [.dragPan(x0: 103, y0: 100, x1: 110, y1: 95)])
         // Coming back near the start does not turn it into a click.
-        #expect(c.handle(.pointerMove(x: 100, y: 100, time: 0.15)) == [.pan(dx: -10, dy: 5)])
+        #expect(c.handle(.pointerMove(x: 100, y: 100, time: 0.15)) == [.dragPan(x0: 110, y0: 95, x1: 100, y1: 100)])
         // Released after holding still for longer than the inertia window: no glide.
         #expect(c.handle(.pointerMove(x: 100, y: 100, time: 0.2)) == [])
         #expect(c.handle(.pointerUp(x: 100, y: 100, time: 0.5)) == [])

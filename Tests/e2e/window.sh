@@ -201,16 +201,23 @@ sleep 0.5
 [ "$c0" = "$c1" ] && [ "$(centre)" = "$c0" ] || fail "the centre moved with full screen: $c0 -> $c1 -> $(centre)"
 ok "F11: full screen 1280x800 and back to 900x600, centre $c0 kept"
 
-# 12b. A right-drag a quarter turn clockwise around the centre turns the map (bearing -90),
-# Shift+Right turns it 15 degrees back, n eases back to north.
-xdotool mousemove --window "$WID" 650 300 mousedown 3 mousemove --window "$WID" 600 420 \
-  mousemove --window "$WID" 520 490 mousemove --window "$WID" 450 500 mouseup 3
-wait_for "bearing -90 after the right-drag" sh -c "tail -1 '$LOG' | grep -q 'bearing=-90.0'"
+# 12b. A right-drag sideways 250 px below the centre, from 250 px right of it to 250 px left,
+# sweeps a quarter turn clockwise around it and turns the map (bearing -90); Shift+Right turns
+# it 15 degrees back; Shift+Up tilts it 10 degrees, a right-drag 20 px up 10 more; n eases back
+# to north up and flat.
+xdotool mousemove --window "$WID" 700 550 mousedown 3 mousemove --window "$WID" 600 550 \
+  mousemove --window "$WID" 400 550 mousemove --window "$WID" 200 550 mouseup 3
+wait_for "bearing -90 after the right-drag" sh -c "tail -1 '$LOG' | grep -q 'bearing=-90.0$'"
 xdotool key --window "$WID" shift+Right
-wait_for "bearing -75 after Shift+Right" sh -c "tail -1 '$LOG' | grep -q 'bearing=-75.0'"
+wait_for "bearing -75 after Shift+Right" sh -c "tail -1 '$LOG' | grep -q 'bearing=-75.0$'"
+xdotool key --window "$WID" shift+Up
+wait_for "pitch 10 after Shift+Up" sh -c "tail -1 '$LOG' | grep -q 'bearing=-75.0 pitch=10.0$'"
+xdotool mousemove --window "$WID" 450 550 mousedown 3 mousemove --window "$WID" 450 545 \
+  mousemove --window "$WID" 450 538 mousemove --window "$WID" 450 530 mouseup 3
+wait_for "pitch 20 after a right-drag up" sh -c "tail -1 '$LOG' | grep -q 'bearing=-75.0 pitch=20.0$'"
 xdotool key --window "$WID" n
-wait_for "north up after n" sh -c "tail -1 '$LOG' | grep -q 'camera lat=' && ! tail -1 '$LOG' | grep -q bearing"
-ok "right-drag: bearing -90; Shift+Right: -75; n: north up again"
+wait_for "north up and flat after n" sh -c "tail -1 '$LOG' | grep -q 'camera lat=' && ! tail -1 '$LOG' | grep -q 'bearing\|pitch'"
+ok "right-drag sideways: bearing -90; Shift+Right: -75; Shift+Up: pitch 10, right-drag up: 20; n: north up and flat again"
 
 # 13. Ctrl+S writes the view into the pictures folder and the log says where.
 xdotool key --window "$WID" ctrl+s
@@ -220,8 +227,10 @@ shot=$(ls "$HOME"/Pictures/nightmap-*.png | head -1)
 identify "$shot" | grep -q "PNG 900x600" || fail "saved view is not a 900x600 PNG: $(identify "$shot")"
 ok "Ctrl+S: $(basename "$shot") (900x600)"
 
-# 14. The next window restores what this one leaves: zoom in, next light preset, quit.
+# 14. The next window restores what this one leaves: zoom in, tilt, next light preset, quit.
 xdotool key --window "$WID" plus
+xdotool key --window "$WID" shift+Up
+wait_for "pitch 10 to keep" sh -c "tail -1 '$LOG' | grep -q 'pitch=10.0$'"
 xdotool key --window "$WID" l
 wait_for "light dawn" grep -q "light dawn" "$LOG"
 sleep 0.8
@@ -236,6 +245,7 @@ wait "$APP" && rc=0 || rc=$?
 ok "q: exited 0"
 [ -s "$STATE" ] || fail "no state file at $STATE"
 grep -q '"light" : "dawn"' "$STATE" || fail "state file does not keep the light: $(cat "$STATE")"
+grep -q '"pitch" : 10' "$STATE" || fail "state file does not keep the pitch: $(cat "$STATE")"
 "$BIN" view --verbose --iss tle --tle-url none --alerts-url none --radar demo > "$LOG" 2>&1 &
 APP=$!
 WID=$(timeout 10 xdotool search --sync --name '^nightmap - playing' | head -1) || fail "no window after relaunch"

@@ -36,7 +36,7 @@ import Testing
         move.type = SDL_MOUSEMOTION.rawValue
         move.motion.x = 30; move.motion.y = 14
         #expect(commands([button(SDL_MOUSEBUTTONDOWN, x: 10, y: 10), move, button(SDL_MOUSEBUTTONUP, x: 30, y: 14)])
-                == [.pan(dx: 20, dy: 4)])
+                == [.dragPan(x0: 10, y0: 10, x1: 30, y1: 14)])
     }
 
     @Test func keysMapToCommands() {

@@ -4,8 +4,9 @@ import MapCore
 /// Conventions follow MapLibre GL JS: a press that moves 3 px or more is a drag and never a
 /// click; a double-click zooms in by one around the pointer (Shift: out) over 300 ms; keys with
 /// Control or Alt held are left alone (but Ctrl+S, Alt+Up). Dragging with the secondary button,
-/// or with Ctrl held, rotates the map around the viewport's centre; Shift+Left / Shift+Right turn
-/// it by 15 degrees and `n` or Alt+Up turn it back to north, eased. A click toggles the animation timer at once; when it turns
+/// or with Ctrl held, rotates the map around the viewport's centre (sideways) and tilts it (up
+/// raises the pitch); Shift+Left / Shift+Right turn it by 15 degrees, Shift+Up / Shift+Down tilt
+/// it by 10, and `n` or Alt+Up turn it back to north and flat, eased. A click toggles the animation timer at once; when it turns
 /// out to be the first half of a double-click, the second click toggles it back, so a double-click
 /// only zooms.
 public struct InputController: Sendable {
@@ -61,7 +62,7 @@ public struct InputController: Sendable {
             }
             lastPointer = (x, y)
             if x == last.x && y == last.y { return [] }
-            return rotating ? [.rotateDrag(x0: last.x, y0: last.y, x1: x, y1: y)] : [.pan(dx: x - last.x, dy: y - last.y)]
+            return rotating ? [.rotateDrag(x0: last.x, y0: last.y, x1: x, y1: y)] : [.dragPan(x0: last.x, y0: last.y, x1: x, y1: y)]
         case let .pointerUp(x, y, time):
             guard let p = pressAt else { return [] }
             defer { pressAt = nil; lastPointer = nil; dragging = false; rotating = false }
@@ -73,14 +74,14 @@ public struct InputController: Sendable {
             }
             if dragging {
                 var out: [MapCommand] = []
-                if let last = lastPointer, x != last.x || y != last.y { out.append(.pan(dx: x - last.x, dy: y - last.y)) }
+                if let last = lastPointer, x != last.x || y != last.y { out.append(.dragPan(x0: last.x, y0: last.y, x1: x, y1: y)) }
                 lastClick = nil
                 samples.append((x, y, time))
                 if let glide = Self.inertia(samples.filter { time - $0.time <= Self.inertiaWindow }) { out.append(glide) }
                 return out
             }
             let d = ((x - p.x) * (x - p.x) + (y - p.y) * (y - p.y)).squareRoot()
-            if d >= Self.clickTolerance { lastClick = nil; return [.pan(dx: x - p.x, dy: y - p.y)] }
+            if d >= Self.clickTolerance { lastClick = nil; return [.dragPan(x0: p.x, y0: p.y, x1: x, y1: y)] }
             if let c = compass, c.contains(x: x, y: y) { lastClick = nil; return [.resetNorth] }
             if let c = lastClick, time - c.time <= Self.doubleClickInterval,
                abs(x - c.x) <= Self.doubleClickDistance, abs(y - c.y) <= Self.doubleClickDistance {
@@ -99,6 +100,8 @@ public struct InputController: Sendable {
             if mods.contains(.control) || mods.contains(.alt) { return [] }
             if mods.contains(.shift), key == .left { return [.rotateEased(degrees: -Camera.rotateStep)] }
             if mods.contains(.shift), key == .right { return [.rotateEased(degrees: Camera.rotateStep)] }
+            if mods.contains(.shift), key == .up { return [.tiltEased(degrees: Camera.tiltStep)] }
+            if mods.contains(.shift), key == .down { return [.tiltEased(degrees: -Camera.tiltStep)] }
             return Self.command(for: key)
         case let .resized(w, h, _):
             return [.resize(width: w, height: h)]

@@ -47,14 +47,15 @@ public enum MapCommand: Equatable, Sendable {
     case zoom(delta: Double, aroundX: Double, aroundY: Double, duration: Double)
     /// Change the zoom by `delta` around the viewport centre, eased.
     case zoomCentered(delta: Double)
-    /// Turn the map now by the angle the pointer swept around the viewport's centre, from
-    /// (x0, y0) to (x1, y1) (dragging with the secondary button or Ctrl).
+    /// Dragging with the secondary button or Ctrl from (x0, y0) to (x1, y1): turn the map now by
+    /// the sideways move (the angle it sweeps around the viewport's centre) and tilt it by the
+    /// move up or down (up raises the pitch), as MapLibre does.
     case rotateDrag(x0: Double, y0: Double, x1: Double, y1: Double)
     /// Change the bearing by `degrees` now.
     case rotate(degrees: Double)
     /// Change the bearing by `degrees`, eased over 300 ms (Shift+Left / Shift+Right).
     case rotateEased(degrees: Double)
-    /// Ease the bearing back to 0, north up (`n`, Alt+Up, a click on the compass).
+    /// Ease the bearing and the pitch back to 0, north up and flat (`n`, Alt+Up, a click on the compass).
     case resetNorth
     case toggleTimer
     /// While paused, show the previous (-1) or next (+1) radar frame.
@@ -98,4 +99,9 @@ public enum MapCommand: Equatable, Sendable {
     case toggleFullscreen
     case saveView
     case quit
+    /// Change the pitch by `degrees`, eased over 300 ms (Shift+Up / Shift+Down).
+    case tiltEased(degrees: Double)
+    /// Move the map now so that the ground under (x0, y0) comes under (x1, y1) (dragging: the
+    /// grabbed point stays under the pointer, tilted too).
+    case dragPan(x0: Double, y0: Double, x1: Double, y1: Double)
 }
