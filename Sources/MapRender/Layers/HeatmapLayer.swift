@@ -27,16 +27,16 @@ final class HeatmapRenderLayer: RenderLayer {
 
     /// The density buffer, `columns` x `rows`, row-major (its storage is `store.density`).
     var density: [Float] { Array(store.density.prefix(columns * rows)) }
-    private(set) var columns = 0, rows = 0
-    private let store = Scratch()
+    var columns = 0, rows = 0
+    let store = Scratch()
     /// The ramp read linearly and times the opacity, `steps` entries per texel (premultiplied):
     /// made for `fineRamp` and `fineOpacity`.
-    private var fine: [UInt32] = []
+    var fine: [UInt32] = []
     private var fineRamp: HeatmapRamp?
     private var fineOpacity = -1.0
 
     /// The buffers kept between frames (grown, never shrunk; freed with the layer).
-    private final class Scratch {
+    final class Scratch {
         var density = UnsafeMutableBufferPointer<Float>(start: nil, count: 0)
         /// The columns kernels reached in each buffer row this frame (the others are zero; an
         /// empty range where none did).
@@ -68,17 +68,21 @@ final class HeatmapRenderLayer: RenderLayer {
     }
 
     /// Where one frame's kernels go: the buffer, its scratch and the rows summed.
-    private struct Grid {
+    struct Grid {
         let density: UnsafeMutablePointer<Float>
         let rowFirst: UnsafeMutablePointer<Int32>, rowLast: UnsafeMutablePointer<Int32>
         let alongX: UnsafeMutablePointer<Float>, alongY: UnsafeMutablePointer<Float>
         let columns: Int
         let sx: Double, sy: Double
         let band: ClosedRange<Int>
+        /// Where the buffer's corner is on the (flat) screen: the view's corner, or for a pitched
+        /// view the corner of the ground seen, on the flat screen.
+        var origin = Point(0, 0)
     }
 
     func draw(_ draw: HeatmapDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard draw.opacity > 0, !t.rows.isEmpty else { return }
+        if p.isPitched { drawPitched(draw, p, t); return }
         let width = t.width, height = p.viewHeight
         let cols = max(width / Self.downscale, 1), rws = max(height / Self.downscale, 1)
         let sx = Double(width) / Double(cols), sy = Double(height) / Double(rws)
@@ -92,7 +96,7 @@ final class HeatmapRenderLayer: RenderLayer {
     }
 
     /// Sizes the buffers and clears the rows `band`.
-    private func prepare(_ cols: Int, _ rws: Int, sx: Double, sy: Double, _ band: ClosedRange<Int>) -> Grid? {
+    func prepare(_ cols: Int, _ rws: Int, sx: Double, sy: Double, _ band: ClosedRange<Int>) -> Grid? {
         columns = cols; rows = rws
         let s = store
         Scratch.grow(&s.density, to: cols * rws, 0)
@@ -106,7 +110,7 @@ final class HeatmapRenderLayer: RenderLayer {
     }
 
     /// Adds every point's kernel to the buffer rows `grid.band`.
-    private func accumulate(_ draw: HeatmapDraw, _ p: Placement, _ grid: Grid) {
+    func accumulate(_ draw: HeatmapDraw, _ p: Placement, _ grid: Grid) {
         // The map's axes on screen (at a bearing the quads turn with the map).
         let turn = p.turn
         let ax = turn.map { Point($0.a, $0.b) } ?? Point(1, 0), ay = turn.map { Point($0.c, $0.d) } ?? Point(0, 1)
@@ -127,7 +131,8 @@ final class HeatmapRenderLayer: RenderLayer {
                     let x = g.coordinates[2 * i], y = g.coordinates[2 * i + 1]
                     if let n = cuts, Self.onTileEdge(x * n) || Self.onTileEdge(y * n) { continue }
                     let c = map.point(x, y)
-                    Self.stamp(p.turned(c.x, c.y), k: k, radius: r, half: half, spread: spread, axes: axes, grid)
+                    let q = p.turned(c.x, c.y)
+                    Self.stamp(Point(q.x - grid.origin.x, q.y - grid.origin.y), k: k, radius: r, half: half, spread: spread, axes: axes, grid)
                 }
             }
         }
@@ -145,7 +150,7 @@ final class HeatmapRenderLayer: RenderLayer {
 
     /// One point's kernel at `c` (screen pixels): `k` x exp(-4.5 |v|^2) at the buffer pixel
     /// centres inside its quad of half-size `half`, along the map's `axes` (nil: north up).
-    private static func stamp(_ c: Point, k: Double, radius r: Double, half: Double, spread: Double,
+    static func stamp(_ c: Point, k: Double, radius r: Double, half: Double, spread: Double,
                               axes: (Point, Point)?, _ grid: Grid) {
         let reach = half * spread, sx = grid.sx, sy = grid.sy
         // Buffer pixels whose centres ((i + 0.5) sx) fall in [c - reach, c + reach).
@@ -182,7 +187,7 @@ final class HeatmapRenderLayer: RenderLayer {
     }
 
     /// The ramp read linearly at `steps` points per texel, times `opacity`, premultiplied.
-    private func makeFine(_ ramp: HeatmapRamp, _ opacity: Double) {
+    func makeFine(_ ramp: HeatmapRamp, _ opacity: Double) {
         guard ramp !== fineRamp || opacity != fineOpacity else { return }
         fineRamp = ramp; fineOpacity = opacity
         let n = HeatmapRamp.size, steps = Self.steps
