@@ -35,6 +35,11 @@ public struct PlacedText: Sendable {
     var glyphs: [GlyphPose]? = nil
     /// How far the label has faded in (0...1).
     public var fade: Double = 1
+    /// On a pitched map: the factor its size is drawn at (1 flat), and for a label lying in the
+    /// map's plane how that plane looks on screen at it (x' = a x + b y, y' = c x + d y, applied
+    /// to its glyphs' shapes after their size and turn; nil: facing the viewer).
+    var sizeScale = 1.0
+    var plane: SIMD4<Double>?
     /// The label's characters (tests and tools read them).
     public var string: String { shaped.sections.map(\.text).joined() }
 }

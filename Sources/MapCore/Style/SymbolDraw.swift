@@ -123,6 +123,9 @@ public final class SymbolSet: Sendable {
         public let collision: Collision
         /// Set for a label laid along its line (glyph by glyph); nil for one drawn as a block.
         public let alongLine: AlongLine?
+        /// `text-pitch-alignment` map (`auto` with the rotation map): on a pitched map the label
+        /// lies in the map's plane; otherwise it faces the viewer.
+        public var pitchesWithMap = false
         public init(shaped: ShapedText, vertical: ShapedText? = nil, verticalFirst: Bool = false,
                     justified: [TextJustify: ShapedText] = [:], key: String, paint: TextPaint,
                     rotate: Double = 0, rotatesWithMap: Bool = false,

@@ -167,10 +167,14 @@ extension StyledLayer {
         }.joined(separator: "\u{3}")
             + "\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
             + "\(options.anchor),\(options.offset.x),\(options.offset.y),\(options.textSize)"
-        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
-                              paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
-                              rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
-                              positions: positions, collision: collision, alongLine: alongLine)
+        var text = SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
+                                  paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
+                                  rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
+                                  positions: positions, collision: collision, alongLine: alongLine)
+        // (`auto` pitch alignment follows the rotation: map for labels along lines by default.)
+        let pitch = string(L.textPitchAlignment, c)
+        text.pitchesWithMap = pitch == "map" || (pitch == "auto" && (rotation == "map" || (rotation == "auto" && placement != "point")))
+        return text
     }
 
     /// How a label's text is laid out, in ems of 24 units (MapLibre's shaping): labels along

@@ -26,6 +26,9 @@ struct SDFLabelMasks {
         var haloBlur: Double
         var rotation: Double
         var phaseX: Int = 0, phaseY: Int = 0
+        /// A label lying in a pitched map's plane: how that plane looks on screen at it (see
+        /// `LabelQuad.mapped`), applied to each glyph's quad about the anchor (nil: none).
+        var plane: SIMD4<Double>? = nil
         static let phases = 8
     }
 
@@ -81,6 +84,9 @@ struct SDFLabelMasks {
             // atlas' 1-px padding on each side.
             let quad = LabelQuad(corner: (x0, y0), u: u, v: v, columns: columns, rows: rows, cos: cosA, sin: sinA, phase: (phaseX, phaseY))
             quads.append((quad, g.glyph, group(g.section)))
+        }
+        if let m = s.plane {
+            for i in quads.indices { quads[i].quad = quads[i].quad.mapped(by: m, phase: (phaseX, phaseY)) }
         }
         guard let grid = LabelQuad.grid(quads.map(\.quad)) else {
             x = 0; y = 0
