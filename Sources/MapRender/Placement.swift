@@ -20,6 +20,8 @@ struct Placement {
     let turn: Transform?
     /// The camera's bearing in degrees (icons aligned to the map turn by minus it).
     let bearing: Double
+    /// Pitched: the flat screen onto the pitched screen (nil at pitch 0).
+    let ground: GroundProjection?
 
     /// For the rows `rows` of the view.
     init(view: ViewTransform, width: Int, rows: Range<Int>) {
@@ -29,6 +31,7 @@ struct Placement {
         oy = Double(view.size.height) / 2 - view.centerPixel.y
         viewHeight = view.size.height
         bearing = view.camera.bearing
+        ground = view.perspective?.groundProjection
         if view.isNorthUp {
             turn = nil
             visible = (-ox / world, (Double(rows.lowerBound) - oy) / world, (Double(width) - ox) / world, (Double(rows.upperBound) - oy) / world)
