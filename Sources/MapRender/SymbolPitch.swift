@@ -22,6 +22,8 @@ struct SymbolPitch {
     /// The map's turn at the anchor as the screen shows it, in degrees clockwise-negative as the
     /// bearing is (the bearing when flat): the projected direction of the map's east.
     var mapTurn: Double
+    /// The anchor's clip w over the camera distance (1 at the view's centre).
+    var depth: Double = 1
 
     /// MapLibre's `perspectiveRatioCutoff`: anchors deeper than 5 x the camera distance.
     static let cutoff = 0.6
@@ -37,6 +39,8 @@ struct SymbolPerspective {
     /// The flat screen onto the pitched one (w = its depth).
     let ground: GroundProjection
     let cameraToCenterDistance: Double
+    /// cos(pitch): MapLibre sharpens the edges of labels in the map's plane by it.
+    let cosPitch: Double
 
     init?(_ view: ViewTransform) {
         guard let p = view.perspective else { return nil }
@@ -45,6 +49,7 @@ struct SymbolPerspective {
         flat = ViewTransform(camera: camera, size: view.size)
         ground = p.groundProjection
         cameraToCenterDistance = p.cameraToCenterDistance
+        cosPitch = cos(p.pitch)
     }
 
     /// A point of the map, world copy `copy`, moved by `t` pixels of the flat screen (a
@@ -64,7 +69,7 @@ struct SymbolPerspective {
         let e = ground.apply(f.x + cos(b), f.y - sin(b))
         let turn = -atan2(e.y - p.y, e.x - p.x) * 180 / Double.pi
         return SymbolPitch(point: p, flat: f, ratio: ratio, viewportScale: min(max(ratio, 0), 4),
-                           mapScale: min(max(0.5 + 0.5 * w / c, 0), 4), mapTurn: turn)
+                           mapScale: min(max(0.5 + 0.5 * w / c, 0), 4), mapTurn: turn, depth: w / c)
     }
 
     /// The linear part of the flat-to-pitched map at flat point `f` (a, b, c, d: x' = a x + b y,
@@ -75,6 +80,10 @@ struct SymbolPerspective {
         let p = ground.apply(f.x, f.y)
         return SIMD4((m.0 - p.x * m.6) / w, (m.1 - p.x * m.7) / w, (m.3 - p.y * m.6) / w, (m.4 - p.y * m.7) / w)
     }
+
+    /// How much softer MapLibre draws the edges of a label lying in the map's plane at `pitch`:
+    /// its shader's gamma x w / (cos(pitch) ctc) (`symbol_program.ts`, u_gamma_scale).
+    func gammaScale(_ pitch: SymbolPitch) -> Double { pitch.depth / max(cosPitch, 1e-6) }
 
     /// A flat-screen point on the pitched screen.
     func apply(_ f: Point) -> Point { ground.apply(f.x, f.y) }

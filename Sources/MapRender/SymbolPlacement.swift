@@ -40,6 +40,8 @@ public struct PlacedText: Sendable {
     /// to its glyphs' shapes after their size and turn; nil: facing the viewer).
     var sizeScale = 1.0
     var plane: SIMD4<Double>?
+    /// Its edges' softness over a flat label's (a label in a pitched map's plane: see `SymbolPerspective.gammaScale`).
+    var gammaScale = 1.0
     /// The label's characters (tests and tools read them).
     public var string: String { shaped.sections.map(\.text).joined() }
 }

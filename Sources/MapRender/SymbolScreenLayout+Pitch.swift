@@ -52,6 +52,7 @@ extension SymbolScreenLayout {
                                     box: .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY), vertical: turn == 90)
             placed.sizeScale = k
             placed.plane = perspective.plane(at: flatOrigin)
+            placed.gammaScale = perspective.gammaScale(pitch)
             return (placed, (origin.x - pitch.point.x, origin.y - pitch.point.y))
         }
         let k = pitch.viewportScale

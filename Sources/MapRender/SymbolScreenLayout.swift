@@ -193,6 +193,7 @@ struct SymbolScreenLayout {
         if let pitch {
             out.sizeScale = text.pitchesWithMap ? pitch.mapScale : pitch.viewportScale
             out.plane = plane
+            if inPlane, let perspective { out.gammaScale = perspective.gammaScale(pitch) }
         }
         return (out, circles)
     }
