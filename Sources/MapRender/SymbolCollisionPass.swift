@@ -85,7 +85,8 @@ struct SymbolCollisionPass {
         if let p = iconPitch { s = p.point }
         if let p = textPitch { ts = p.point }
         let textPlaceable = textPitch?.placeable ?? true
-        let iconScale = iconPitch?.ratio ?? 1
+        let iconInPlane = symbol.icon?.pitchesWithMap == true && iconPitch != nil
+        let iconScale = iconInPlane ? 1 : iconPitch?.ratio ?? 1
         let textInReach = textPlaceable && ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
         func none() -> (SymbolDecision, Bool) {
             (SymbolDecision(text: nil, icon: false, shownText: previous?.shownText, shownIcon: previous?.shownIcon ?? false), false)
@@ -114,7 +115,13 @@ struct SymbolCollisionPass {
                 }
             }
             if iconScale != 1 { b = SymbolScreenLayout.scaled(b, by: iconScale) }
-            let box = SymbolScreenLayout.iconBox(b, at: point, padding: icon.collision.padding * iconScale)
+            var box = SymbolScreenLayout.iconBox(b, at: point, padding: icon.collision.padding * iconScale)
+            if iconInPlane, let p = iconPitch, let perspective = layout.perspective {
+                // In the map's plane: the flat box about the flat anchor, projected, moved with its text.
+                let flat = perspective.projectedBox(SymbolScreenLayout.iconBox(b, at: Point(0, 0), padding: icon.collision.padding), about: p.flat)
+                let dx = point.x - s.x, dy = point.y - s.y
+                box = .init(minX: flat.minX + dx, minY: flat.minY + dy, maxX: flat.maxX + dx, maxY: flat.maxY + dy)
+            }
             // Out of sight (with room for a turn): neither drawn nor in anyone's way.
             let reach = max(b.maxX - b.minX, b.maxY - b.minY)
             if box.maxX < -reach || box.minX > w + reach || box.maxY < -reach || box.minY > h + reach {
@@ -251,11 +258,20 @@ extension SymbolScreenLayout {
             point = Point(s.x + shift.x, s.y + shift.y)
             if t.vertical, let v = icon.vertical { image = v.image }
         }
-        var icon = decision.shownIcon ? image.map { screenImage($0, bearing: iconPitch?.mapTurn ?? view.camera.bearing) } : nil
-        if let p = iconPitch, let i = icon { icon = Self.pitched(i, scale: p.viewportScale) }
+        // (Facing the viewer an icon turned with the map turns as its east shows on screen; in
+        // the map's plane it is laid on the flat screen, turned by the bearing, and projected.)
+        let inPlane = symbol.icon?.pitchesWithMap == true
+        let turn = inPlane ? view.camera.bearing : iconPitch?.mapTurn ?? view.camera.bearing
+        var icon = decision.shownIcon ? image.map { screenImage($0, bearing: turn) } : nil
+        var iconPlane: SIMD4<Double>?
+        if let p = iconPitch, let i = icon {
+            icon = Self.pitched(i, scale: inPlane ? p.mapScale : p.viewportScale)
+            if inPlane { iconPlane = perspective?.plane(at: p.flat) }
+        }
         guard icon != nil || text != nil else { return nil }
         var placed = PlacedSymbol(point: point, icon: icon, text: text)
         placed.anchor = symbol.point
+        placed.iconPlane = iconPlane
         return placed
     }
 }

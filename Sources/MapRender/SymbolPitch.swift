@@ -85,6 +85,19 @@ struct SymbolPerspective {
     /// its shader's gamma x w / (cos(pitch) ctc) (`symbol_program.ts`, u_gamma_scale).
     func gammaScale(_ pitch: SymbolPitch) -> Double { pitch.depth / max(cosPitch, 1e-6) }
 
+    /// A box about flat point `f` (flat-screen pixels, lying in the map's plane) on the pitched
+    /// screen: the bounds of its corners and edges' middles projected (MapLibre's collision box
+    /// of a part pitched with the map).
+    func projectedBox(_ b: FrameDescription.ScreenBox, about f: Point) -> FrameDescription.ScreenBox {
+        let mx = (b.minX + b.maxX) / 2, my = (b.minY + b.maxY) / 2
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(b.minX, b.minY), (mx, b.minY), (b.maxX, b.minY), (b.maxX, my), (b.maxX, b.maxY), (mx, b.maxY), (b.minX, b.maxY), (b.minX, my)] {
+            let p = ground.apply(f.x + x, f.y + y)
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        return .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
     /// A flat-screen point on the pitched screen.
     func apply(_ f: Point) -> Point { ground.apply(f.x, f.y) }
 

@@ -15,6 +15,9 @@ public struct PlacedSymbol: Sendable {
     /// zoom, has the same) and its anchor on the map.
     public var id = 0
     public var anchor = MercatorPoint(x: 0, y: 0)
+    /// An icon lying in a pitched map's plane: how that plane looks on screen at it (see
+    /// `PlacedText.plane`); nil: facing the viewer.
+    var iconPlane: SIMD4<Double>?
 }
 
 /// A placed label: its text, the point its shaped glyphs are drawn around (the anchor on
@@ -144,8 +147,9 @@ public final class SymbolPlacement: @unchecked Sendable {
         }
         let v = frame.view
         if !committedSinceLayout, sameLayers, let last = laidOutView, last.size == v.size,
-           last.camera.zoom == v.camera.zoom, last.camera.bearing == v.camera.bearing {
-            // Only panned since the last layout: every symbol moves with the map.
+           last.camera.zoom == v.camera.zoom, last.camera.bearing == v.camera.bearing, !last.isPitched, !v.isPitched {
+            // Only panned since the last layout: every symbol moves with the map (on a flat
+            // map: a pitched one shows each symbol at its own depth).
             let p = MercatorPoint(x: last.centerPixel.x / last.worldSize, y: last.centerPixel.y / last.worldSize)
             let a = last.screen(p), b = v.screen(p)
             shiftLayout(by: (b.x - a.x, b.y - a.y), now: now)

@@ -36,20 +36,13 @@ extension SymbolScreenLayout {
             let f = pitch.flat
             // Collision: the flat box (unscaled) about the moved anchor, eight points projected.
             let (b, shift) = laid(1)
-            let cx = f.x + shift.x, cy = f.y + shift.y
-            let mx = (b.minX + b.maxX) / 2, my = (b.minY + b.maxY) / 2
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for (x, y) in [(b.minX, b.minY), (mx, b.minY), (b.maxX, b.minY), (b.maxX, my), (b.maxX, b.maxY), (mx, b.maxY), (b.minX, b.maxY), (b.minX, my)] {
-                let p = perspective.apply(Point(cx + x, cy + y))
-                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
+            let box = perspective.projectedBox(b, about: Point(f.x + shift.x, f.y + shift.y))
             // Drawn: at the plane's size, moved as much, projected.
             let k = pitch.mapScale
             let (_, drawnShift) = laid(k)
             let flatOrigin = Point(f.x + drawnShift.x, f.y + drawnShift.y)
             let origin = perspective.apply(flatOrigin)
-            var placed = PlacedText(text: text, shaped: shaped, key: key, origin: origin, rotation: angle,
-                                    box: .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY), vertical: turn == 90)
+            var placed = PlacedText(text: text, shaped: shaped, key: key, origin: origin, rotation: angle, box: box, vertical: turn == 90)
             placed.sizeScale = k
             placed.plane = perspective.plane(at: flatOrigin)
             placed.gammaScale = perspective.gammaScale(pitch)

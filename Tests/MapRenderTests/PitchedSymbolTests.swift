@@ -98,6 +98,30 @@ import Testing
         #expect(placed == ["Label0"], "placed: \(placed)")
     }
 
+    /// The icon of one symbol layer with `layout` at `point`, placed for `view`.
+    static func icon(_ layout: String, at point: LngLat, view: ViewTransform) throws -> PlacedSymbol {
+        let layer = #"{ "id": "a", "type": "symbol", "source": "points", "layout": { "icon-image": "square", \#(layout) } }"#
+        let m = try SymbolPlacementTests.model("[\(layer)]", [(point, [:])], size: size)
+        let pitched = FrameDescription(view: view, layers: m.frame().layers)
+        let placement = SymbolPlacement()
+        placement.place(pitched)
+        let i = try #require(pitched.layers.firstIndex { $0.symbols != nil })
+        return try #require(placement.symbols(layer: i).first)
+    }
+
+    @Test func anIconGrowsWithTheRatioAndOneInTheMapsPlaneIsForeshortened() throws {
+        let a = try Self.projected(Self.far)
+        func scale(_ s: PlacedSymbol) -> Double? { if case let .vector(p)? = s.icon { return p.scale } else { return nil } }
+        let flat = try #require(scale(try Self.icon(#""icon-pitch-alignment": "viewport""#, at: Self.far, view: Self.view(pitch: 0))))
+        let facing = try Self.icon(#""icon-pitch-alignment": "viewport""#, at: Self.far, view: Self.view(pitch: 60))
+        #expect(abs((scale(facing) ?? 0) - flat * (0.5 + 0.5 * a.ctc / a.w)) < 1e-9 && facing.iconPlane == nil)
+        #expect(abs(facing.point.x - a.x) < 1e-6 && abs(facing.point.y - a.y) < 1e-6)
+        let lying = try Self.icon(#""icon-pitch-alignment": "map""#, at: Self.far, view: Self.view(pitch: 60))
+        #expect(abs((scale(lying) ?? 0) - flat * (0.5 + 0.5 * a.w / a.ctc)) < 1e-9)
+        let m = try #require(lying.iconPlane)
+        #expect(m[3] < 0.6 * m[0], "plane \(m)")
+    }
+
     /// A white circle of radius 10 px at `point` on black, at pitch 60: the pixels it covers.
     static func circle(_ paint: (inout CirclePaint) -> Void, at point: LngLat) -> Pixmap {
         var p = CirclePaint()

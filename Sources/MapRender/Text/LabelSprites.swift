@@ -70,7 +70,15 @@ final class LabelSprites {
             let packed = c.premultiplied(opacity: paint.opacity).packed
             if let i = colors.firstIndex(of: packed) { groupOf.append(i) } else { groupOf.append(colors.count); colors.append(packed) }
         }
-        draw(label.shaped, key: label.key, size: paint.size * label.sizeScale, plane: label.plane, gammaScale: label.gammaScale, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
+        // (On a pitched map every label's size and plane change as the view moves: while it
+        // moves they are rounded, so that a slow pan draws from masks already shaded.)
+        var scale = label.sizeScale, plane = label.plane, gammaScale = label.gammaScale
+        if !exact && (scale != 1 || plane != nil) {
+            scale = (scale * 64).rounded() / 64
+            gammaScale = (gammaScale * 64).rounded() / 64
+            plane = plane.map { ($0 * 64).rounded(.toNearestOrAwayFromZero) / 64 }
+        }
+        draw(label.shaped, key: label.key, size: paint.size * scale, plane: plane, gammaScale: gammaScale, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
              haloBlur: paint.haloBlur, rotation: label.rotation, poses: label.glyphs, colors: colors, groupOf: groupOf,
              halo: paint.haloColor.premultiplied(opacity: paint.opacity), opacity: paint.opacity, fade: label.fade, at: label.origin,
              exact: exact, frame: frame, t)
