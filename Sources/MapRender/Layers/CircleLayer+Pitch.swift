@@ -16,7 +16,8 @@ extension CircleRenderLayer {
         for item in draw.items {
             let g = item.geometry, paint = item.paint
             guard !g.isEmpty else { continue }
-            let reach = paint.radius + paint.strokeWidth + 1
+            // (A disc in the map's plane keeping its screen size is larger there far away.)
+            let reach = (paint.radius + paint.strokeWidth + 1) * (paint.pitchesWithMap && !paint.scalesWithMap ? 4 : 1)
             p.forEachCopy(g, margin: reach, draw.translate) { (map: RotatedMap) in
                 for i in 0..<(g.coordinates.count / 2) {
                     let f = map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1])
