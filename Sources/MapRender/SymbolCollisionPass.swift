@@ -76,9 +76,18 @@ struct SymbolCollisionPass {
         -> (SymbolDecision, Bool) {
         let w = layout.width, h = layout.height
         let (a, copy) = layout.anchor(symbol.point)
-        let s = Point(a.x + layout.iconTranslate.x, a.y + layout.iconTranslate.y)
-        let ts = Point(a.x + layout.textTranslate.x, a.y + layout.textTranslate.y)
-        let textInReach = ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
+        var s = Point(a.x + layout.iconTranslate.x, a.y + layout.iconTranslate.y)
+        var ts = Point(a.x + layout.textTranslate.x, a.y + layout.textTranslate.y)
+        // On a pitched map each part's anchor is translated in the map's plane and projected;
+        // a part deeper than MapLibre's cutoff is never placed.
+        let iconPitch = symbol.icon == nil ? nil : layout.pitch(symbol.point, copy: copy, translate: layout.iconTranslate)
+        let textPitch = symbol.text == nil ? nil : layout.pitch(symbol.point, copy: copy, translate: layout.textTranslate)
+        if let p = iconPitch { s = p.point }
+        if let p = textPitch { ts = p.point }
+        let textPlaceable = textPitch?.placeable ?? true
+        let iconInPlane = symbol.icon?.pitchesWithMap == true && iconPitch != nil
+        let iconScale = iconInPlane ? 1 : iconPitch?.ratio ?? 1
+        let textInReach = textPlaceable && ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
         func none() -> (SymbolDecision, Bool) {
             (SymbolDecision(text: nil, icon: false, shownText: previous?.shownText, shownIcon: previous?.shownIcon ?? false), false)
         }
@@ -87,6 +96,7 @@ struct SymbolCollisionPass {
         var iconBox: FrameDescription.ScreenBox?
         var iconFits = true
         if let icon = symbol.icon {
+            if let p = iconPitch, !p.placeable { return none() }
             var b = icon.box
             var point = s
             if icon.followsText, let text = symbol.text {
@@ -96,14 +106,22 @@ struct SymbolCollisionPass {
                 textTried = true
                 if textInReach {
                     let follower = icon.collision.allowOverlap || text.positions.isEmpty ? nil : icon
-                    found = placeText(text, symbol, at: ts, copy: copy, previous: previous?.shownText, follower: follower.map { ($0, s) }, layout)
+                    found = placeText(text, symbol, at: ts, pitch: textPitch, copy: copy, previous: previous?.shownText,
+                                      follower: follower.map { ($0, s, iconScale) }, layout)
                 }
                 if let f = found {
                     point = Point(s.x + f.shift.x, s.y + f.shift.y)
                     if f.text.vertical, let v = icon.vertical { b = v.box }
                 }
             }
-            let box = SymbolScreenLayout.iconBox(b, at: point, padding: icon.collision.padding)
+            if iconScale != 1 { b = SymbolScreenLayout.scaled(b, by: iconScale) }
+            var box = SymbolScreenLayout.iconBox(b, at: point, padding: icon.collision.padding * iconScale)
+            if iconInPlane, let p = iconPitch, let perspective = layout.perspective {
+                // In the map's plane: the flat box about the flat anchor, projected, moved with its text.
+                let flat = perspective.projectedBox(SymbolScreenLayout.iconBox(b, at: Point(0, 0), padding: icon.collision.padding), about: p.flat)
+                let dx = point.x - s.x, dy = point.y - s.y
+                box = .init(minX: flat.minX + dx, minY: flat.minY + dy, maxX: flat.maxX + dx, maxY: flat.maxY + dy)
+            }
             // Out of sight (with room for a turn): neither drawn nor in anyone's way.
             let reach = max(b.maxX - b.minX, b.maxY - b.minY)
             if box.maxX < -reach || box.minX > w + reach || box.maxY < -reach || box.minY > h + reach {
@@ -120,8 +138,8 @@ struct SymbolCollisionPass {
             // (A required icon that has no room: the symbol does not show, whatever its text.)
             if !iconFits && !icon.collision.optional { return none() }
         }
-        if !textTried, let text = symbol.text, textInReach || text.alongLine != nil {
-            found = placeText(text, symbol, at: ts, copy: copy, previous: previous?.shownText, follower: nil, layout)
+        if !textTried, let text = symbol.text, textInReach || (textPlaceable && text.alongLine != nil) {
+            found = placeText(text, symbol, at: ts, pitch: textPitch, copy: copy, previous: previous?.shownText, follower: nil, layout)
         }
         // Icon and text show together unless one of them is optional: an optional text lets
         // the icon show alone, an optional icon the text.
@@ -172,12 +190,12 @@ struct SymbolCollisionPass {
     /// anchor and an overlap mode other than `never`, every candidate is first tried without
     /// overlapping anything (MapLibre's two passes). `follower`: an icon fitted to the text,
     /// at its point, that must fit too when moved with the candidate.
-    private mutating func placeText(_ text: SymbolSet.Text, _ symbol: SymbolSet.Symbol, at s: Point, copy: Double, previous: Int?,
-                                    follower: (icon: SymbolSet.Icon, at: Point)?, _ layout: SymbolScreenLayout) -> TextPlace? {
+    private mutating func placeText(_ text: SymbolSet.Text, _ symbol: SymbolSet.Symbol, at s: Point, pitch: SymbolPitch?, copy: Double, previous: Int?,
+                                    follower: (icon: SymbolSet.Icon, at: Point, scale: Double)?, _ layout: SymbolScreenLayout) -> TextPlace? {
         let mode = text.collision.overlap
         if let along = text.alongLine {
             guard let line = symbol.line,
-                  let r = layout.alongLine(text, along, line: line, segment: symbol.segment, copy: copy, at: s) else { return nil }
+                  let r = layout.alongLine(text, along, line: line, segment: symbol.segment, copy: copy, at: s, pitch: pitch) else { return nil }
             if mode != .always {
                 guard !r.circles.isEmpty else { return nil }
                 for c in r.circles where grid.hitTestCircle(x: c.x, y: c.y, radius: c.r, overlap: mode) { return nil }
@@ -194,12 +212,12 @@ struct SymbolCollisionPass {
             for m in modes {
                 for j in 0..<perOrientation {
                     let index = base + (j == 0 ? first : (j <= first ? j - 1 : j))
-                    let (t, shift) = layout.candidate(text, index, at: s)
+                    let (t, shift) = layout.candidate(text, index, at: s, pitch: pitch)
                     if m != .always {
                         guard grid.isInsideGrid(t.box), !grid.hitTest(t.box, overlap: m) else { continue }
-                        if let (icon, point) = follower {
-                            let b = t.vertical ? icon.vertical?.box ?? icon.box : icon.box
-                            let moved = SymbolScreenLayout.iconBox(b, at: Point(point.x + shift.x, point.y + shift.y), padding: icon.collision.padding)
+                        if let (icon, point, k) = follower {
+                            let b = SymbolScreenLayout.scaled(t.vertical ? icon.vertical?.box ?? icon.box : icon.box, by: k)
+                            let moved = SymbolScreenLayout.iconBox(b, at: Point(point.x + shift.x, point.y + shift.y), padding: icon.collision.padding * k)
                             guard grid.isInsideGrid(moved), !grid.hitTest(moved, overlap: icon.collision.overlap) else { continue }
                         }
                     }
@@ -216,17 +234,21 @@ extension SymbolScreenLayout {
     /// nothing of it can be laid out here (a label along a line that no longer fits its line).
     func symbol(_ symbol: SymbolSet.Symbol, _ decision: SymbolDecision) -> PlacedSymbol? {
         let (a, copy) = anchor(symbol.point)
-        let s = Point(a.x + iconTranslate.x, a.y + iconTranslate.y)
-        let ts = Point(a.x + textTranslate.x, a.y + textTranslate.y)
+        var s = Point(a.x + iconTranslate.x, a.y + iconTranslate.y)
+        var ts = Point(a.x + textTranslate.x, a.y + textTranslate.y)
+        let iconPitch = symbol.icon == nil ? nil : pitch(symbol.point, copy: copy, translate: iconTranslate)
+        let textPitch = symbol.text == nil ? nil : pitch(symbol.point, copy: copy, translate: textTranslate)
+        if let p = iconPitch { s = p.point }
+        if let p = textPitch { ts = p.point }
         var text: PlacedText?
         var shift = (x: 0.0, y: 0.0)
         if let t = symbol.text, let c = decision.shownText {
             if let along = t.alongLine {
                 if let line = symbol.line {
-                    text = alongLine(t, along, line: line, segment: symbol.segment, copy: copy, at: ts, circles: false)?.text
+                    text = alongLine(t, along, line: line, segment: symbol.segment, copy: copy, at: ts, pitch: textPitch, circles: false)?.text
                 }
             } else {
-                let r = candidate(t, min(c, Self.candidateCount(t) - 1), at: ts)
+                let r = candidate(t, min(c, Self.candidateCount(t) - 1), at: ts, pitch: textPitch)
                 text = r.text; shift = r.shift
             }
         }
@@ -236,10 +258,20 @@ extension SymbolScreenLayout {
             point = Point(s.x + shift.x, s.y + shift.y)
             if t.vertical, let v = icon.vertical { image = v.image }
         }
-        let icon = decision.shownIcon ? image.map { screenImage($0) } : nil
+        // (Facing the viewer an icon turned with the map turns as its east shows on screen; in
+        // the map's plane it is laid on the flat screen, turned by the bearing, and projected.)
+        let inPlane = symbol.icon?.pitchesWithMap == true
+        let turn = inPlane ? view.camera.bearing : iconPitch?.mapTurn ?? view.camera.bearing
+        var icon = decision.shownIcon ? image.map { screenImage($0, bearing: turn) } : nil
+        var iconPlane: SIMD4<Double>?
+        if let p = iconPitch, let i = icon {
+            icon = Self.pitched(i, scale: inPlane ? p.mapScale : p.viewportScale)
+            if inPlane { iconPlane = perspective?.plane(at: p.flat) }
+        }
         guard icon != nil || text != nil else { return nil }
         var placed = PlacedSymbol(point: point, icon: icon, text: text)
         placed.anchor = symbol.point
+        placed.iconPlane = iconPlane
         return placed
     }
 }

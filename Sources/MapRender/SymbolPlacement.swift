@@ -15,6 +15,9 @@ public struct PlacedSymbol: Sendable {
     /// zoom, has the same) and its anchor on the map.
     public var id = 0
     public var anchor = MercatorPoint(x: 0, y: 0)
+    /// An icon lying in a pitched map's plane: how that plane looks on screen at it (see
+    /// `PlacedText.plane`); nil: facing the viewer.
+    var iconPlane: SIMD4<Double>?
 }
 
 /// A placed label: its text, the point its shaped glyphs are drawn around (the anchor on
@@ -35,6 +38,13 @@ public struct PlacedText: Sendable {
     var glyphs: [GlyphPose]? = nil
     /// How far the label has faded in (0...1).
     public var fade: Double = 1
+    /// On a pitched map: the factor its size is drawn at (1 flat), and for a label lying in the
+    /// map's plane how that plane looks on screen at it (x' = a x + b y, y' = c x + d y, applied
+    /// to its glyphs' shapes after their size and turn; nil: facing the viewer).
+    var sizeScale = 1.0
+    var plane: SIMD4<Double>?
+    /// Its edges' softness over a flat label's (a label in a pitched map's plane: see `SymbolPerspective.gammaScale`).
+    var gammaScale = 1.0
     /// The label's characters (tests and tools read them).
     public var string: String { shaped.sections.map(\.text).joined() }
 }
@@ -137,8 +147,9 @@ public final class SymbolPlacement: @unchecked Sendable {
         }
         let v = frame.view
         if !committedSinceLayout, sameLayers, let last = laidOutView, last.size == v.size,
-           last.camera.zoom == v.camera.zoom, last.camera.bearing == v.camera.bearing {
-            // Only panned since the last layout: every symbol moves with the map.
+           last.camera.zoom == v.camera.zoom, last.camera.bearing == v.camera.bearing, !last.isPitched, !v.isPitched {
+            // Only panned since the last layout: every symbol moves with the map (on a flat
+            // map: a pitched one shows each symbol at its own depth).
             let p = MercatorPoint(x: last.centerPixel.x / last.worldSize, y: last.centerPixel.y / last.worldSize)
             let a = last.screen(p), b = v.screen(p)
             shiftLayout(by: (b.x - a.x, b.y - a.y), now: now)

@@ -13,9 +13,12 @@ struct SymbolScreenLayout {
     let width: Double, height: Double
     let iconTranslate: (x: Double, y: Double)
     let textTranslate: (x: Double, y: Double)
+    /// The view's perspective (nil when flat: symbols are laid out as on a flat map).
+    let perspective: SymbolPerspective?
 
     init(view: ViewTransform, iconTranslate: (x: Double, y: Double), textTranslate: (x: Double, y: Double)) {
         self.view = view
+        perspective = SymbolPerspective(view)
         width = Double(view.size.width); height = Double(view.size.height)
         self.iconTranslate = iconTranslate; self.textTranslate = textTranslate
     }
@@ -29,7 +32,7 @@ struct SymbolScreenLayout {
     func anchor(_ point: MercatorPoint) -> (point: Point, copy: Double) {
         var anchor = view.screen(point)
         var copy = 0.0
-        if view.isNorthUp {
+        if view.isNorthUp && perspective == nil {
             let off = anchor.x - width / 2
             if abs(off) >= view.worldSize / 2 {
                 copy = -(off / view.worldSize).rounded()
@@ -42,6 +45,12 @@ struct SymbolScreenLayout {
             anchor = view.screen(MercatorPoint(x: point.x + copy, y: point.y))
         }
         return (Point(anchor.x, anchor.y), copy)
+    }
+
+    /// A part's anchor on a pitched map: `point` (world copy `copy`) moved by `translate` in the
+    /// map's plane and projected, with its perspective (nil when the map is flat).
+    func pitch(_ point: MercatorPoint, copy: Double, translate: (x: Double, y: Double)) -> SymbolPitch? {
+        perspective?.pitch(point, copy: copy, translate: translate, bearing: view.camera.bearing)
     }
 
     /// A point of world copy `copy` on screen.
@@ -63,7 +72,8 @@ struct SymbolScreenLayout {
     /// Candidate `index` of a point label anchored at `s` (the text's translated anchor): its
     /// shaping, the box it claims and where its fitted icon moves (`shift`), turned as the
     /// view shows it.
-    func candidate(_ text: SymbolSet.Text, _ index: Int, at s: Point) -> (text: PlacedText, shift: (x: Double, y: Double)) {
+    func candidate(_ text: SymbolSet.Text, _ index: Int, at s: Point, pitch: SymbolPitch? = nil) -> (text: PlacedText, shift: (x: Double, y: Double)) {
+        if let pitch { return pitchedCandidate(text, index, pitch) }
         let perOrientation = max(text.positions.count, 1)
         let (orientation, turn) = text.orientation(min(index / perOrientation, text.orientationCount - 1))
         let (anchor, offset) = text.positions.isEmpty ? (IconAnchor.center, (x: 0.0, y: 0.0)) : text.positions[index % perOrientation]
@@ -98,12 +108,18 @@ struct SymbolScreenLayout {
     /// padding), or nil where MapLibre hides it (its anchor far outside the window, its glyphs
     /// running off the line, or upside down and not fitting the other way).
     /// (`circles` false: a layout for drawing only, the circles not made.)
-    func alongLine(_ text: SymbolSet.Text, _ along: SymbolSet.AlongLine, line: SymbolLine, segment: Int, copy: Double, at s: Point,
-                   circles wanted: Bool = true) -> (text: PlacedText, circles: [(x: Double, y: Double, r: Double)])? {
+    func alongLine(_ text: SymbolSet.Text, _ along: SymbolSet.AlongLine, line: SymbolLine, segment: Int, copy: Double, at screenAnchor: Point,
+                   pitch: SymbolPitch? = nil, circles wanted: Bool = true) -> (text: PlacedText, circles: [(x: Double, y: Double, r: Double)])? {
         let reach = Self.lineLabelReach
-        guard s.x >= -reach, s.x <= width + reach, s.y >= -reach, s.y <= height + reach,
+        guard screenAnchor.x >= -reach, screenAnchor.x <= width + reach, screenAnchor.y >= -reach, screenAnchor.y <= height + reach,
               segment >= 0, segment + 1 < line.count else { return nil }
-        let scale = text.paint.size / SDFGlyph.em
+        // On a pitched map a label facing the viewer is laid along the projected line at its
+        // size x the perspective ratio; one in the map's plane along the line on the flat
+        // screen (at its size / the ratio) and projected (MapLibre's label plane).
+        let pitchScale = pitch.map { text.pitchesWithMap ? 1 / $0.ratio : $0.viewportScale } ?? 1
+        let inPlane = pitch != nil && text.pitchesWithMap
+        let s = inPlane ? pitch?.flat ?? screenAnchor : screenAnchor
+        let scale = text.paint.size / SDFGlyph.em * pitchScale
         func offsets(_ shaped: ShapedText) -> [Double] {
             var out: [Double] = []
             out.reserveCapacity(shaped.glyphs.count)
@@ -111,20 +127,33 @@ struct SymbolScreenLayout {
             return out
         }
         let t = textTranslate
-        let vertex = { (i: Int) -> Point in
-            let p = screen(line.point(i), copy: copy)
-            return Point(p.x + t.x, p.y + t.y)
+        let vertex: (Int) -> Point
+        if let perspective {
+            // (In the map's plane: the flat screen; else projected, translated in that plane.)
+            let a = pitch?.flat ?? s
+            vertex = { i in
+                let m = line.point(i)
+                let f = perspective.flat.screen(MercatorPoint(x: m.x + copy, y: m.y))
+                let p = Point(f.x + t.x, f.y + t.y)
+                return inPlane ? p : perspective.projectTowards(p, from: a)
+            }
+        } else {
+            vertex = { i in
+                let p = screen(line.point(i), copy: copy)
+                return Point(p.x + t.x, p.y + t.y)
+            }
         }
+        let lineOffset = (x: along.offset.x * pitchScale, y: along.offset.y * pitchScale)
         var shaped = text.shaped
         guard var placed = LineLabelLayout.place(vertex: vertex, count: line.count, anchor: s, segment: segment, offsets: offsets(shaped),
-                                                 lineOffsetX: along.offset.x, lineOffsetY: along.offset.y, keepUpright: along.keepUpright,
+                                                 lineOffsetX: lineOffset.x, lineOffsetY: lineOffset.y, keepUpright: along.keepUpright,
                                                  rotateGlyphs: along.rotateGlyphs, hasVertical: text.vertical != nil) else { return nil }
         // A steep label of upright script goes down its line in its vertical shaping (its
         // collision circles stay those of the horizontal one, as MapLibre's).
         var vertical = false
         if placed.useVertical, let v = text.vertical {
             guard let down = LineLabelLayout.place(vertex: vertex, count: line.count, anchor: s, segment: segment, offsets: offsets(v),
-                                                   lineOffsetX: along.offset.x, lineOffsetY: along.offset.y, keepUpright: along.keepUpright,
+                                                   lineOffsetX: lineOffset.x, lineOffsetY: lineOffset.y, keepUpright: along.keepUpright,
                                                    rotateGlyphs: along.rotateGlyphs, hasVertical: true, vertical: true) else { return nil }
             let path = placed.path
             placed = down
@@ -133,20 +162,39 @@ struct SymbolScreenLayout {
             vertical = true
         }
         var poses = placed.poses
-        for i in poses.indices { poses[i].x -= s.x; poses[i].y -= s.y }
-        let diameter = max(10, shaped.bottom - shaped.top) * scale
-        let radius = diameter / 2 + text.collision.padding
-        let circles = wanted ? LineLabelLayout.collisionCircles(path: placed.path, radius: radius, viewport: (width, height),
+        var path = placed.path
+        var plane: SIMD4<Double>?
+        if inPlane, let perspective, let pitch {
+            // Each glyph's place projected; its shape by the projection's slope at the anchor.
+            for i in poses.indices {
+                let q = perspective.apply(Point(poses[i].x, poses[i].y))
+                poses[i].x = q.x - screenAnchor.x; poses[i].y = q.y - screenAnchor.y
+            }
+            path = path.map { perspective.apply($0) }
+            plane = perspective.plane(at: pitch.flat)
+        } else {
+            for i in poses.indices { poses[i].x -= s.x; poses[i].y -= s.y }
+        }
+        let ratio = pitch?.ratio ?? 1
+        let diameter = max(10, shaped.bottom - shaped.top) * text.paint.size / SDFGlyph.em
+        let radius = diameter / 2 * ratio + text.collision.padding
+        let circles = wanted ? LineLabelLayout.collisionCircles(path: path, radius: radius, viewport: (width, height),
                                                                 padding: CollisionGrid.viewportPadding) : []
         // The box around its path grown by the circles' radius (what the overlay and tools read).
-        var box = FrameDescription.ScreenBox(minX: s.x, minY: s.y, maxX: s.x, maxY: s.y)
-        for p in placed.path {
+        let s0 = screenAnchor
+        var box = FrameDescription.ScreenBox(minX: s0.x, minY: s0.y, maxX: s0.x, maxY: s0.y)
+        for p in path {
             box.minX = min(box.minX, p.x - radius); box.minY = min(box.minY, p.y - radius)
             box.maxX = max(box.maxX, p.x + radius); box.maxY = max(box.maxY, p.y + radius)
         }
-        var out = PlacedText(text: text, shaped: shaped, key: vertical ? text.key + "\u{1}v" : text.key, origin: s, rotation: 0, box: box,
+        var out = PlacedText(text: text, shaped: shaped, key: vertical ? text.key + "\u{1}v" : text.key, origin: s0, rotation: 0, box: box,
                              vertical: vertical)
         out.glyphs = poses
+        if let pitch {
+            out.sizeScale = text.pitchesWithMap ? pitch.mapScale : pitch.viewportScale
+            out.plane = plane
+            if inPlane, let perspective { out.gammaScale = perspective.gammaScale(pitch) }
+        }
         return (out, circles)
     }
 
@@ -163,8 +211,7 @@ struct SymbolScreenLayout {
     }
 
     /// The icon as drawn at the view's bearing: one aligned to the map turns with it.
-    func screenImage(_ image: SymbolSet.IconImage) -> SymbolSet.IconImage {
-        let bearing = view.camera.bearing
+    func screenImage(_ image: SymbolSet.IconImage, bearing: Double) -> SymbolSet.IconImage {
         guard bearing != 0 else { return image }
         switch image {
         case var .sprite(p):

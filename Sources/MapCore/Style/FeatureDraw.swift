@@ -10,6 +10,10 @@ public struct CirclePaint: Equatable, Sendable {
     public var strokeWidth: Double = 0
     public var strokeColor: Color = .black
     public var strokeOpacity: Double = 1
+    /// `circle-pitch-alignment` map: on a pitched map the disc lies in the map's plane (else it
+    /// faces the viewer); `circle-pitch-scale` map: it shrinks with depth (else keeps its size).
+    public var pitchesWithMap = false
+    public var scalesWithMap = true
     public init() {}
 }
 

@@ -88,6 +88,9 @@ public final class SymbolSet: Sendable {
         /// Fitted to the symbol's text (`icon-text-fit`): it moves with the text's candidate
         /// position, and a candidate fits only if the icon moved with it fits too.
         public let followsText: Bool
+        /// `icon-pitch-alignment` map (`auto` with the rotation map): on a pitched map the icon
+        /// lies in the map's plane; otherwise it faces the viewer.
+        public var pitchesWithMap = false
         /// The icon fitted to the text's vertical shaping, turned as that is: shown instead when
         /// the text is placed vertically.
         public let vertical: Variant?
@@ -123,6 +126,9 @@ public final class SymbolSet: Sendable {
         public let collision: Collision
         /// Set for a label laid along its line (glyph by glyph); nil for one drawn as a block.
         public let alongLine: AlongLine?
+        /// `text-pitch-alignment` map (`auto` with the rotation map): on a pitched map the label
+        /// lies in the map's plane; otherwise it faces the viewer.
+        public var pitchesWithMap = false
         public init(shaped: ShapedText, vertical: ShapedText? = nil, verticalFirst: Bool = false,
                     justified: [TextJustify: ShapedText] = [:], key: String, paint: TextPaint,
                     rotate: Double = 0, rotatesWithMap: Bool = false,

@@ -50,6 +50,7 @@ extension StyledLayer.PendingIcon {
         let vertical = text.vertical.flatMap { fitting.variant(paint, textBox: text.box($0), turn: 90) }
         var copy = self
         copy.icon = .init(image: horizontal.image, box: horizontal.box, collision: icon.collision, followsText: true, vertical: vertical)
+        copy.icon.pitchesWithMap = icon.pitchesWithMap
         return copy
     }
 }

@@ -103,6 +103,7 @@ extension StyledLayer {
         p.strokeWidth = e.length(number(P.strokeWidth, c) * e.pixelRatio)
         p.strokeColor = color(P.strokeColor, c).lit(by: e.light, emissive: number(P.emissiveStrength, c))
         p.strokeOpacity = number(P.strokeOpacity, c)
+        p.pitchesWithMap = string(P.pitchAlignment, c) == "map"; p.scalesWithMap = string(P.pitchScale, c) != "viewport"
         return p
     }
 }

@@ -23,6 +23,7 @@ extension StyledLayer {
             case var .vector(p): p.rotate = degrees(p.rotate + angle); image = .vector(p)
             }
             copy.icon = .init(image: image, box: icon.box, collision: icon.collision, followsText: icon.followsText, vertical: icon.vertical)
+            copy.icon.pitchesWithMap = icon.pitchesWithMap
             return copy
         }
     }
@@ -33,6 +34,8 @@ extension StyledLayer {
         guard !name.isEmpty else { return nil }
         let alignment = string(L.iconRotationAlignment, c)
         let rotatesWithMap = alignment == "map" || (alignment == "auto" && string(L.placement, c) != "point")
+        let pitch = string(L.iconPitchAlignment, c)
+        let pitchesWithMap = pitch == "map" || (pitch == "auto" && rotatesWithMap)
         let anchor = IconAnchor(rawValue: string(L.iconAnchor, c)) ?? .center
         let off = pair(L.iconOffset, c)
         let collision = SymbolSet.Collision(padding: e.length(padding(L.iconPadding, c) * e.pixelRatio),
@@ -55,8 +58,10 @@ extension StyledLayer {
             p.offset = (e.length(off.0 * p.scale), e.length(off.1 * p.scale))
             p.opacity = number(P.iconOpacity, c)
             p.light = Color.white.lit(by: e.light, emissive: number(P.iconEmissiveStrength, c))
-            return PendingIcon(icon: .init(image: .vector(p), box: box(vector.width * p.scale, vector.height * p.scale, p.offset), collision: collision),
-                               length: vector.width)
+            var pending = PendingIcon(icon: .init(image: .vector(p), box: box(vector.width * p.scale, vector.height * p.scale, p.offset), collision: collision),
+                                      length: vector.width)
+            pending.icon.pitchesWithMap = pitchesWithMap
+            return pending
         }
         guard let sprite = style.sprite, let icon = sprite.icons[name] else { return nil }
         var size = number(L.iconSize, c)
@@ -94,7 +99,9 @@ extension StyledLayer {
                                   offset: (e.length(finite(off.0) * e.pixelRatio) / e.pixelRatio, e.length(finite(off.1) * e.pixelRatio) / e.pixelRatio),
                                   size: size, pixelRatio: e.pixelRatio)
         }
-        return PendingIcon(icon: .init(image: .sprite(p), box: box(w, h, p.offset), collision: collision), length: icon.width, fitting: fitting)
+        var pending = PendingIcon(icon: .init(image: .sprite(p), box: box(w, h, p.offset), collision: collision), length: icon.width, fitting: fitting)
+        pending.icon.pitchesWithMap = pitchesWithMap
+        return pending
     }
 
     /// The feature's label (`text-field`, transformed, shaped in its `text-font` from the style's
@@ -167,10 +174,14 @@ extension StyledLayer {
         }.joined(separator: "\u{3}")
             + "\u{1}\(options.maxWidth),\(options.lineHeight),\(options.letterSpacing),\(options.justify),"
             + "\(options.anchor),\(options.offset.x),\(options.offset.y),\(options.textSize)"
-        return SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
-                              paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
-                              rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
-                              positions: positions, collision: collision, alongLine: alongLine)
+        var text = SymbolSet.Text(shaped: shaped, vertical: vertical, verticalFirst: verticalFirst, justified: justified, key: key,
+                                  paint: textPaint(c, size: size, e), rotate: degrees(finite(number(L.textRotate, c))),
+                                  rotatesWithMap: string(L.textRotationAlignment, c) == "map" && placement == "point",
+                                  positions: positions, collision: collision, alongLine: alongLine)
+        // (`auto` pitch alignment follows the rotation: map for labels along lines by default.)
+        let pitch = string(L.textPitchAlignment, c)
+        text.pitchesWithMap = pitch == "map" || (pitch == "auto" && (rotation == "map" || (rotation == "auto" && placement != "point")))
+        return text
     }
 
     /// How a label's text is laid out, in ems of 24 units (MapLibre's shaping): labels along

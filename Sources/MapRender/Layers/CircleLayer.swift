@@ -6,6 +6,7 @@ import Raster
 /// of each feature.
 final class CircleRenderLayer: RenderLayer {
     func draw(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        if let ground = p.ground { drawPitchedCircles(draw, p, ground, t); return }
         if p.turn == nil { drawCircles(draw, p, t, AxisMap.self) } else { drawCircles(draw, p, t, RotatedMap.self) }
     }
 
@@ -30,11 +31,14 @@ final class CircleRenderLayer: RenderLayer {
     /// edge faded over max(1 px, blur x radius) with a smoothstep, colours mixed premultiplied.
     /// (Pixels inside the fade and the stroke's start take the fill as it is, and pixels beyond
     /// the radius are left, both found by squared distance: only the fading ring is shaded.)
-    private func drawCircle(_ paint: CirclePaint, at c: Point, _ t: RenderTarget) {
-        let outer = paint.radius + paint.strokeWidth
-        guard outer > 0 else { return }
-        let aaBlur = max(1 / outer, paint.blur)
-        let inner = paint.radius / outer
+    /// `scale`: the circle drawn that much larger on screen (a pitched map's depth), its edge's
+    /// fade as at its own size (MapLibre's antialiasing blur is 1 / its radius in pixels).
+    func drawCircle(_ paint: CirclePaint, at c: Point, _ t: RenderTarget, scale: Double = 1) {
+        let size = paint.radius + paint.strokeWidth
+        guard size > 0 else { return }
+        let aaBlur = max(1 / size, paint.blur)
+        let inner = paint.radius / size
+        let outer = size * scale
         let fill = premultipliedFloats(paint.color, paint.opacity)
         let stroke = premultipliedFloats(paint.strokeColor, paint.strokeOpacity)
         guard let xs = pixelSpan(c.x - outer, c.x + outer, in: 0..<t.pixmap.width),

@@ -43,13 +43,13 @@ final class SymbolRenderLayer: RenderLayer {
             switch symbol.icon {
             case var .sprite(p)?:
                 p.opacity *= symbol.iconFade
-                drawIcon(p, at: symbol.point, t)
+                drawIcon(p, at: symbol.point, t, plane: symbol.iconPlane)
             case var .vector(p)?:
                 p.opacity *= symbol.iconFade
-                if p.rotate.truncatingRemainder(dividingBy: 360) == 0 && p.offset.x == 0 && p.offset.y == 0 {
+                if p.rotate.truncatingRemainder(dividingBy: 360) == 0 && p.offset.x == 0 && p.offset.y == 0 && symbol.iconPlane == nil {
                     drawUprightVectorIcon(p, at: symbol.point, t)
                 } else {
-                    drawVectorIcon(p, at: symbol.point, t, &rasterizer)
+                    drawVectorIcon(p, at: symbol.point, t, &rasterizer, plane: symbol.iconPlane)
                 }
             case nil: break
             }
@@ -135,8 +135,9 @@ final class SymbolRenderLayer: RenderLayer {
 
     /// An icon: its image placed by the anchor and offset (or laid over its fitted box, slice
     /// by slice), turned about its point, sampled exactly or bilinearly; an SDF icon shaded by
-    /// its distance field (halo, then colour).
-    private func drawIcon(_ paint: IconPaint, at point: Point, _ t: RenderTarget) {
+    /// its distance field (halo, then colour). `plane`: an icon lying in a pitched map's plane,
+    /// how that plane looks on screen at it (x' = a x + b y, y' = c x + d y, after the turn).
+    private func drawIcon(_ paint: IconPaint, at point: Point, _ t: RenderTarget, plane: SIMD4<Double>? = nil) {
         let image = paint.icon.image
         guard paint.opacity > 0 else { return }
         let s = paint.scale
@@ -150,10 +151,20 @@ final class SymbolRenderLayer: RenderLayer {
         let left = box.minX, top = box.minY
         let angle = paint.rotate * Double.pi / 180
         let cosA = cos(angle), sinA = sin(angle)
+        // Screen pixels back into the icon's frame: the turn undone (and the plane's map first).
+        var m00 = cosA, m01 = sinA, m10 = -sinA, m11 = cosA
+        if let m = plane {
+            let det = m[0] * m[3] - m[1] * m[2]
+            guard det != 0, det.isFinite else { return }
+            let i00 = m[3] / det, i01 = -m[1] / det, i10 = -m[2] / det, i11 = m[0] / det
+            (m00, m01, m10, m11) = (cosA * i00 + sinA * i10, cosA * i01 + sinA * i11, -sinA * i00 + cosA * i10, -sinA * i01 + cosA * i11)
+        }
         // Screen bounds of the rotated box.
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (u, v) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
-            let x = point.x + u * cosA - v * sinA, y = point.y + u * sinA + v * cosA
+            var rx = u * cosA - v * sinA, ry = u * sinA + v * cosA
+            if let m = plane { (rx, ry) = (m[0] * rx + m[1] * ry, m[2] * rx + m[3] * ry) }
+            let x = point.x + rx, y = point.y + ry
             minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
         }
         guard let xs = pixelSpan(minX, maxX, in: 0..<t.pixmap.width), let ys = pixelSpan(minY, maxY, in: t.rows) else { return }
@@ -170,7 +181,7 @@ final class SymbolRenderLayer: RenderLayer {
             for x in xs {
                 // Screen pixel centre back into image pixels.
                 let dx = Double(x) + 0.5 - point.x, dy = Double(y) + 0.5 - point.y
-                let lx = dx * cosA + dy * sinA, ly = -dx * sinA + dy * cosA
+                let lx = m00 * dx + m01 * dy, ly = m10 * dx + m11 * dy
                 let u: Double, v: Double
                 if let slices {
                     // (A fitted icon's cuts reach into the transparent pixel around the image,
@@ -220,13 +231,16 @@ final class SymbolRenderLayer: RenderLayer {
 
     /// A vector icon at `point`: its shapes filled (non-zero) after scaling, moving its anchor
     /// to the point, shifting by the offset and turning by `rotate` about the point.
-    private func drawVectorIcon(_ paint: VectorIconPaint, at point: Point, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+    private func drawVectorIcon(_ paint: VectorIconPaint, at point: Point, _ t: RenderTarget, _ rasterizer: inout Rasterizer,
+                                plane: SIMD4<Double>? = nil) {
         let icon = paint.icon
         let reach = paint.reach
         guard paint.opacity > 0, point.x > -reach, point.x < Double(t.pixmap.width) + reach,
               point.y > Double(t.rows.lowerBound) - reach, point.y < Double(t.rows.upperBound) + reach else { return }
         let a = paint.anchor.fraction
-        var place = Transform.translation(point.x, point.y).concatenating(.rotation(paint.rotate * Double.pi / 180))
+        var place = Transform.translation(point.x, point.y)
+        if let m = plane { place = place.concatenating(Transform(a: m[0], b: m[2], c: m[1], d: m[3], tx: 0, ty: 0)) }
+        place = place.concatenating(.rotation(paint.rotate * Double.pi / 180))
         if paint.offset.x != 0 || paint.offset.y != 0 { place = place.concatenating(.translation(paint.offset.x, paint.offset.y)) }
         place = place.concatenating(.scale(paint.scale, paint.scale)).concatenating(.translation(-a.x * icon.width, -a.y * icon.height))
         // The icon's outline is rebuilt in a path kept between frames.

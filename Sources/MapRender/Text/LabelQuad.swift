@@ -56,3 +56,15 @@ struct LabelQuad {
         }
     }
 }
+
+extension LabelQuad {
+    /// The quad as a label lying in a pitched map's plane shows it: its place relative to the
+    /// anchor and its texel steps through the linear map `m` (x' = a x + b y, y' = c x + d y),
+    /// the anchor's `phase` in its pixel kept, then moved by `offset` (a glyph's place along a
+    /// line, projected on its own).
+    func mapped(by m: SIMD4<Double>, phase: (x: Double, y: Double), offset: (x: Double, y: Double) = (0, 0)) -> LabelQuad {
+        func map(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (m[0] * x + m[1] * y, m[2] * x + m[3] * y) }
+        let o = map(ox - phase.x, oy - phase.y), u = map(ux, uy), v = map(vx, vy)
+        return LabelQuad(corner: (o.x + offset.x, o.y + offset.y), u: u, v: v, columns: columns, rows: rows, cos: 1, sin: 0, phase: phase)
+    }
+}

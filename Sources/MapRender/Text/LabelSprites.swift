@@ -70,7 +70,15 @@ final class LabelSprites {
             let packed = c.premultiplied(opacity: paint.opacity).packed
             if let i = colors.firstIndex(of: packed) { groupOf.append(i) } else { groupOf.append(colors.count); colors.append(packed) }
         }
-        draw(label.shaped, key: label.key, size: paint.size, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
+        // (On a pitched map every label's size and plane change as the view moves: while it
+        // moves they are rounded, so that a slow pan draws from masks already shaded.)
+        var scale = label.sizeScale, plane = label.plane, gammaScale = label.gammaScale
+        if !exact && (scale != 1 || plane != nil) {
+            scale = (scale * 64).rounded() / 64
+            gammaScale = (gammaScale * 64).rounded() / 64
+            plane = plane.map { ($0 * 64).rounded(.toNearestOrAwayFromZero) / 64 }
+        }
+        draw(label.shaped, key: label.key, size: paint.size * scale, plane: plane, gammaScale: gammaScale, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
              haloBlur: paint.haloBlur, rotation: label.rotation, poses: label.glyphs, colors: colors, groupOf: groupOf,
              halo: paint.haloColor.premultiplied(opacity: paint.opacity), opacity: paint.opacity, fade: label.fade, at: label.origin,
              exact: exact, frame: frame, t)
@@ -80,7 +88,7 @@ final class LabelSprites {
     /// then its images at `opacity`, turned by `rotation` about `origin`, from the cached masks.
     /// `poses`: a label along a line, glyph by glyph (see `SDFLabelMasks`); `fade` (0...1) scales
     /// the whole label as it fades in or out, without shading it again.
-    private func draw(_ shaped: ShapedText, key: String, size: Double, haloWidth: Double, haloBlur: Double, rotation: Double,
+    private func draw(_ shaped: ShapedText, key: String, size: Double, plane: SIMD4<Double>? = nil, gammaScale: Double = 1, haloWidth: Double, haloBlur: Double, rotation: Double,
                       poses: [GlyphPose]? = nil, colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, opacity: Double,
                       fade: Double = 1, at origin: Point, exact: Bool, frame: Int, _ t: RenderTarget) {
         let alpha = UInt32(min(max(fade, 0), 1) * 256)
@@ -91,7 +99,7 @@ final class LabelSprites {
         let ay = exact ? (origin.y * n).rounded() : origin.y.rounded() * n
         let px = (ax / n).rounded(.down), py = (ay / n).rounded(.down)
         let shading = SDFLabelMasks.Shading(size: size, haloWidth: haloWidth, haloBlur: haloBlur, rotation: rotation,
-                                            phaseX: Int(ax - px * n), phaseY: Int(ay - py * n))
+                                            phaseX: Int(ax - px * n), phaseY: Int(ay - py * n), plane: plane, gammaScale: gammaScale)
         var cacheKey = Key(key: key, shading: shading, colors: colors, opacity: opacity)
         if let poses {
             cacheKey.poses.reserveCapacity(3 * poses.count)

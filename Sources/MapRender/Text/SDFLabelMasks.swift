@@ -26,6 +26,11 @@ struct SDFLabelMasks {
         var haloBlur: Double
         var rotation: Double
         var phaseX: Int = 0, phaseY: Int = 0
+        /// A label lying in a pitched map's plane: how that plane looks on screen at it (see
+        /// `LabelQuad.mapped`), applied to each glyph's quad about the anchor (nil: none).
+        var plane: SIMD4<Double>? = nil
+        /// Its edges' gamma x this (a label in a pitched map's plane; 1 otherwise).
+        var gammaScale: Double = 1
         static let phases = 8
     }
 
@@ -60,8 +65,14 @@ struct SDFLabelMasks {
                     cx = fontScale * (vy - half - 7); cy = fontScale * (17 - ux + g.y)
                     u = (0, -texel); v = (texel, 0)
                 }
-                let quad = LabelQuad(corner: (p.x + cx * c - cy * sn, p.y + cx * sn + cy * c), u: (u.x * c - u.y * sn, u.x * sn + u.y * c),
+                var quad = LabelQuad(corner: (p.x + cx * c - cy * sn, p.y + cx * sn + cy * c), u: (u.x * c - u.y * sn, u.x * sn + u.y * c),
                                      v: (v.x * c - v.y * sn, v.x * sn + v.y * c), columns: columns, rows: rows, cos: 1, sin: 0, phase: (phaseX, phaseY))
+                if let m = s.plane {
+                    // (In a pitched map's plane: the glyph's shape through the plane's slope, its place as projected.)
+                    let local = LabelQuad(corner: (cx * c - cy * sn, cx * sn + cy * c), u: (u.x * c - u.y * sn, u.x * sn + u.y * c),
+                                          v: (v.x * c - v.y * sn, v.x * sn + v.y * c), columns: columns, rows: rows, cos: 1, sin: 0, phase: (phaseX, phaseY))
+                    quad = local.mapped(by: m, phase: (phaseX, phaseY), offset: (p.x, p.y))
+                }
                 quads.append((quad, g.glyph, group(g.section)))
                 continue
             }
@@ -82,6 +93,9 @@ struct SDFLabelMasks {
             let quad = LabelQuad(corner: (x0, y0), u: u, v: v, columns: columns, rows: rows, cos: cosA, sin: sinA, phase: (phaseX, phaseY))
             quads.append((quad, g.glyph, group(g.section)))
         }
+        if let m = s.plane, poses == nil {
+            for i in quads.indices { quads[i].quad = quads[i].quad.mapped(by: m, phase: (phaseX, phaseY)) }
+        }
         guard let grid = LabelQuad.grid(quads.map(\.quad)) else {
             x = 0; y = 0
             halo = AlphaMask(width: 0, height: 0, alpha: [])
@@ -93,8 +107,8 @@ struct SDFLabelMasks {
         // Coverage in floats while quads are blended over each other, then 8 bits.
         var haloCover = [Float](repeating: 0, count: s.haloWidth > 0 ? width * height : 0)
         var fillCover = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: groups)
-        let gamma = 0.105 / fontScale
-        let haloGamma = (s.haloBlur * 1.19 / 8 + 0.105) / fontScale
+        let gamma = 0.105 / fontScale * s.gammaScale
+        let haloGamma = (s.haloBlur * 1.19 / 8 + 0.105) / fontScale * s.gammaScale
         let haloEdge = (6 - s.haloWidth / fontScale) / 8
         let inner = 0.75
         for (quad, glyph, group) in quads {
