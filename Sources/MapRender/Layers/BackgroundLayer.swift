@@ -4,14 +4,26 @@ import Raster
 
 /// Background layers: a colour over every row drawn. (An opaque one is left to the frame
 /// renderer, which paints it in the pass of the fill above it when it can, see
-/// `FrameRenderer.draw`.) A pitched view's background covers the ground, the rows below the
-/// horizon, as MapLibre draws it on the ground's tiles.
+/// `FrameRenderer.draw`.) A pitched view's background covers the ground of the world (its
+/// Web Mercator square, every copy across), as MapLibre draws it on the ground's tiles: beyond
+/// the world's north and south edges and above the horizon nothing is drawn.
 final class BackgroundRenderLayer: RenderLayer {
     func draw(_ color: PremultipliedColor, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        let rows = p.groundRows(t)
-        guard !rows.isEmpty else { return }
-        if color.alpha == 255 { t.pixmap.clear(color, rows: rows); return }
+        if p.isPitched { drawPitched(color, p, t, &rasterizer); return }
+        if color.alpha == 255 { t.pixmap.clear(color, rows: t.rows); return }
         let buf = t.pixmap.buffer
-        for i in (rows.lowerBound * t.pixmap.width)..<(rows.upperBound * t.pixmap.width) { buf[i] = Blend.over(color.packed, buf[i]) }
+        for i in (t.rows.lowerBound * t.pixmap.width)..<(t.rows.upperBound * t.pixmap.width) { buf[i] = Blend.over(color.packed, buf[i]) }
+    }
+
+    /// The world's strip across the ground seen, projected, by pixel centres (a GPU's tiles).
+    private func drawPitched(_ color: PremultipliedColor, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        guard !p.groundRows(t).isEmpty else { return }
+        let map = RotatedMap(p, copy: 0, translate: (0, 0))
+        let x0 = p.visible.minX - 1, x1 = p.visible.maxX + 1
+        let corners = [map.point(x0, 0), map.point(x1, 0), map.point(x1, 1), map.point(x0, 1)]
+        rasterizer.ground = p.ground
+        corners.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
+        rasterizer.ground = nil
+        rasterizer.fill(t.pixmap, with: SolidBlitter(pixmap: t.pixmap, color: color), aliased: true)
     }
 }
