@@ -1,0 +1,224 @@
+import Foundation
+import MapCore
+import Raster
+
+/// Fill-extrusion layers, drawn as MapLibre GL JS draws them (3D-AND-LAYERS.md (c)): every
+/// polygon raised from its base to its height in the camera's perspective (at any pitch, 0
+/// included), roofs and walls shaded per vertex by the style's light, back faces culled, the
+/// nearest surface winning by a 24-bit depth buffer that the frame's fill-extrusion layers share
+/// (a later layer hides behind an earlier one's buildings), pixels covered by their centres.
+/// Below opacity 1 each pixel shows its nearest surface once: a depth pass first, then colour.
+final class FillExtrusionRenderLayer {
+    /// The band's window depths (24-bit, 0 near ... 2^24 - 1 far), kept for the frame.
+    private var depth: [UInt32] = []
+    /// The pass that last coloured each pixel (a translucent layer colours a pixel once).
+    private var stamp: [UInt32] = []
+    private var serial: UInt32 = 0
+    private var depthFrame = -1, depthRows = 0..<0, depthWidth = 0
+    private var face = ExtrusionFace(), roofFace = ExtrusionFace()
+    /// The layer's opacity (the translucent pass).
+    private var opacity = 1.0
+    private var ring: [SIMD3<Double>] = []
+    private var local: [SIMD2<Double>] = []
+
+    /// Draws `draw` into the target's rows; `frame` tells frames apart (the depth is cleared
+    /// for a new one).
+    func draw(_ draw: FillExtrusionDraw, _ view: ViewTransform, _ target: RenderTarget, frame: Int) {
+        let width = target.width, rows = target.rows
+        guard draw.opacity > 0, !rows.isEmpty, width > 0 else { return }
+        if depthFrame != frame || depthRows != rows || depthWidth != width {
+            let n = width * rows.count
+            if depth.count != n { depth = [UInt32](repeating: 0, count: n); stamp = [UInt32](repeating: 0, count: n) }
+            for i in 0..<n { depth[i] = 0xFF_FFFF }
+            depthFrame = frame; depthRows = rows; depthWidth = width
+        }
+        let cam = ExtrusionCamera(view)
+        opacity = draw.opacity
+        if draw.opacity >= 1 {
+            drawFeatures(draw, cam, target, pass: .opaque)
+        } else {
+            drawFeatures(draw, cam, target, pass: .depth)
+            serial &+= 1
+            if serial == 0 { for i in stamp.indices { stamp[i] = 0 }; serial = 1 }
+            drawFeatures(draw, cam, target, pass: .translucent)
+        }
+    }
+
+    enum Pass { case opaque, depth, translucent }
+
+    /// The colour of a vertex (MapLibre's fill_extrusion vertex shader), before opacity.
+    struct Shade {
+        let color: SIMD3<Double>, luminance: Double
+        let light: ExtrusionLight, gradient: Bool
+        let lightColor: SIMD3<Double>, floor: SIMD3<Double>
+
+        init(_ c: MapCore.Color, _ l: ExtrusionLight, gradient: Bool) {
+            color = SIMD3(c.r, c.g, c.b)
+            luminance = c.r * 0.2126 + c.g * 0.7152 + c.b * 0.0722
+            light = l; self.gradient = gradient
+            lightColor = SIMD3(l.color.r, l.color.g, l.color.b)
+            floor = (SIMD3<Double>(repeating: 1) - lightColor) * 0.3
+        }
+
+        /// Normal as the bucket stores it (x carries the top bit t), base and height in metres.
+        func vertex(nx: Double, ny: Double, nz: Double, top: Bool, base: Double, height: Double) -> SIMD3<Double> {
+            let i = light.intensity
+            var d = min(max(nx * light.x + ny * light.y + nz * light.z, 0), 1)
+            d = (1 - i) + (max(1 - luminance + i, 1) - (1 - i)) * d
+            if ny != 0 && gradient {
+                let lo = 0.7 + (0.98 - 0.7) * (1 - i)
+                d *= min(max(((top ? 1 : 0) + base) * (height / 150).squareRoot(), lo), 1)
+            }
+            let v = (color + 0.03) * d * lightColor
+            return v.replacing(with: floor, where: v .< floor).replacing(with: 1, where: v .> 1)
+        }
+    }
+
+    private func drawFeatures(_ draw: FillExtrusionDraw, _ cam: ExtrusionCamera, _ target: RenderTarget, pass: Pass) {
+        let ws = cam.worldSize, t = draw.features.translate
+        let centerMercX = cam.centerX / ws
+        for item in draw.features.items {
+            let g = item.geometry, paint = item.paint
+            guard g.kind == .polygons, !g.isEmpty else { continue }
+            let shade = Shade(paint.color, draw.light, gradient: draw.verticalGradient)
+            // The world copy nearest the centre.
+            let copy = (centerMercX - (g.minX + g.maxX) / 2).rounded()
+            let ox = (copy) * ws + t.x - cam.centerX, oy = t.y - cam.centerY
+            let h = paint.height * cam.pixelsPerMetre, b = paint.base * cam.pixelsPerMetre
+            for p in 0..<(g.polygonStarts.count - 1) {
+                let first = g.polygonStarts[p], end = g.polygonStarts[p + 1]
+                guard first < end else { continue }
+                // Walls on every edge of every ring, wound as MapLibre's tiles wind them
+                // (exteriors clockwise on screen, holes counter-clockwise); the roof over them all.
+                roofFace.reset()
+                let roofSeen = cam.eye.z > h
+                for r in first..<end {
+                    ringPoints(g, r, ws: ws, ox: ox, oy: oy, exterior: r == first)
+                    let n = local.count
+                    guard n >= 2 else { continue }
+                    if roofSeen && n >= 3 {
+                        ring.removeAll(keepingCapacity: true)
+                        for q in local { ring.append(cam.clip(q.x, q.y, h)) }
+                        roofFace.addRing(ring, near: cam.near, far: cam.far)
+                    }
+                    guard h > b else { continue }
+                    for k in 0..<n {
+                        wall(from: local[k == 0 ? n - 1 : k - 1], to: local[k], base: b, height: h, paint: paint, shade: shade, cam, target, pass)
+                    }
+                }
+                if roofSeen { roof(height: h, paint: paint, shade: shade, cam, target, pass) }
+            }
+        }
+    }
+
+    /// Ring `r` of `g` in world pixels about the centre, wound clockwise on screen for an
+    /// exterior, counter-clockwise for a hole, its closing point dropped.
+    private func ringPoints(_ g: FeatureGeometry, _ r: Int, ws: Double, ox: Double, oy: Double, exterior: Bool) {
+        local.removeAll(keepingCapacity: true)
+        let range = g.part(r)
+        var area = 0.0
+        for i in range {
+            let q = SIMD2(g.coordinates[2 * i] * ws + ox, g.coordinates[2 * i + 1] * ws + oy)
+            if let last = local.last { area += last.x * q.y - q.x * last.y }
+            local.append(q)
+        }
+        if local.count >= 2, local[0] == local[local.count - 1] { local.removeLast() }
+        guard let f = local.first, let l = local.last else { return }
+        area += l.x * f.y - f.x * l.y
+        if (area > 0) != exterior { local.reverse() }
+    }
+
+    /// The wall on the edge from `a` to `c` (MapLibre's p2 to p1): its normal perp(c - a), in
+    /// the tile's frame (x east, y south), points into the building.
+    private func wall(from a: SIMD2<Double>, to c: SIMD2<Double>, base: Double, height: Double, paint: FillExtrusionPaint,
+                      shade: Shade, _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
+        let e = c - a
+        let length = (e * e).sum().squareRoot()
+        guard length > 0 else { return }
+        let nx = -e.y / length, ny = e.x / length
+        // Back faces (seen from inside the building) are culled.
+        guard (cam.eye.x - c.x) * nx + (cam.eye.y - c.y) * ny < 0 else { return }
+        face.reset()
+        ring.removeAll(keepingCapacity: true)
+        ring.append(cam.clip(a.x, a.y, base)); ring.append(cam.clip(c.x, c.y, base))
+        ring.append(cam.clip(c.x, c.y, height)); ring.append(cam.clip(a.x, a.y, height))
+        face.addRing(ring, near: cam.near, far: cam.far)
+        guard face.setPlane(cam, origin: SIMD3(a.x, a.y, base), du: SIMD3(e.x, e.y, 0), dv: SIMD3(0, 0, height - base)) else { return }
+        // The normal as the bucket stores it: x floored to 1/8192 steps with the top bit, y cut to
+        // a 16-bit integer of 1/16384 steps.
+        let qx = (nx * 8192).rounded(.down) * 2, qy = (ny * 16384).rounded(.towardZero) / 16384
+        let bottom = shade.vertex(nx: qx / 16384, ny: qy, nz: 0, top: false, base: paint.base, height: paint.height)
+        let top = shade.vertex(nx: (qx + 1) / 16384, ny: qy, nz: 0, top: true, base: paint.base, height: paint.height)
+        fillFace(cam, target, pass, bottom: bottom, top: top)
+    }
+
+    /// The roof whose rings `roofFace` holds, at `height`: seen only from above (the caller
+    /// checks), one colour.
+    private func roof(height: Double, paint: FillExtrusionPaint, shade: Shade, _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
+        guard roofFace.setPlane(cam, origin: SIMD3(0, 0, height), du: SIMD3(1, 0, 0), dv: SIMD3(0, 1, 0)) else { return }
+        let c = shade.vertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
+        swap(&face, &roofFace)
+        fillFace(cam, target, pass, bottom: c, top: c)
+        swap(&face, &roofFace)
+    }
+
+    /// Fills the face set up in `face`: colours from `bottom` (v = 0) to `top` (v = 1), each
+    /// pixel depth-tested (less or equal) against the band's depth.
+    private func fillFace(_ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass, bottom: SIMD3<Double>, top: SIMD3<Double>) {
+        let width = target.width, rows = target.rows, first = rows.lowerBound
+        let inv = face.inverse
+        let scale = cam.depthScale, near = cam.near
+        let buf = target.pixmap.pixels
+        let flat = bottom == top
+        let serial = self.serial
+        let alpha = 1.0
+        depth.withUnsafeMutableBufferPointer { depth in
+            stamp.withUnsafeMutableBufferPointer { stamp in
+                face.fill(rows: rows, width: width) { y, x0, x1 in
+                    let yc = Double(y) + 0.5
+                    let row = (y - first) * width
+                    // (u/w, v/w, 1/w) along the row: affine in x.
+                    let vAt0 = inv.1.y * yc + inv.1.z, wAt0 = inv.2.y * yc + inv.2.z
+                    for x in x0..<x1 {
+                        let xc = Double(x) + 0.5
+                        let invW = inv.2.x * xc + wAt0
+                        guard invW > 0 else { continue }
+                        let dq = scale * (1 - near * invW)
+                        let d = UInt32(min(max(dq + 0.5, 0), 16_777_215))
+                        let i = row + x
+                        guard d <= depth[i] else { continue }
+                        switch pass {
+                        case .depth:
+                            depth[i] = d
+                            continue
+                        case .translucent:
+                            guard stamp[i] != serial else { continue }
+                            stamp[i] = serial
+                        case .opaque:
+                            depth[i] = d
+                        }
+                        var c = bottom
+                        if !flat {
+                            let v = min(max((inv.1.x * xc + vAt0) / invW, 0), 1)
+                            c = bottom + (top - bottom) * v
+                        }
+                        let p = y * width + x
+                        if pass == .opaque {
+                            buf[p] = packPremultiplied(SIMD4(c.x, c.y, c.z, alpha))
+                        } else {
+                            buf[p] = self.over(c, buf[p])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The translucent pass's colour over `dst`: premultiplied `c` x opacity, blended
+    /// ONE, ONE_MINUS_SRC_ALPHA.
+    @inline(__always) private func over(_ c: SIMD3<Double>, _ dst: UInt32) -> UInt32 {
+        let a = opacity, k = (1 - a) / 255
+        let d = SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24))
+        return packPremultiplied(SIMD4(c.x * a, c.y * a, c.z * a, a) + d * k)
+    }
+}
