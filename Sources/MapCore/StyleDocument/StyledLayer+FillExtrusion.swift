@@ -44,7 +44,10 @@ extension StyledLayer {
             translate = (translate.x * cos(b) - translate.y * sin(b), translate.x * sin(b) + translate.y * cos(b))
         }
         let gradient = paint(P.verticalGradient, zc) != .bool(false)
-        return .init(id: d.id, .fillExtrusion(FillExtrusionDraw(features: FeatureDraw(items: items, translate: translate),
+        // A GeoJSON source's vertices lie on its tiles' grid (8192 units a tile, at the zoom
+        // its tiles are cut at) in the reference engines: the renderer puts them there too.
+        let tileZoom = style.geojson(d.source).map { Int(min(max(finite(e.zoom).rounded(.down), 0), Double($0.options.maxZoom))) }
+        return .init(id: d.id, .fillExtrusion(FillExtrusionDraw(features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom),
                                                                 opacity: opacity, verticalGradient: gradient)))
     }
 

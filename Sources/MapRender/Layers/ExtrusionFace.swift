@@ -89,7 +89,9 @@ struct ExtrusionFace {
         clip(&half, into: &ring) { far - $0.z }
         guard ring.count >= 3 else { return }
         for c in ring {
-            let p = SIMD2(c.x / c.z, c.y / c.z)
+            // (Snapped to 1/256 pixel, as a GPU's rasterizer holds vertex positions: an edge
+            // through pixel centres then covers them by the fill rule, not by rounding noise.)
+            let p = (SIMD2(c.x / c.z, c.y / c.z) * 256).rounded(.toNearestOrEven) / 256
             points.append(p)
             minY = min(minY, p.y); maxY = max(maxY, p.y)
         }

@@ -16,6 +16,8 @@ final class FillExtrusionRenderLayer {
     private var serial: UInt32 = 0
     private var depthFrame = -1, depthRows = 0..<0, depthWidth = 0
     private var face = ExtrusionFace(), roofFace = ExtrusionFace()
+    /// Grid units across the world that vertices are rounded to (0: none).
+    private var grid = 0.0
     /// The layer's opacity (the translucent pass).
     private var opacity = 1.0
     private var ring: [SIMD3<Double>] = []
@@ -77,6 +79,8 @@ final class FillExtrusionRenderLayer {
     private func drawFeatures(_ draw: FillExtrusionDraw, _ cam: ExtrusionCamera, _ target: RenderTarget, pass: Pass) {
         let ws = cam.worldSize, t = draw.features.translate
         let centerMercX = cam.centerX / ws
+        // Vertices on the tiles' grid (see `FeatureDraw.tileZoom`), else as they are.
+        grid = draw.features.tileZoom.map { exp2(Double(min(max($0, 0), 30))) * 8192 } ?? 0
         for item in draw.features.items {
             let g = item.geometry, paint = item.paint
             guard g.kind == .polygons, !g.isEmpty else { continue }
@@ -117,8 +121,11 @@ final class FillExtrusionRenderLayer {
         local.removeAll(keepingCapacity: true)
         let range = g.part(r)
         var area = 0.0
+        let grid = self.grid, toWorld = grid > 0 ? ws / grid : ws
         for i in range {
-            let q = SIMD2(g.coordinates[2 * i] * ws + ox, g.coordinates[2 * i + 1] * ws + oy)
+            var x = g.coordinates[2 * i], y = g.coordinates[2 * i + 1]
+            if grid > 0 { x = (x * grid).rounded(); y = (y * grid).rounded() }
+            let q = SIMD2(x * toWorld + ox, y * toWorld + oy)
             if let last = local.last { area += last.x * q.y - q.x * last.y }
             local.append(q)
         }
