@@ -44,7 +44,7 @@ public struct ExtrusionLight: Equatable, Sendable {
     public var color: Color
     public var intensity: Double
     /// The specification's default light: [1.15, 210, 30], white, 0.5.
-    public init(x: Double = 0.2875, y: Double = -0.49796329, z: Double = 0.99592921, color: Color = .white, intensity: Double = 0.5) {
+    public init(x: Double = 0.2875, y: Double = -0.4979646071760521, z: Double = 0.9959292143521045, color: Color = .white, intensity: Double = 0.5) {
         self.x = x; self.y = y; self.z = z; self.color = color; self.intensity = intensity
     }
 

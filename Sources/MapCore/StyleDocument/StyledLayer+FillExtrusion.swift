@@ -23,17 +23,21 @@ extension StyledLayer {
         let chosen = candidates(data, region)
         let count = chosen?.count ?? data.features.count
         var items: [FeatureDraw<FillExtrusionPaint>.Item] = []
-        var shared: FillExtrusionPaint? = nil
+        // (`.some(nil)`: a pattern the style has no image for, nothing drawn.)
+        var shared: FillExtrusionPaint?? = nil
         for k in 0..<count {
             let feature = data.features[chosen.map { Int($0[k]) } ?? k]
             if !passesFilter(feature.evaluation, zoom: e.zoom) { continue }
             let g = feature.geometry
             guard !g.isEmpty, g.kind == .polygons else { continue }
-            if let shared { items.append(.init(paint: shared, geometry: g)); continue }
+            if let shared {
+                if let shared { items.append(.init(paint: shared, geometry: g)) }
+                continue
+            }
             let c = featureContext(feature.evaluation, style, e)
-            let p = fillExtrusionPaint(c, e)
-            if !paintReadsFeatures { shared = p }
-            items.append(.init(paint: p, geometry: g))
+            let p = fillExtrusionPaint(style, c, e)
+            if !paintReadsFeatures { shared = .some(p) }
+            if let p { items.append(.init(paint: p, geometry: g)) }
         }
         guard !items.isEmpty else { return nil }
         let t = pair(P.translate, zc)
@@ -52,9 +56,15 @@ extension StyledLayer {
     }
 
     /// A feature's colour (red, green and blue premultiplied by its alpha, then lit by the map's
-    /// light preset), height and base in metres, both at least 0.
-    func fillExtrusionPaint(_ c: EvaluationContext, _ e: StyleEvaluation) -> FillExtrusionPaint {
+    /// light preset), height and base in metres, both at least 0; nil when its
+    /// `fill-extrusion-pattern` names an image the style does not have (it draws nothing, as in
+    /// MapLibre).
+    func fillExtrusionPaint(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> FillExtrusionPaint? {
         typealias P = FillExtrusionPaintProperty
+        if isSet(P.pattern) {
+            let name = string(P.pattern, style.withImages(c))
+            guard !name.isEmpty, style.sprite?.icons[name] != nil else { return nil }
+        }
         let s = color(P.color, c)
         let premultiplied = Color(r: s.r * s.a, g: s.g * s.a, b: s.b * s.a).lit(by: e.light, emissive: 0)
         func metres(_ v: Double) -> Double { v.isFinite ? max(v, 0) : (v > 0 ? 1e7 : 0) }
