@@ -12,14 +12,17 @@ public struct FillExtrusionDraw: Equatable, Sendable {
     public let verticalGradient: Bool
     /// The style's light for this frame (its direction turned for the bearing).
     public let light: ExtrusionLight
+    /// The style's zoom (patterns on walls rise by 2^floor(zoom) / 65536 tile pixels a metre).
+    public let zoom: Double
 
-    public init(features: FeatureDraw<FillExtrusionPaint>, opacity: Double, verticalGradient: Bool = true, light: ExtrusionLight = ExtrusionLight()) {
-        self.features = features; self.opacity = opacity; self.verticalGradient = verticalGradient; self.light = light
+    public init(features: FeatureDraw<FillExtrusionPaint>, opacity: Double, verticalGradient: Bool = true, light: ExtrusionLight = ExtrusionLight(),
+                zoom: Double = 0) {
+        self.features = features; self.opacity = opacity; self.verticalGradient = verticalGradient; self.light = light; self.zoom = zoom
     }
 
     /// The same features under another light.
     public func lit(by light: ExtrusionLight) -> FillExtrusionDraw {
-        FillExtrusionDraw(features: features, opacity: opacity, verticalGradient: verticalGradient, light: light)
+        FillExtrusionDraw(features: features, opacity: opacity, verticalGradient: verticalGradient, light: light, zoom: zoom)
     }
 }
 
@@ -31,8 +34,11 @@ public struct FillExtrusionPaint: Equatable, Sendable {
     /// Metres above the ground, both at least 0.
     public var height: Double
     public var base: Double
-    public init(color: Color = .black, height: Double = 0, base: Double = 0) {
-        self.color = color; self.height = height; self.base = base
+    /// `fill-extrusion-pattern`: the image roofs and walls show instead of the colour (its
+    /// `pixelsPerWorld` at the integer zoom).
+    public var pattern: FillPattern?
+    public init(color: Color = .black, height: Double = 0, base: Double = 0, pattern: FillPattern? = nil) {
+        self.color = color; self.height = height; self.base = base; self.pattern = pattern
     }
 }
 

@@ -52,7 +52,7 @@ extension StyledLayer {
         // its tiles are cut at) in the reference engines: the renderer puts them there too.
         let tileZoom = style.geojson(d.source).map { Int(min(max(finite(e.zoom).rounded(.down), 0), Double($0.options.maxZoom))) }
         return .init(id: d.id, .fillExtrusion(FillExtrusionDraw(features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom),
-                                                                opacity: opacity, verticalGradient: gradient)))
+                                                                opacity: opacity, verticalGradient: gradient, zoom: e.zoom)))
     }
 
     /// A feature's colour (red, green and blue premultiplied by its alpha, then lit by the map's
@@ -61,13 +61,16 @@ extension StyledLayer {
     /// MapLibre).
     func fillExtrusionPaint(_ style: Style, _ c: EvaluationContext, _ e: StyleEvaluation) -> FillExtrusionPaint? {
         typealias P = FillExtrusionPaintProperty
+        var pattern: FillPattern? = nil
         if isSet(P.pattern) {
             let name = string(P.pattern, style.withImages(c))
-            guard !name.isEmpty, style.sprite?.icons[name] != nil else { return nil }
+            guard !name.isEmpty, let icon = style.sprite?.icons[name] else { return nil }
+            // (Repeating in pixels of the integer zoom, overscaled tiles' too.)
+            pattern = FillPattern(image: icon.image, imagePixelRatio: icon.pixelRatio, zoom: e.zoom)
         }
         let s = color(P.color, c)
         let premultiplied = Color(r: s.r * s.a, g: s.g * s.a, b: s.b * s.a).lit(by: e.light, emissive: 0)
         func metres(_ v: Double) -> Double { v.isFinite ? max(v, 0) : (v > 0 ? 1e7 : 0) }
-        return FillExtrusionPaint(color: premultiplied, height: metres(number(P.height, c)), base: metres(number(P.base, c)))
+        return FillExtrusionPaint(color: premultiplied, height: metres(number(P.height, c)), base: metres(number(P.base, c)), pattern: pattern)
     }
 }

@@ -16,6 +16,10 @@ final class FillExtrusionRenderLayer {
     private var serial: UInt32 = 0
     private var depthFrame = -1, depthRows = 0..<0, depthWidth = 0
     private var face = ExtrusionFace(), roofFace = ExtrusionFace()
+    /// The feature's pattern on its roof and (with the walls' own anchor) its walls; tile pixels
+    /// a metre up a wall; tile units (8192 a tile) per world pixel, and the edge distance so far.
+    private var roofPattern: ExtrusionPattern?, wallPattern: ExtrusionPattern?
+    private var wallRise = 0.0, edgeUnits = 0.0, edgePixels = 0.0, edgeDistance = 0.0
     /// Grid units across the world that vertices are rounded to (0: none).
     private var grid = 0.0
     /// The layer's opacity (the translucent pass).
@@ -36,7 +40,7 @@ final class FillExtrusionRenderLayer {
         }
         let cam = ExtrusionCamera(view)
         opacity = draw.opacity
-        if draw.opacity >= 1 {
+        if draw.opacity >= 1 && !draw.features.items.contains(where: { $0.paint.pattern != nil }) {
             drawFeatures(draw, cam, target, pass: .opaque)
         } else {
             drawFeatures(draw, cam, target, pass: .depth)
@@ -79,6 +83,14 @@ final class FillExtrusionRenderLayer {
     private func drawFeatures(_ draw: FillExtrusionDraw, _ cam: ExtrusionCamera, _ target: RenderTarget, pass: Pass) {
         let ws = cam.worldSize, t = draw.features.translate
         let centerMercX = cam.centerX / ws
+        // Patterns repeat in pixels of the integer zoom; walls run by edge distances in units of
+        // the tiles the source is cut into (8192 a tile: a GeoJSON source's zoom, else the same),
+        // from the corner of such a tile.
+        let zoom = max(min(draw.zoom, 30), 0).rounded(.down)
+        let tilesPerWorld = exp2(Double(draw.features.tileZoom ?? Int(zoom))), tilePixelsPerWorld = 512 * exp2(zoom)
+        wallRise = exp2(zoom) / 65536
+        edgeUnits = tilesPerWorld * 8192 / ws
+        edgePixels = tilePixelsPerWorld / (tilesPerWorld * 8192)
         // Vertices on the tiles' grid (see `FeatureDraw.tileZoom`), else as they are.
         grid = draw.features.tileZoom.map { exp2(Double(min(max($0, 0), 30))) * 8192 } ?? 0
         for item in draw.features.items {
@@ -89,6 +101,22 @@ final class FillExtrusionRenderLayer {
             let copy = (centerMercX - (g.minX + g.maxX) / 2).rounded()
             let ox = (copy) * ws + t.x - cam.centerX, oy = t.y - cam.centerY
             let h = paint.height * cam.pixelsPerMetre, b = paint.base * cam.pixelsPerMetre
+            // A pattern: on the roof, anchored to the world in tile pixels; on the walls, from
+            // the corner of the tile of the first vertex (MapLibre's tile the feature is drawn in).
+            if let fp = paint.pattern {
+                var pattern = ExtrusionPattern(fp, tilePixelsPerWorld: tilePixelsPerWorld)
+                let tileX = (g.coordinates[0] * tilesPerWorld).rounded(.down), tileY = (g.coordinates[1] * tilesPerWorld).rounded(.down)
+                // Roof (u, v: world pixels about the centre, translated): tile pixels of the untranslated point.
+                let k = tilePixelsPerWorld / ws
+                pattern.x = SIMD3(k, 0, ((cam.centerX - t.x) / ws - copy) * tilePixelsPerWorld)
+                pattern.y = SIMD3(0, k, (cam.centerY - t.y) / ws * tilePixelsPerWorld)
+                roofPattern = pattern
+                wallPattern = pattern
+                wallPattern?.x.z = tileX / tilesPerWorld * tilePixelsPerWorld
+                wallPattern?.y.z = tileY / tilesPerWorld * tilePixelsPerWorld
+            } else {
+                roofPattern = nil; wallPattern = nil
+            }
             for p in 0..<(g.polygonStarts.count - 1) {
                 let first = g.polygonStarts[p], end = g.polygonStarts[p + 1]
                 guard first < end else { continue }
@@ -106,8 +134,10 @@ final class FillExtrusionRenderLayer {
                         roofFace.addRing(ring, near: cam.near, far: cam.far)
                     }
                     guard h > b else { continue }
-                    for k in 0..<n {
-                        wall(from: local[k == 0 ? n - 1 : k - 1], to: local[k], base: b, height: h, paint: paint, shade: shade, cam, target, pass)
+                    // (In the ring's order from its first point, as the edge distance runs.)
+                    edgeDistance = 0
+                    for k in 1...n {
+                        wall(from: local[k - 1], to: local[k % n], base: b, height: h, paint: paint, shade: shade, cam, target, pass)
                     }
                 }
                 if roofSeen { roof(height: h, paint: paint, shade: shade, cam, target, pass) }
@@ -142,6 +172,11 @@ final class FillExtrusionRenderLayer {
         let e = c - a
         let length = (e * e).sum().squareRoot()
         guard length > 0 else { return }
+        // MapLibre's edge distance: tile units, rounded at each vertex, restarting past 32768.
+        let dist = length * edgeUnits
+        if edgeDistance + dist > 32768 { edgeDistance = 0 }
+        let atC = edgeDistance.rounded(), atA = (edgeDistance + dist).rounded()
+        edgeDistance += dist
         let nx = -e.y / length, ny = e.x / length
         // Back faces (seen from inside the building) are culled.
         guard (cam.eye.x - c.x) * nx + (cam.eye.y - c.y) * ny < 0 else { return }
@@ -154,6 +189,15 @@ final class FillExtrusionRenderLayer {
         // The normal as the bucket stores it: x floored to 1/8192 steps with the top bit, y cut to
         // a 16-bit integer of 1/16384 steps.
         let qx = (nx * 8192).rounded(.down) * 2, qy = (ny * 16384).rounded(.towardZero) / 16384
+        if var pattern = wallPattern {
+            // u runs from a to c, v from the foot to the top: tile pixels along and up.
+            pattern.x = SIMD3((atC - atA) * edgePixels, 0, atA * edgePixels + pattern.x.z)
+            pattern.y = SIMD3(0, -(paint.height - paint.base) * wallRise, -paint.base * wallRise + pattern.y.z)
+            let bottom = shade.patternVertex(nx: qx / 16384, ny: qy, nz: 0, top: false, base: paint.base, height: paint.height)
+            let top = shade.patternVertex(nx: (qx + 1) / 16384, ny: qy, nz: 0, top: true, base: paint.base, height: paint.height)
+            fillFace(cam, target, pass, bottom: bottom, top: top, pattern: pattern)
+            return
+        }
         let bottom = shade.vertex(nx: qx / 16384, ny: qy, nz: 0, top: false, base: paint.base, height: paint.height)
         let top = shade.vertex(nx: (qx + 1) / 16384, ny: qy, nz: 0, top: true, base: paint.base, height: paint.height)
         fillFace(cam, target, pass, bottom: bottom, top: top)
@@ -163,15 +207,17 @@ final class FillExtrusionRenderLayer {
     /// checks), one colour.
     private func roof(height: Double, paint: FillExtrusionPaint, shade: Shade, _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
         guard roofFace.setPlane(cam, origin: SIMD3(0, 0, height), du: SIMD3(1, 0, 0), dv: SIMD3(0, 1, 0)) else { return }
-        let c = shade.vertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
+        let c = roofPattern == nil ? shade.vertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
+            : shade.patternVertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
         swap(&face, &roofFace)
-        fillFace(cam, target, pass, bottom: c, top: c)
+        fillFace(cam, target, pass, bottom: c, top: c, pattern: roofPattern)
         swap(&face, &roofFace)
     }
 
     /// Fills the face set up in `face`: colours from `bottom` (v = 0) to `top` (v = 1), each
     /// pixel depth-tested (less or equal) against the band's depth.
-    private func fillFace(_ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass, bottom: SIMD3<Double>, top: SIMD3<Double>) {
+    private func fillFace(_ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass, bottom: SIMD3<Double>, top: SIMD3<Double>,
+                          pattern: ExtrusionPattern? = nil) {
         let width = target.width, rows = target.rows, first = rows.lowerBound
         let inv = face.inverse
         let scale = cam.depthScale, near = cam.near
@@ -185,7 +231,7 @@ final class FillExtrusionRenderLayer {
                     let yc = Double(y) + 0.5
                     let row = (y - first) * width
                     // (u/w, v/w, 1/w) along the row: affine in x.
-                    let vAt0 = inv.1.y * yc + inv.1.z, wAt0 = inv.2.y * yc + inv.2.z
+                    let uAt0 = inv.0.y * yc + inv.0.z, vAt0 = inv.1.y * yc + inv.1.z, wAt0 = inv.2.y * yc + inv.2.z
                     for x in x0..<x1 {
                         let xc = Double(x) + 0.5
                         let invW = inv.2.x * xc + wAt0
@@ -205,15 +251,21 @@ final class FillExtrusionRenderLayer {
                             depth[i] = d
                         }
                         var c = bottom
-                        if !flat {
-                            let v = min(max((inv.1.x * xc + vAt0) / invW, 0), 1)
-                            c = bottom + (top - bottom) * v
+                        if !flat || pattern != nil {
+                            let v = (inv.1.x * xc + vAt0) / invW
+                            c = bottom + (top - bottom) * min(max(v, 0), 1)
+                            if let pattern {
+                                let texel = pattern.sample(u: (inv.0.x * xc + uAt0) / invW, v: v)
+                                let p = y * width + x
+                                buf[p] = self.over(SIMD4(texel.x * c.x, texel.y * c.y, texel.z * c.z, texel.w), buf[p])
+                                continue
+                            }
                         }
                         let p = y * width + x
                         if pass == .opaque {
                             buf[p] = packPremultiplied(SIMD4(c.x, c.y, c.z, alpha))
                         } else {
-                            buf[p] = self.over(c, buf[p])
+                            buf[p] = self.over(SIMD4(c.x, c.y, c.z, 1), buf[p])
                         }
                     }
                 }
@@ -223,9 +275,9 @@ final class FillExtrusionRenderLayer {
 
     /// The translucent pass's colour over `dst`: premultiplied `c` x opacity, blended
     /// ONE, ONE_MINUS_SRC_ALPHA.
-    @inline(__always) private func over(_ c: SIMD3<Double>, _ dst: UInt32) -> UInt32 {
-        let a = opacity, k = (1 - a) / 255
+    @inline(__always) private func over(_ c: SIMD4<Double>, _ dst: UInt32) -> UInt32 {
+        let src = c * opacity, k = (1 - src.w) / 255
         let d = SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24))
-        return packPremultiplied(SIMD4(c.x * a, c.y * a, c.z * a, a) + d * k)
+        return packPremultiplied(src + d * k)
     }
 }
