@@ -14,15 +14,18 @@ public struct FillExtrusionDraw: Equatable, Sendable {
     public let light: ExtrusionLight
     /// The style's zoom (patterns on walls rise by 2^floor(zoom) / 65536 tile pixels a metre).
     public let zoom: Double
+    /// A GeoJSON source's tile buffer, in units of 8192 a tile (its `buffer` x 16).
+    public let tileBuffer: Double
 
     public init(features: FeatureDraw<FillExtrusionPaint>, opacity: Double, verticalGradient: Bool = true, light: ExtrusionLight = ExtrusionLight(),
-                zoom: Double = 0) {
+                zoom: Double = 0, tileBuffer: Double = 2048) {
         self.features = features; self.opacity = opacity; self.verticalGradient = verticalGradient; self.light = light; self.zoom = zoom
+        self.tileBuffer = tileBuffer
     }
 
     /// The same features under another light.
     public func lit(by light: ExtrusionLight) -> FillExtrusionDraw {
-        FillExtrusionDraw(features: features, opacity: opacity, verticalGradient: verticalGradient, light: light, zoom: zoom)
+        FillExtrusionDraw(features: features, opacity: opacity, verticalGradient: verticalGradient, light: light, zoom: zoom, tileBuffer: tileBuffer)
     }
 }
 

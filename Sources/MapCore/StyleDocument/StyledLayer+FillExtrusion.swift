@@ -52,7 +52,8 @@ extension StyledLayer {
         // its tiles are cut at) in the reference engines: the renderer puts them there too.
         let tileZoom = style.geojson(d.source).map { Int(min(max(finite(e.zoom).rounded(.down), 0), Double($0.options.maxZoom))) }
         return .init(id: d.id, .fillExtrusion(FillExtrusionDraw(features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom),
-                                                                opacity: opacity, verticalGradient: gradient, zoom: e.zoom)))
+                                                                opacity: opacity, verticalGradient: gradient, zoom: e.zoom,
+                                                                tileBuffer: (style.geojson(d.source)?.options.buffer ?? 128) * 16)))
     }
 
     /// A feature's colour (red, green and blue premultiplied by its alpha, then lit by the map's

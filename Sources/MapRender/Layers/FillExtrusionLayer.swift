@@ -26,6 +26,7 @@ final class FillExtrusionRenderLayer {
     private var opacity = 1.0
     private var ring: [SIMD3<Double>] = []
     private var local: [SIMD2<Double>] = []
+    private var tileRings = ExtrusionTileRings(), gridRing: [SIMD2<Double>] = [], cutRing: [SIMD2<Double>] = []
 
     /// Draws `draw` into the target's rows; `frame` tells frames apart (the depth is cleared
     /// for a new one).
@@ -117,6 +118,8 @@ final class FillExtrusionRenderLayer {
             } else {
                 roofPattern = nil; wallPattern = nil
             }
+            // A pattern on a GeoJSON source's walls runs along the rings of each tile they are cut into.
+            let tiledWalls = wallPattern != nil && grid > 0
             for p in 0..<(g.polygonStarts.count - 1) {
                 let first = g.polygonStarts[p], end = g.polygonStarts[p + 1]
                 guard first < end else { continue }
@@ -133,7 +136,7 @@ final class FillExtrusionRenderLayer {
                         for q in local { ring.append(cam.clip(q.x, q.y, h)) }
                         roofFace.addRing(ring, near: cam.near, far: cam.far)
                     }
-                    guard h > b else { continue }
+                    guard h > b, !tiledWalls else { continue }
                     // (In the ring's order from its first point, as the edge distance runs.)
                     edgeDistance = 0
                     for k in 1...n {
@@ -141,6 +144,10 @@ final class FillExtrusionRenderLayer {
                     }
                 }
                 if roofSeen { roof(height: h, paint: paint, shade: shade, cam, target, pass) }
+                if tiledWalls && h > b {
+                    walls(g, first..<end, tilesPerWorld: tilesPerWorld, tilePixelsPerWorld: tilePixelsPerWorld, buffer: draw.tileBuffer,
+                          ws: ws, ox: ox, oy: oy, base: b, height: h, paint: paint, shade: shade, cam, target, pass)
+                }
             }
         }
     }
@@ -162,7 +169,47 @@ final class FillExtrusionRenderLayer {
         if local.count >= 2, local[0] == local[local.count - 1] { local.removeLast() }
         guard let f = local.first, let l = local.last else { return }
         area += l.x * f.y - f.x * l.y
-        if (area > 0) != exterior { local.reverse() }
+        // (Reversed as the closed ring is: its first point stays first.)
+        if (area > 0) != exterior { local.reverse(); local.insert(local.removeLast(), at: 0) }
+    }
+
+    /// The walls of the polygon of rings `rings`, ring by ring of each tile (at the pattern's
+    /// tiles' zoom) whose square grown by `buffer` (grid units) it reaches, as MapLibre draws
+    /// them: edges along a tile's side outside the tile left out, the edge distance restarting in
+    /// each tile's ring, the pattern anchored at that tile's corner.
+    private func walls(_ g: FeatureGeometry, _ rings: Range<Int>, tilesPerWorld: Double, tilePixelsPerWorld: Double, buffer: Double,
+                       ws: Double, ox: Double, oy: Double, base: Double, height: Double, paint: FillExtrusionPaint, shade: Shade,
+                       _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
+        let grid = self.grid, toWorld = ws / grid
+        let box = ((g.minX * grid).rounded(), (g.minY * grid).rounded(), (g.maxX * grid).rounded(), (g.maxY * grid).rounded())
+        let tx0 = Int(((box.0 - buffer) / 8192).rounded(.down)), tx1 = Int(((box.2 + buffer) / 8192).rounded(.down))
+        let ty0 = Int(((box.1 - buffer) / 8192).rounded(.down)), ty1 = Int(((box.3 + buffer) / 8192).rounded(.down))
+        guard tx1 - tx0 < 16, ty1 - ty0 < 16, var pattern = wallPattern else { return }
+        for ty in ty0...ty1 {
+            for tx in tx0...tx1 {
+                let x0 = Double(tx) * 8192, y0 = Double(ty) * 8192
+                pattern.x.z = Double(tx) / tilesPerWorld * tilePixelsPerWorld
+                pattern.y.z = Double(ty) / tilesPerWorld * tilePixelsPerWorld
+                wallPattern = pattern
+                for r in rings {
+                    gridRing.removeAll(keepingCapacity: true)
+                    for i in g.part(r) { gridRing.append(SIMD2(g.coordinates[2 * i] * grid, g.coordinates[2 * i + 1] * grid).rounded(.toNearestOrAwayFromZero)) }
+                    if let f = gridRing.first, gridRing.last != f { gridRing.append(f) }
+                    tileRings.cut(gridRing, box: box, x0: x0 - buffer, x1: x0 + 8192 + buffer, y0: y0 - buffer, y1: y0 + 8192 + buffer,
+                                  exterior: r == rings.lowerBound, into: &cutRing)
+                    guard cutRing.count >= 2 else { continue }
+                    edgeDistance = 0
+                    for k in 1..<cutRing.count {
+                        let p2 = cutRing[k - 1], p1 = cutRing[k]
+                        // (MapLibre's boundary edges: along a side, outside the tile.)
+                        if p1.x == p2.x && (p1.x < x0 || p1.x > x0 + 8192) { continue }
+                        if p1.y == p2.y && (p1.y < y0 || p1.y > y0 + 8192) { continue }
+                        wall(from: SIMD2(p2.x * toWorld + ox, p2.y * toWorld + oy), to: SIMD2(p1.x * toWorld + ox, p1.y * toWorld + oy),
+                             base: base, height: height, paint: paint, shade: shade, cam, target, pass)
+                    }
+                }
+            }
+        }
     }
 
     /// The wall on the edge from `a` to `c` (MapLibre's p2 to p1): its normal perp(c - a), in
