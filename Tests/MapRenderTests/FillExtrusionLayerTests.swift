@@ -103,6 +103,19 @@ import Testing
         #expect((0..<whole.count).contains { whole.pixels[$0] != 0 })
     }
 
+    @Test func edgesAlongTheSidesOfTilesFeaturesWereCutToGetNoWall() {
+        // Its south side on the equator, a side of tiles at every zoom.
+        let items = [Self.box(0.0001, 0.0001, half: 0.0001, Self.grey)]
+        let w = Self.screen(0.0001, 0, metres: 10)
+        let whole = Self.render([FillExtrusionDraw(features: FeatureDraw(items: items), opacity: 1)])
+        #expect(whole.color(atX: w.x, y: w.y).a == 255)
+        let cut = Self.render([FillExtrusionDraw(features: FeatureDraw(items: items), opacity: 1, cutZoom: 16)])
+        #expect(cut.color(atX: w.x, y: w.y).a == 0)
+        // The other walls and the roof stay.
+        let r = Self.screen(0.0001, 0.0001, metres: 20)
+        #expect(cut.color(atX: r.x, y: r.y) == whole.color(atX: r.x, y: r.y))
+    }
+
     @Test func atPitch0WallsAwayFromTheCentreShow() {
         let view = ViewTransform(camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 18), size: Self.size)
         let pm = Pixmap(width: Self.size.width, height: Self.size.height)

@@ -16,16 +16,20 @@ public struct FillExtrusionDraw: Equatable, Sendable {
     public let zoom: Double
     /// A GeoJSON source's tile buffer, in units of 8192 a tile (its `buffer` x 16).
     public let tileBuffer: Double
+    /// A vector source's features are cut to tiles of this zoom (and joined again): their edges
+    /// along those tiles' sides are cuts, which get no wall (nil: none).
+    public let cutZoom: Int?
 
     public init(features: FeatureDraw<FillExtrusionPaint>, opacity: Double, verticalGradient: Bool = true, light: ExtrusionLight = ExtrusionLight(),
-                zoom: Double = 0, tileBuffer: Double = 2048) {
+                zoom: Double = 0, tileBuffer: Double = 2048, cutZoom: Int? = nil) {
         self.features = features; self.opacity = opacity; self.verticalGradient = verticalGradient; self.light = light; self.zoom = zoom
-        self.tileBuffer = tileBuffer
+        self.tileBuffer = tileBuffer; self.cutZoom = cutZoom
     }
 
     /// The same features under another light.
     public func lit(by light: ExtrusionLight) -> FillExtrusionDraw {
-        FillExtrusionDraw(features: features, opacity: opacity, verticalGradient: verticalGradient, light: light, zoom: zoom, tileBuffer: tileBuffer)
+        FillExtrusionDraw(features: features, opacity: opacity, verticalGradient: verticalGradient, light: light, zoom: zoom,
+                          tileBuffer: tileBuffer, cutZoom: cutZoom)
     }
 }
 

@@ -51,9 +51,11 @@ extension StyledLayer {
         // A GeoJSON source's vertices lie on its tiles' grid (8192 units a tile, at the zoom
         // its tiles are cut at) in the reference engines: the renderer puts them there too.
         let tileZoom = style.geojson(d.source).map { Int(min(max(finite(e.zoom).rounded(.down), 0), Double($0.options.maxZoom))) }
+        // A vector source's polygons are cut to their tiles' squares (and joined again).
+        let cuts = tileZoom == nil ? d.source.flatMap { e.tiles?.vector[$0]?.entries.map(\.square.z).max() } : nil
         return .init(id: d.id, .fillExtrusion(FillExtrusionDraw(features: FeatureDraw(items: items, translate: translate, tileZoom: tileZoom),
                                                                 opacity: opacity, verticalGradient: gradient, zoom: e.zoom,
-                                                                tileBuffer: (style.geojson(d.source)?.options.buffer ?? 128) * 16)))
+                                                                tileBuffer: (style.geojson(d.source)?.options.buffer ?? 128) * 16, cutZoom: cuts)))
     }
 
     /// A feature's colour (red, green and blue premultiplied by its alpha, then lit by the map's

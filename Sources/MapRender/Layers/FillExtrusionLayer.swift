@@ -26,6 +26,10 @@ final class FillExtrusionRenderLayer {
     private var opacity = 1.0
     private var ring: [SIMD3<Double>] = []
     private var local: [SIMD2<Double>] = []
+    /// Whether the edge ending at each point of `local` is a tile cut (no wall).
+    private var cut: [Bool] = []
+    /// Tiles across the world that vector features were cut to (0: none).
+    private var cutTiles = 0.0
     private var tileRings = ExtrusionTileRings(), gridRing: [SIMD2<Double>] = [], cutRing: [SIMD2<Double>] = []
 
     /// Draws `draw` into the target's rows; `frame` tells frames apart (the depth is cleared
@@ -94,6 +98,7 @@ final class FillExtrusionRenderLayer {
         edgePixels = tilePixelsPerWorld / (tilesPerWorld * 8192)
         // Vertices on the tiles' grid (see `FeatureDraw.tileZoom`), else as they are.
         grid = draw.features.tileZoom.map { exp2(Double(min(max($0, 0), 30))) * 8192 } ?? 0
+        cutTiles = draw.cutZoom.map { exp2(Double(min(max($0, 0), 30))) } ?? 0
         for item in draw.features.items {
             let g = item.geometry, paint = item.paint
             guard g.kind == .polygons, !g.isEmpty else { continue }
@@ -139,7 +144,7 @@ final class FillExtrusionRenderLayer {
                     guard h > b, !tiledWalls else { continue }
                     // (In the ring's order from its first point, as the edge distance runs.)
                     edgeDistance = 0
-                    for k in 1...n {
+                    for k in 1...n where !(cutTiles > 0 && cut[k % n]) {
                         wall(from: local[k - 1], to: local[k % n], base: b, height: h, paint: paint, shade: shade, cam, target, pass)
                     }
                 }
@@ -171,6 +176,18 @@ final class FillExtrusionRenderLayer {
         area += l.x * f.y - f.x * l.y
         // (Reversed as the closed ring is: its first point stays first.)
         if (area > 0) != exterior { local.reverse(); local.insert(local.removeLast(), at: 0) }
+        // Edges along the side of a tile the feature was cut to.
+        cut.removeAll(keepingCapacity: true)
+        guard cutTiles > 0 else { return }
+        let n = local.count
+        for k in 0..<n {
+            let a = local[k == 0 ? n - 1 : k - 1], c = local[k]
+            func onTileLine(_ v: Double, _ o: Double) -> Bool {
+                let t = (v - o) / ws * cutTiles
+                return abs(t - t.rounded()) < 1e-6
+            }
+            cut.append((a.x == c.x && onTileLine(a.x, ox)) || (a.y == c.y && onTileLine(a.y, oy)))
+        }
     }
 
     /// The walls of the polygon of rings `rings`, ring by ring of each tile (at the pattern's
