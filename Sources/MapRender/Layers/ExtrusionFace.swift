@@ -35,6 +35,19 @@ struct ExtrusionCamera {
         depthScale = p.far / (p.far - p.near) * 16_777_215
     }
 
+    /// Whether the box (world pixels about the centre) from `base` to `height` may cover a pixel
+    /// of `rows` (false only when all its corners are in front of the camera and project outside).
+    func mayShow(minX: Double, minY: Double, maxX: Double, maxY: Double, base: Double, height: Double, width: Int, rows: Range<Int>) -> Bool {
+        var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
+        for i in 0..<8 {
+            let c = clip(i & 1 == 0 ? minX : maxX, i & 2 == 0 ? minY : maxY, i & 4 == 0 ? base : height)
+            guard c.z > near else { return true }
+            let sx = c.x / c.z, sy = c.y / c.z
+            x0 = min(x0, sx); x1 = max(x1, sx); y0 = min(y0, sy); y1 = max(y1, sy)
+        }
+        return x1 >= -1 && x0 <= Double(width) + 1 && y1 >= Double(rows.lowerBound) - 1 && y0 <= Double(rows.upperBound) + 1
+    }
+
     /// (x w, y w, w) of a world point.
     @inline(__always) func clip(_ x: Double, _ y: Double, _ z: Double) -> SIMD3<Double> {
         let v = SIMD4(x, y, z, 1)

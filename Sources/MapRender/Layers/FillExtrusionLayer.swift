@@ -107,6 +107,9 @@ final class FillExtrusionRenderLayer {
             let copy = (centerMercX - (g.minX + g.maxX) / 2).rounded()
             let ox = (copy) * ws + t.x - cam.centerX, oy = t.y - cam.centerY
             let h = paint.height * cam.pixelsPerMetre, b = paint.base * cam.pixelsPerMetre
+            // (A feature wholly off this band's rows, or off the screen's sides, is passed over.)
+            if !cam.mayShow(minX: g.minX * ws + ox, minY: g.minY * ws + oy, maxX: g.maxX * ws + ox, maxY: g.maxY * ws + oy,
+                            base: b, height: h, width: target.width, rows: target.rows) { continue }
             // A pattern: on the roof, anchored to the world in tile pixels; on the walls, from
             // the corner of the tile of the first vertex (MapLibre's tile the feature is drawn in).
             if let fp = paint.pattern {
