@@ -116,6 +116,23 @@ import Testing
         #expect(cut.color(atX: r.x, y: r.y) == whole.color(atX: r.x, y: r.y))
     }
 
+    @Test func whatIsBehindTheCameraDrawsNothingAndWhatCrossesItsNearPlaneIsCut() {
+        // The eye is 1.5 x 256 x sin 60 world pixels south of the centre (0.0018 degrees at zoom 17).
+        let tall = FillExtrusionPaint(color: Color(r: 0.5, g: 0.5, b: 0.5), height: 300)
+        let behind = Self.render([FillExtrusionDraw(features: FeatureDraw(items: [Self.box(0, -0.004, half: 0.001, tall)]), opacity: 1)])
+        #expect((0..<behind.count).allSatisfy { behind.pixels[$0] == 0 })
+        // A long block from behind the eye to north of the centre: drawn, its part behind cut away.
+        let ring = [(-0.0003, -0.004), (0.0003, -0.004), (0.0003, 0.0005), (-0.0003, 0.0005), (-0.0003, -0.004)]
+            .map { WebMercator.project(LngLat(lng: $0.0, lat: $0.1)) }
+        let block = FeatureDraw<FillExtrusionPaint>.Item(paint: FillExtrusionPaint(color: Color(r: 0.5, g: 0.5, b: 0.5), height: 5),
+                                                         geometry: FeatureGeometry(kind: .polygons, parts: [ring], polygonStarts: [0]))
+        let pm = Self.render([FillExtrusionDraw(features: FeatureDraw(items: [block]), opacity: 1)])
+        let r = Self.screen(0, 0, metres: 5)
+        #expect(pm.color(atX: r.x, y: r.y).a == 255)
+        #expect(pm.color(atX: 128, y: 255).a == 255)      // the roof runs to the bottom of the view
+        #expect(pm.color(atX: 2, y: 2).a == 0)
+    }
+
     @Test func atPitch0WallsAwayFromTheCentreShow() {
         let view = ViewTransform(camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 18), size: Self.size)
         let pm = Pixmap(width: Self.size.width, height: Self.size.height)
