@@ -290,6 +290,8 @@ final class FillExtrusionRenderLayer {
         let scale = cam.depthScale, near = cam.near
         let buf = target.pixmap.pixels
         let flat = bottom == top
+        // (One colour over the face: packed once.)
+        let flatPacked = packPremultiplied(SIMD4(bottom.x, bottom.y, bottom.z, 1))
         let serial = self.serial
         let alpha = 1.0
         depth.withUnsafeMutableBufferPointer { depth in
@@ -316,6 +318,10 @@ final class FillExtrusionRenderLayer {
                             stamp[i] = serial
                         case .opaque:
                             depth[i] = d
+                        }
+                        if flat && pattern == nil && pass == .opaque {
+                            buf[y * width + x] = flatPacked
+                            continue
                         }
                         var c = bottom
                         if !flat || pattern != nil {
