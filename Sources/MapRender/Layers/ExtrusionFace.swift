@@ -71,8 +71,8 @@ struct ExtrusionFace {
     var ringEnds: [Int] = []
     /// Scratch: the ring being clipped (clip-space points).
     private var ring: [SIMD3<Double>] = [], half: [SIMD3<Double>] = []
-    /// Scratch: crossings of a row (x, winding).
-    private var crossings: [SIMD2<Double>] = []
+    /// Scratch: crossings of a row (x, winding); the edges (see `fill`).
+    private var crossings: [SIMD2<Double>] = [], edges: [SIMD4<Double>] = [], directions: [Double] = []
     /// Screen (x, y, 1) to (u / w, v / w, 1 / w).
     var inverse = (SIMD3<Double>(), SIMD3<Double>(), SIMD3<Double>())
     var minY = Double.infinity, maxY = -Double.infinity
@@ -97,7 +97,10 @@ struct ExtrusionFace {
 
     /// Adds a ring of clip-space points (x w, y w, w), clipped to near <= w <= far.
     mutating func addRing(_ input: [SIMD3<Double>], near: Double, far: Double) {
-        ring = input
+        // (Copied into the face's own storage: assigning would share the caller's, and the clip
+        // would copy it.)
+        ring.removeAll(keepingCapacity: true)
+        ring.append(contentsOf: input)
         clip(&ring, into: &half) { $0.z - near }
         clip(&half, into: &ring) { far - $0.z }
         guard ring.count >= 3 else { return }
@@ -129,26 +132,48 @@ struct ExtrusionFace {
     }
 
     /// Calls `span(y, x0, x1)` for the pixels of each row of `rows` (x in 0..<width) whose centres
-    /// the face covers, by non-zero winding.
-    mutating func fill(rows: Range<Int>, width: Int, _ span: (Int, Int, Int) -> Void) {
+    /// the face covers, by non-zero winding. `convex`: one convex ring (a wall), which crosses
+    /// a row twice at most.
+    mutating func fill(rows: Range<Int>, width: Int, convex: Bool = false, _ span: (Int, Int, Int) -> Void) {
         guard !ringEnds.isEmpty, minY <= maxY else { return }
         let top = max(rows.lowerBound, Int(max(min((minY - 0.5).rounded(.up), 1e9), -1e9)))
         let bottom = min(rows.upperBound, Int(max(min((maxY - 0.5).rounded(.up), 1e9), -1e9)))
         guard top < bottom else { return }
+        // Each edge that is not level: the rows it spans [lo, hi), x = c + y slope, its direction.
+        edges.removeAll(keepingCapacity: true); directions.removeAll(keepingCapacity: true)
+        var start = 0
+        for end in ringEnds {
+            var j = end - 1
+            for i in start..<end {
+                let a = points[j], b = points[i]
+                j = i
+                guard a.y != b.y else { continue }
+                let slope = (b.x - a.x) / (b.y - a.y)
+                edges.append(SIMD4(min(a.y, b.y), max(a.y, b.y), a.x - a.y * slope, slope))
+                directions.append(b.y > a.y ? 1 : -1)
+            }
+            start = end
+        }
+        @inline(__always) func pixel(_ x: Double) -> Int { Int(max(min((x - 0.5).rounded(.up), 1e9), -1e9)) }
+        if convex {
+            for y in top..<bottom {
+                let yc = Double(y) + 0.5
+                var lo = Double.infinity, hi = -Double.infinity
+                for e in edges where e.x <= yc && yc < e.y {
+                    let x = e.z + yc * e.w
+                    lo = min(lo, x); hi = max(hi, x)
+                }
+                guard lo < hi else { continue }
+                let x0 = max(0, pixel(lo)), x1 = min(width, pixel(hi))
+                if x0 < x1 { span(y, x0, x1) }
+            }
+            return
+        }
         for y in top..<bottom {
             let yc = Double(y) + 0.5
             crossings.removeAll(keepingCapacity: true)
-            var start = 0
-            for end in ringEnds {
-                var j = end - 1
-                for i in start..<end {
-                    let a = points[j], b = points[i]
-                    j = i
-                    if (a.y <= yc) == (b.y <= yc) { continue }
-                    let x = a.x + (yc - a.y) * (b.x - a.x) / (b.y - a.y)
-                    crossings.append(SIMD2(x, b.y > a.y ? 1 : -1))
-                }
-                start = end
+            for (k, e) in edges.enumerated() where e.x <= yc && yc < e.y {
+                crossings.append(SIMD2(e.z + yc * e.w, directions[k]))
             }
             guard crossings.count >= 2 else { continue }
             // (Insertion sort: a face crosses a row a few times.)
@@ -162,8 +187,7 @@ struct ExtrusionFace {
             for i in 0..<(crossings.count - 1) {
                 winding += crossings[i].y
                 guard winding != 0 else { continue }
-                let x0 = max(0, Int(max(min((crossings[i].x - 0.5).rounded(.up), 1e9), -1e9)))
-                let x1 = min(width, Int(max(min((crossings[i + 1].x - 0.5).rounded(.up), 1e9), -1e9)))
+                let x0 = max(0, pixel(crossings[i].x)), x1 = min(width, pixel(crossings[i + 1].x))
                 if x0 < x1 { span(y, x0, x1) }
             }
         }

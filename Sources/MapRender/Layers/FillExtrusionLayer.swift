@@ -277,14 +277,14 @@ final class FillExtrusionRenderLayer {
         let c = roofPattern == nil ? shade.vertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
             : shade.patternVertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
         swap(&face, &roofFace)
-        fillFace(cam, target, pass, bottom: c, top: c, pattern: roofPattern)
+        fillFace(cam, target, pass, bottom: c, top: c, pattern: roofPattern, convex: false)
         swap(&face, &roofFace)
     }
 
     /// Fills the face set up in `face`: colours from `bottom` (v = 0) to `top` (v = 1), each
     /// pixel depth-tested (less or equal) against the band's depth.
     private func fillFace(_ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass, bottom: SIMD3<Double>, top: SIMD3<Double>,
-                          pattern: ExtrusionPattern? = nil) {
+                          pattern: ExtrusionPattern? = nil, convex: Bool = true) {
         let width = target.width, rows = target.rows, first = rows.lowerBound
         let inv = face.inverse
         let scale = cam.depthScale, near = cam.near
@@ -296,7 +296,7 @@ final class FillExtrusionRenderLayer {
         let alpha = 1.0
         depth.withUnsafeMutableBufferPointer { depth in
             stamp.withUnsafeMutableBufferPointer { stamp in
-                face.fill(rows: rows, width: width) { y, x0, x1 in
+                face.fill(rows: rows, width: width, convex: convex) { y, x0, x1 in
                     let yc = Double(y) + 0.5
                     let row = (y - first) * width
                     // (u/w, v/w, 1/w) along the row: affine in x.
