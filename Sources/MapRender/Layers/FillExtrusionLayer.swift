@@ -290,8 +290,10 @@ final class FillExtrusionRenderLayer {
         let scale = cam.depthScale, near = cam.near
         let buf = target.pixmap.pixels
         let flat = bottom == top
-        // (One colour over the face: packed once.)
+        // One colour over the face, packed once (opaque: also when its ends' bytes are the same,
+        // as every colour between them then is).
         let flatPacked = packPremultiplied(SIMD4(bottom.x, bottom.y, bottom.z, 1))
+        let opaqueFlat = flat || flatPacked == packPremultiplied(SIMD4(top.x, top.y, top.z, 1))
         let serial = self.serial
         let alpha = 1.0
         depth.withUnsafeMutableBufferPointer { depth in
@@ -319,7 +321,7 @@ final class FillExtrusionRenderLayer {
                         case .opaque:
                             depth[i] = d
                         }
-                        if flat && pattern == nil && pass == .opaque {
+                        if opaqueFlat && pattern == nil && pass == .opaque {
                             buf[y * width + x] = flatPacked
                             continue
                         }
