@@ -19,6 +19,7 @@ public final class FrameRenderer {
     let hillshades = HillshadeRenderLayer()
     let colorReliefs = ColorReliefRenderLayer()
     let sky = SkyRenderLayer()
+    let extrusions = FillExtrusionRenderLayer()
     let overlay: OverlayRenderer
     /// Pixels of runs of layers kept for the view shown (see `drawUnchangedRun` and `draw`).
     let cache = PixelCache()
@@ -161,6 +162,7 @@ public final class FrameRenderer {
         case let .heatmap(draw): heatmaps.draw(draw, placement, target, &rasterizer)
         case let .hillshade(draw): hillshades.draw(draw, placement, target, &rasterizer)
         case let .colorRelief(draw): colorReliefs.draw(draw, placement, target, &rasterizer)
+        case let .fillExtrusion(draw): extrusions.draw(draw, frame.view, target, frame: frameNumber)
         }
     }
 

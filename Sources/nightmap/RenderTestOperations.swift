@@ -152,9 +152,7 @@ struct RenderTestOperations {
         case "setFeatureState", "removeFeatureState", "setGlobalStateProperty":
             try applyState(name, args, to: &model)
         case "setLight":
-            // The style's light shades fill-extrusion layers alone, which are not drawn yet (the
-            // document reader names a root `light` and ignores it alike): nothing else changes.
-            guard case .object = try value(0) else { throw RenderTestError("argument 1: expected a light object") }
+            try model.setStyleLight(try value(0))
         default:
             throw RenderTestError("not supported")
         }

@@ -149,6 +149,8 @@ public struct Style: Sendable {
     /// What of the style document could not be read or loaded and was left out, one line each
     /// (its JSON path or URL, what and why), in the order found; the rest is drawn.
     public var skipped: [String] = []
+    /// The style's `light` (it shades fill-extrusion layers).
+    public var light = StyleLight()
 
     public init(sources: [String: Source] = [:], layers: [Layer] = [], transition: TransitionOptions = .default) {
         self.sources = sources; self.layers = layers; self.transition = transition

@@ -13,6 +13,7 @@ public enum LayerDraw: Equatable, Sendable {
     case heatmap(HeatmapDraw)
     case hillshade(HillshadeDraw)
     case colorRelief(ColorReliefDraw)
+    case fillExtrusion(FillExtrusionDraw)
 }
 
 /// What a fill or line layer draws: one paint for a whole geometry set (a tiled layer whose

@@ -68,6 +68,7 @@ struct StyleDocumentReader {
         if let b = number(root["bearing"], "bearing", range: -.infinity ... .infinity) { doc.bearing = CameraState.normalized(b) }
         if let p = number(root["pitch"], "pitch", range: 0...CameraState.steepestPitch) { doc.pitch = p }
         if let s = root["sprite"] { doc.sprites = sprites(s) }
+        if let l = root["light"] { doc.light = StyleLight(json: l, problems: &problems) }
         // A glyphs template of the wrong type, or one without its tokens, does not refuse the
         // document (MapLibre Native logs it and goes on; its labels are set in local fonts).
         if let g = root["glyphs"] {

@@ -33,6 +33,7 @@ extension Style {
     /// The document's global state defaults and the sources' `promoteId`s.
     mutating func adoptState(of document: StyleDocument) {
         globalState = GlobalState(defaults: document.state)
+        light = document.light
         featureStates.promoteIds = document.promoteIds
         bindGlobalState()
     }

@@ -41,6 +41,8 @@ public struct StyleDocument: Sendable {
     public var state: [String: StyleValue] = [:], promoteIds: [String: PromoteId] = [:]
     /// The GeoJSON sources' options (tiling and clustering), by source id.
     public var geojsonOptions: [String: GeoJSONSourceOptions] = [:]
+    /// The root `light` (the specification's default when there is none).
+    public var light = StyleLight()
 
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double = 0,
                 sources: [String: SourceDefinition] = [:], sprites: [SpriteSource] = [], glyphs: String? = nil,
@@ -143,12 +145,11 @@ public enum LayerType: String, Sendable, CaseIterable {
     case background, fill, line, circle, raster, symbol
     case heatmap
     case hillshade, colorRelief = "color-relief"
+    case fillExtrusion = "fill-extrusion"
 
     /// Layer types of the specification nightmap does not draw yet, with why: a document's
     /// layers of these types are named and skipped.
-    public static let notDrawnYet: [String: String] = [
-        "fill-extrusion": "extrusions need the pitched camera nightmap does not have yet",
-    ]
+    public static let notDrawnYet: [String: String] = [:]
 }
 
 /// A layer as the document defines it: plain data, its properties parsed but not evaluated.

@@ -16,10 +16,6 @@ extension StyleDocumentReader {
             problems.append("projection: \(p.compactText) is not drawn yet (nightmap draws Web Mercator); ignored")
         }
         if case let .number(r)? = root["roll"], r != 0 { problems.append("roll: \(JSON.number(r).compactText) is not drawn yet; ignored") }
-        if case let .array(layers)? = root["layers"], root["light"] != nil,
-           layers.contains(where: { if case let .object(o) = $0 { return o["type"] == .string("fill-extrusion") } else { return false } }) {
-            problems.append("light: lights fill-extrusion layers, which are not drawn yet; ignored")
-        }
     }
 
     /// The `sprite` member: a URL (the `default` sprite) or an array of `{"id", "url"}` with

@@ -47,6 +47,7 @@ extension StyledLayer {
             return cache.map { $0.draw(self, style, e) { heatmapLayer(style, e, region: $0) } } ?? heatmapLayer(style, e, region: nil)
         case .hillshade: return hillshadeLayer(e)
         case .colorRelief: return colorReliefLayer(e)
+        case .fillExtrusion: return fillExtrusionLayer(style, e, cache: cache)
         }
     }
 

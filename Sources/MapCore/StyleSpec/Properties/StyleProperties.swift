@@ -29,6 +29,7 @@ public enum StyleProperties {
         case .heatmap: return HeatmapPaintProperty.table
         case .hillshade: return HillshadePaintProperty.table
         case .colorRelief: return ColorReliefPaintProperty.table
+        case .fillExtrusion: return FillExtrusionPaintProperty.table
         }
     }
 
@@ -44,6 +45,7 @@ public enum StyleProperties {
         case .heatmap: return HeatmapLayoutProperty.table
         case .hillshade: return HillshadeLayoutProperty.table
         case .colorRelief: return ColorReliefLayoutProperty.table
+        case .fillExtrusion: return FillExtrusionLayoutProperty.table
         }
     }
 
