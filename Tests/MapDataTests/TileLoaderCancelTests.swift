@@ -63,7 +63,8 @@ import TestSupport
         let before = reader.answered
         loader.request([tile], into: set, now: 0)
         let answers = reader.answers(after: before, count: 2, timeout: 5)
-        #expect(answers == [false, false], "answers to the transfer after the same ask: \(answers)")
+        // (The transfer may ask more than twice while the answers are gathered: all say go on.)
+        #expect(answers.count >= 2 && answers.allSatisfy { !$0 }, "answers to the transfer after the same ask: \(answers)")
         #expect(server.requests == 2)
     }
 }
