@@ -213,6 +213,8 @@ public struct MapApp: Sendable {
         case let .dragPan(x0, y0, x1, y1):
             model.pan(from: (x0, y0), to: (x1, y1))
             followsIss = false                        // dragging the map ends follow mode
+        case .toggleBuildings:
+            toggleBuildings()
         }
     }
 
@@ -270,7 +272,7 @@ public enum HelpText {
         "[ ]: radar frames faster / slower    g: radar legend    r: radar provider (auto, IEM, RainViewer)",
         "l: light preset    e: radar emissive strength 1 / 0    c: clouds",
         "p: route pulse    f: follow the ISS    v: ISS footprint    t: day and night    o: next pass    1 radar, 2 ISS, 3 route, 4 streets",
-        "w: NWS warnings (rest the pointer on one for its text)",
+        "w: NWS warnings (rest the pointer on one for its text)    b: the street map's buildings flat / 3D",
         "u: metric / imperial scale    h, ?: this help    q, Esc: quit",
     ]
 }

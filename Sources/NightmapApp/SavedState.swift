@@ -32,6 +32,8 @@ public struct SavedState: Encodable, Equatable, Sendable {
     public var units: String
     public var overlays: Overlays
     public var window: Window
+    /// "3d" while the street map's buildings are raised (`b`); absent while flat.
+    public var buildings: String?
 
     public struct Problem: Error, CustomStringConvertible {
         public let description: String
@@ -51,11 +53,13 @@ public struct SavedState: Encodable, Equatable, Sendable {
         units = model.imperialUnits ? "imperial" : "metric"
         overlays = Overlays(help: model.showsHelp)
         self.window = window
+        buildings = model.buildings == .threeD ? BuildingsMode.threeD.rawValue : nil
     }
 
-    private init(version: Int, camera: Camera, scene: String, light: String, units: String, overlays: Overlays, window: Window) {
+    private init(version: Int, camera: Camera, scene: String, light: String, units: String, overlays: Overlays, window: Window,
+                 buildings: String?) {
         self.version = version; self.camera = camera; self.scene = scene; self.light = light; self.units = units
-        self.overlays = overlays; self.window = window
+        self.overlays = overlays; self.window = window; self.buildings = buildings
     }
 
     /// The saved state; nil when there is none. A file that cannot be read or makes no sense
@@ -84,7 +88,8 @@ public struct SavedState: Encodable, Equatable, Sendable {
         let overlays = Overlays(help: try file.object("overlays").bool("help"))
         let w = try file.object("window")
         let window = Window(width: try w.integer("width"), height: try w.integer("height"), fullscreen: try w.bool("fullscreen"))
-        let s = SavedState(version: version, camera: camera, scene: scene, light: light, units: units, overlays: overlays, window: window)
+        let s = SavedState(version: version, camera: camera, scene: scene, light: light, units: units, overlays: overlays, window: window,
+                           buildings: try file.optionalString("buildings"))
         guard s.version == 1 else { throw Problem(description: "\(name): version \(s.version) is not 1") }
         guard (-90...90).contains(s.camera.lat), (-180...180).contains(s.camera.lon), (0...24).contains(s.camera.zoom) else {
             throw Problem(description: "\(name): camera \(s.camera.lat), \(s.camera.lon), zoom \(s.camera.zoom) is out of range")
@@ -100,6 +105,9 @@ public struct SavedState: Encodable, Equatable, Sendable {
         }
         guard (1...16384).contains(s.window.width), (1...16384).contains(s.window.height) else {
             throw Problem(description: "\(name): window \(s.window.width)x\(s.window.height) is out of range")
+        }
+        if let b = s.buildings, BuildingsMode(rawValue: b) == nil {
+            throw Problem(description: "\(name): unknown buildings '\(b)' (flat or 3d)")
         }
         return s
     }
@@ -157,6 +165,13 @@ public struct SavedState: Encodable, Equatable, Sendable {
             guard let v = object[key], v != .null else { return nil }
             guard let n = v.numberValue else { throw wrongType(key) }
             return n
+        }
+
+        /// Absent or null: nil.
+        func optionalString(_ key: String) throws -> String? {
+            guard let v = object[key], v != .null else { return nil }
+            guard let t = v.stringValue else { throw wrongType(key) }
+            return t
         }
 
         func integer(_ key: String) throws -> Int {

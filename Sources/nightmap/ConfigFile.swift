@@ -20,6 +20,7 @@ enum ConfigFile {
         "iss-url": false, "tle": false, "tle-url": false, "observer": false, "alerts-url": false, "contact": false, "time": false,
         "elapsed": false, "verbose": true, "no-restore": true,
         "pitch": false, "max-pitch": false,
+        "buildings": false,
     ]
 
     /// The file's arguments; none when it does not exist. A bad line, or a file that exists but

@@ -138,6 +138,7 @@ enum MapSetup {
         }
         model.model.lighting = flag("nightmap:lighting") || o.lightGiven
         model.setPixelRatio(o.pixelRatio)
+        if let b = o.buildings { model.setBuildings(b) }
         if o.center != nil || o.zoom != nil || o.bearing != nil || document.bearing != 0 {
             let start = model.camera.state
             var camera = start.moved(center: o.center ?? start.center, zoom: o.zoom.map { $0 + log2(o.pixelRatio) } ?? start.zoom)

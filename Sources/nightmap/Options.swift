@@ -88,6 +88,8 @@ struct Options: Equatable {
     var given: Set<String> = []
     var showHelp = false
     var showVersion = false
+    /// `--buildings`: the street map's buildings flat or in 3D (nil: as the style has them).
+    var buildings: BuildingsMode?
 
     static let version = NightmapVersion.text
 
@@ -133,6 +135,8 @@ struct Options: Equatable {
       --clouds-gap-url TEMPLATE  a WMS-T GetMap for Europe and Africa, where GIBS has no satellite
                          (Meteosat, README); placeholders {bbox-epsg-3857} {time} {width} {height}
       --light PRESET     day, dusk, night (default) or dawn
+      --buildings flat|3d  the street map's buildings: flat footprints (default) or raised to their
+                         heights (b toggles; best seen with --pitch)
       --iss MODE         ISS position: auto (live, else orbit; default), live or tle
       --iss-url URL      the live feed (default https://api.wheretheiss.at/v1/satellites/25544)
       --tle FILE         the ISS orbit's two-line elements (default: of the bundled and the cached set,
@@ -350,6 +354,10 @@ struct Options: Equatable {
                 o.lightGiven = true
             case "--style":
                 o.style = try value()
+            case "--buildings":
+                let v = try value()
+                guard let b = BuildingsMode(rawValue: v) else { throw UsageError(description: "option --buildings: '\(v)' is not flat or 3d") }
+                o.buildings = b
             case "--time":
                 let v = try value()
                 guard let t = parseISO8601(v) else { throw UsageError(description: "option --time: '\(v)' is not an ISO 8601 UTC time such as 2026-11-30T12:00:00Z") }

@@ -14,6 +14,7 @@ extension SavedState {
             if !given.contains("--pitch"), let p = camera.pitch { o.pitch = p }
         }
         if !given.contains("--light"), let l = LightPreset(rawValue: light) { o.light = l }
+        if !given.contains("--buildings") && !given.contains("--style"), let b = buildings.flatMap(BuildingsMode.init(rawValue:)) { o.buildings = b }
         if !given.contains("--size") { o.size = ViewportSize(width: window.width, height: window.height) }
     }
 }

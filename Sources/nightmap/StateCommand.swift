@@ -117,6 +117,7 @@ extension Headless {
             "skipped": model.model.style.skipped,
             "scene": model.scene.name,
             "light": model.lightPreset.rawValue,
+            "buildings": model.buildings.rawValue,
             "radar": radarJSON(model),
             "clouds": cloudsJSON(model),
             "warnings": warningsJSON(model, o),

@@ -284,6 +284,7 @@ final class Viewer {
                 if case .toggleFollow = c { log("follow \(model.followsIss ? "on" : "off")") }
                 if case .toggleHelp = c { log("help \(model.showsHelp ? "shown" : "hidden")") }
                 if case .toggleWarnings = c { log("warnings \(model.showsWarnings ? "shown" : "hidden")") }
+                if case .toggleBuildings = c { log("buildings \(model.buildings.rawValue)") }
             }
         }
     }

@@ -10,6 +10,7 @@ Run through tools/data/make_data.sh (`make data`). See tools/data/README.md.
 import argparse
 import hashlib
 import os
+import re
 import sys
 import time
 
@@ -60,12 +61,40 @@ for v in ("industrial", "railway", "construction", "brownfield"):
     LANDUSE_CLASS[("landuse", v)] = "industrial"
 for v in ("bare_rock", "scree", "shingle", "sand", "beach"):
     LANDUSE_CLASS[("natural", v)] = "rock"
+# Building heights (OpenMapTiles' render_height and render_min_height, metres): OSM's height, else
+# its levels at 3.66 m each, else 5 m; the base from min_height, else building:min_level, else 0.
+LEVEL_M, DEFAULT_HEIGHT_M, MAX_HEIGHT_M = 3.66, 5.0, 1000.0
+METRES = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(?:m|metre|metres|meter|meters)?\s*$")
+NUMBER = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*$")
+
 WATER = {("natural", "water"), ("landuse", "basin"), ("landuse", "reservoir"), ("landuse", "pond"),
          ("waterway", "riverbank"), ("natural", "bay")}
 
 
 def log(*a):
     print(*a, flush=True)
+
+
+def number(text, pattern):
+    """The number `text` starts with when `pattern` reads it (a unit it cannot read: None)."""
+    m = pattern.match(text or "")
+    return float(m.group(1)) if m else None
+
+
+def building_heights(tags):
+    """(render_height, render_min_height, whether the height came from the tags) of a building."""
+    def metres(height_key, levels_key):
+        h = number(tags.get(height_key), METRES)
+        if h is None:
+            levels = number(tags.get(levels_key), NUMBER)
+            h = None if levels is None else levels * LEVEL_M
+        return h
+    height = metres("height", "building:levels")
+    known = height is not None
+    base = metres("min_height", "building:min_level") or 0.0
+    height = min(max(height if known else DEFAULT_HEIGHT_M, 0.0), MAX_HEIGHT_M)
+    base = min(max(base, 0.0), height)
+    return round(height, 1), round(base, 1), known
 
 
 def project_coords(c):
@@ -101,6 +130,7 @@ class Reader(osmium.SimpleHandler):
         super().__init__()
         self.factory = osmium.geom.WKBFactory()
         self.water, self.landuse, self.building, self.road, self.rail, self.coast = [], [], [], [], [], []
+        self.heights_known = 0
 
     def area(self, a):
         tags = {t.k: t.v for t in a.tags}
@@ -126,7 +156,9 @@ class Reader(osmium.SimpleHandler):
         if kind == "water":
             self.water.append((fid, g, {}))
         elif kind == "building":
-            self.building.append((fid, g, {}))
+            height, base, known = building_heights(tags)
+            self.heights_known += known
+            self.building.append((fid, g, {"render_height": height, "render_min_height": base}))
         else:
             self.landuse.append((fid, g, {"class": kind[1]}))
 
@@ -304,7 +336,7 @@ def main():
     r.apply_file(args.pbf, locations=True)
     seas = sea(r.coast, bounds)
     log(f"  water {len(r.water)} areas + {len(seas)} sea faces from {len(r.coast)} coastlines; landuse {len(r.landuse)}; "
-        f"building {len(r.building)}; road {len(r.road)}; rail {len(r.rail)}")
+        f"building {len(r.building)} ({r.heights_known} with heights from OSM); road {len(r.road)}; rail {len(r.rail)}")
     frame = box(*bounds)
     # The extract's ways reach past its box; everything is cut to it (nothing is known beyond).
     def cut(items):
@@ -331,7 +363,7 @@ def main():
         "vector_layers": [
             {"id": "water", "fields": {"class": "sea where the coastline bounds it"}, "minzoom": MIN_ZOOM, "maxzoom": MAX_ZOOM},
             {"id": "landuse", "fields": {"class": "park, pitch, cemetery, residential, commercial, industrial, rock"}, "minzoom": MIN_ZOOM, "maxzoom": MAX_ZOOM},
-            {"id": "building", "fields": {}, "minzoom": 13, "maxzoom": MAX_ZOOM},
+            {"id": "building", "fields": {"render_height": "Number", "render_min_height": "Number"}, "minzoom": 13, "maxzoom": MAX_ZOOM},
             {"id": "road", "fields": {"class": "motorway, trunk, primary, secondary, tertiary, minor, pedestrian, service, path", "name": "String", "bridge": "Boolean", "tunnel": "Boolean"}, "minzoom": MIN_ZOOM, "maxzoom": MAX_ZOOM},
             {"id": "rail", "fields": {"class": "rail, subway, tram", "tunnel": "Boolean"}, "minzoom": MIN_ZOOM, "maxzoom": MAX_ZOOM},
         ],
@@ -383,6 +415,8 @@ def check(path, bounds):
         ok(data is not None, f"the station's z15 tile {x}/{y} is there")
         t = mapbox_vector_tile.decode(gzip.decompress(data), default_options={"y_coord_down": True})
         ok(len(t.get("building", {}).get("features", [])) > 0, "it has buildings")
+        tall = [f["properties"].get("render_height", 0) for f in t["building"]["features"]]
+        ok(max(tall) > 5, f"buildings have heights (the tallest {max(tall)} m)")
         classes = {f["properties"].get("class") for f in t.get("road", {}).get("features", [])}
         ok(len(classes) >= 3, f"it has roads of several classes ({sorted(c for c in classes if c)})")
         ok(len(t.get("rail", {}).get("features", [])) > 0, "it has railway lines (the station's tracks)")

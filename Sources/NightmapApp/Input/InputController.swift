@@ -159,6 +159,7 @@ public struct InputController: Sendable {
         case .character("h"), .character("H"), .character("?"): return [.toggleHelp]
         case .character("u"), .character("U"): return [.toggleUnits]
         case .character("n"), .character("N"): return [.resetNorth]
+        case .character("b"), .character("B"): return [.toggleBuildings]
         default: return []
         }
     }

@@ -104,4 +104,6 @@ public enum MapCommand: Equatable, Sendable {
     /// Move the map now so that the ground under (x0, y0) comes under (x1, y1) (dragging: the
     /// grabbed point stays under the pointer, tilted too).
     case dragPan(x0: Double, y0: Double, x1: Double, y1: Double)
+    /// The street map's buildings flat or in 3D (`b`).
+    case toggleBuildings
 }
