@@ -58,19 +58,7 @@ import TestSupport
     /// across the antimeridian, whole and in two bands.
     @Test func passingOverOffScreenBlocksChangesNoPixel() {
         func rebuilt(_ frame: FrameDescription, _ length: Int?) -> FrameDescription {
-            guard let length else { return frame }
-            let layers = frame.layers.map { l -> FrameDescription.DrawLayer in
-                func blocked(_ g: GeometrySet) -> GeometrySet {
-                    GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
-                                partLengths: g.partLengths, points: g.points, blockLength: length)
-                }
-                switch l.content {
-                case let .fill(.uniform(g, p)): return .init(id: l.id, .fill(.uniform(blocked(g), p)))
-                case let .line(.uniform(g, p)): return .init(id: l.id, .line(.uniform(blocked(g), p)))
-                default: return l
-                }
-            }
-            return FrameDescription(view: frame.view, layers: layers, markers: frame.markers, overlay: frame.overlay)
+            length.map { Self.reblocked(frame, $0) } ?? frame
         }
         let size = ViewportSize(width: 640, height: 360)
         let cameras = [(-75.0, 42.0, 5.0), (179.5, 10, 2), (-100, 40, 3.3), (-71, 43, 6.2), (10, 50, 4), (-74, 40.7, 7.9), (0, 0, 0.5),
@@ -104,6 +92,23 @@ import TestSupport
             for k in 2..<images.count where images[k] != images[k % 2] { differing.append("(\(lng), \(lat)) z\(zoom) style \(k / 2)\(k % 2 == 1 ? " banded" : "")") }
         }
         #expect(differing.isEmpty, "\(differing)")
+    }
+
+    /// `frame` with its geometry sets' blocks of edges `length` long (what is passed over off
+    /// screen a block at a time).
+    static func reblocked(_ frame: FrameDescription, _ length: Int) -> FrameDescription {
+        let layers = frame.layers.map { l -> FrameDescription.DrawLayer in
+            func blocked(_ g: GeometrySet) -> GeometrySet {
+                GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
+                            partLengths: g.partLengths, points: g.points, blockLength: length)
+            }
+            switch l.content {
+            case let .fill(.uniform(g, p)): return .init(id: l.id, .fill(.uniform(blocked(g), p)))
+            case let .line(.uniform(g, p)): return .init(id: l.id, .line(.uniform(blocked(g), p)))
+            default: return l
+            }
+        }
+        return FrameDescription(view: frame.view, layers: layers, markers: frame.markers, overlay: frame.overlay)
     }
 
     func color(_ pm: Pixmap, _ v: ViewTransform, lng: Double, lat: Double) -> RGBA8 {

@@ -49,20 +49,6 @@ import TestSupport
     /// Blocks of edges wholly beyond a side of the ground seen become their chords; the
     /// picture is the same with blocks of 1 (no chords), 16 and 1,000 edges, whole or in bands.
     @Test func passingOverUnseenBlocksChangesNoPixel() {
-        func rebuilt(_ frame: FrameDescription, _ length: Int) -> FrameDescription {
-            let layers = frame.layers.map { l -> FrameDescription.DrawLayer in
-                func blocked(_ g: GeometrySet) -> GeometrySet {
-                    GeometrySet(name: g.name, kind: g.kind, levels: g.levels, chunks: g.chunks, partOffsets: g.partOffsets,
-                                partLengths: g.partLengths, points: g.points, blockLength: length)
-                }
-                switch l.content {
-                case let .fill(.uniform(g, p)): return .init(id: l.id, .fill(.uniform(blocked(g), p)))
-                case let .line(.uniform(g, p)): return .init(id: l.id, .line(.uniform(blocked(g), p)))
-                default: return l
-                }
-            }
-            return FrameDescription(view: frame.view, layers: layers, markers: frame.markers, overlay: frame.overlay)
-        }
         let size = ViewportSize(width: 640, height: 360)
         let cameras = [(-75.0, 42.0, 5.0, 60.0, 0.0), (-84, 45, 5.9, 45, 120), (-71, 43, 6.2, 75, -40), (179.5, 10, 2, 60, 10)]
         var differing: [String] = []
@@ -70,7 +56,7 @@ import TestSupport
             let drawn = Self.frame(CameraState(center: LngLat(lng: lng, lat: lat), zoom: zoom, bearing: bearing, pitch: pitch), size: size)
             var images: [[UInt32]] = []
             for length in [1, 16, 1000] {
-                let frame = rebuilt(drawn, length)
+                let frame = Basemap.reblocked(drawn, length)
                 let whole = Pixmap(width: size.width, height: size.height), banded = Pixmap(width: size.width, height: size.height)
                 FrameRenderer().render(frame, into: whole)
                 FrameRenderer().render(frame, into: banded, rows: 0..<137)
