@@ -101,8 +101,11 @@ struct ExtrusionFace {
         // would copy it.)
         ring.removeAll(keepingCapacity: true)
         ring.append(contentsOf: input)
-        clip(&ring, into: &half) { $0.z - near }
-        clip(&half, into: &ring) { far - $0.z }
+        // (Most faces lie wholly between the planes.)
+        if !input.allSatisfy({ $0.z >= near && $0.z <= far }) {
+            clip(&ring, into: &half) { $0.z - near }
+            clip(&half, into: &ring) { far - $0.z }
+        }
         guard ring.count >= 3 else { return }
         for c in ring {
             // (Snapped to 1/256 pixel, as a GPU's rasterizer holds vertex positions: an edge

@@ -7,14 +7,10 @@ import Raster
 /// included), roofs and walls shaded per vertex by the style's light, back faces culled, the
 /// nearest surface winning by a 24-bit depth buffer that the frame's fill-extrusion layers share
 /// (a later layer hides behind an earlier one's buildings), pixels covered by their centres.
-/// Below opacity 1 each pixel shows its nearest surface once: a depth pass first, then colour.
+/// Below opacity 1 each pixel shows its nearest surface once (see `ExtrusionSurfaces`).
 final class FillExtrusionRenderLayer {
-    /// The band's window depths (24-bit, 0 near ... 2^24 - 1 far), kept for the frame.
-    private var depth: [UInt32] = []
-    /// The pass that last coloured each pixel (a translucent layer colours a pixel once).
-    private var stamp: [UInt32] = []
-    private var serial: UInt32 = 0
-    private var depthFrame = -1, depthRows = 0..<0, depthWidth = 0
+    /// The band's depth and the face each pixel shows, kept for the frame.
+    private var surfaces = ExtrusionSurfaces()
     private var face = ExtrusionFace(), roofFace = ExtrusionFace()
     /// The feature's pattern on its roof and (with the walls' own anchor) its walls; tile pixels
     /// a metre up a wall; tile units (8192 a tile) per world pixel, and the edge distance so far.
@@ -22,8 +18,6 @@ final class FillExtrusionRenderLayer {
     private var wallRise = 0.0, edgeUnits = 0.0, edgePixels = 0.0, edgeDistance = 0.0
     /// Grid units across the world that vertices are rounded to (0: none).
     private var grid = 0.0
-    /// The layer's opacity (the translucent pass).
-    private var opacity = 1.0
     private var ring: [SIMD3<Double>] = []
     private var local: [SIMD2<Double>] = []
     /// Whether the edge ending at each point of `local` is a tile cut (no wall).
@@ -37,25 +31,11 @@ final class FillExtrusionRenderLayer {
     func draw(_ draw: FillExtrusionDraw, _ view: ViewTransform, _ target: RenderTarget, frame: Int) {
         let width = target.width, rows = target.rows
         guard draw.opacity > 0, !rows.isEmpty, width > 0 else { return }
-        if depthFrame != frame || depthRows != rows || depthWidth != width {
-            let n = width * rows.count
-            if depth.count != n { depth = [UInt32](repeating: 0, count: n); stamp = [UInt32](repeating: 0, count: n) }
-            for i in 0..<n { depth[i] = 0xFF_FFFF }
-            depthFrame = frame; depthRows = rows; depthWidth = width
-        }
-        let cam = ExtrusionCamera(view)
-        opacity = draw.opacity
-        if draw.opacity >= 1 && !draw.features.items.contains(where: { $0.paint.pattern != nil }) {
-            drawFeatures(draw, cam, target, pass: .opaque)
-        } else {
-            drawFeatures(draw, cam, target, pass: .depth)
-            serial &+= 1
-            if serial == 0 { for i in stamp.indices { stamp[i] = 0 }; serial = 1 }
-            drawFeatures(draw, cam, target, pass: .translucent)
-        }
+        let patterned = draw.features.items.contains { $0.paint.pattern != nil }
+        surfaces.begin(frame: frame, rows: rows, width: width, firstWins: draw.opacity < 1 || patterned)
+        drawFeatures(draw, ExtrusionCamera(view), target)
+        surfaces.shade(into: target, opacity: draw.opacity)
     }
-
-    enum Pass { case opaque, depth, translucent }
 
     /// The colour of a vertex (MapLibre's fill_extrusion vertex shader), before opacity.
     struct Shade {
@@ -85,7 +65,7 @@ final class FillExtrusionRenderLayer {
         }
     }
 
-    private func drawFeatures(_ draw: FillExtrusionDraw, _ cam: ExtrusionCamera, _ target: RenderTarget, pass: Pass) {
+    private func drawFeatures(_ draw: FillExtrusionDraw, _ cam: ExtrusionCamera, _ target: RenderTarget) {
         let ws = cam.worldSize, t = draw.features.translate
         let centerMercX = cam.centerX / ws
         // Patterns repeat in pixels of the integer zoom; walls run by edge distances in units of
@@ -148,13 +128,13 @@ final class FillExtrusionRenderLayer {
                     // (In the ring's order from its first point, as the edge distance runs.)
                     edgeDistance = 0
                     for k in 1...n where !(cutTiles > 0 && cut[k % n]) {
-                        wall(from: local[k - 1], to: local[k % n], base: b, height: h, paint: paint, shade: shade, cam, target, pass)
+                        wall(from: local[k - 1], to: local[k % n], base: b, height: h, paint: paint, shade: shade, cam)
                     }
                 }
-                if roofSeen { roof(height: h, paint: paint, shade: shade, cam, target, pass) }
+                if roofSeen { roof(height: h, paint: paint, shade: shade, cam) }
                 if tiledWalls && h > b {
                     walls(g, first..<end, tilesPerWorld: tilesPerWorld, tilePixelsPerWorld: tilePixelsPerWorld, buffer: draw.tileBuffer,
-                          ws: ws, ox: ox, oy: oy, base: b, height: h, paint: paint, shade: shade, cam, target, pass)
+                          ws: ws, ox: ox, oy: oy, base: b, height: h, paint: paint, shade: shade, cam)
                 }
             }
         }
@@ -199,7 +179,7 @@ final class FillExtrusionRenderLayer {
     /// each tile's ring, the pattern anchored at that tile's corner.
     private func walls(_ g: FeatureGeometry, _ rings: Range<Int>, tilesPerWorld: Double, tilePixelsPerWorld: Double, buffer: Double,
                        ws: Double, ox: Double, oy: Double, base: Double, height: Double, paint: FillExtrusionPaint, shade: Shade,
-                       _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
+                       _ cam: ExtrusionCamera) {
         let grid = self.grid, toWorld = ws / grid
         let box = ((g.minX * grid).rounded(), (g.minY * grid).rounded(), (g.maxX * grid).rounded(), (g.maxY * grid).rounded())
         let tx0 = Int(((box.0 - buffer) / 8192).rounded(.down)), tx1 = Int(((box.2 + buffer) / 8192).rounded(.down))
@@ -225,7 +205,7 @@ final class FillExtrusionRenderLayer {
                         if p1.x == p2.x && (p1.x < x0 || p1.x > x0 + 8192) { continue }
                         if p1.y == p2.y && (p1.y < y0 || p1.y > y0 + 8192) { continue }
                         wall(from: SIMD2(p2.x * toWorld + ox, p2.y * toWorld + oy), to: SIMD2(p1.x * toWorld + ox, p1.y * toWorld + oy),
-                             base: base, height: height, paint: paint, shade: shade, cam, target, pass)
+                             base: base, height: height, paint: paint, shade: shade, cam)
                     }
                 }
             }
@@ -235,7 +215,7 @@ final class FillExtrusionRenderLayer {
     /// The wall on the edge from `a` to `c` (MapLibre's p2 to p1): its normal perp(c - a), in
     /// the tile's frame (x east, y south), points into the building.
     private func wall(from a: SIMD2<Double>, to c: SIMD2<Double>, base: Double, height: Double, paint: FillExtrusionPaint,
-                      shade: Shade, _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
+                      shade: Shade, _ cam: ExtrusionCamera) {
         let e = c - a
         let length = (e * e).sum().squareRoot()
         guard length > 0 else { return }
@@ -262,97 +242,38 @@ final class FillExtrusionRenderLayer {
             pattern.y = SIMD3(0, -(paint.height - paint.base) * wallRise, -paint.base * wallRise + pattern.y.z)
             let bottom = shade.patternVertex(nx: qx / 16384, ny: qy, nz: 0, top: false, base: paint.base, height: paint.height)
             let top = shade.patternVertex(nx: (qx + 1) / 16384, ny: qy, nz: 0, top: true, base: paint.base, height: paint.height)
-            fillFace(cam, target, pass, bottom: bottom, top: top, pattern: pattern)
+            fillFace(cam, bottom: bottom, top: top, pattern: pattern)
             return
         }
         let bottom = shade.vertex(nx: qx / 16384, ny: qy, nz: 0, top: false, base: paint.base, height: paint.height)
         let top = shade.vertex(nx: (qx + 1) / 16384, ny: qy, nz: 0, top: true, base: paint.base, height: paint.height)
-        fillFace(cam, target, pass, bottom: bottom, top: top)
+        fillFace(cam, bottom: bottom, top: top)
     }
 
     /// The roof whose rings `roofFace` holds, at `height`: seen only from above (the caller
     /// checks), one colour.
-    private func roof(height: Double, paint: FillExtrusionPaint, shade: Shade, _ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass) {
+    private func roof(height: Double, paint: FillExtrusionPaint, shade: Shade, _ cam: ExtrusionCamera) {
         guard roofFace.setPlane(cam, origin: SIMD3(0, 0, height), du: SIMD3(1, 0, 0), dv: SIMD3(0, 1, 0)) else { return }
         let c = roofPattern == nil ? shade.vertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
             : shade.patternVertex(nx: 1.0 / 16384, ny: 0, nz: 1, top: true, base: paint.base, height: paint.height)
         swap(&face, &roofFace)
-        fillFace(cam, target, pass, bottom: c, top: c, pattern: roofPattern, convex: false)
+        fillFace(cam, bottom: c, top: c, pattern: roofPattern, convex: false)
         swap(&face, &roofFace)
     }
 
-    /// Fills the face set up in `face`: colours from `bottom` (v = 0) to `top` (v = 1), each
-    /// pixel depth-tested (less or equal) against the band's depth.
-    private func fillFace(_ cam: ExtrusionCamera, _ target: RenderTarget, _ pass: Pass, bottom: SIMD3<Double>, top: SIMD3<Double>,
+    /// Covers the face set up in `face`, coloured from `bottom` (v = 0) to `top` (v = 1), where
+    /// it is nearest (see `ExtrusionSurfaces`).
+    private func fillFace(_ cam: ExtrusionCamera, bottom: SIMD3<Double>, top: SIMD3<Double>,
                           pattern: ExtrusionPattern? = nil, convex: Bool = true) {
-        let width = target.width, rows = target.rows, first = rows.lowerBound
-        let inv = face.inverse
-        let scale = cam.depthScale, near = cam.near
-        let buf = target.pixmap.pixels
-        let flat = bottom == top
-        // One colour over the face, packed once (opaque: also when its ends' bytes are the same,
-        // as every colour between them then is).
-        let flatPacked = packPremultiplied(SIMD4(bottom.x, bottom.y, bottom.z, 1))
-        let opaqueFlat = flat || flatPacked == packPremultiplied(SIMD4(top.x, top.y, top.z, 1))
-        let serial = self.serial
-        let alpha = 1.0
-        depth.withUnsafeMutableBufferPointer { depth in
-            stamp.withUnsafeMutableBufferPointer { stamp in
-                face.fill(rows: rows, width: width, convex: convex) { y, x0, x1 in
-                    let yc = Double(y) + 0.5
-                    let row = (y - first) * width
-                    // (u/w, v/w, 1/w) along the row: affine in x.
-                    let uAt0 = inv.0.y * yc + inv.0.z, vAt0 = inv.1.y * yc + inv.1.z, wAt0 = inv.2.y * yc + inv.2.z
-                    for x in x0..<x1 {
-                        let xc = Double(x) + 0.5
-                        let invW = inv.2.x * xc + wAt0
-                        guard invW > 0 else { continue }
-                        let dq = scale * (1 - near * invW)
-                        let d = UInt32(min(max(dq + 0.5, 0), 16_777_215))
-                        let i = row + x
-                        guard d <= depth[i] else { continue }
-                        switch pass {
-                        case .depth:
-                            depth[i] = d
-                            continue
-                        case .translucent:
-                            guard stamp[i] != serial else { continue }
-                            stamp[i] = serial
-                        case .opaque:
-                            depth[i] = d
-                        }
-                        if opaqueFlat && pattern == nil && pass == .opaque {
-                            buf[y * width + x] = flatPacked
-                            continue
-                        }
-                        var c = bottom
-                        if !flat || pattern != nil {
-                            let v = (inv.1.x * xc + vAt0) / invW
-                            c = bottom + (top - bottom) * min(max(v, 0), 1)
-                            if let pattern {
-                                let texel = pattern.sample(u: (inv.0.x * xc + uAt0) / invW, v: v)
-                                let p = y * width + x
-                                buf[p] = self.over(SIMD4(texel.x * c.x, texel.y * c.y, texel.z * c.z, texel.w), buf[p])
-                                continue
-                            }
-                        }
-                        let p = y * width + x
-                        if pass == .opaque {
-                            buf[p] = packPremultiplied(SIMD4(c.x, c.y, c.z, alpha))
-                        } else {
-                            buf[p] = self.over(SIMD4(c.x, c.y, c.z, 1), buf[p])
-                        }
-                    }
-                }
-            }
+        // One colour over the face, packed once (also when its ends' bytes are the same, as
+        // every colour between them then is).
+        var packed: UInt32?
+        if pattern == nil {
+            let p = packPremultiplied(SIMD4(bottom.x, bottom.y, bottom.z, 1))
+            if bottom == top || p == packPremultiplied(SIMD4(top.x, top.y, top.z, 1)) { packed = p }
         }
-    }
-
-    /// The translucent pass's colour over `dst`: premultiplied `c` x opacity, blended
-    /// ONE, ONE_MINUS_SRC_ALPHA.
-    @inline(__always) private func over(_ c: SIMD4<Double>, _ dst: UInt32) -> UInt32 {
-        let src = c * opacity, k = (1 - src.w) / 255
-        let d = SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24))
-        return packPremultiplied(src + d * k)
+        surfaces.cover(&face, convex: convex, depthScale: cam.depthScale, near: cam.near,
+                       ExtrusionSurfaces.Face(inverse: face.inverse, bottom: bottom, top: top, packed: packed, pattern: -1),
+                       pattern: pattern)
     }
 }

@@ -1,0 +1,176 @@
+import Foundation
+import MapCore
+import Raster
+
+/// What each pixel of a band shows of the frame's fill-extrusion layers: the nearest surface's
+/// window depth (24-bit, 0 near ... 2^24 - 1 far), shared by the frame's layers so that a later
+/// layer hides behind an earlier one's buildings, and the face it lies on. A layer's faces are
+/// first rasterized into it (visibility only: a depth and a face number per pixel), then each
+/// pixel the layer won is coloured once: colour is paid per pixel shown, not per face drawn
+/// over it, and a translucent layer shows each pixel's nearest surface once without a second
+/// pass over its faces.
+struct ExtrusionSurfaces {
+    /// How a face is coloured: the face's plane (screen (x, y, 1) to (u / w, v / w, 1 / w)) and
+    /// its colours from `bottom` (v = 0) to `top` (v = 1), before opacity.
+    struct Face {
+        var inverse: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+        var bottom: SIMD3<Double>, top: SIMD3<Double>
+        /// The opaque colour packed, when one colour covers the face.
+        var packed: UInt32?
+        /// Its pattern in `patterns` (-1: none).
+        var pattern: Int
+    }
+
+    private var depth: [UInt32] = []
+    /// The number of the face each pixel shows; numbers below `base` are earlier layers' (or
+    /// frames') faces, which this layer does not colour.
+    private var owner: [UInt32] = []
+    private var next: UInt32 = 1, base: UInt32 = 1
+    private var faces: [Face] = []
+    private var patterns: [ExtrusionPattern] = []
+    /// Per band row, the columns this layer's faces reached (lower, upper).
+    private var reach: [SIMD2<Int>] = []
+    private var frame = -1, rows = 0..<0, width = 0
+    /// Whether, between faces at the same depth, the first drawn keeps the pixel (translucent
+    /// layers, as MapLibre's depth pass then colour pass: each pixel coloured once) or the last
+    /// (opaque layers, depth test less or equal).
+    private var firstWins = false
+
+    /// Starts a layer in band `rows` of a `width`-pixel target; the depth is cleared when
+    /// `frame` is a new one (or the band another).
+    mutating func begin(frame: Int, rows: Range<Int>, width: Int, firstWins: Bool) {
+        let n = width * rows.count
+        if self.frame != frame || self.rows != rows || self.width != width {
+            if depth.count != n {
+                depth = [UInt32](repeating: 0xFF_FFFF, count: n)
+                owner = [UInt32](repeating: 0, count: n)
+            } else {
+                depth.withUnsafeMutableBufferPointer { $0.update(repeating: 0xFF_FFFF) }
+            }
+            self.frame = frame; self.rows = rows; self.width = width
+        }
+        // (Face numbers only grow; before they would wrap, every pixel is set to none.)
+        if next > UInt32.max - (1 << 28) {
+            owner.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            next = 1
+        }
+        base = next
+        self.firstWins = firstWins
+        faces.removeAll(keepingCapacity: true)
+        patterns.removeAll(keepingCapacity: true)
+        reach = [SIMD2<Int>](repeating: SIMD2(Int.max, Int.min), count: rows.count)
+    }
+
+    /// Rasterizes `shape`'s pixels (by their centres) into the depth where the face is nearest,
+    /// to be coloured by `face` (with `pattern` on it).
+    mutating func cover(_ shape: inout ExtrusionFace, convex: Bool, depthScale scale: Double, near: Double,
+                        _ face: Face, pattern: ExtrusionPattern?) {
+        var face = face
+        if let pattern { face.pattern = patterns.count; patterns.append(pattern) }
+        let id = next, base = self.base, firstWins = self.firstWins
+        let width = self.width, first = rows.lowerBound
+        let inv = face.inverse.2
+        var reached = false
+        depth.withUnsafeMutableBufferPointer { depth in
+            owner.withUnsafeMutableBufferPointer { owner in
+              reach.withUnsafeMutableBufferPointer { reach in
+                guard let dp = depth.baseAddress, let op = owner.baseAddress else { return }
+                shape.fill(rows: rows, width: width, convex: convex) { y, x0, x1 in
+                    reached = true
+                    let r = y - first, row = r * width
+                    reach[r] = SIMD2(min(reach[r].x, x0), max(reach[r].y, x1))
+                    // (1 / w is affine along the row; the window depth follows from it. The
+                    // test selects rather than branches: which surface wins is unpredictable.)
+                    let wAt0 = inv.y * (Double(y) + 0.5) + inv.z
+                    for x in x0..<x1 {
+                        let invW = inv.x * (Double(x) + 0.5) + wAt0
+                        let d = UInt32(min(max(scale * (1 - near * invW) + 0.5, 0), 16_777_215))
+                        let i = row + x
+                        let old = dp[i], was = op[i]
+                        // (Translucent: a pixel not yet this layer's takes a surface as near as
+                        // the depth, as MapLibre's colour pass after its depth pass does.)
+                        let bias: UInt32 = firstWins ? (was < base ? 1 : 0) : 1
+                        let take = invW > 0 && d < old &+ bias
+                        dp[i] = take ? d : old
+                        op[i] = take ? id : was
+                    }
+                }
+              }
+            }
+        }
+        guard reached else { return }
+        faces.append(face)
+        next += 1
+    }
+
+    /// Colours the pixels this layer's faces won, at `opacity` (below 1, or with a pattern:
+    /// blended over what is drawn, premultiplied, ONE, ONE_MINUS_SRC_ALPHA).
+    func shade(into target: RenderTarget, opacity: Double) {
+        guard !faces.isEmpty else { return }
+        let width = self.width, first = rows.lowerBound, base = self.base
+        let buf = target.pixmap.pixels
+        let blend = opacity < 1 || !patterns.isEmpty
+        owner.withUnsafeBufferPointer { owner in
+            for r in 0..<reach.count where reach[r].x < reach[r].y {
+                let y = first + r, row = r * width, end = reach[r].y
+                var x = reach[r].x
+                // (Run by run of pixels on one face.)
+                while x < end {
+                    let o = owner[row + x]
+                    var next = x + 1
+                    while next < end && owner[row + next] == o { next += 1 }
+                    if o >= base { shadeRun(faces[Int(o - base)], y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
+                    x = next
+                }
+            }
+        }
+    }
+
+    /// Colours pixels `x0..<x1` of row `y`, which show `f`.
+    private func shadeRun(_ f: Face, y: Int, _ x0: Int, _ x1: Int, _ buf: UnsafeMutablePointer<UInt32>, width: Int,
+                          opacity: Double, blend: Bool) {
+        let yc = Double(y) + 0.5, p0 = y * width
+        @inline(__always) func v(_ x: Int) -> (v: Double, invW: Double) {
+            let xc = Double(x) + 0.5
+            let invW = f.inverse.2.x * xc + f.inverse.2.y * yc + f.inverse.2.z
+            return ((f.inverse.1.x * xc + f.inverse.1.y * yc + f.inverse.1.z) / invW, invW)
+        }
+        @inline(__always) func color(_ v: Double) -> SIMD3<Double> { f.bottom + (f.top - f.bottom) * min(max(v, 0), 1) }
+        @inline(__always) func pack(_ c: SIMD3<Double>) -> UInt32 { packPremultiplied(SIMD4(c.x, c.y, c.z, 1)) }
+        if f.pattern >= 0 {
+            let pattern = patterns[f.pattern]
+            for x in x0..<x1 {
+                let xc = Double(x) + 0.5, (v, invW) = v(x)
+                let u = (f.inverse.0.x * xc + f.inverse.0.y * yc + f.inverse.0.z) / invW
+                let c = color(v), texel = pattern.sample(u: u, v: v)
+                buf[p0 + x] = over(SIMD4(texel.x * c.x, texel.y * c.y, texel.z * c.z, texel.w), buf[p0 + x], opacity)
+            }
+            return
+        }
+        // One colour over the run when its ends pack alike (v runs monotonically along a row).
+        var run: SIMD3<Double>? = f.bottom == f.top ? f.bottom : nil
+        if run == nil, f.packed != nil || pack(color(v(x0).v)) == pack(color(v(x1 - 1).v)) { run = color(v(x0).v) }
+        if !blend {
+            if let packed = f.packed ?? run.map(pack) {
+                (buf + p0 + x0).update(repeating: packed, count: x1 - x0)
+            } else {
+                for x in x0..<x1 { buf[p0 + x] = pack(color(v(x).v)) }
+            }
+        } else if let c = run {
+            let src = SIMD4(c.x, c.y, c.z, 1) * opacity, k = (1 - src.w) / 255
+            for x in x0..<x1 {
+                let dst = buf[p0 + x]
+                buf[p0 + x] = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
+            }
+        } else {
+            for x in x0..<x1 { buf[p0 + x] = over(SIMD4(color(v(x).v), 1), buf[p0 + x], opacity) }
+        }
+    }
+
+    /// Premultiplied `c` x `opacity` over `dst`: ONE, ONE_MINUS_SRC_ALPHA.
+    @inline(__always) private func over(_ c: SIMD4<Double>, _ dst: UInt32, _ opacity: Double) -> UInt32 {
+        let src = c * opacity, k = (1 - src.w) / 255
+        let d = SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24))
+        return packPremultiplied(src + d * k)
+    }
+}
