@@ -79,19 +79,20 @@ struct ExtrusionSurfaces {
                     reached = true
                     let r = y - first, row = r * width
                     reach[r] = SIMD2(min(reach[r].x, x0), max(reach[r].y, x1))
-                    // (1 / w is affine along the row, and so is the window depth.)
+                    // (1 / w is affine along the row; the window depth follows from it. The
+                    // test selects rather than branches: which surface wins is unpredictable.)
                     let wAt0 = inv.y * (Double(y) + 0.5) + inv.z
-                    @inline(__always) func invW(_ x: Int) -> Double { inv.x * (Double(x) + 0.5) + wAt0 }
-                    let start = scale * (1 - near * invW(x0)) + 0.5, step = -scale * near * inv.x
-                    if invW(x0) > 0 && invW(x1 - 1) > 0 && abs(start) < 0x1p30 && abs(step) < 0x1p24 {
-                        Self.coverSpan(dp + row, op + row, x0, x1, depth: start, step: step, id: id, base: base, firstWins: firstWins)
-                    } else {
-                        // (Rounding put a pixel centre at or behind the eye: tested one by one.)
-                        for x in x0..<x1 where invW(x) > 0 {
-                            let d = UInt32(min(max(scale * (1 - near * invW(x)) + 0.5, 0), 16_777_215))
-                            let i = row + x, old = dp[i], was = op[i]
-                            if d < old &+ (!firstWins || was < base ? 1 : 0) { dp[i] = d; op[i] = id }
-                        }
+                    for x in x0..<x1 {
+                        let invW = inv.x * (Double(x) + 0.5) + wAt0
+                        let d = UInt32(min(max(scale * (1 - near * invW) + 0.5, 0), 16_777_215))
+                        let i = row + x
+                        let old = dp[i], was = op[i]
+                        // (Translucent: a pixel not yet this layer's takes a surface as near as
+                        // the depth, as MapLibre's colour pass after its depth pass does.)
+                        let bias: UInt32 = firstWins ? (was < base ? 1 : 0) : 1
+                        let take = invW > 0 && d < old &+ bias
+                        dp[i] = take ? d : old
+                        op[i] = take ? id : was
                     }
                 }
               }
@@ -100,37 +101,6 @@ struct ExtrusionSurfaces {
         guard reached else { return }
         faces.append(face)
         next += 1
-    }
-
-    /// Tests pixels `x0..<x1` of a row (`depth`, `owner` at its start) against a face whose
-    /// window depth is `depth` at pixel x0 and grows by `step` a pixel; the pixels it wins take
-    /// its depth and number `id`. The depth is stepped in 24.24 fixed point, and the test
-    /// selects rather than branches: which surface wins is unpredictable.
-    private static func coverSpan(_ dp: UnsafeMutablePointer<UInt32>, _ op: UnsafeMutablePointer<UInt32>, _ x0: Int, _ x1: Int,
-                                  depth: Double, step: Double, id: UInt32, base: UInt32, firstWins: Bool) {
-        var q = Int64(depth * 0x1p24)
-        let dq = Int64(step * 0x1p24)
-        @inline(__always) func next() -> UInt32 {
-            defer { q &+= dq }
-            return UInt32(truncatingIfNeeded: min(max(q &>> 24, 0), 0xFF_FFFF))
-        }
-        if firstWins {
-            // (Translucent: a pixel not yet this layer's takes a surface as near as the depth,
-            // as MapLibre's colour pass after its depth pass does; then only a nearer one.)
-            for x in x0..<x1 {
-                let d = next(), old = dp[x], was = op[x]
-                let take = d < old &+ (was < base ? 1 : 0)
-                dp[x] = take ? d : old
-                op[x] = take ? id : was
-            }
-        } else {
-            for x in x0..<x1 {
-                let d = next(), old = dp[x]
-                let take = d <= old
-                dp[x] = take ? d : old
-                op[x] = take ? id : op[x]
-            }
-        }
     }
 
     /// Colours the pixels this layer's faces won, at `opacity` (below 1, or with a pattern:
@@ -187,20 +157,10 @@ struct ExtrusionSurfaces {
                 for x in x0..<x1 { buf[p0 + x] = pack(color(v(x).v)) }
             }
         } else if let c = run {
-            // (In 16.16 fixed point: each byte 255 x source + destination x (1 - source alpha),
-            // rounded; a destination like the last pixel's gives the same.)
-            let src = (SIMD4(c.x, c.y, c.z, 1) * opacity).clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 1))
-            let s = SIMD4<UInt32>((src * (255 * 65536) + 32768).rounded(.down))
-            let k = UInt32((1 - src.w) * 65536 + 0.5)
-            @inline(__always) func byte(_ s: UInt32, _ d: UInt32) -> UInt32 { min((s &+ d &* k) &>> 16, 255) }
-            var last = buf[p0 + x0] &+ 1, result: UInt32 = 0
+            let src = SIMD4(c.x, c.y, c.z, 1) * opacity, k = (1 - src.w) / 255
             for x in x0..<x1 {
-                let d = buf[p0 + x]
-                if d != last {
-                    last = d
-                    result = byte(s.w, d &>> 24) &<< 24 | byte(s.x, d &>> 16 & 255) &<< 16 | byte(s.y, d &>> 8 & 255) &<< 8 | byte(s.z, d & 255)
-                }
-                buf[p0 + x] = result
+                let dst = buf[p0 + x]
+                buf[p0 + x] = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
             }
         } else {
             for x in x0..<x1 { buf[p0 + x] = over(SIMD4(color(v(x).v), 1), buf[p0 + x], opacity) }
