@@ -34,7 +34,7 @@ extension LineMesh {
     /// Shades every triangle onto the rows `rows` of `pixmap` (and only the pixels whose centres
     /// lie in `clip`, when given).
     public func draw(_ shading: LineShading, onto pixmap: Pixmap, rows: Range<Int>, clip: PixelRect? = nil,
-                     scratch: inout [Double]) {
+                     ground: GroundProjection? = nil, scratch: inout [Double]) {
         let outset = shading.outset, inset = shading.inset
         guard outset > 0, outset.isFinite, !triangles.isEmpty else { return }
         let ramp = max(shading.blur, 0) + 1
@@ -49,7 +49,23 @@ extension LineMesh {
                 x += ox * t - oy * u
                 y += ox * u + oy * t
             }
+            if let ground { let q = ground.apply(x, y); x = q.x; y = q.y }
             scratch.append(x); scratch.append(y)
+        }
+        // On the ground in perspective, each vertex's MapLibre gamma scale (its extrusion's
+        // length on the flat screen over its length on screen) after the positions: the fade
+        // at the edges stays about a screen pixel wide at any depth.
+        let count = vertices.count
+        if let ground {
+            for (i, v) in vertices.enumerated() {
+                let flat = (v.ex * v.ex + v.ey * v.ey).squareRoot() * outset
+                let q = ground.apply(v.x, v.y), dx = scratch[2 * i] - q.x, dy = scratch[2 * i + 1] - q.y
+                let onScreen = (dx * dx + dy * dy).squareRoot()
+                scratch.append(flat > 0 && onScreen > 0 ? flat / onScreen : .nan)
+            }
+            // Then 1 / w of each: v_normal is interpolated as a GPU interpolates a varying,
+            // correct for perspective (linear in x / w, y / w, 1 / w).
+            for v in vertices { scratch.append(1 / ground.depth(v.x + v.ex * outset, v.y + v.ey * outset)) }
         }
         var x0 = 0, x1 = pixmap.width, y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, pixmap.height)
         if let clip { x0 = max(x0, clip.x0); x1 = min(x1, clip.x1); y0 = max(y0, clip.y0); y1 = min(y1, clip.y1) }
@@ -59,7 +75,6 @@ extension LineMesh {
         // Distances (in outer half-widths) inside which alpha is 1 everywhere.
         let solidFrom = inset > 0 ? Double.infinity : 0.0
         let solidTo = (outset - ramp) / outset
-        let plain = solidFrom == 0 && solidTo > 0
         let stride = pixmap.width
         let pixels = pixmap.pixels
         let bounds = (Double(x0), Double(y0), Double(x1), Double(y1))
@@ -79,11 +94,30 @@ extension LineMesh {
                         let det = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay)
                         guard det != 0, det.isFinite else { continue }
                         let va = verts[i0], vb = verts[i1], vc = verts[i2]
-                        // v_normal as a plane over the screen: n = n0 + dx * (x - ax) + dy * (y - ay).
-                        let nxdx = ((vb.nx - va.nx) * (cy - ay) - (vc.nx - va.nx) * (by - ay)) / det
-                        let nxdy = ((vc.nx - va.nx) * (bx - ax) - (vb.nx - va.nx) * (cx - ax)) / det
-                        let nydx = ((vb.ny - va.ny) * (cy - ay) - (vc.ny - va.ny) * (by - ay)) / det
-                        let nydy = ((vc.ny - va.ny) * (bx - ax) - (vb.ny - va.ny) * (cx - ax)) / det
+                        // The gamma scale at each corner (one without an extrusion takes the
+                        // others' mean), interpolated as n is; on the flat map 1.
+                        var ga = 1.0, gb = 1.0, gc = 1.0
+                        if ground != nil {
+                            ga = pos[2 * count + i0]; gb = pos[2 * count + i1]; gc = pos[2 * count + i2]
+                            var sum = 0.0, n = 0.0
+                            if ga.isFinite { sum += ga; n += 1 }
+                            if gb.isFinite { sum += gb; n += 1 }
+                            if gc.isFinite { sum += gc; n += 1 }
+                            let mean = n > 0 ? sum / n : 1
+                            if !ga.isFinite { ga = mean }
+                            if !gb.isFinite { gb = mean }
+                            if !gc.isFinite { gc = mean }
+                        }
+                        // v_normal as a plane over the screen: n = n0 + dx * (x - ax) + dy * (y - ay);
+                        // in perspective n q and q are, with q = 1 / w (q = 1 on the flat map).
+                        let qa = ground == nil ? 1 : pos[3 * count + i0], qb = ground == nil ? 1 : pos[3 * count + i1]
+                        let qc = ground == nil ? 1 : pos[3 * count + i2]
+                        @inline(__always) func plane(_ a: Double, _ b: Double, _ c: Double) -> (at: Double, dx: Double, dy: Double) {
+                            (a, ((b - a) * (cy - ay) - (c - a) * (by - ay)) / det, ((c - a) * (bx - ax) - (b - a) * (cx - ax)) / det)
+                        }
+                        let pnx = plane(va.nx * qa, vb.nx * qb, vc.nx * qc), pny = plane(va.ny * qa, vb.ny * qb, vc.ny * qc)
+                        let pq = plane(qa, qb, qc), pg = plane(ga * qa, gb * qb, gc * qc)
+                        let nxdx = pnx.dx, nxdy = pnx.dy, nydx = pny.dx, nydy = pny.dy
                         let round = va.nx != 0 || vb.nx != 0 || vc.nx != 0
                         let rowFirst = max(y0, pixelIndex(minY))
                         let rowEnd = min(y1, pixelIndex(maxY))
@@ -104,29 +138,45 @@ extension LineMesh {
                             let end = min(x1, pixelIndex(hi))
                             guard first < end else { continue }
                             let xc = Double(first) + 0.5
-                            var nx = va.nx + nxdx * (xc - ax) + nxdy * (yc - ay)
-                            var ny = va.ny + nydx * (xc - ax) + nydy * (yc - ay)
+                            var nx = pnx.at + nxdx * (xc - ax) + nxdy * (yc - ay)
+                            var ny = pny.at + nydx * (xc - ax) + nydy * (yc - ay)
+                            var q = pq.at + pq.dx * (xc - ax) + pq.dy * (yc - ay)
+                            var gq = pg.at + pg.dx * (xc - ax) + pg.dy * (yc - ay)
                             let row = pixels + y &* stride
-                            if plain && opaque {
-                                // |n| is convex along the row: solid at both ends is solid throughout.
-                                let lx = nx + nxdx * Double(end - 1 - first), ly = ny + nydx * Double(end - 1 - first)
-                                let d0 = round ? (nx * nx + ny * ny).squareRoot() : abs(ny)
-                                let d1 = round ? (lx * lx + ly * ly).squareRoot() : abs(ly)
-                                if d0 <= solidTo && d1 <= solidTo {
+                            @inline(__always) func shade(_ x: Int, _ n: Double, _ ramp: Double) {
+                                let d = n * outset
+                                var a = min(d - (inset - ramp), outset - d) / ramp
+                                if !(a > 0) { return }
+                                if a > 1 { a = 1 }
+                                if a == 1 && opaque { row[x] = color; return }
+                                let s = Blend.scale(color, UInt32(a * 256 + 0.5))
+                                row[x] = Blend.over(s, row[x])
+                            }
+                            if solidFrom == 0 && solidTo > 0 && opaque {
+                                // |n| is convex along the row (quasi-convex in perspective): solid
+                                // at both ends is solid throughout.
+                                // (In perspective the gamma scale is monotonic along the row: the
+                                // larger end's bounds it.)
+                                let m = Double(end - 1 - first)
+                                let lx = nx + nxdx * m, ly = ny + nydx * m, lq = q + pq.dx * m
+                                let d0 = (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) / q
+                                let d1 = (round ? (lx * lx + ly * ly).squareRoot() : abs(ly)) / lq
+                                let solid = ground == nil ? solidTo : (outset - ramp * max(gq / q, (gq + pg.dx * m) / lq)) / outset
+                                if solid > 0 && d0 <= solid && d1 <= solid {
                                     (row + first).update(repeating: color, count: end - first)
                                     continue
                                 }
                             }
-                            for x in first..<end {
-                                defer { nx += nxdx; ny += nydx }
-                                let n = round ? (nx * nx + ny * ny).squareRoot() : abs(ny)
-                                let d = n * outset
-                                var a = min(d - (inset - ramp), outset - d) / ramp
-                                if !(a > 0) { continue }
-                                if a > 1 { a = 1 }
-                                if a == 1 && opaque { row[x] = color; continue }
-                                let s = Blend.scale(color, UInt32(a * 256 + 0.5))
-                                row[x] = Blend.over(s, row[x])
+                            if ground == nil {
+                                for x in first..<end {
+                                    defer { nx += nxdx; ny += nydx }
+                                    shade(x, round ? (nx * nx + ny * ny).squareRoot() : abs(ny), ramp)
+                                }
+                            } else {
+                                for x in first..<end {
+                                    defer { nx += nxdx; ny += nydx; q += pq.dx; gq += pg.dx }
+                                    shade(x, (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) / q, ramp * gq / q)
+                                }
                             }
                         }
                     }

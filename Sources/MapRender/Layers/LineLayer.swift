@@ -27,8 +27,9 @@ final class LineRenderLayer: RenderLayer {
     private var lineMesh = LineMesh()
     private var meshPositions: [Double] = []
     var gradientScratch = LineGradientScratch()
-    /// The view is pitched: runs are stroked on the flat screen and the rasterizer projects
-    /// them (the screen-space shortcuts, thin lines by distance and the triangle mesh, wait).
+    /// The view is pitched: runs are collected on the flat screen, and either meshed and their
+    /// vertices projected (`meshes`) or stroked and projected by the rasterizer (the other
+    /// screen-space shortcuts, thin lines by distance and per-tile dashes, wait).
     private var projected = false
 
     init() {
@@ -65,7 +66,7 @@ final class LineRenderLayer: RenderLayer {
                     drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, t, &rasterizer)
                 } else {
                     collectParts(g, map, closeRings: g.kind == .polygons)
-                    if Self.isMeshed(paint) && !projected { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
+                    if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
                 }
             }
         }
@@ -84,7 +85,21 @@ final class LineRenderLayer: RenderLayer {
         let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, t, dashed: !paint.dasharray.isEmpty)
-        if Self.isMeshed(paint) && !projected { meshRuns(paint, t, tileZoom: nil, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
+        if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: nil, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
+    }
+
+    /// Whether the runs collected for `paint` are drawn as the engines' triangles: on the flat
+    /// map, solid lines but the thin ones (`isMeshed`); on the ground in perspective, every solid
+    /// line, its runs first cut to the depths from `reach` flat pixels beyond the near plane to
+    /// the far plane (the triangles' corners are projected one by one, as a GPU projects
+    /// vertices: none may lie behind the eye). Others are stroked flat and projected edge by
+    /// edge by the rasterizer.
+    private func meshes(_ paint: LinePaint, _ p: Placement, reach: Double) -> Bool {
+        guard let ground = p.ground else { return Self.isMeshed(paint) }
+        guard paint.dasharray.isEmpty else { return false }
+        let spare = (ground.m.6 * ground.m.6 + ground.m.7 * ground.m.7).squareRoot() * reach
+        cutRuns(depth: ground, from: ground.near + spare, to: ground.far)
+        return true
     }
 
     /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.
@@ -169,7 +184,7 @@ final class LineRenderLayer: RenderLayer {
         }
         let shading = LineShading(width: paint.width, gapWidth: paint.gapWidth, blur: paint.blur, offset: paint.offset,
                                   color: paint.color.premultiplied(opacity: paint.opacity))
-        lineMesh.draw(shading, onto: t.pixmap, rows: t.rows, scratch: &meshPositions)
+        lineMesh.draw(shading, onto: t.pixmap, rows: t.rows, ground: p.ground, scratch: &meshPositions)
     }
 
     /// The stroke of a line paint, remembered for the last few paints (a dashed style's scaled

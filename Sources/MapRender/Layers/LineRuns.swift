@@ -86,6 +86,55 @@ extension LineRenderLayer {
         }
     }
 
+    /// Cuts the collected runs (solid: their dash offsets are not carried) to where the depth
+    /// of `ground` lies in `low...high`: a run that leaves the range ends there, and a new one
+    /// starts where it comes back; a closed run cut becomes open pieces (one wholly inside stays).
+    func cutRuns(depth ground: GroundProjection, from low: Double, to high: Double) {
+        guard runPoints.contains(where: { let w = ground.depth($0.x, $0.y); return !(w >= low && w <= high) }) else { return }
+        let points = runPoints, ends = runEnds, closed = runClosed
+        clearRuns()
+        var start = 0
+        for (r, end) in ends.enumerated() {
+            defer { start = end }
+            let isClosed = r < closed.count && closed[r]
+            if points[start..<end].allSatisfy({ let w = ground.depth($0.x, $0.y); return w >= low && w <= high }) {
+                runPoints.append(contentsOf: points[start..<end])
+                runEnds.append(runPoints.count); runOffsets.append(0); runClosed.append(isClosed)
+                continue
+            }
+            let count = end - start + (isClosed ? 1 : 0)
+            guard count >= 2 else { continue }
+            @inline(__always) func point(_ i: Int) -> Point { points[start + i % (end - start)] }
+            var open = false
+            func finish() {
+                if open && runPoints.count - (runEnds.last ?? 0) >= 2 {
+                    runEnds.append(runPoints.count); runOffsets.append(0); runClosed.append(false)
+                } else if open {
+                    runPoints.removeLast(runPoints.count - (runEnds.last ?? 0))
+                }
+                open = false
+            }
+            for i in 1..<count {
+                let a = point(i - 1), b = point(i)
+                let wa = ground.depth(a.x, a.y), wb = ground.depth(b.x, b.y)
+                // The part of a -> b inside the range (depth is affine along it).
+                var t0 = 0.0, t1 = 1.0
+                if wa != wb {
+                    let tl = (low - wa) / (wb - wa), th = (high - wa) / (wb - wa)
+                    t0 = max(t0, min(tl, th)); t1 = min(t1, max(tl, th))
+                } else if !(wa >= low && wa <= high) {
+                    t1 = -1
+                }
+                guard t0 < t1 else { finish(); continue }
+                let p0 = t0 > 0 ? a + (b - a) * t0 : a, p1 = t1 < 1 ? a + (b - a) * t1 : b
+                if !open { runPoints.append(p0); open = true }
+                runPoints.append(p1)
+                if t1 < 1 { finish() }
+            }
+            finish()
+        }
+    }
+
     /// Every part of a feature as a run for the stroker (rings as closed runs, so their first
     /// vertex is joined like the others).
     /// Forgets the runs collected (keeping the storage; an array already empty is left alone,
