@@ -167,3 +167,49 @@ import Testing
         #expect(abs(wide.across - 20) <= 1, "\(wide)")
     }
 }
+
+/// While a pitched view moves, every label's size (and a line label's glyphs) drift a little
+/// with each step; a label then draws from the mask last shaded for it while the drift stays
+/// small, and is shaded anew past it, or when the view settles.
+@Suite struct MovingPitchedLabelTests {
+    @Test func aLabelWhoseSizeDriftsLittleIsNotShadedAgainWhileTheViewMoves() throws {
+        let layout = #""text-pitch-alignment": "viewport""#
+        let label = try #require(try PitchedSymbolTests.labels(layout, [PitchedSymbolTests.far], view: PitchedSymbolTests.view(pitch: 60)).first)
+        let sprites = LabelSprites()
+        let target = RenderTarget(pixmap: Pixmap(width: 400, height: 300), rows: 0..<300)
+        func draw(scale: Double, exact: Bool, frame: Int) -> Int {
+            var l = label
+            l.sizeScale = label.sizeScale * scale
+            let before = sprites.glyphsDrawn
+            sprites.draw(l, exact: exact, frame: frame, target)
+            return sprites.glyphsDrawn - before
+        }
+        #expect(draw(scale: 1, exact: false, frame: 1) > 0)
+        // 1 % and 2 % larger: the first mask serves.
+        #expect(draw(scale: 1.01, exact: false, frame: 2) == 0)
+        #expect(draw(scale: 1.02, exact: false, frame: 3) == 0)
+        // 5 % larger: shaded anew, and that mask serves the next small step.
+        #expect(draw(scale: 1.05, exact: false, frame: 4) > 0)
+        #expect(draw(scale: 1.06, exact: false, frame: 5) == 0)
+        // The view settles: shaded at its exact size.
+        #expect(draw(scale: 1.06, exact: true, frame: 6) > 0)
+    }
+
+    @Test func keysAreNearOnlyWithinTheirTolerances() {
+        let shading = SDFLabelMasks.Shading(size: 20, haloWidth: 1, haloBlur: 0, rotation: 0)
+        func key(size: Double = 20, rotation: Double = 0, halo: Double = 1, poses: [Int32] = [0, 0, 0, 640, 0, 10]) -> LabelSprites.Key {
+            var s = shading
+            s.size = size; s.rotation = rotation; s.haloWidth = halo
+            return LabelSprites.Key(key: "a", shading: s, colors: [1], opacity: 1, poses: poses)
+        }
+        let a = key()
+        #expect(LabelSprites.near(a, key(size: 20.5)))
+        #expect(!LabelSprites.near(a, key(size: 21)))
+        #expect(LabelSprites.near(a, key(rotation: 0.009)) && !LabelSprites.near(a, key(rotation: 0.02)))
+        #expect(!LabelSprites.near(a, key(halo: 2)))
+        // A glyph 0.5 px off, or turned 0.01 rad, is near; 0.6 px or 0.02 rad is not.
+        #expect(LabelSprites.near(a, key(poses: [0, 0, 0, 672, 0, 51])))
+        #expect(!LabelSprites.near(a, key(poses: [0, 0, 0, 680, 0, 10])) && !LabelSprites.near(a, key(poses: [0, 0, 0, 640, 0, 92])))
+        #expect(!LabelSprites.near(a, key(poses: [0, 0, 0])))
+    }
+}

@@ -109,7 +109,14 @@ final class LabelSprites {
                 cacheKey.poses.append(Int32(clamping: Int((p.angle * 4096).rounded())))
             }
         }
-        let entry = cached(cacheKey, frame: frame) {
+        // (While the view moves, a label whose shading drifted only a little since it was last
+        // shaded, as a pitched view's labels do with every step, is drawn from that mask.)
+        var entryKey = cacheKey
+        if !exact && maskCache[cacheKey] == nil {
+            let label = Recent(key: key, colors: colors, opacity: opacity)
+            if let last = recent[label], maskCache[last] != nil, Self.near(last, cacheKey) { entryKey = last } else { recent[label] = cacheKey }
+        }
+        let entry = cached(entryKey, frame: frame) {
             let group = { (section: Int) in section < groupOf.count ? groupOf[section] : 0 }
             // (Poses rounded as keyed: equal keys shade equal masks.)
             let rounded = poses.map { $0.map { GlyphPose(x: ($0.x * 64).rounded() / 64, y: ($0.y * 64).rounded() / 64, angle: ($0.angle * 4096).rounded() / 4096) } }
@@ -127,6 +134,35 @@ final class LabelSprites {
         if let images = entry.images {
             images.composite(onto: t.pixmap, x: Int(px) + images.x, y: Int(py) + images.y, rows: t.rows, alpha: alpha)
         }
+    }
+
+    /// A label apart from how it is shaded, and the key it was last shaded under while the view
+    /// moved.
+    struct Recent: Hashable {
+        let key: String
+        let colors: [UInt32]
+        let opacity: Double
+    }
+    private var recent: [Recent: Key] = [:]
+
+    /// Whether a mask shaded for `a` may stand in for `b` while the view moves: sizes and the
+    /// pitched plane within 3 %, turns within a hundredth of a radian, glyphs along a line within
+    /// half a pixel of their places.
+    static func near(_ a: Key, _ b: Key) -> Bool {
+        let s = a.shading, t = b.shading
+        guard s.haloWidth == t.haloWidth, s.haloBlur == t.haloBlur, s.phaseX == t.phaseX, s.phaseY == t.phaseY,
+              abs(s.rotation - t.rotation) <= 0.01, abs(s.size - t.size) <= 0.03 * t.size,
+              abs(s.gammaScale - t.gammaScale) <= 0.03 * t.gammaScale, a.poses.count == b.poses.count else { return false }
+        switch (s.plane, t.plane) {
+        case (nil, nil): break
+        case let (p?, q?): guard ((p - q) * (p - q)).sum() <= 0.03 * 0.03 * (q * q).sum() else { return false }
+        default: return false
+        }
+        for i in a.poses.indices {
+            // (Places in 64ths of a pixel, turns in 4096ths of a radian.)
+            guard abs(Int(a.poses[i]) - Int(b.poses[i])) <= (i % 3 == 2 ? 41 : 32) else { return false }
+        }
+        return true
     }
 
     /// The entry's masks composited in these colours (made again only when they change).
@@ -170,5 +206,6 @@ final class LabelSprites {
             maskCache[key] = nil
             maskBytes -= entry.bytes
         }
+        recent = recent.filter { maskCache[$0.value] != nil }
     }
 }
