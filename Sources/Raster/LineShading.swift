@@ -55,7 +55,7 @@ extension LineMesh {
         // On the ground in perspective, each vertex's MapLibre gamma scale (its extrusion's
         // length on the flat screen over its length on screen) after the positions: the fade
         // at the edges stays about a screen pixel wide at any depth.
-        let count = vertices.count
+        let count = vertices.count, perspective = ground != nil
         if let ground {
             for (i, v) in vertices.enumerated() {
                 let flat = (v.ex * v.ex + v.ey * v.ey).squareRoot() * outset
@@ -97,7 +97,7 @@ extension LineMesh {
                         // The gamma scale at each corner (one without an extrusion takes the
                         // others' mean), interpolated as n is; on the flat map 1.
                         var ga = 1.0, gb = 1.0, gc = 1.0
-                        if ground != nil {
+                        if perspective {
                             ga = pos[2 * count + i0]; gb = pos[2 * count + i1]; gc = pos[2 * count + i2]
                             var sum = 0.0, n = 0.0
                             if ga.isFinite { sum += ga; n += 1 }
@@ -110,13 +110,14 @@ extension LineMesh {
                         }
                         // v_normal as a plane over the screen: n = n0 + dx * (x - ax) + dy * (y - ay);
                         // in perspective n q and q are, with q = 1 / w (q = 1 on the flat map).
-                        let qa = ground == nil ? 1 : pos[3 * count + i0], qb = ground == nil ? 1 : pos[3 * count + i1]
-                        let qc = ground == nil ? 1 : pos[3 * count + i2]
+                        let qa = perspective ? pos[3 * count + i0] : 1, qb = perspective ? pos[3 * count + i1] : 1
+                        let qc = perspective ? pos[3 * count + i2] : 1
                         @inline(__always) func plane(_ a: Double, _ b: Double, _ c: Double) -> (at: Double, dx: Double, dy: Double) {
                             (a, ((b - a) * (cy - ay) - (c - a) * (by - ay)) / det, ((c - a) * (bx - ax) - (b - a) * (cx - ax)) / det)
                         }
                         let pnx = plane(va.nx * qa, vb.nx * qb, vc.nx * qc), pny = plane(va.ny * qa, vb.ny * qb, vc.ny * qc)
-                        let pq = plane(qa, qb, qc), pg = plane(ga * qa, gb * qb, gc * qc)
+                        let flat = (at: 1.0, dx: 0.0, dy: 0.0)
+                        let pq = perspective ? plane(qa, qb, qc) : flat, pg = perspective ? plane(ga * qa, gb * qb, gc * qc) : flat
                         let nxdx = pnx.dx, nxdy = pnx.dy, nydx = pny.dx, nydy = pny.dy
                         let round = va.nx != 0 || vb.nx != 0 || vc.nx != 0
                         let rowFirst = max(y0, pixelIndex(minY))
@@ -140,8 +141,8 @@ extension LineMesh {
                             let xc = Double(first) + 0.5
                             var nx = pnx.at + nxdx * (xc - ax) + nxdy * (yc - ay)
                             var ny = pny.at + nydx * (xc - ax) + nydy * (yc - ay)
-                            var q = pq.at + pq.dx * (xc - ax) + pq.dy * (yc - ay)
-                            var gq = pg.at + pg.dx * (xc - ax) + pg.dy * (yc - ay)
+                            var q = perspective ? pq.at + pq.dx * (xc - ax) + pq.dy * (yc - ay) : 1
+                            var gq = perspective ? pg.at + pg.dx * (xc - ax) + pg.dy * (yc - ay) : 1
                             let row = pixels + y &* stride
                             @inline(__always) func shade(_ x: Int, _ n: Double, _ ramp: Double) {
                                 let d = n * outset
@@ -158,16 +159,21 @@ extension LineMesh {
                                 // (In perspective the gamma scale is monotonic along the row: the
                                 // larger end's bounds it.)
                                 let m = Double(end - 1 - first)
-                                let lx = nx + nxdx * m, ly = ny + nydx * m, lq = q + pq.dx * m
-                                let d0 = (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) / q
-                                let d1 = (round ? (lx * lx + ly * ly).squareRoot() : abs(ly)) / lq
-                                let solid = ground == nil ? solidTo : (outset - ramp * max(gq / q, (gq + pg.dx * m) / lq)) / outset
+                                let lx = nx + nxdx * m, ly = ny + nydx * m
+                                var d0 = round ? (nx * nx + ny * ny).squareRoot() : abs(ny)
+                                var d1 = round ? (lx * lx + ly * ly).squareRoot() : abs(ly)
+                                var solid = solidTo
+                                if perspective {
+                                    let lq = q + pq.dx * m
+                                    d0 /= q; d1 /= lq
+                                    solid = (outset - ramp * max(gq / q, (gq + pg.dx * m) / lq)) / outset
+                                }
                                 if solid > 0 && d0 <= solid && d1 <= solid {
                                     (row + first).update(repeating: color, count: end - first)
                                     continue
                                 }
                             }
-                            if ground == nil {
+                            if !perspective {
                                 for x in first..<end {
                                     defer { nx += nxdx; ny += nydx }
                                     shade(x, round ? (nx * nx + ny * ny).squareRoot() : abs(ny), ramp)

@@ -111,12 +111,14 @@ final class LabelSprites {
         }
         // (While the view moves, a label whose shading drifted only a little since it was last
         // shaded, as a pitched view's labels do with every step, is drawn from that mask.)
-        var entryKey = cacheKey
-        if !exact && maskCache[cacheKey] == nil {
+        let standIn = { () -> Entry? in
+            guard !exact else { return nil }
             let label = Recent(key: key, colors: colors, opacity: opacity)
-            if let last = recent[label], maskCache[last] != nil, Self.near(last, cacheKey) { entryKey = last } else { recent[label] = cacheKey }
+            if let last = self.recent[label], let e = self.maskCache[last], Self.near(last, cacheKey) { return e }
+            self.recent[label] = cacheKey
+            return nil
         }
-        let entry = cached(entryKey, frame: frame) {
+        let entry = cached(cacheKey, frame: frame, standIn: standIn) {
             let group = { (section: Int) in section < groupOf.count ? groupOf[section] : 0 }
             // (Poses rounded as keyed: equal keys shade equal masks.)
             let rounded = poses.map { $0.map { GlyphPose(x: ($0.x * 64).rounded() / 64, y: ($0.y * 64).rounded() / 64, angle: ($0.angle * 4096).rounded() / 4096) } }
@@ -175,10 +177,10 @@ final class LabelSprites {
         return sprite
     }
 
-    /// The entry for `key`, made by `make` when it is not cached (then counted, and the cache
-    /// trimmed when over its budget).
-    private func cached(_ key: Key, frame frameNumber: Int, make: () -> Entry) -> Entry {
-        if let m = maskCache[key] {
+    /// The entry for `key`, else the one `standIn` offers, else made by `make` (then counted,
+    /// and the cache trimmed when over its budget).
+    private func cached(_ key: Key, frame frameNumber: Int, standIn: () -> Entry? = { nil }, make: () -> Entry) -> Entry {
+        if let m = maskCache[key] ?? standIn() {
             m.lastUsed = frameNumber
             return m
         }
