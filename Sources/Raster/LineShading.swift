@@ -39,33 +39,43 @@ extension LineMesh {
         guard outset > 0, outset.isFinite, !triangles.isEmpty else { return }
         let ramp = max(shading.blur, 0) + 1
         let offset = shading.offset
-        // Where every vertex lands on screen.
-        scratch.removeAll(keepingCapacity: true)
-        for v in vertices {
-            var x = v.x + v.ex * outset, y = v.y + v.ey * outset
+        // Where every vertex lands on the flat screen: on the line, moved by the offset, then
+        // extruded (returned apart: the gamma scale measures the extrusion alone).
+        @inline(__always) func place(_ v: Vertex) -> (x: Double, y: Double, ex: Double, ey: Double) {
+            var x = v.x, y = v.y
             if offset != 0 {
                 let ox = -offset * v.ex * v.ny, oy = -offset * v.ey * v.ny
                 let u = 0.5 * v.direction, t = 1 - abs(u)
                 x += ox * t - oy * u
                 y += ox * u + oy * t
             }
+            return (x, y, v.ex * outset, v.ey * outset)
+        }
+        // Where every vertex lands on screen.
+        scratch.removeAll(keepingCapacity: true)
+        for v in vertices {
+            let p = place(v)
+            var x = p.x + p.ex, y = p.y + p.ey
             if let ground { let q = ground.apply(x, y); x = q.x; y = q.y }
             scratch.append(x); scratch.append(y)
         }
-        // On the ground in perspective, each vertex's MapLibre gamma scale (its extrusion's
-        // length on the flat screen over its length on screen) after the positions: the fade
-        // at the edges stays about a screen pixel wide at any depth.
+        // On the ground in perspective, after the positions: each vertex's MapLibre gamma scale
+        // (its extrusion's flat length over its length on screen there), which keeps the fade at
+        // the edges about a screen pixel wide at any depth; then its 1 / w, as v_normal is
+        // interpolated as a GPU interpolates a varying, correct for perspective (linear in
+        // x / w, y / w, 1 / w).
         let count = vertices.count, perspective = ground != nil
         if let ground {
             for (i, v) in vertices.enumerated() {
-                let flat = (v.ex * v.ex + v.ey * v.ey).squareRoot() * outset
-                let q = ground.apply(v.x, v.y), dx = scratch[2 * i] - q.x, dy = scratch[2 * i + 1] - q.y
+                let p = place(v), flat = (p.ex * p.ex + p.ey * p.ey).squareRoot()
+                let q = ground.apply(p.x, p.y), dx = scratch[2 * i] - q.x, dy = scratch[2 * i + 1] - q.y
                 let onScreen = (dx * dx + dy * dy).squareRoot()
                 scratch.append(flat > 0 && onScreen > 0 ? flat / onScreen : .nan)
             }
-            // Then 1 / w of each: v_normal is interpolated as a GPU interpolates a varying,
-            // correct for perspective (linear in x / w, y / w, 1 / w).
-            for v in vertices { scratch.append(1 / ground.depth(v.x + v.ex * outset, v.y + v.ey * outset)) }
+            for v in vertices {
+                let p = place(v)
+                scratch.append(1 / ground.depth(p.x + p.ex, p.y + p.ey))
+            }
         }
         var x0 = 0, x1 = pixmap.width, y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, pixmap.height)
         if let clip { x0 = max(x0, clip.x0); x1 = min(x1, clip.x1); y0 = max(y0, clip.y0); y1 = min(y1, clip.y1) }

@@ -12,12 +12,12 @@ import Testing
     static let width = 800, height = 640
 
     /// Alpha per pixel of a white line drawn as the mesh, projected.
-    func meshed(_ points: [Point], width: Double) -> [UInt32] {
+    func meshed(_ points: [Point], width: Double, offset: Double = 0) -> [UInt32] {
         var m = LineMesh()
         points.withUnsafeBufferPointer { m.add($0, closed: false, cap: .butt, join: .miter, miterLimit: 2) }
         let pm = Pixmap(width: Self.width, height: Self.height)
         var scratch: [Double] = []
-        m.draw(LineShading(width: width, color: PremultipliedColor(packed: 0xFFFF_FFFF)), onto: pm, rows: 0..<Self.height,
+        m.draw(LineShading(width: width, offset: offset, color: PremultipliedColor(packed: 0xFFFF_FFFF)), onto: pm, rows: 0..<Self.height,
                ground: Self.ground, scratch: &scratch)
         return (0..<Self.width * Self.height).map { pm.pixels[$0] >> 24 }
     }
@@ -30,12 +30,16 @@ import Testing
         // off, a line so looks thinner than its flat stroke, near the camera wider, as in MapLibre.
         let g = Self.ground
         let inverse = try #require(Homography(a: g.m.0, b: g.m.1, c: g.m.2, d: g.m.3, e: g.m.4, f: g.m.5, g: g.m.6, h: g.m.7, i: g.m.8).inverted())
-        // Along the depth, across it far off, and slanted near the camera.
-        for (p0, p1) in [(Point(340, 0), Point(460, 400)), (Point(0, 150), Point(800, 150)), (Point(100, 350), Point(700, 380))] {
+        // Along the depth, across it far off, and slanted near the camera, also moved 4 pixels
+        // to its right by `line-offset`.
+        for (p0, p1, offset) in [(Point(340, 0), Point(460, 400), 0.0), (Point(0, 150), Point(800, 150), 0), (Point(100, 350), Point(700, 380), 0),
+                                 (Point(100, 350), Point(700, 380), 4)] {
             let width = 3.0, outset = width / 2 + 0.5
-            let a = meshed([p0, p1], width: width)
+            let a = meshed([p0, p1], width: width, offset: offset)
             let dx = p1.x - p0.x, dy = p1.y - p0.y, length = (dx * dx + dy * dy).squareRoot()
             let nx = -dy / length, ny = dx / length
+            // (The line the offset makes: moved along the right-hand normal.)
+            let p0 = Point(p0.x + offset * nx, p0.y + offset * ny), p1 = Point(p1.x + offset * nx, p1.y + offset * ny)
             var compared = 0, worst = 0.0, sum = 0.0
             for y in 0..<Self.height {
                 for x in 0..<Self.width {
@@ -63,7 +67,7 @@ import Testing
             #expect(compared > 300)
             // (The mesh interpolates across a triangle in screen space, with the triangle's
             // mean gamma: levels apart on the edges.)
-            #expect(worst < 0.2 && sum / Double(compared) < 0.02, "line \(p0) -> \(p1): worst \(worst), mean \(sum / Double(compared))")
+            #expect(worst < 0.2 && sum / Double(compared) < 0.02, "line \(p0) -> \(p1) offset \(offset): worst \(worst), mean \(sum / Double(compared))")
         }
     }
 }
