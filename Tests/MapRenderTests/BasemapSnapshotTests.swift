@@ -82,16 +82,21 @@ import TestSupport
                     "z\(zoom): every basemap layer is drawn as one geometry set")
             for length in [1, nil, 1000] {
                 let frame = rebuilt(drawn, length)
-                let whole = Pixmap(width: size.width, height: size.height), banded = Pixmap(width: size.width, height: size.height)
-                FrameRenderer().render(frame, into: whole)
-                FrameRenderer().render(frame, into: banded, rows: 0..<137)
-                FrameRenderer().render(frame, into: banded, rows: 137..<360)
-                images.append(Array(UnsafeBufferPointer(start: whole.pixels, count: size.width * size.height)))
-                images.append(Array(UnsafeBufferPointer(start: banded.pixels, count: size.width * size.height)))
+                images.append(contentsOf: BasemapSnapshotTests.wholeAndBanded(frame, size))
             }
             for k in 2..<images.count where images[k] != images[k % 2] { differing.append("(\(lng), \(lat)) z\(zoom) style \(k / 2)\(k % 2 == 1 ? " banded" : "")") }
         }
         #expect(differing.isEmpty, "\(differing)")
+    }
+
+    /// The pixels of `frame` drawn whole, then of it drawn in two bands (rows 0..<137 and the
+    /// rest), each by a renderer of its own.
+    static func wholeAndBanded(_ frame: FrameDescription, _ size: ViewportSize) -> [[UInt32]] {
+        let whole = Pixmap(width: size.width, height: size.height), banded = Pixmap(width: size.width, height: size.height)
+        FrameRenderer().render(frame, into: whole)
+        FrameRenderer().render(frame, into: banded, rows: 0..<137)
+        FrameRenderer().render(frame, into: banded, rows: 137..<size.height)
+        return [whole, banded].map { Array(UnsafeBufferPointer(start: $0.pixels, count: size.width * size.height)) }
     }
 
     /// `frame` with its geometry sets' blocks of edges `length` long (what is passed over off

@@ -57,12 +57,7 @@ import TestSupport
             var images: [[UInt32]] = []
             for length in [1, 16, 1000] {
                 let frame = Basemap.reblocked(drawn, length)
-                let whole = Pixmap(width: size.width, height: size.height), banded = Pixmap(width: size.width, height: size.height)
-                FrameRenderer().render(frame, into: whole)
-                FrameRenderer().render(frame, into: banded, rows: 0..<137)
-                FrameRenderer().render(frame, into: banded, rows: 137..<360)
-                images.append(Array(UnsafeBufferPointer(start: whole.pixels, count: size.width * size.height)))
-                images.append(Array(UnsafeBufferPointer(start: banded.pixels, count: size.width * size.height)))
+                images.append(contentsOf: BasemapSnapshotTests.wholeAndBanded(frame, size))
             }
             // Whole: the same pixels. In bands: lines are cut per band, so their strokes' ends
             // differ by rounding (a level at a few pixels), as at a bearing.

@@ -58,7 +58,11 @@ struct ExtrusionSurfaces {
         self.firstWins = firstWins
         faces.removeAll(keepingCapacity: true)
         patterns.removeAll(keepingCapacity: true)
-        reach = [SIMD2<Int>](repeating: SIMD2(Int.max, Int.min), count: rows.count)
+        if reach.count == rows.count {
+            reach.withUnsafeMutableBufferPointer { $0.update(repeating: SIMD2(Int.max, Int.min)) }
+        } else {
+            reach = [SIMD2<Int>](repeating: SIMD2(Int.max, Int.min), count: rows.count)
+        }
     }
 
     /// Rasterizes `shape`'s pixels (by their centres) into the depth where the face is nearest,
