@@ -206,7 +206,7 @@ extension LineMesh {
 /// that any coordinate becomes an index without trapping.
 /// (The ceiling by truncation where the value is in range: `rounded(.up)` calls the C library on
 /// processors without SSE4.1, and shading calls this for every row and column it visits.)
-@inline(__always) func pixelIndex(_ v: Double) -> Int {
+@inlinable @inline(__always) public func pixelIndex(_ v: Double) -> Int {
     let c = v - 0.5
     if c >= -1e9 && c <= 1e9 {
         let t = Int(c)                          // (toward zero)

@@ -1,5 +1,6 @@
 import Foundation
 import MapCore
+import Raster
 
 /// The camera of a frame as fill-extrusion layers use it: world pixels relative to the view's
 /// centre (x east, y south, z up) to (x w, y w, w), where (x, y) is the screen position and w
@@ -71,8 +72,6 @@ struct ExtrusionFace {
     var ringEnds: [Int] = []
     /// Scratch: the ring being clipped (clip-space points).
     private var ring: [SIMD3<Double>] = [], half: [SIMD3<Double>] = []
-    /// Scratch: crossings of a row (x, winding); the edges (see `fill`).
-    private var crossings: [SIMD2<Double>] = [], edges: [SIMD4<Double>] = [], directions: [Double] = []
     /// Screen (x, y, 1) to (u / w, v / w, 1 / w).
     var inverse = (SIMD3<Double>(), SIMD3<Double>(), SIMD3<Double>())
     var minY = Double.infinity, maxY = -Double.infinity
@@ -134,16 +133,20 @@ struct ExtrusionFace {
         }
     }
 
-    /// Calls `span(y, x0, x1)` for the pixels of each row of `rows` (x in 0..<width) whose centres
-    /// the face covers, by non-zero winding. `convex`: one convex ring (a wall), which crosses
-    /// a row twice at most.
-    mutating func fill(rows: Range<Int>, width: Int, convex: Bool = false, _ span: (Int, Int, Int) -> Void) {
-        guard !ringEnds.isEmpty, minY <= maxY else { return }
+    /// An edge that is not level: the rows of pixel centres `lo <= y < hi` it crosses, its x at
+    /// y = 0 and dx / dy, and its direction (+1 down, -1 up) for the winding.
+    struct Edge {
+        var lo: Double, hi: Double, x: Double, slope: Double, direction: Double
+    }
+
+    /// Appends the face's edges that are not level to `edges`, sorted by `lo`; returns the rows
+    /// of `rows` whose pixel centres the face may cover.
+    func appendEdges(to edges: inout [Edge], rows: Range<Int>) -> Range<Int> {
+        guard !ringEnds.isEmpty, minY <= maxY else { return rows.lowerBound..<rows.lowerBound }
         let top = max(rows.lowerBound, Int(max(min((minY - 0.5).rounded(.up), 1e9), -1e9)))
         let bottom = min(rows.upperBound, Int(max(min((maxY - 0.5).rounded(.up), 1e9), -1e9)))
-        guard top < bottom else { return }
-        // Each edge that is not level: the rows it spans [lo, hi), x = c + y slope, its direction.
-        edges.removeAll(keepingCapacity: true); directions.removeAll(keepingCapacity: true)
+        guard top < bottom else { return rows.lowerBound..<rows.lowerBound }
+        let first = edges.count
         var start = 0
         for end in ringEnds {
             var j = end - 1
@@ -152,46 +155,70 @@ struct ExtrusionFace {
                 j = i
                 guard a.y != b.y else { continue }
                 let slope = (b.x - a.x) / (b.y - a.y)
-                edges.append(SIMD4(min(a.y, b.y), max(a.y, b.y), a.x - a.y * slope, slope))
-                directions.append(b.y > a.y ? 1 : -1)
+                edges.append(Edge(lo: min(a.y, b.y), hi: max(a.y, b.y), x: a.x - a.y * slope, slope: slope, direction: b.y > a.y ? 1 : -1))
             }
             start = end
         }
-        @inline(__always) func pixel(_ x: Double) -> Int { Int(max(min((x - 0.5).rounded(.up), 1e9), -1e9)) }
+        edges[first...].sort { $0.lo < $1.lo }
+        return top..<bottom
+    }
+
+    /// Calls `span(y, x0, x1)` for the pixels of each row of `rows` (x in 0..<width) whose centres
+    /// the face of `edges` (from `appendEdges`) covers, by non-zero winding. `convex`: one convex
+    /// ring (a wall), which crosses a row twice at most. `active` and `crossings` are scratch.
+    @inline(__always)
+    static func scan(_ edges: UnsafeBufferPointer<Edge>, rows: Range<Int>, width: Int, convex: Bool,
+                     active: inout [Int32], crossings: inout [SIMD2<Double>], _ span: (Int, Int, Int) -> Void) {
         if convex {
-            for y in top..<bottom {
+            for y in rows {
                 let yc = Double(y) + 0.5
                 var lo = Double.infinity, hi = -Double.infinity
-                for e in edges where e.x <= yc && yc < e.y {
-                    let x = e.z + yc * e.w
+                for e in edges where e.lo <= yc && yc < e.hi {
+                    let x = e.x + yc * e.slope
                     lo = min(lo, x); hi = max(hi, x)
                 }
                 guard lo < hi else { continue }
-                let x0 = max(0, pixel(lo)), x1 = min(width, pixel(hi))
+                let x0 = max(0, pixelIndex(lo)), x1 = min(width, pixelIndex(hi))
                 if x0 < x1 { span(y, x0, x1) }
             }
             return
         }
-        for y in top..<bottom {
-            let yc = Double(y) + 0.5
-            crossings.removeAll(keepingCapacity: true)
-            for (k, e) in edges.enumerated() where e.x <= yc && yc < e.y {
-                crossings.append(SIMD2(e.z + yc * e.w, directions[k]))
-            }
-            guard crossings.count >= 2 else { continue }
-            // (Insertion sort: a face crosses a row a few times.)
-            for i in 1..<crossings.count {
-                let c = crossings[i]
-                var k = i - 1
-                while k >= 0 && crossings[k].x > c.x { crossings[k + 1] = crossings[k]; k -= 1 }
-                crossings[k + 1] = c
-            }
-            var winding = 0.0
-            for i in 0..<(crossings.count - 1) {
-                winding += crossings[i].y
-                guard winding != 0 else { continue }
-                let x0 = max(0, pixel(crossings[i].x)), x1 = min(width, pixel(crossings[i + 1].x))
-                if x0 < x1 { span(y, x0, x1) }
+        // (Scratch as large as the face's edges, used through pointers: no growth checks per row.)
+        if active.count < edges.count {
+            active = [Int32](repeating: 0, count: edges.count)
+            crossings = [SIMD2<Double>](repeating: .zero, count: edges.count)
+        }
+        active.withUnsafeMutableBufferPointer { active in
+            crossings.withUnsafeMutableBufferPointer { crossings in
+                // The edges a row's centre line crosses: those begun (edges come sorted by `lo`)
+                // and not yet ended.
+                var count = 0, next = 0
+                for y in rows {
+                    let yc = Double(y) + 0.5
+                    var kept = 0
+                    for k in 0..<count where yc < edges[Int(active[k])].hi { active[kept] = active[k]; kept += 1 }
+                    count = kept
+                    while next < edges.count && edges[next].lo <= yc {
+                        if yc < edges[next].hi { active[count] = Int32(next); count += 1 }
+                        next += 1
+                    }
+                    guard count >= 2 else { continue }
+                    // (Insertion sort: a face crosses a row a few times.)
+                    for k in 0..<count {
+                        let e = edges[Int(active[k])]
+                        let c = SIMD2(e.x + yc * e.slope, e.direction)
+                        var i = k
+                        while i > 0 && crossings[i - 1].x > c.x { crossings[i] = crossings[i - 1]; i -= 1 }
+                        crossings[i] = c
+                    }
+                    var winding = 0.0
+                    for i in 0..<(count - 1) {
+                        winding += crossings[i].y
+                        guard winding != 0 else { continue }
+                        let x0 = max(0, pixelIndex(crossings[i].x)), x1 = min(width, pixelIndex(crossings[i + 1].x))
+                        if x0 < x1 { span(y, x0, x1) }
+                    }
+                }
             }
         }
     }

@@ -27,6 +27,17 @@ struct ExtrusionSurfaces {
     private var owner: [UInt32] = []
     private var next: UInt32 = 1, base: UInt32 = 1
     private var faces: [Face] = []
+    /// The faces taken and not yet rasterized, in order (face `k` is number `base + k`): their
+    /// edges in `edges`, the rows they may cover, their 1 / w plane, and the
+    /// depth's scale and near plane.
+    private struct Pending {
+        var edges: Range<Int>, rows: Range<Int>, convex: Bool
+        var depth: SIMD3<Double>, scale: Double, near: Double
+    }
+    private var pending: [Pending] = []
+    private var edges: [ExtrusionFace.Edge] = [], active: [Int32] = [], crossings: [SIMD2<Double>] = []
+    /// Scratch: the faces of each band of rows (`bandFaces[bandStarts[b]..<bandStarts[b + 1]]`).
+    private var bandStarts: [Int] = [], bandFaces: [Int32] = []
     private var patterns: [ExtrusionPattern] = []
     /// Per band row, the columns this layer's faces reached (lower, upper).
     private var reach: [SIMD2<Int>] = []
@@ -58,6 +69,8 @@ struct ExtrusionSurfaces {
         self.firstWins = firstWins
         faces.removeAll(keepingCapacity: true)
         patterns.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        edges.removeAll(keepingCapacity: true)
         if reach.count == rows.count {
             reach.withUnsafeMutableBufferPointer { $0.update(repeating: SIMD2(Int.max, Int.min)) }
         } else {
@@ -65,58 +78,109 @@ struct ExtrusionSurfaces {
         }
     }
 
-    /// Rasterizes `shape`'s pixels (by their centres) into the depth where the face is nearest,
-    /// to be coloured by `face` (with `pattern` on it).
+    /// Takes `shape`'s pixels (by their centres) where the face is nearest, to be coloured by
+    /// `face` (with `pattern` on it). Faces are kept and rasterized by `shade`, in the order they
+    /// came, band of rows by band: the depth and face numbers of a band stay in the core's cache.
     mutating func cover(_ shape: inout ExtrusionFace, convex: Bool, depthScale scale: Double, near: Double,
                         _ face: Face, pattern: ExtrusionPattern?) {
+        let e0 = edges.count
+        let covered = shape.appendEdges(to: &edges, rows: rows)
+        guard !covered.isEmpty else { edges.removeSubrange(e0...); return }
         var face = face
         if let pattern { face.pattern = patterns.count; patterns.append(pattern) }
-        let id = next, base = self.base, firstWins = self.firstWins
+        faces.append(face)
+        pending.append(Pending(edges: e0..<edges.count, rows: covered, convex: convex, depth: face.inverse.2, scale: scale, near: near))
+        next += 1
+    }
+
+    /// Rasterizes the faces `cover` took into the depth, then colours the pixels this layer won,
+    /// at `opacity` (below 1, or with a pattern: blended over what is drawn, premultiplied, ONE,
+    /// ONE_MINUS_SRC_ALPHA), band of rows by band.
+    mutating func shade(into target: RenderTarget, opacity: Double) {
+        guard !pending.isEmpty else { return }
+        // Bands of rows whose depth, face numbers and pixels together fit in about 256 KiB.
+        let band = max(4, min(64, 262_144 / (12 * max(width, 1)))), first = rows.lowerBound
+        let bands = (rows.count + band - 1) / band
+        // The faces of each band, in the order they came (a counting sort).
+        bandStarts.removeAll(keepingCapacity: true)
+        bandStarts.append(contentsOf: repeatElement(0, count: bands + 1))
+        for p in pending {
+            for b in (p.rows.lowerBound - first) / band...(p.rows.upperBound - 1 - first) / band { bandStarts[b + 1] += 1 }
+        }
+        for b in 0..<bands { bandStarts[b + 1] += bandStarts[b] }
+        bandFaces.removeAll(keepingCapacity: true)
+        bandFaces.append(contentsOf: repeatElement(0, count: bandStarts[bands]))
+        var fillAt = bandStarts
+        for (k, p) in pending.enumerated() {
+            for b in (p.rows.lowerBound - first) / band...(p.rows.upperBound - 1 - first) / band {
+                bandFaces[fillAt[b]] = Int32(k); fillAt[b] += 1
+            }
+        }
+        for b in 0..<bands {
+            let lo = first + b * band, hi = min(lo + band, rows.upperBound)
+            for i in bandStarts[b]..<bandStarts[b + 1] { rasterize(Int(bandFaces[i]), rows: lo..<hi) }
+            colour(lo..<hi, into: target, opacity: opacity)
+        }
+    }
+
+    /// Rasterizes pending face `k` in `band` (visibility only: depth and face number).
+    private mutating func rasterize(_ k: Int, rows band: Range<Int>) {
+        let p = pending[k]
+        let id = base + UInt32(k), base = self.base, firstWins = self.firstWins
         let width = self.width, first = rows.lowerBound
-        let inv = face.inverse.2
-        var reached = false
-        depth.withUnsafeMutableBufferPointer { depth in
-            owner.withUnsafeMutableBufferPointer { owner in
-              reach.withUnsafeMutableBufferPointer { reach in
-                guard let dp = depth.baseAddress, let op = owner.baseAddress else { return }
-                shape.fill(rows: rows, width: width, convex: convex) { y, x0, x1 in
-                    reached = true
+        let inv = p.depth, scale = p.scale, near = p.near
+        // (The depth's step along a row, and its value where 1 / w = 0.)
+        let dx = -scale * near * inv.x, limit = scale
+        // (An opaque layer takes equal depths always, a translucent one on pixels not yet its own.)
+        let always: UInt32 = firstWins ? 0 : 1
+        let rows = max(band.lowerBound, p.rows.lowerBound)..<min(band.upperBound, p.rows.upperBound)
+        guard !rows.isEmpty else { return }
+        edges.withUnsafeBufferPointer { edges in
+            depth.withUnsafeMutableBufferPointer { depth in
+              owner.withUnsafeMutableBufferPointer { owner in
+                reach.withUnsafeMutableBufferPointer { reach in
+                  guard let dp = depth.baseAddress, let op = owner.baseAddress else { return }
+                  ExtrusionFace.scan(UnsafeBufferPointer(rebasing: edges[p.edges]), rows: rows, width: width, convex: p.convex,
+                                     active: &active, crossings: &crossings) { y, x0, x1 in
                     let r = y - first, row = r * width
                     reach[r] = SIMD2(min(reach[r].x, x0), max(reach[r].y, x1))
-                    // (1 / w is affine along the row; the window depth follows from it. The
-                    // test selects rather than branches: which surface wins is unpredictable.)
+                    // (1 / w is affine along the row, and so is the window depth: d = d0 + dx x,
+                    // rounded. The test selects rather than branches: which surface wins is
+                    // unpredictable.)
                     let wAt0 = inv.y * (Double(y) + 0.5) + inv.z
-                    for x in x0..<x1 {
-                        let invW = inv.x * (Double(x) + 0.5) + wAt0
-                        let d = UInt32(min(max(scale * (1 - near * invW) + 0.5, 0), 16_777_215))
-                        let i = row + x
+                    var d = scale * (1 - near * (inv.x * (Double(x0) + 0.5) + wAt0))
+                    for i in (row + x0)..<(row + x1) {
+                        defer { d += dx }
+                        // (Behind the eye, 1 / w <= 0, is a depth past the far end: never taken.)
+                        let valid = d < limit
+                        // (Rounded to the nearest by the bits of d + 2^52, which holds it in its
+                        // low bits: no conversion to check.)
+                        let q = UInt32(truncatingIfNeeded: (min(max(d, 0), 16_777_215) + 0x1p52).bitPattern)
                         let old = dp[i], was = op[i]
                         // (Translucent: a pixel not yet this layer's takes a surface as near as
                         // the depth, as MapLibre's colour pass after its depth pass does.)
-                        let bias: UInt32 = firstWins ? (was < base ? 1 : 0) : 1
-                        let take = invW > 0 && d < old &+ bias
-                        dp[i] = take ? d : old
-                        op[i] = take ? id : was
+                        let bias = (was < base ? 1 : 0) | always
+                        // (All ones where taken: q < old + bias, both below 2^25, by the sign of
+                        // their difference.)
+                        let take = UInt32(bitPattern: Int32(bitPattern: q &- (old &+ bias)) >> 31) & (valid ? ~0 : 0)
+                        dp[i] = q & take | old & ~take
+                        op[i] = id & take | was & ~take
                     }
+                  }
                 }
               }
             }
         }
-        guard reached else { return }
-        faces.append(face)
-        next += 1
     }
 
-    /// Colours the pixels this layer's faces won, at `opacity` (below 1, or with a pattern:
-    /// blended over what is drawn, premultiplied, ONE, ONE_MINUS_SRC_ALPHA).
-    func shade(into target: RenderTarget, opacity: Double) {
-        guard !faces.isEmpty else { return }
+    /// Colours the pixels of `band` this layer's faces won.
+    private func colour(_ band: Range<Int>, into target: RenderTarget, opacity: Double) {
         let width = self.width, first = rows.lowerBound, base = self.base
         let buf = target.pixmap.pixels
         let blend = opacity < 1 || !patterns.isEmpty
         owner.withUnsafeBufferPointer { owner in
-            for r in 0..<reach.count where reach[r].x < reach[r].y {
-                let y = first + r, row = r * width, end = reach[r].y
+            for y in band where reach[y - first].x < reach[y - first].y {
+                let r = y - first, row = r * width, end = reach[r].y
                 var x = reach[r].x
                 // (Run by run of pixels on one face.)
                 while x < end {
@@ -162,9 +226,15 @@ struct ExtrusionSurfaces {
             }
         } else if let c = run {
             let src = SIMD4(c.x, c.y, c.z, 1) * opacity, k = (1 - src.w) / 255
+            // (What lies under a run is mostly a few colours: each blended once.)
+            var under = ~buf[p0 + x0], blended: UInt32 = 0
             for x in x0..<x1 {
                 let dst = buf[p0 + x]
-                buf[p0 + x] = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
+                if dst != under {
+                    under = dst
+                    blended = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
+                }
+                buf[p0 + x] = blended
             }
         } else {
             for x in x0..<x1 { buf[p0 + x] = over(SIMD4(color(v(x).v), 1), buf[p0 + x], opacity) }
