@@ -191,7 +191,8 @@ extension LineMesh {
                             } else {
                                 for x in first..<end {
                                     defer { nx += nxdx; ny += nydx; q += pq.dx; gq += pg.dx }
-                                    shade(x, (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) / q, ramp * gq / q)
+                                    let w = 1 / q
+                                    shade(x, (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) * w, ramp * gq * w)
                                 }
                             }
                         }

@@ -139,9 +139,9 @@ struct ExtrusionFace {
         var lo: Double, hi: Double, x: Double, slope: Double, direction: Double
     }
 
-    /// Appends the face's edges that are not level to `edges`, sorted by `lo`; returns the rows
-    /// of `rows` whose pixel centres the face may cover.
-    func appendEdges(to edges: inout [Edge], rows: Range<Int>) -> Range<Int> {
+    /// Appends the face's edges that are not level to `edges`, sorted by `lo` unless `convex`
+    /// (see `scan`); returns the rows of `rows` whose pixel centres the face may cover.
+    func appendEdges(to edges: inout [Edge], convex: Bool, rows: Range<Int>) -> Range<Int> {
         guard !ringEnds.isEmpty, minY <= maxY else { return rows.lowerBound..<rows.lowerBound }
         let top = max(rows.lowerBound, Int(max(min((minY - 0.5).rounded(.up), 1e9), -1e9)))
         let bottom = min(rows.upperBound, Int(max(min((maxY - 0.5).rounded(.up), 1e9), -1e9)))
@@ -159,7 +159,7 @@ struct ExtrusionFace {
             }
             start = end
         }
-        edges[first...].sort { $0.lo < $1.lo }
+        if !convex { edges[first...].sort { $0.lo < $1.lo } }
         return top..<bottom
     }
 

@@ -84,7 +84,7 @@ struct ExtrusionSurfaces {
     mutating func cover(_ shape: inout ExtrusionFace, convex: Bool, depthScale scale: Double, near: Double,
                         _ face: Face, pattern: ExtrusionPattern?) {
         let e0 = edges.count
-        let covered = shape.appendEdges(to: &edges, rows: rows)
+        let covered = shape.appendEdges(to: &edges, convex: convex, rows: rows)
         guard !covered.isEmpty else { edges.removeSubrange(e0...); return }
         var face = face
         if let pattern { face.pattern = patterns.count; patterns.append(pattern) }
@@ -179,6 +179,7 @@ struct ExtrusionSurfaces {
         let buf = target.pixmap.pixels
         let blend = opacity < 1 || !patterns.isEmpty
         owner.withUnsafeBufferPointer { owner in
+            guard let op = owner.baseAddress else { return }
             for y in band where reach[y - first].x < reach[y - first].y {
                 let r = y - first, row = r * width, end = reach[r].y
                 var x = reach[r].x
@@ -186,6 +187,9 @@ struct ExtrusionSurfaces {
                 while x < end {
                     let o = owner[row + x]
                     var next = x + 1
+                    // (Four at a time, then one by one.)
+                    let four = SIMD4(repeating: o)
+                    while next + 4 <= end && UnsafeRawPointer(op + row + next).loadUnaligned(as: SIMD4<UInt32>.self) == four { next += 4 }
                     while next < end && owner[row + next] == o { next += 1 }
                     if o >= base { shadeRun(faces[Int(o - base)], y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
                     x = next
