@@ -103,6 +103,21 @@ import Testing
         #expect((0..<whole.count).contains { whole.pixels[$0] != 0 })
     }
 
+    /// The depth is the frame's: one renderer drawing frame after frame draws each as a fresh
+    /// one would, though the last frame's nearer boxes stood where this frame's farther ones are.
+    @Test func eachFrameStartsFromAnEmptyDepth() {
+        let near = Self.box(0, 0, half: 0.0002, Self.red), far = Self.box(0, 0.0003, half: 0.0001, Self.blue)
+        let reused = FrameRenderer()
+        _ = Self.render([FillExtrusionDraw(features: FeatureDraw(items: [near]), opacity: 1)], renderer: reused)
+        let layers = [FillExtrusionDraw(features: FeatureDraw(items: [far]), opacity: 0.8),
+                      FillExtrusionDraw(features: FeatureDraw(items: [Self.box(0.0003, 0, half: 0.0001, Self.grey)]), opacity: 1)]
+        let again = Self.render(layers, renderer: reused), fresh = Self.render(layers)
+        #expect((0..<fresh.count).allSatisfy { again.pixels[$0] == fresh.pixels[$0] })
+        // (The far box shows where the near one stood in the frame before.)
+        let p = Self.screen(0, 0.0002, metres: 20)
+        #expect(fresh.color(atX: p.x, y: p.y).b > 100)
+    }
+
     @Test func edgesAlongTheSidesOfTilesFeaturesWereCutToGetNoWall() {
         // Its south side on the equator, a side of tiles at every zoom.
         let items = [Self.box(0.0001, 0.0001, half: 0.0001, Self.grey)]

@@ -8,7 +8,8 @@ import Raster
 /// first rasterized into it (visibility only: a depth and a face number per pixel), then each
 /// pixel the layer won is coloured once: colour is paid per pixel shown, not per face drawn
 /// over it, and a translucent layer shows each pixel's nearest surface once without a second
-/// pass over its faces.
+/// pass over its faces. Both steps go a few rows at a time (see `shade`), so that the rows'
+/// depth, face numbers and pixels stay in the core's cache.
 struct ExtrusionSurfaces {
     /// How a face is coloured: the face's plane (screen (x, y, 1) to (u / w, v / w, 1 / w)) and
     /// its colours from `bottom` (v = 0) to `top` (v = 1), before opacity.
@@ -22,14 +23,15 @@ struct ExtrusionSurfaces {
     }
 
     private var depth: [UInt32] = []
-    /// The number of the face each pixel shows; numbers below `base` are earlier layers' (or
-    /// frames') faces, which this layer does not colour.
+    /// Rows are taken `step` at a time; which of these steps' depth is cleared for this frame.
+    private var step = 1, cleared: [Bool] = []
+    /// The number of the face each pixel of the rows being drawn shows (`k + 1` for `faces[k]`;
+    /// 0: none of this layer's).
     private var owner: [UInt32] = []
-    private var next: UInt32 = 1, base: UInt32 = 1
     private var faces: [Face] = []
-    /// The faces taken and not yet rasterized, in order (face `k` is number `base + k`): their
-    /// edges in `edges`, the rows they may cover, their 1 / w plane, and the
-    /// depth's scale and near plane.
+    /// The faces taken and not yet rasterized, in order (`pending[k]` is `faces[k]`): their
+    /// edges in `edges`, the rows they may cover, their 1 / w plane, and the depth's scale and
+    /// near plane.
     private struct Pending {
         var edges: Range<Int>, rows: Range<Int>, convex: Bool
         var depth: SIMD3<Double>, scale: Double, near: Double
@@ -47,25 +49,17 @@ struct ExtrusionSurfaces {
     /// (opaque layers, depth test less or equal).
     private var firstWins = false
 
-    /// Starts a layer in band `rows` of a `width`-pixel target; the depth is cleared when
-    /// `frame` is a new one (or the band another).
+    /// Starts a layer in band `rows` of a `width`-pixel target; the depth is cleared (step by
+    /// step of rows, when first drawn in) when `frame` is a new one (or the band another).
     mutating func begin(frame: Int, rows: Range<Int>, width: Int, firstWins: Bool) {
-        let n = width * rows.count
         if self.frame != frame || self.rows != rows || self.width != width {
-            if depth.count != n {
-                depth = [UInt32](repeating: 0xFF_FFFF, count: n)
-                owner = [UInt32](repeating: 0, count: n)
-            } else {
-                depth.withUnsafeMutableBufferPointer { $0.update(repeating: 0xFF_FFFF) }
-            }
+            // Steps of rows whose depth, face numbers and pixels together fit in about 256 KiB.
+            step = max(4, min(64, 262_144 / (12 * max(width, 1))))
+            if depth.count != width * rows.count { depth = [UInt32](repeating: 0xFF_FFFF, count: width * rows.count) }
+            if owner.count != width * step { owner = [UInt32](repeating: 0, count: width * step) }
+            cleared = [Bool](repeating: false, count: (rows.count + step - 1) / step)
             self.frame = frame; self.rows = rows; self.width = width
         }
-        // (Face numbers only grow; before they would wrap, every pixel is set to none.)
-        if next > UInt32.max - (1 << 28) {
-            owner.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-            next = 1
-        }
-        base = next
         self.firstWins = firstWins
         faces.removeAll(keepingCapacity: true)
         patterns.removeAll(keepingCapacity: true)
@@ -90,16 +84,15 @@ struct ExtrusionSurfaces {
         if let pattern { face.pattern = patterns.count; patterns.append(pattern) }
         faces.append(face)
         pending.append(Pending(edges: e0..<edges.count, rows: covered, convex: convex, depth: face.inverse.2, scale: scale, near: near))
-        next += 1
     }
 
     /// Rasterizes the faces `cover` took into the depth, then colours the pixels this layer won,
     /// at `opacity` (below 1, or with a pattern: blended over what is drawn, premultiplied, ONE,
-    /// ONE_MINUS_SRC_ALPHA), band of rows by band.
+    /// ONE_MINUS_SRC_ALPHA), `step` rows at a time: the faces in the order they came, then the
+    /// rows' pixels.
     mutating func shade(into target: RenderTarget, opacity: Double) {
         guard !pending.isEmpty else { return }
-        // Bands of rows whose depth, face numbers and pixels together fit in about 256 KiB.
-        let band = max(4, min(64, 262_144 / (12 * max(width, 1)))), first = rows.lowerBound
+        let band = step, first = rows.lowerBound
         let bands = (rows.count + band - 1) / band
         // The faces of each band, in the order they came (a counting sort).
         bandStarts.removeAll(keepingCapacity: true)
@@ -116,8 +109,16 @@ struct ExtrusionSurfaces {
                 bandFaces[fillAt[b]] = Int32(k); fillAt[b] += 1
             }
         }
-        for b in 0..<bands {
+        for b in 0..<bands where bandStarts[b] < bandStarts[b + 1] {
             let lo = first + b * band, hi = min(lo + band, rows.upperBound)
+            if !cleared[b] {
+                cleared[b] = true
+                depth.withUnsafeMutableBufferPointer { d in
+                    guard let p = d.baseAddress else { return }
+                    (p + (lo - first) * width).update(repeating: 0xFF_FFFF, count: (hi - lo) * width)
+                }
+            }
+            owner.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             for i in bandStarts[b]..<bandStarts[b + 1] { rasterize(Int(bandFaces[i]), rows: lo..<hi) }
             colour(lo..<hi, into: target, opacity: opacity)
         }
@@ -126,7 +127,7 @@ struct ExtrusionSurfaces {
     /// Rasterizes pending face `k` in `band` (visibility only: depth and face number).
     private mutating func rasterize(_ k: Int, rows band: Range<Int>) {
         let p = pending[k]
-        let id = base + UInt32(k), base = self.base, firstWins = self.firstWins
+        let id = UInt32(k + 1), firstWins = self.firstWins
         let width = self.width, first = rows.lowerBound
         let inv = p.depth, scale = p.scale, near = p.near
         // (The depth's step along a row, and its value where 1 / w = 0.)
@@ -142,7 +143,7 @@ struct ExtrusionSurfaces {
                   guard let dp = depth.baseAddress, let op = owner.baseAddress else { return }
                   ExtrusionFace.scan(UnsafeBufferPointer(rebasing: edges[p.edges]), rows: rows, width: width, convex: p.convex,
                                      active: &active, crossings: &crossings) { y, x0, x1 in
-                    let r = y - first, row = r * width
+                    let r = y - first, row = r * width, ownRow = (y - band.lowerBound) * width - row
                     reach[r] = SIMD2(min(reach[r].x, x0), max(reach[r].y, x1))
                     // (1 / w is affine along the row, and so is the window depth: d = d0 + dx x,
                     // rounded. The test selects rather than branches: which surface wins is
@@ -156,15 +157,15 @@ struct ExtrusionSurfaces {
                         // (Rounded to the nearest by the bits of d + 2^52, which holds it in its
                         // low bits: no conversion to check.)
                         let q = UInt32(truncatingIfNeeded: (min(max(d, 0), 16_777_215) + 0x1p52).bitPattern)
-                        let old = dp[i], was = op[i]
+                        let old = dp[i], was = op[ownRow + i]
                         // (Translucent: a pixel not yet this layer's takes a surface as near as
                         // the depth, as MapLibre's colour pass after its depth pass does.)
-                        let bias = (was < base ? 1 : 0) | always
+                        let bias = (was == 0 ? 1 : 0) | always
                         // (All ones where taken: q < old + bias, both below 2^25, by the sign of
                         // their difference.)
                         let take = UInt32(bitPattern: Int32(bitPattern: q &- (old &+ bias)) >> 31) & (valid ? ~0 : 0)
                         dp[i] = q & take | old & ~take
-                        op[i] = id & take | was & ~take
+                        op[ownRow + i] = id & take | was & ~take
                     }
                   }
                 }
@@ -175,13 +176,13 @@ struct ExtrusionSurfaces {
 
     /// Colours the pixels of `band` this layer's faces won.
     private func colour(_ band: Range<Int>, into target: RenderTarget, opacity: Double) {
-        let width = self.width, first = rows.lowerBound, base = self.base
+        let width = self.width, first = rows.lowerBound
         let buf = target.pixmap.pixels
         let blend = opacity < 1 || !patterns.isEmpty
         owner.withUnsafeBufferPointer { owner in
             guard let op = owner.baseAddress else { return }
             for y in band where reach[y - first].x < reach[y - first].y {
-                let r = y - first, row = r * width, end = reach[r].y
+                let r = y - first, row = (y - band.lowerBound) * width, end = reach[r].y
                 var x = reach[r].x
                 // (Run by run of pixels on one face.)
                 while x < end {
@@ -191,7 +192,7 @@ struct ExtrusionSurfaces {
                     let four = SIMD4(repeating: o)
                     while next + 4 <= end && UnsafeRawPointer(op + row + next).loadUnaligned(as: SIMD4<UInt32>.self) == four { next += 4 }
                     while next < end && owner[row + next] == o { next += 1 }
-                    if o >= base { shadeRun(faces[Int(o - base)], y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
+                    if o > 0 { shadeRun(faces[Int(o - 1)], y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
                     x = next
                 }
             }
