@@ -133,17 +133,19 @@ extension LineMesh {
                         let rowFirst = max(y0, pixelIndex(minY))
                         let rowEnd = min(y1, pixelIndex(maxY))
                         guard rowFirst < rowEnd else { continue }
+                        // (Each edge's dx / dy, once for all its rows.)
+                        let sab = (bx - ax) / (by - ay), sbc = (cx - bx) / (cy - by), sca = (ax - cx) / (ay - cy)
                         for y in rowFirst..<rowEnd {
                             let yc = Double(y) + 0.5
                             // The row's span: where the centre line y = yc crosses two edges.
                             var lo = Double.infinity, hi = -Double.infinity
-                            @inline(__always) func cross(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double) {
+                            @inline(__always) func cross(_ px: Double, _ py: Double, _ qy: Double, _ slope: Double) {
                                 if (py <= yc && yc < qy) || (qy <= yc && yc < py) {
-                                    let x = px + (yc - py) * (qx - px) / (qy - py)
+                                    let x = px + (yc - py) * slope
                                     lo = min(lo, x); hi = max(hi, x)
                                 }
                             }
-                            cross(ax, ay, bx, by); cross(bx, by, cx, cy); cross(cx, cy, ax, ay)
+                            cross(ax, ay, by, sab); cross(bx, by, cy, sbc); cross(cx, cy, ay, sca)
                             guard lo < hi else { continue }
                             let first = max(x0, pixelIndex(lo))
                             let end = min(x1, pixelIndex(hi))

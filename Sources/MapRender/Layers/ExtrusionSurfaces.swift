@@ -26,7 +26,7 @@ struct ExtrusionSurfaces {
     /// Rows are taken `step` at a time; which of these steps' depth is cleared for this frame.
     private var step = 1, cleared: [Bool] = []
     /// The number of the face each pixel of the rows being drawn shows (`k + 1` for `faces[k]`;
-    /// 0: none of this layer's).
+    /// 0: none of this layer's); all 0 between steps.
     private var owner: [UInt32] = []
     private var faces: [Face] = []
     /// The faces taken and not yet rasterized, in order (`pending[k]` is `faces[k]`): their
@@ -118,9 +118,16 @@ struct ExtrusionSurfaces {
                     (p + (lo - first) * width).update(repeating: 0xFF_FFFF, count: (hi - lo) * width)
                 }
             }
-            owner.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             for i in bandStarts[b]..<bandStarts[b + 1] { rasterize(Int(bandFaces[i]), rows: lo..<hi) }
             colour(lo..<hi, into: target, opacity: opacity)
+            // (The numbers back to none where the faces reached, for the next rows.)
+            owner.withUnsafeMutableBufferPointer { o in
+                guard let p = o.baseAddress else { return }
+                for y in lo..<hi where reach[y - first].x < reach[y - first].y {
+                    let r = reach[y - first]
+                    (p + (y - lo) * width + r.x).update(repeating: 0, count: r.y - r.x)
+                }
+            }
         }
     }
 
