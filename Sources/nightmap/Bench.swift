@@ -36,6 +36,9 @@ extension Headless {
                 lines.append(try addBenchGeoJSON(&model, path: path))
             }
             defer { if scenario.geojson { removeBenchGeoJSON(&model) } }
+            let buildings = model.buildings
+            if let b = scenario.buildings { model.setBuildings(b) }
+            defer { model.setBuildings(buildings) }
             for id in textLayers(model.style) { model.model.setVisibility(layer: id, scenario.text) }
             for id in [MapApp.nightID, MapApp.subsolarID, MapApp.footprintID, MapApp.footprintEdgeID] where model.style.layers.contains(where: { $0.id == id }) {
                 model.model.setVisibility(layer: id, scenario.sky)
@@ -84,7 +87,7 @@ extension Headless {
                 let traced = i == o.frames + warmUp - 1 && ProcessInfo.processInfo.environment["NIGHTMAP_TRACE_ALLOCATIONS"] == "1"
                 var camera = scenario.camera(k, o.frames, home, model.camera.bounds)
                 camera.bearing = home.bearing           // (`--bearing`: the scenario turned)
-                camera.pitch = o.pitch ?? home.pitch    // (`--pitch`: every scenario tilted)
+                camera.pitch = o.pitch ?? scenario.pitch ?? home.pitch    // (`--pitch`: every scenario tilted)
                 // Tiles the new view needs are read and decoded before the frame, untimed (the
                 // window's loader threads do it while frames go on): `describe ms` is the rest.
                 do {
@@ -141,6 +144,9 @@ extension Headless {
             if let a = medians[with], let b = medians[without] {
                 lines.append(String(format: "text: %@ takes %.2f times %@ (medians)", with, a / b, without))
             }
+        }
+        if let tilted = medians["streets-3d"], let flat = medians["streets"] {
+            lines.append(String(format: "tilt: streets-3d takes %.2f times streets (medians)", tilted / flat))
         }
         if let with = medians["pan"], let without = medians["pan-nosky"] {
             lines.append(String(format: "day and night and the footprint: %.2f ms of a pan frame (pan - pan-nosky)", with - without))

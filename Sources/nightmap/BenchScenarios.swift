@@ -28,6 +28,10 @@ extension Headless {
         var weather: (mosaic: TileMosaic, clouds: Int)? = nil
         /// The GeoJSON file `NIGHTMAP_BENCH_GEOJSON` names drawn on top (skipped without one).
         var geojson = false
+        /// The camera's pitch (nil: the scene's; `--pitch` wins) and the street map's buildings
+        /// (nil: as they are).
+        var pitch: Double? = nil
+        var buildings: BuildingsMode? = nil
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
     }
 
@@ -60,6 +64,11 @@ extension Headless {
         },
         // The Helsinki street map at zoom 15, panning about 600 by 350 m: every layer redrawn.
         Scenario(name: "streets", scene: "streets") { i, n, home, _ in
+            let t = Double(i) / Double(n) * 2 * Double.pi
+            return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
+        },
+        // The same tilted to 60 degrees with the buildings raised (issue 42: under twice `streets`).
+        Scenario(name: "streets-3d", scene: "streets", pitch: 60, buildings: .threeD) { i, n, home, _ in
             let t = Double(i) / Double(n) * 2 * Double.pi
             return CameraState(center: LngLat(lng: home.center.lng + 0.005 * sin(t), lat: home.center.lat + 0.0016 * sin(2 * t)), zoom: 15)
         },

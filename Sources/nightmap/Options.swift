@@ -158,7 +158,7 @@ struct Options: Equatable {
                          local feed that fails half the time (default 60; exits 1 if memory grows
                          2 MB or more after warm-up or a frame takes over 50 ms)
       --scenario NAMES   bench: run only these scenarios, comma-separated (pulse, pan, pan-notext, pan-nosky, pan-mt, 1080p, world, world-notext, streets,
-                         streets-notext, zoom-sweep, radar-live)
+                         streets-3d, streets-notext, zoom-sweep, radar-live)
       --verbose          view: log camera and timer changes on stdout
       --no-restore       view: ignore the saved state (camera, scene, light, units, help, window size)
       --pixel-ratio R    snapshot, state: device pixels per CSS pixel, 1 to 4 (default 1)
