@@ -159,7 +159,13 @@ struct ExtrusionFace {
             }
             start = end
         }
-        if !convex { edges[first...].sort { $0.lo < $1.lo } }
+        // (Sorted where they lie: sorting the slice would copy it.)
+        if !convex {
+            edges.withUnsafeMutableBufferPointer { all in
+                var mine = UnsafeMutableBufferPointer(rebasing: all[first...])
+                mine.sort { $0.lo < $1.lo }
+            }
+        }
         return top..<bottom
     }
 
