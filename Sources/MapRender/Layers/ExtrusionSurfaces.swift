@@ -150,29 +150,31 @@ struct ExtrusionSurfaces {
                   guard let dp = depth.baseAddress, let op = owner.baseAddress else { return }
                   ExtrusionFace.scan(UnsafeBufferPointer(rebasing: edges[p.edges]), rows: rows, width: width, convex: p.convex,
                                      active: &active, crossings: &crossings) { y, x0, x1 in
-                    let r = y - first, row = r * width, ownRow = (y - band.lowerBound) * width - row
+                    let r = y - first
                     reach[r] = SIMD2(min(reach[r].x, x0), max(reach[r].y, x1))
                     // (1 / w is affine along the row, and so is the window depth: d = d0 + dx x,
                     // rounded. The test selects rather than branches: which surface wins is
                     // unpredictable.)
                     let wAt0 = inv.y * (Double(y) + 0.5) + inv.z
                     var d = scale * (1 - near * (inv.x * (Double(x0) + 0.5) + wAt0))
-                    for i in (row + x0)..<(row + x1) {
-                        defer { d += dx }
+                    // (Through pointers stepped along the row: few values live in the loop.)
+                    var depthAt = dp + (r &* width &+ x0), ownerAt = op + ((y &- band.lowerBound) &* width &+ x0)
+                    for _ in x0..<x1 {
                         // (Behind the eye, 1 / w <= 0, is a depth past the far end: never taken.)
                         let valid = d < limit
                         // (Rounded to the nearest by the bits of d + 2^52, which holds it in its
                         // low bits: no conversion to check.)
                         let q = UInt32(truncatingIfNeeded: (min(max(d, 0), 16_777_215) + 0x1p52).bitPattern)
-                        let old = dp[i], was = op[ownRow + i]
+                        let old = depthAt.pointee, was = ownerAt.pointee
                         // (Translucent: a pixel not yet this layer's takes a surface as near as
                         // the depth, as MapLibre's colour pass after its depth pass does.)
                         let bias = (was == 0 ? 1 : 0) | always
                         // (All ones where taken: q < old + bias, both below 2^25, by the sign of
                         // their difference.)
                         let take = UInt32(bitPattern: Int32(bitPattern: q &- (old &+ bias)) >> 31) & (valid ? ~0 : 0)
-                        dp[i] = q & take | old & ~take
-                        op[ownRow + i] = id & take | was & ~take
+                        depthAt.pointee = q & take | old & ~take
+                        ownerAt.pointee = id & take | was & ~take
+                        depthAt += 1; ownerAt += 1; d += dx
                     }
                   }
                 }
