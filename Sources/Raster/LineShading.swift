@@ -122,8 +122,10 @@ extension LineMesh {
                         // in perspective n q and q are, with q = 1 / w (q = 1 on the flat map).
                         let qa = perspective ? pos[3 * count + i0] : 1, qb = perspective ? pos[3 * count + i1] : 1
                         let qc = perspective ? pos[3 * count + i2] : 1
+                        // (One division for the triangle's planes.)
+                        let perDet = 1 / det
                         @inline(__always) func plane(_ a: Double, _ b: Double, _ c: Double) -> (at: Double, dx: Double, dy: Double) {
-                            (a, ((b - a) * (cy - ay) - (c - a) * (by - ay)) / det, ((c - a) * (bx - ax) - (b - a) * (cx - ax)) / det)
+                            (a, ((b - a) * (cy - ay) - (c - a) * (by - ay)) * perDet, ((c - a) * (bx - ax) - (b - a) * (cx - ax)) * perDet)
                         }
                         let pnx = plane(va.nx * qa, vb.nx * qb, vc.nx * qc), pny = plane(va.ny * qa, vb.ny * qb, vc.ny * qc)
                         let flat = (at: 1.0, dx: 0.0, dy: 0.0)
