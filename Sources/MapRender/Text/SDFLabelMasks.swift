@@ -104,41 +104,61 @@ struct SDFLabelMasks {
         }
         let (left, top, width, height) = grid
         x = left; y = top
-        // Coverage in floats while quads are blended over each other, then 8 bits.
-        var haloCover = [Float](repeating: 0, count: s.haloWidth > 0 ? width * height : 0)
-        var fillCover = [[Float]](repeating: [Float](repeating: 0, count: width * height), count: groups)
+        // Coverage in floats while quads are blended over each other, then 8 bits; the fill
+        // groups one after another in `fillCover`.
+        let area = width * height
+        var haloCover = [Float](repeating: 0, count: s.haloWidth > 0 ? area : 0)
+        var fillCover = [Float](repeating: 0, count: groups * area)
         let gamma = 0.105 / fontScale * s.gammaScale
         let haloGamma = (s.haloBlur * 1.19 / 8 + 0.105) / fontScale * s.gammaScale
         let haloEdge = (6 - s.haloWidth / fontScale) / 8
         let inner = 0.75
-        for (quad, glyph, group) in quads {
-            glyphsDrawn += 1
-            let bw = glyph.width + 2 * SDFGlyph.border, bh = glyph.height + 2 * SDFGlyph.border
-            glyph.bitmap.withUnsafeBufferPointer { field in
-                func distance(_ bx: Double, _ by: Double) -> Double {
-                    // Bilinear, texel centres at +0.5, nothing outside the field (the atlas' padding).
-                    let fx = bx - 0.5, fy = by - 0.5
-                    let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
-                    let tx = fx - Double(ix), ty = fy - Double(iy)
-                    func at(_ x: Int, _ y: Int) -> Double { x < 0 || y < 0 || x >= bw || y >= bh ? 0 : Double(field[y * bw + x]) }
-                    let a = at(ix, iy) + (at(ix + 1, iy) - at(ix, iy)) * tx
-                    let b = at(ix, iy + 1) + (at(ix + 1, iy + 1) - at(ix, iy + 1)) * tx
-                    return (a + (b - a) * ty) / 255
-                }
-                quad.forEachPixel(left: left, top: top, width: width, height: height) { i, tu, tv in
-                    let d = distance(tu - 1, tv - 1)
-                    let fill = Float(smoothstep(inner - gamma, inner + gamma, d))
-                    if fill > 0 { fillCover[group][i] += fill * (1 - fillCover[group][i]) }
-                    if !haloCover.isEmpty {
-                        let hollow = 1 - smoothstep(inner, inner + 2 * haloGamma, d)
-                        let a = Float(min(smoothstep(haloEdge - haloGamma, haloEdge + haloGamma, d), hollow))
-                        if a > 0 { haloCover[i] += a * (1 - haloCover[i]) }
+        let hasHalo = !haloCover.isEmpty
+        haloCover.withUnsafeMutableBufferPointer { haloCover in
+          fillCover.withUnsafeMutableBufferPointer { fillCover in
+            for (quad, glyph, group) in quads {
+                glyphsDrawn += 1
+                let bw = glyph.width + 2 * SDFGlyph.border, bh = glyph.height + 2 * SDFGlyph.border
+                let groupCover = fillCover.baseAddress.map { $0 + group * area }
+                glyph.bitmap.withUnsafeBufferPointer { field in
+                    func distance(_ bx: Double, _ by: Double) -> Double {
+                        // Bilinear, texel centres at +0.5, nothing outside the field (the atlas' padding).
+                        // (Floors by truncation: `rounded(.down)` calls the C library here.)
+                        let fx = bx - 0.5, fy = by - 0.5
+                        var ix = Int(fx), iy = Int(fy)
+                        if Double(ix) > fx { ix -= 1 }
+                        if Double(iy) > fy { iy -= 1 }
+                        let tx = fx - Double(ix), ty = fy - Double(iy)
+                        let s00: Double, s10: Double, s01: Double, s11: Double
+                        if ix >= 0 && iy >= 0 && ix + 1 < bw && iy + 1 < bh {
+                            let k = iy * bw + ix
+                            s00 = Double(field[k]); s10 = Double(field[k + 1]); s01 = Double(field[k + bw]); s11 = Double(field[k + bw + 1])
+                        } else {
+                            func at(_ x: Int, _ y: Int) -> Double { x < 0 || y < 0 || x >= bw || y >= bh ? 0 : Double(field[y * bw + x]) }
+                            s00 = at(ix, iy); s10 = at(ix + 1, iy); s01 = at(ix, iy + 1); s11 = at(ix + 1, iy + 1)
+                        }
+                        let a = s00 + (s10 - s00) * tx
+                        let b = s01 + (s11 - s01) * tx
+                        return (a + (b - a) * ty) / 255
+                    }
+                    quad.forEachPixel(left: left, top: top, width: width, height: height) { i, tu, tv in
+                        let d = distance(tu - 1, tv - 1)
+                        let fill = Float(smoothstep(inner - gamma, inner + gamma, d))
+                        if fill > 0, let g = groupCover { g[i] += fill * (1 - g[i]) }
+                        if hasHalo {
+                            let hollow = 1 - smoothstep(inner, inner + 2 * haloGamma, d)
+                            let a = Float(min(smoothstep(haloEdge - haloGamma, haloEdge + haloGamma, d), hollow))
+                            if a > 0 { haloCover[i] += a * (1 - haloCover[i]) }
+                        }
                     }
                 }
             }
+          }
         }
-        func bytes(_ cover: [Float]) -> [UInt8] { cover.map { UInt8(min(max($0 * 255, 0), 255).rounded()) } }
-        halo = AlphaMask(width: width, height: height, alpha: haloCover.isEmpty ? [UInt8](repeating: 0, count: width * height) : bytes(haloCover))
-        fills = fillCover.map { AlphaMask(width: width, height: height, alpha: bytes($0)) }
+        // (Rounded as `rounded()` rounds a value in 0...255, half away from zero: + 0.5, exact
+        // in a Double, then truncated.)
+        func bytes(_ cover: ArraySlice<Float>) -> [UInt8] { cover.map { UInt8(Double(min(max($0 * 255, 0), 255)) + 0.5) } }
+        halo = AlphaMask(width: width, height: height, alpha: hasHalo ? bytes(haloCover[...]) : [UInt8](repeating: 0, count: area))
+        fills = (0..<groups).map { AlphaMask(width: width, height: height, alpha: bytes(fillCover[$0 * area..<($0 + 1) * area])) }
     }
 }
