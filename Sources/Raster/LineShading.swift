@@ -51,31 +51,26 @@ extension LineMesh {
             }
             return (x, y, v.ex * outset, v.ey * outset)
         }
-        // Where every vertex lands on screen.
+        // Where every vertex lands on screen (x, y pairs); on the ground in perspective, after
+        // the positions, each vertex's MapLibre gamma scale (its extrusion's flat length over its
+        // length on screen there), which keeps the fade at the edges about a screen pixel wide at
+        // any depth, then its 1 / w, as v_normal is interpolated as a GPU interpolates a varying,
+        // correct for perspective (linear in x / w, y / w, 1 / w).
+        let count = vertices.count, perspective = ground != nil
         scratch.removeAll(keepingCapacity: true)
-        for v in vertices {
+        scratch.append(contentsOf: repeatElement(0, count: (perspective ? 4 : 2) * count))
+        for (i, v) in vertices.enumerated() {
             let p = place(v)
             var x = p.x + p.ex, y = p.y + p.ey
-            if let ground { let q = ground.apply(x, y); x = q.x; y = q.y }
-            scratch.append(x); scratch.append(y)
-        }
-        // On the ground in perspective, after the positions: each vertex's MapLibre gamma scale
-        // (its extrusion's flat length over its length on screen there), which keeps the fade at
-        // the edges about a screen pixel wide at any depth; then its 1 / w, as v_normal is
-        // interpolated as a GPU interpolates a varying, correct for perspective (linear in
-        // x / w, y / w, 1 / w).
-        let count = vertices.count, perspective = ground != nil
-        if let ground {
-            for (i, v) in vertices.enumerated() {
-                let p = place(v), flat = (p.ex * p.ex + p.ey * p.ey).squareRoot()
-                let q = ground.apply(p.x, p.y), dx = scratch[2 * i] - q.x, dy = scratch[2 * i + 1] - q.y
-                let onScreen = (dx * dx + dy * dy).squareRoot()
-                scratch.append(flat > 0 && onScreen > 0 ? flat / onScreen : .nan)
+            if let ground {
+                let s = ground.apply(x, y), q = ground.apply(p.x, p.y)
+                let flat = (p.ex * p.ex + p.ey * p.ey).squareRoot()
+                let onScreen = ((s.x - q.x) * (s.x - q.x) + (s.y - q.y) * (s.y - q.y)).squareRoot()
+                scratch[2 * count + i] = flat > 0 && onScreen > 0 ? flat / onScreen : .nan
+                scratch[3 * count + i] = 1 / ground.depth(x, y)
+                x = s.x; y = s.y
             }
-            for v in vertices {
-                let p = place(v)
-                scratch.append(1 / ground.depth(p.x + p.ex, p.y + p.ey))
-            }
+            scratch[2 * i] = x; scratch[2 * i + 1] = y
         }
         var x0 = 0, x1 = pixmap.width, y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, pixmap.height)
         if let clip { x0 = max(x0, clip.x0); x1 = min(x1, clip.x1); y0 = max(y0, clip.y0); y1 = min(y1, clip.y1) }

@@ -30,11 +30,9 @@ struct ExtrusionSurfaces {
     private var owner: [UInt32] = []
     private var faces: [Face] = []
     /// The faces taken and not yet rasterized, in order (`pending[k]` is `faces[k]`): their
-    /// edges in `edges`, the rows they may cover, their 1 / w plane, and the depth's scale and
-    /// near plane.
+    /// edges in `edges` and the rows they may cover.
     private struct Pending {
         var edges: Range<Int>, rows: Range<Int>, convex: Bool
-        var depth: SIMD3<Double>, scale: Double, near: Double
     }
     private var pending: [Pending] = []
     private var edges: [ExtrusionFace.Edge] = [], active: [Int32] = [], crossings: [SIMD2<Double>] = []
@@ -48,10 +46,12 @@ struct ExtrusionSurfaces {
     /// layers, as MapLibre's depth pass then colour pass: each pixel coloured once) or the last
     /// (opaque layers, depth test less or equal).
     private var firstWins = false
+    /// The camera's window depth of 1 / w: depthScale x (1 - near / w).
+    private var depthScale = 0.0, near = 0.0
 
     /// Starts a layer in band `rows` of a `width`-pixel target; the depth is cleared (step by
     /// step of rows, when first drawn in) when `frame` is a new one (or the band another).
-    mutating func begin(frame: Int, rows: Range<Int>, width: Int, firstWins: Bool) {
+    mutating func begin(frame: Int, rows: Range<Int>, width: Int, firstWins: Bool, depthScale: Double, near: Double) {
         if self.frame != frame || self.rows != rows || self.width != width {
             // Steps of rows whose depth, face numbers and pixels together fit in about 256 KiB.
             step = max(4, min(64, 262_144 / (12 * max(width, 1))))
@@ -61,6 +61,7 @@ struct ExtrusionSurfaces {
             self.frame = frame; self.rows = rows; self.width = width
         }
         self.firstWins = firstWins
+        self.depthScale = depthScale; self.near = near
         faces.removeAll(keepingCapacity: true)
         patterns.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
@@ -75,15 +76,14 @@ struct ExtrusionSurfaces {
     /// Takes `shape`'s pixels (by their centres) where the face is nearest, to be coloured by
     /// `face` (with `pattern` on it). Faces are kept and rasterized by `shade`, in the order they
     /// came, band of rows by band: the depth and face numbers of a band stay in the core's cache.
-    mutating func cover(_ shape: inout ExtrusionFace, convex: Bool, depthScale scale: Double, near: Double,
-                        _ face: Face, pattern: ExtrusionPattern?) {
+    mutating func cover(_ shape: inout ExtrusionFace, convex: Bool, _ face: Face, pattern: ExtrusionPattern?) {
         let e0 = edges.count
         let covered = shape.appendEdges(to: &edges, convex: convex, rows: rows)
         guard !covered.isEmpty else { edges.removeSubrange(e0...); return }
         var face = face
         if let pattern { face.pattern = patterns.count; patterns.append(pattern) }
         faces.append(face)
-        pending.append(Pending(edges: e0..<edges.count, rows: covered, convex: convex, depth: face.inverse.2, scale: scale, near: near))
+        pending.append(Pending(edges: e0..<edges.count, rows: covered, convex: convex))
     }
 
     /// Rasterizes the faces `cover` took into the depth, then colours the pixels this layer won,
@@ -95,17 +95,18 @@ struct ExtrusionSurfaces {
         let band = step, first = rows.lowerBound
         let bands = (rows.count + band - 1) / band
         // The faces of each band, in the order they came (a counting sort).
+        func bandsOf(_ p: Pending) -> ClosedRange<Int> { (p.rows.lowerBound - first) / band...(p.rows.upperBound - 1 - first) / band }
         bandStarts.removeAll(keepingCapacity: true)
         bandStarts.append(contentsOf: repeatElement(0, count: bands + 1))
         for p in pending {
-            for b in (p.rows.lowerBound - first) / band...(p.rows.upperBound - 1 - first) / band { bandStarts[b + 1] += 1 }
+            for b in bandsOf(p) { bandStarts[b + 1] += 1 }
         }
         for b in 0..<bands { bandStarts[b + 1] += bandStarts[b] }
         bandFaces.removeAll(keepingCapacity: true)
         bandFaces.append(contentsOf: repeatElement(0, count: bandStarts[bands]))
         var fillAt = bandStarts
         for (k, p) in pending.enumerated() {
-            for b in (p.rows.lowerBound - first) / band...(p.rows.upperBound - 1 - first) / band {
+            for b in bandsOf(p) {
                 bandFaces[fillAt[b]] = Int32(k); fillAt[b] += 1
             }
         }
@@ -136,7 +137,7 @@ struct ExtrusionSurfaces {
         let p = pending[k]
         let id = UInt32(k + 1), firstWins = self.firstWins
         let width = self.width, first = rows.lowerBound
-        let inv = p.depth, scale = p.scale, near = p.near
+        let inv = faces[k].inverse.2, scale = depthScale, near = self.near
         // (The depth's step along a row, and its value where 1 / w = 0.)
         let dx = -scale * near * inv.x, limit = scale
         // (An opaque layer takes equal depths always, a translucent one on pixels not yet its own.)

@@ -32,8 +32,9 @@ final class FillExtrusionRenderLayer {
         let width = target.width, rows = target.rows
         guard draw.opacity > 0, !rows.isEmpty, width > 0 else { return }
         let patterned = draw.features.items.contains { $0.paint.pattern != nil }
-        surfaces.begin(frame: frame, rows: rows, width: width, firstWins: draw.opacity < 1 || patterned)
-        drawFeatures(draw, ExtrusionCamera(view), target)
+        let cam = ExtrusionCamera(view)
+        surfaces.begin(frame: frame, rows: rows, width: width, firstWins: draw.opacity < 1 || patterned, depthScale: cam.depthScale, near: cam.near)
+        drawFeatures(draw, cam, target)
         surfaces.shade(into: target, opacity: draw.opacity)
     }
 
@@ -272,7 +273,7 @@ final class FillExtrusionRenderLayer {
             let p = packPremultiplied(SIMD4(bottom.x, bottom.y, bottom.z, 1))
             if bottom == top || p == packPremultiplied(SIMD4(top.x, top.y, top.z, 1)) { packed = p }
         }
-        surfaces.cover(&face, convex: convex, depthScale: cam.depthScale, near: cam.near,
+        surfaces.cover(&face, convex: convex,
                        ExtrusionSurfaces.Face(inverse: face.inverse, bottom: bottom, top: top, packed: packed, pattern: -1),
                        pattern: pattern)
     }
