@@ -72,13 +72,14 @@ extension LineMesh {
             }
             scratch[2 * i] = x; scratch[2 * i + 1] = y
         }
-        var x0 = 0, x1 = pixmap.width, y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, pixmap.height)
-        if let clip { x0 = max(x0, clip.x0); x1 = min(x1, clip.x1); y0 = max(y0, clip.y0); y1 = min(y1, clip.y1) }
+        let x0 = max(0, clip?.x0 ?? 0), x1 = min(pixmap.width, clip?.x1 ?? pixmap.width)
+        let y0 = max(rows.lowerBound, 0, clip?.y0 ?? 0), y1 = min(rows.upperBound, pixmap.height, clip?.y1 ?? pixmap.height)
         guard x0 < x1, y0 < y1 else { return }
         let color = shading.color.packed
         let opaque = color >> 24 == 255
-        // Distances (in outer half-widths) inside which alpha is 1 everywhere.
-        let solidFrom = inset > 0 ? Double.infinity : 0.0
+        // A line with a gap has no solid core; without one, alpha is 1 within `solidTo` outer
+        // half-widths of the centre (on the flat map).
+        let hollow = inset > 0
         let solidTo = (outset - ramp) / outset
         let stride = pixmap.width
         let pixels = pixmap.pixels
@@ -127,73 +128,89 @@ extension LineMesh {
                         let pq = perspective ? plane(qa, qb, qc) : flat, pg = perspective ? plane(ga * qa, gb * qb, gc * qc) : flat
                         let nxdx = pnx.dx, nxdy = pnx.dy, nydx = pny.dx, nydy = pny.dy
                         let round = va.nx != 0 || vb.nx != 0 || vc.nx != 0
-                        let rowFirst = max(y0, pixelIndex(minY))
-                        let rowEnd = min(y1, pixelIndex(maxY))
-                        guard rowFirst < rowEnd else { continue }
+                        // The triangle's corners from top to bottom; each edge is evaluated from its
+                        // upper corner, so triangles sharing an edge find the same crossings.
+                        var p0 = (x: ax, y: ay), p1 = (x: bx, y: by), p2 = (x: cx, y: cy)
+                        if p1.y < p0.y { swap(&p1, &p0) }
+                        if p2.y < p1.y { swap(&p2, &p1) }
+                        if p1.y < p0.y { swap(&p1, &p0) }
+                        let t = p0, m = p1, b = p2
                         // (Each edge's dx / dy, once for all its rows.)
-                        let sab = (bx - ax) / (by - ay), sbc = (cx - bx) / (cy - by), sca = (ax - cx) / (ay - cy)
-                        for y in rowFirst..<rowEnd {
-                            let yc = Double(y) + 0.5
-                            // The row's span: where the centre line y = yc crosses two edges.
-                            var lo = Double.infinity, hi = -Double.infinity
-                            @inline(__always) func cross(_ px: Double, _ py: Double, _ qy: Double, _ slope: Double) {
-                                if (py <= yc && yc < qy) || (qy <= yc && yc < py) {
-                                    let x = px + (yc - py) * slope
-                                    lo = min(lo, x); hi = max(hi, x)
-                                }
-                            }
-                            cross(ax, ay, by, sab); cross(bx, by, cy, sbc); cross(cx, cy, ay, sca)
-                            guard lo < hi else { continue }
+                        let long = (b.x - t.x) / (b.y - t.y), upper = (m.x - t.x) / (m.y - t.y), lower = (b.x - m.x) / (b.y - m.y)
+                        let top = max(y0, pixelIndex(t.y)), middle = pixelIndex(m.y), bottom = min(y1, pixelIndex(b.y))
+                        // One row's pixels whose centres lie between lo and hi: its span.
+                        @inline(__always) func row(_ y: Int, _ yc: Double, _ xa: Double, _ xb: Double) {
+                            let lo = min(xa, xb), hi = max(xa, xb)
+                            guard lo < hi else { return }
                             let first = max(x0, pixelIndex(lo))
                             let end = min(x1, pixelIndex(hi))
-                            guard first < end else { continue }
+                            guard first < end else { return }
                             let xc = Double(first) + 0.5
                             var nx = pnx.at + nxdx * (xc - ax) + nxdy * (yc - ay)
                             var ny = pny.at + nydx * (xc - ax) + nydy * (yc - ay)
-                            var q = perspective ? pq.at + pq.dx * (xc - ax) + pq.dy * (yc - ay) : 1
-                            var gq = perspective ? pg.at + pg.dx * (xc - ax) + pg.dy * (yc - ay) : 1
                             let row = pixels + y &* stride
-                            @inline(__always) func shade(_ x: Int, _ n: Double, _ ramp: Double) {
-                                let d = n * outset
-                                var a = min(d - (inset - ramp), outset - d) / ramp
-                                if !(a > 0) { return }
-                                if a > 1 { a = 1 }
-                                if a == 1 && opaque { row[x] = color; return }
-                                let s = Blend.scale(color, UInt32(a * 256 + 0.5))
-                                row[x] = Blend.over(s, row[x])
-                            }
-                            if solidFrom == 0 && solidTo > 0 && opaque {
-                                // |n| is convex along the row (quasi-convex in perspective): solid
-                                // at both ends is solid throughout.
-                                // (In perspective the gamma scale is monotonic along the row: the
-                                // larger end's bounds it.)
-                                let m = Double(end - 1 - first)
-                                let lx = nx + nxdx * m, ly = ny + nydx * m
-                                var d0 = round ? (nx * nx + ny * ny).squareRoot() : abs(ny)
-                                var d1 = round ? (lx * lx + ly * ly).squareRoot() : abs(ly)
-                                var solid = solidTo
-                                if perspective {
-                                    let lq = q + pq.dx * m
-                                    d0 /= q; d1 /= lq
-                                    solid = (outset - ramp * max(gq / q, (gq + pg.dx * m) / lq)) / outset
-                                }
-                                if solid > 0 && d0 <= solid && d1 <= solid {
-                                    (row + first).update(repeating: color, count: end - first)
-                                    continue
-                                }
-                            }
                             if !perspective {
+                                if !hollow && solidTo > 0 && opaque {
+                                    // |n| is convex along the row: solid at both ends is solid
+                                    // throughout.
+                                    let last = Double(end - 1 - first)
+                                    let lx = nx + nxdx * last, ly = ny + nydx * last
+                                    let d0 = round ? (nx * nx + ny * ny).squareRoot() : abs(ny)
+                                    let d1 = round ? (lx * lx + ly * ly).squareRoot() : abs(ly)
+                                    if d0 <= solidTo && d1 <= solidTo {
+                                        (row + first).update(repeating: color, count: end - first)
+                                        return
+                                    }
+                                }
                                 for x in first..<end {
                                     defer { nx += nxdx; ny += nydx }
-                                    shade(x, round ? (nx * nx + ny * ny).squareRoot() : abs(ny), ramp)
+                                    let d = (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) * outset
+                                    var a = min(d - (inset - ramp), outset - d) / ramp
+                                    if !(a > 0) { continue }
+                                    if a > 1 { a = 1 }
+                                    if a == 1 && opaque { row[x] = color; continue }
+                                    row[x] = Blend.over(Blend.scale(color, UInt32(a * 256 + 0.5)), row[x])
                                 }
-                            } else {
-                                for x in first..<end {
-                                    defer { nx += nxdx; ny += nydx; q += pq.dx; gq += pg.dx }
-                                    let w = 1 / q
-                                    shade(x, (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) * w, ramp * gq * w)
+                                return
+                            }
+                            // In perspective n, the gamma-scaled ramp and the edges are all taken
+                            // times q = 1 / w, which keeps them linear along the row; alpha, their
+                            // ratio, needs no 1 / w, and a pixel inside the solid core no division:
+                            //     a = min(|n q| outset - inset q + ramp g q, outset q - |n q| outset) / (ramp g q)
+                            var oq = outset * (pq.at + pq.dx * (xc - ax) + pq.dy * (yc - ay))
+                            var rq = ramp * (pg.at + pg.dx * (xc - ax) + pg.dy * (yc - ay))
+                            let oqdx = outset * pq.dx, rqdx = ramp * pg.dx, insetOverOutset = inset / outset
+                            if !hollow && opaque {
+                                // outset q - |n q| outset - ramp g q is concave along the row (q and
+                                // g q linear, |n q| convex): not negative at both ends, it is not
+                                // negative throughout.
+                                let last = Double(end - 1 - first)
+                                let lx = nx + nxdx * last, ly = ny + nydx * last
+                                let d0 = (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) * outset
+                                let d1 = (round ? (lx * lx + ly * ly).squareRoot() : abs(ly)) * outset
+                                if oq - d0 >= rq && (oq + oqdx * last) - d1 >= rq + rqdx * last {
+                                    (row + first).update(repeating: color, count: end - first)
+                                    return
                                 }
                             }
+                            for x in first..<end {
+                                defer { nx += nxdx; ny += nydx; oq += oqdx; rq += rqdx }
+                                let d = (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) * outset
+                                let reach = min(d - oq * insetOverOutset + rq, oq - d)
+                                if !(reach > 0) { continue }
+                                if reach >= rq && opaque { row[x] = color; continue }
+                                let a = min(reach / rq, 1)
+                                if a == 1 && opaque { row[x] = color; continue }
+                                row[x] = Blend.over(Blend.scale(color, UInt32(a * 256 + 0.5)), row[x])
+                            }
+                        }
+                        guard top < bottom else { continue }
+                        for y in top..<bottom {
+                            let yc = Double(y) + 0.5
+                            // (The short edge beside the long one: the upper above the middle corner.)
+                            let above = y < middle
+                            let sx = above ? t.x : m.x, sy = above ? t.y : m.y, slope = above ? upper : lower
+                            row(y, yc, t.x + (yc - t.y) * long, sx + (yc - sy) * slope)
                         }
                     }
                 }
