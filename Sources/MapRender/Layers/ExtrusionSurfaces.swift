@@ -142,6 +142,8 @@ struct ExtrusionSurfaces {
         let dx = -scale * near * inv.x, limit = scale
         // (An opaque layer takes equal depths always, a translucent one on pixels not yet its own.)
         let always: UInt32 = firstWins ? 0 : 1
+        let magic4 = SIMD4<Double>(repeating: 0x1p52), one4 = SIMD4<Int32>(repeating: 1)
+        let always4 = SIMD4(repeating: Int32(always)), id4 = SIMD4(repeating: Int32(id))
         let rows = max(band.lowerBound, p.rows.lowerBound)..<min(band.upperBound, p.rows.upperBound)
         guard !rows.isEmpty else { return }
         edges.withUnsafeBufferPointer { edges in
@@ -160,7 +162,28 @@ struct ExtrusionSurfaces {
                     var d = scale * (1 - near * (inv.x * (Double(x0) + 0.5) + wAt0))
                     // (Through pointers stepped along the row: few values live in the loop.)
                     var depthAt = dp + (r &* width &+ x0), ownerAt = op + ((y &- band.lowerBound) &* width &+ x0)
-                    for _ in x0..<x1 {
+                    var x = x0
+                    // (Four pixels at a time where the whole span lies well inside the depth
+                    // range, as a face's pixels do (1 / w is affine, between its corners' within
+                    // near...far): no clamp or validity to test; the depths stepped one by one as
+                    // below and rounded by the same bits, the same values.)
+                    let dEnd = d + dx * Double(x1 - x0)
+                    if min(d, dEnd) > 1 && max(d, dEnd) < 16_777_214 {
+                        while x &+ 4 <= x1 {
+                            let d1 = d + dx, d2 = d1 + dx, d3 = d2 + dx
+                            let q = SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(SIMD4(d, d1, d2, d3) + magic4, to: SIMD4<Int64>.self))
+                            d = d3 + dx
+                            let old = UnsafeRawPointer(depthAt).loadUnaligned(as: SIMD4<Int32>.self)
+                            let was = UnsafeRawPointer(ownerAt).loadUnaligned(as: SIMD4<Int32>.self)
+                            let bias = was .== .zero
+                            let take = (q &- (old &+ (one4 & unsafeBitCast(bias, to: SIMD4<Int32>.self) | always4))) &>> 31
+                            UnsafeMutableRawPointer(depthAt).storeBytes(of: q & take | old & ~take, as: SIMD4<Int32>.self)
+                            UnsafeMutableRawPointer(ownerAt).storeBytes(of: id4 & take | was & ~take, as: SIMD4<Int32>.self)
+                            depthAt += 4; ownerAt += 4; x &+= 4
+                        }
+                    }
+                    while x < x1 {
+                        x &+= 1
                         // (Behind the eye, 1 / w <= 0, is a depth past the far end: never taken.)
                         let valid = d < limit
                         // (Rounded to the nearest by the bits of d + 2^52, which holds it in its
