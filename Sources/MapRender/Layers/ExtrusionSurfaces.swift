@@ -266,13 +266,23 @@ struct ExtrusionSurfaces {
             let src = SIMD4(c.x, c.y, c.z, 1) * opacity, k = (1 - src.w) / 255
             // (What lies under a run is mostly a few colours: each blended once.)
             var under = ~buf[p0 + x0], blended: UInt32 = 0
-            for x in x0..<x1 {
-                let dst = buf[p0 + x]
+            var at = buf + p0 + x0
+            let end = buf + p0 + x1
+            while at < end {
+                // (Four at a time over the colour just blended.)
+                let four = SIMD4(repeating: under)
+                while end - at >= 4 && UnsafeRawPointer(at).loadUnaligned(as: SIMD4<UInt32>.self) == four {
+                    UnsafeMutableRawPointer(at).storeBytes(of: SIMD4(repeating: blended), as: SIMD4<UInt32>.self)
+                    at += 4
+                }
+                guard at < end else { break }
+                let dst = at.pointee
                 if dst != under {
                     under = dst
                     blended = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
                 }
-                buf[p0 + x] = blended
+                at.pointee = blended
+                at += 1
             }
         } else {
             for x in x0..<x1 { buf[p0 + x] = over(SIMD4(color(v(x).v), 1), buf[p0 + x], opacity) }
