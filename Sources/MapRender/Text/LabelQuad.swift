@@ -45,11 +45,14 @@ struct LabelQuad {
         let px0 = max(Int((qminX - 0.5).rounded(.down)) - left, 0), px1 = min(Int((qmaxX - 0.5).rounded(.up)) - left, width - 1)
         let py0 = max(Int((qminY - 0.5).rounded(.down)) - top, 0), py1 = min(Int((qmaxY - 0.5).rounded(.up)) - top, height - 1)
         guard px0 <= px1, py0 <= py1 else { return }
+        // (One division for the quad: every pixel of a label's glyphs is visited.)
+        let perDet = 1 / det
         for py in py0...py1 {
             let sy = Double(py + top) + 0.5 - oy
+            let syvx = sy * vx, uxsy = ux * sy
             for px in px0...px1 {
                 let sx = Double(px + left) + 0.5 - ox
-                let tu = (sx * vy - sy * vx) / det, tv = (ux * sy - uy * sx) / det
+                let tu = (sx * vy - syvx) * perDet, tv = (uxsy - uy * sx) * perDet
                 guard tu >= 0, tv >= 0, tu < columns, tv < rows else { continue }
                 body(py * width + px, tu, tv)
             }

@@ -114,6 +114,12 @@ struct SDFLabelMasks {
         let haloEdge = (6 - s.haloWidth / fontScale) / 8
         let inner = 0.75
         let hasHalo = !haloCover.isEmpty
+        // (Each smoothstep's lower edge and 1 / width, once; a sample at or below every lower
+        // edge shades nothing: most of a glyph's quad.)
+        let fillFrom = inner - gamma, fillSpan = 1 / (2 * gamma)
+        let hollowSpan = 1 / (2 * haloGamma)
+        let haloFrom = haloEdge - haloGamma, haloSpan = 1 / (2 * haloGamma)
+        let nothingBelow = hasHalo ? min(fillFrom, haloFrom) : fillFrom
         haloCover.withUnsafeMutableBufferPointer { haloCover in
           fillCover.withUnsafeMutableBufferPointer { fillCover in
             for (quad, glyph, group) in quads {
@@ -143,11 +149,12 @@ struct SDFLabelMasks {
                     }
                     quad.forEachPixel(left: left, top: top, width: width, height: height) { i, tu, tv in
                         let d = distance(tu - 1, tv - 1)
-                        let fill = Float(smoothstep(inner - gamma, inner + gamma, d))
+                        guard d > nothingBelow else { return }
+                        let fill = Float(smoothstep01((d - fillFrom) * fillSpan))
                         if fill > 0, let g = groupCover { g[i] += fill * (1 - g[i]) }
                         if hasHalo {
-                            let hollow = 1 - smoothstep(inner, inner + 2 * haloGamma, d)
-                            let a = Float(min(smoothstep(haloEdge - haloGamma, haloEdge + haloGamma, d), hollow))
+                            let hollow = 1 - smoothstep01((d - inner) * hollowSpan)
+                            let a = Float(min(smoothstep01((d - haloFrom) * haloSpan), hollow))
                             if a > 0 { haloCover[i] += a * (1 - haloCover[i]) }
                         }
                     }
@@ -156,8 +163,19 @@ struct SDFLabelMasks {
           }
         }
         // (Rounded as `rounded()` rounds a value in 0...255, half away from zero: + 0.5, exact
-        // in a Double, then truncated.)
-        func bytes(_ cover: ArraySlice<Float>) -> [UInt8] { cover.map { UInt8(Double(min(max($0 * 255, 0), 255)) + 0.5) } }
+        // in a Double, then truncated: the bits of y + 2^52 hold y rounded to the nearest, one
+        // less where that lies above y; no conversion to check.)
+        func bytes(_ cover: ArraySlice<Float>) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: cover.count) { out, count in
+                cover.withUnsafeBufferPointer { cover in
+                    for i in cover.indices {
+                        let y = Double(min(max(cover[i] * 255, 0), 255)) + 0.5, m = y + 0x1p52
+                        out[i] = UInt8(truncatingIfNeeded: m.bitPattern) &- (m - 0x1p52 > y ? 1 : 0)
+                    }
+                }
+                count = cover.count
+            }
+        }
         halo = AlphaMask(width: width, height: height, alpha: hasHalo ? bytes(haloCover[...]) : [UInt8](repeating: 0, count: area))
         fills = (0..<groups).map { AlphaMask(width: width, height: height, alpha: bytes(fillCover[$0 * area..<($0 + 1) * area])) }
     }
