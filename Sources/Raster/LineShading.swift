@@ -142,8 +142,8 @@ extension LineMesh {
                         @inline(__always) func row(_ y: Int, _ yc: Double, _ xa: Double, _ xb: Double) {
                             let lo = min(xa, xb), hi = max(xa, xb)
                             guard lo < hi else { return }
-                            let first = max(x0, pixelIndex(lo))
-                            let end = min(x1, pixelIndex(hi))
+                            // (Clamped to the columns first: then the index needs no range check.)
+                            let first = columnIndex(min(max(lo, bounds.0), bounds.2)), end = columnIndex(min(max(hi, bounds.0), bounds.2))
                             guard first < end else { return }
                             let xc = Double(first) + 0.5
                             var nx = pnx.at + nxdx * (xc - ax) + nxdy * (yc - ay)
@@ -217,6 +217,12 @@ extension LineMesh {
             }
         }
     }
+}
+
+/// `pixelIndex` of a `v` known to lie within the pixmap's columns (not NaN).
+@inline(__always) private func columnIndex(_ v: Double) -> Int {
+    let c = v - 0.5, t = Int(c)
+    return Double(t) < c ? t + 1 : t
 }
 
 /// The first pixel whose centre lies at or past `v` (ceil(v - 0.5)), clamped to +-1e9 (NaN: 0), so

@@ -127,7 +127,7 @@ struct SDFLabelMasks {
                 let bw = glyph.width + 2 * SDFGlyph.border, bh = glyph.height + 2 * SDFGlyph.border
                 let groupCover = fillCover.baseAddress.map { $0 + group * area }
                 glyph.bitmap.withUnsafeBufferPointer { field in
-                    func distance(_ bx: Double, _ by: Double) -> Double {
+                    @inline(__always) func distance(_ bx: Double, _ by: Double) -> Double {
                         // Bilinear, texel centres at +0.5, nothing outside the field (the atlas' padding).
                         // (Floors by truncation: `rounded(.down)` calls the C library here.)
                         let fx = bx - 0.5, fy = by - 0.5
