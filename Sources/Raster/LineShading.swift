@@ -150,7 +150,7 @@ extension LineMesh {
                             var ny = pny.at + nydx * (xc - ax) + nydy * (yc - ay)
                             let row = pixels + y &* stride
                             if !perspective {
-                                if !hollow && solidTo > 0 && opaque {
+                                if !hollow && solidTo > 0 && opaque && end - first > 3 {
                                     // |n| is convex along the row: solid at both ends is solid
                                     // throughout.
                                     let last = Double(end - 1 - first)
@@ -180,7 +180,7 @@ extension LineMesh {
                             var oq = outset * (pq.at + pq.dx * (xc - ax) + pq.dy * (yc - ay))
                             var rq = ramp * (pg.at + pg.dx * (xc - ax) + pg.dy * (yc - ay))
                             let oqdx = outset * pq.dx, rqdx = ramp * pg.dx, insetOverOutset = inset / outset
-                            if !hollow && opaque {
+                            if !hollow && opaque && end - first > 3 {
                                 // outset q - |n q| outset - ramp g q is concave along the row (q and
                                 // g q linear, |n q| convex): not negative at both ends, it is not
                                 // negative throughout.

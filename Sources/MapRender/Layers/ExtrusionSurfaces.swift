@@ -212,8 +212,10 @@ struct ExtrusionSurfaces {
         let width = self.width, first = rows.lowerBound
         let buf = target.pixmap.pixels
         let blend = opacity < 1 || !patterns.isEmpty
+        // (Faces read in place: a Face is too large to copy for every run.)
+        faces.withUnsafeBufferPointer { faces in
         owner.withUnsafeBufferPointer { owner in
-            guard let op = owner.baseAddress else { return }
+            guard let op = owner.baseAddress, let fp = faces.baseAddress else { return }
             for y in band where reach[y - first].x < reach[y - first].y {
                 let r = y - first, row = (y - band.lowerBound) * width, end = reach[r].y
                 var x = reach[r].x
@@ -225,39 +227,41 @@ struct ExtrusionSurfaces {
                     let four = SIMD4(repeating: o)
                     while next + 4 <= end && UnsafeRawPointer(op + row + next).loadUnaligned(as: SIMD4<UInt32>.self) == four { next += 4 }
                     while next < end && owner[row + next] == o { next += 1 }
-                    if o > 0 { shadeRun(faces[Int(o - 1)], y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
+                    if o > 0 { shadeRun(fp + Int(o - 1), y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
                     x = next
                 }
             }
         }
+        }
     }
 
-    /// Colours pixels `x0..<x1` of row `y`, which show `f`.
-    private func shadeRun(_ f: Face, y: Int, _ x0: Int, _ x1: Int, _ buf: UnsafeMutablePointer<UInt32>, width: Int,
+    /// Colours pixels `x0..<x1` of row `y`, which show `face`.
+    private func shadeRun(_ face: UnsafePointer<Face>, y: Int, _ x0: Int, _ x1: Int, _ buf: UnsafeMutablePointer<UInt32>, width: Int,
                           opacity: Double, blend: Bool) {
         let yc = Double(y) + 0.5, p0 = y * width
+        let inverse = face.pointee.inverse, bottom = face.pointee.bottom, top = face.pointee.top
         @inline(__always) func v(_ x: Int) -> (v: Double, invW: Double) {
             let xc = Double(x) + 0.5
-            let invW = f.inverse.2.x * xc + f.inverse.2.y * yc + f.inverse.2.z
-            return ((f.inverse.1.x * xc + f.inverse.1.y * yc + f.inverse.1.z) / invW, invW)
+            let invW = inverse.2.x * xc + inverse.2.y * yc + inverse.2.z
+            return ((inverse.1.x * xc + inverse.1.y * yc + inverse.1.z) / invW, invW)
         }
-        @inline(__always) func color(_ v: Double) -> SIMD3<Double> { f.bottom + (f.top - f.bottom) * min(max(v, 0), 1) }
+        @inline(__always) func color(_ v: Double) -> SIMD3<Double> { bottom + (top - bottom) * min(max(v, 0), 1) }
         @inline(__always) func pack(_ c: SIMD3<Double>) -> UInt32 { packPremultiplied(SIMD4(c.x, c.y, c.z, 1)) }
-        if f.pattern >= 0 {
-            let pattern = patterns[f.pattern]
+        if face.pointee.pattern >= 0 {
+            let pattern = patterns[face.pointee.pattern]
             for x in x0..<x1 {
                 let xc = Double(x) + 0.5, (v, invW) = v(x)
-                let u = (f.inverse.0.x * xc + f.inverse.0.y * yc + f.inverse.0.z) / invW
+                let u = (inverse.0.x * xc + inverse.0.y * yc + inverse.0.z) / invW
                 let c = color(v), texel = pattern.sample(u: u, v: v)
                 buf[p0 + x] = over(SIMD4(texel.x * c.x, texel.y * c.y, texel.z * c.z, texel.w), buf[p0 + x], opacity)
             }
             return
         }
         // One colour over the run when its ends pack alike (v runs monotonically along a row).
-        var run: SIMD3<Double>? = f.bottom == f.top ? f.bottom : nil
-        if run == nil, f.packed != nil || pack(color(v(x0).v)) == pack(color(v(x1 - 1).v)) { run = color(v(x0).v) }
+        var run: SIMD3<Double>? = bottom == top ? bottom : nil
+        if run == nil, face.pointee.packed != nil || pack(color(v(x0).v)) == pack(color(v(x1 - 1).v)) { run = color(v(x0).v) }
         if !blend {
-            if let packed = f.packed ?? run.map(pack) {
+            if let packed = face.pointee.packed ?? run.map(pack) {
                 (buf + p0 + x0).update(repeating: packed, count: x1 - x0)
             } else {
                 for x in x0..<x1 { buf[p0 + x] = pack(color(v(x).v)) }
