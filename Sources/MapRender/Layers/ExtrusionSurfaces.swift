@@ -214,7 +214,7 @@ struct ExtrusionSurfaces {
         let blend = opacity < 1 || !patterns.isEmpty
         // (Faces read in place: a Face is too large to copy for every run.)
         faces.withUnsafeBufferPointer { faces in
-        owner.withUnsafeBufferPointer { owner in
+          owner.withUnsafeBufferPointer { owner in
             guard let op = owner.baseAddress, let fp = faces.baseAddress else { return }
             for y in band where reach[y - first].x < reach[y - first].y {
                 let r = y - first, row = (y - band.lowerBound) * width, end = reach[r].y
@@ -231,7 +231,7 @@ struct ExtrusionSurfaces {
                     x = next
                 }
             }
-        }
+          }
         }
     }
 
