@@ -59,7 +59,7 @@ final class SymbolRenderLayer: RenderLayer {
         let exact = draw.frame.layers[draw.index].symbols?.settled ?? true
         for symbol in symbols {
             guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.text.paint.opacity > 0, text.fade > 0 else { continue }
-            labels.draw(text, exact: exact, frame: draw.frameNumber, t)
+            labels.draw(text, symbol: symbol.id, exact: exact, frame: draw.frameNumber, t)
         }
     }
 

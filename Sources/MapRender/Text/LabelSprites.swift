@@ -59,8 +59,9 @@ final class LabelSprites {
 
     /// A map label where the placement put it: its halo under its text, shaded from its glyphs'
     /// fields (turned by its rotation), at its eighth of a pixel when `exact`, else at the
-    /// nearest whole pixel (a moving view: one mask per label serves the whole move).
-    func draw(_ label: PlacedText, exact: Bool, frame: Int, _ t: RenderTarget) {
+    /// nearest whole pixel (a moving view: one mask per label serves the whole move). `symbol`:
+    /// the label's identity across frames (`PlacedSymbol.id`).
+    func draw(_ label: PlacedText, symbol: Int, exact: Bool, frame: Int, _ t: RenderTarget) {
         let text = label.text, paint = text.paint
         // Colours by section: the layer's, or a section's own (each its own fill mask).
         var colors: [UInt32] = [paint.color.premultiplied(opacity: paint.opacity).packed]
@@ -81,7 +82,7 @@ final class LabelSprites {
         draw(label.shaped, key: label.key, size: paint.size * scale, plane: plane, gammaScale: gammaScale, haloWidth: paint.haloColor.a > 0 ? paint.haloWidth : 0,
              haloBlur: paint.haloBlur, rotation: label.rotation, poses: label.glyphs, colors: colors, groupOf: groupOf,
              halo: paint.haloColor.premultiplied(opacity: paint.opacity), opacity: paint.opacity, fade: label.fade, at: label.origin,
-             exact: exact, frame: frame, t)
+             symbol: symbol, exact: exact, frame: frame, t)
     }
 
     /// A shaping's halo under its fills (`colors` by colour group, `groupOf` a section's group),
@@ -90,7 +91,7 @@ final class LabelSprites {
     /// the whole label as it fades in or out, without shading it again.
     private func draw(_ shaped: ShapedText, key: String, size: Double, plane: SIMD4<Double>? = nil, gammaScale: Double = 1, haloWidth: Double, haloBlur: Double, rotation: Double,
                       poses: [GlyphPose]? = nil, colors: [UInt32], groupOf: [Int], halo: PremultipliedColor, opacity: Double,
-                      fade: Double = 1, at origin: Point, exact: Bool, frame: Int, _ t: RenderTarget) {
+                      fade: Double = 1, at origin: Point, symbol: Int = 0, exact: Bool, frame: Int, _ t: RenderTarget) {
         let alpha = UInt32(min(max(fade, 0), 1) * 256)
         guard alpha > 0 else { return }
         // The anchor's pixel, and where in it the anchor lies (in eighths).
@@ -113,7 +114,7 @@ final class LabelSprites {
         // shaded, as a pitched view's labels do with every step, is drawn from that mask.)
         let standIn = { () -> Entry? in
             guard !exact else { return nil }
-            let label = Recent(key: key, colors: colors, opacity: opacity)
+            let label = Recent(symbol: symbol, key: key, colors: colors, opacity: opacity)
             if let last = self.recent[label], let e = self.maskCache[last], Self.near(last, cacheKey) { return e }
             self.recent[label] = cacheKey
             return nil
@@ -139,8 +140,10 @@ final class LabelSprites {
     }
 
     /// A label apart from how it is shaded, and the key it was last shaded under while the view
-    /// moved.
+    /// moved: by its identity too, since labels of one text (a street's name along each of its
+    /// pieces) are shaded each at its own size and shape.
     struct Recent: Hashable {
+        let symbol: Int
         let key: String
         let colors: [UInt32]
         let opacity: Double
