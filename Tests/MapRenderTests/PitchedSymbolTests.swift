@@ -236,4 +236,24 @@ import Testing
         #expect(!LabelSprites.near(a, key(poses: [0, 0, 0, 680, 0, 10])) && !LabelSprites.near(a, key(poses: [0, 0, 0, 640, 0, 92])))
         #expect(!LabelSprites.near(a, key(poses: [0, 0, 0])))
     }
+
+    /// A label in the map's plane moving away: its plane shrinks on screen as its size grows.
+    /// What counts is its shape on screen (and the shader's gamma over its size), not each factor.
+    @Test func aLabelInTheMapsPlaneIsNearByItsShapeOnScreen() {
+        func key(size: Double, plane: SIMD4<Double>?, gammaScale: Double = 1) -> LabelSprites.Key {
+            var s = SDFLabelMasks.Shading(size: size, haloWidth: 1, haloBlur: 0, rotation: 0)
+            s.plane = plane; s.gammaScale = gammaScale
+            return LabelSprites.Key(key: "a", shading: s, colors: [1], opacity: 1, poses: [])
+        }
+        let plane = SIMD4<Double>(1, 0.2, 0, 0.5)
+        let a = key(size: 20, plane: plane)
+        // 4 % larger through a plane 4 % smaller: the same shape within 0.2 % (gamma kept over the size).
+        #expect(LabelSprites.near(a, key(size: 20.8, plane: plane * 0.96, gammaScale: 1.04)))
+        // Either alone changes the shape by 4 %.
+        #expect(!LabelSprites.near(a, key(size: 20, plane: plane * 0.96)))
+        #expect(!LabelSprites.near(a, key(size: 20.8, plane: plane, gammaScale: 1.04)))
+        // The same shape with its edges 4 % softer is not near; nor is a label facing the viewer.
+        #expect(!LabelSprites.near(a, key(size: 20.8, plane: plane * 0.96)))
+        #expect(!LabelSprites.near(a, key(size: 20, plane: nil)))
+    }
 }

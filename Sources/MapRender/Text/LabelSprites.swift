@@ -150,19 +150,18 @@ final class LabelSprites {
     }
     private var recent: [Recent: Key] = [:]
 
-    /// Whether a mask shaded for `a` may stand in for `b` while the view moves: sizes and the
-    /// pitched plane within 3 %, turns within a hundredth of a radian, glyphs along a line within
-    /// half a pixel of their places.
+    /// Whether a mask shaded for `a` may stand in for `b` while the view moves: the glyphs'
+    /// shape on screen (the size through the pitched plane) and the softness of their edges (the
+    /// shader's gamma, over the size) within 3 %, turns within a hundredth of a radian, glyphs
+    /// along a line within half a pixel of their places. (On screen, not factor by factor: a
+    /// label in the map's plane moving away grows in size as its plane shrinks.)
     static func near(_ a: Key, _ b: Key) -> Bool {
         let s = a.shading, t = b.shading
         guard s.haloWidth == t.haloWidth, s.haloBlur == t.haloBlur, s.phaseX == t.phaseX, s.phaseY == t.phaseY,
-              abs(s.rotation - t.rotation) <= 0.01, abs(s.size - t.size) <= 0.03 * t.size,
-              abs(s.gammaScale - t.gammaScale) <= 0.03 * t.gammaScale, a.poses.count == b.poses.count else { return false }
-        switch (s.plane, t.plane) {
-        case (nil, nil): break
-        case let (p?, q?): guard ((p - q) * (p - q)).sum() <= 0.03 * 0.03 * (q * q).sum() else { return false }
-        default: return false
-        }
+              abs(s.rotation - t.rotation) <= 0.01, (s.plane == nil) == (t.plane == nil), a.poses.count == b.poses.count,
+              abs(s.gammaScale / s.size - t.gammaScale / t.size) <= 0.03 * t.gammaScale / t.size else { return false }
+        let p = (s.plane ?? SIMD4(1, 0, 0, 1)) * s.size, q = (t.plane ?? SIMD4(1, 0, 0, 1)) * t.size
+        guard ((p - q) * (p - q)).sum() <= 0.03 * 0.03 * (q * q).sum() else { return false }
         for i in a.poses.indices {
             // (Places in 64ths of a pixel, turns in 4096ths of a radian.)
             guard abs(Int(a.poses[i]) - Int(b.poses[i])) <= (i % 3 == 2 ? 41 : 32) else { return false }
