@@ -39,6 +39,16 @@ struct ExtrusionSurfaces {
     /// Scratch: the faces of each band of rows (`bandFaces[bandStarts[b]..<bandStarts[b + 1]]`).
     private var bandStarts: [Int] = [], bandFaces: [Int32] = []
     private var patterns: [ExtrusionPattern] = []
+    /// How the runs of each face's pixels are coloured, worked out once per face for `shade`:
+    /// one colour written, or one colour blended, else pixel by pixel (`shadeRun`).
+    private struct RunPaint {
+        enum Kind { case fill, blend, perPixel }
+        var kind = Kind.perPixel
+        var packed: UInt32 = 0
+        /// The colour blended, premultiplied, opacity applied, and what the pixel under it keeps (over 255).
+        var src = SIMD4<Double>(), k = 0.0
+    }
+    private var paints: [RunPaint] = []
     /// Per band row, the columns this layer's faces reached (lower, upper).
     private var reach: [SIMD2<Int>] = []
     private var frame = -1, rows = 0..<0, width = 0
@@ -55,8 +65,9 @@ struct ExtrusionSurfaces {
         if self.frame != frame || self.rows != rows || self.width != width {
             // Steps of rows whose depth, face numbers and pixels together fit in about 256 KiB.
             step = max(4, min(64, 262_144 / (12 * max(width, 1))))
-            if depth.count != width * rows.count { depth = [UInt32](repeating: 0xFF_FFFF, count: width * rows.count) }
-            if owner.count != width * step { owner = [UInt32](repeating: 0, count: width * step) }
+            // (Three pixels past the end: a span's last four pixels are read and written whole.)
+            if depth.count != width * rows.count + 3 { depth = [UInt32](repeating: 0xFF_FFFF, count: width * rows.count + 3) }
+            if owner.count != width * step + 3 { owner = [UInt32](repeating: 0, count: width * step + 3) }
             cleared = [Bool](repeating: false, count: (rows.count + step - 1) / step)
             self.frame = frame; self.rows = rows; self.width = width
         }
@@ -92,6 +103,24 @@ struct ExtrusionSurfaces {
     /// rows' pixels.
     mutating func shade(into target: RenderTarget, opacity: Double) {
         guard !pending.isEmpty else { return }
+        let blend = opacity < 1 || !patterns.isEmpty
+        paints.removeAll(keepingCapacity: true)
+        for f in faces {
+            var paint = RunPaint()
+            if f.pattern < 0, let packed = f.packed {
+                if blend {
+                    // (One colour over the face: its middle's, which packs as its ends do.)
+                    let c = f.bottom == f.top ? f.bottom : (f.bottom + f.top) / 2
+                    paint.kind = .blend
+                    paint.src = SIMD4(c.x, c.y, c.z, 1) * opacity
+                    paint.k = (1 - paint.src.w) / 255
+                } else {
+                    paint.kind = .fill
+                    paint.packed = packed
+                }
+            }
+            paints.append(paint)
+        }
         let band = step, first = rows.lowerBound
         let bands = (rows.count + band - 1) / band
         // The faces of each band, in the order they came (a counting sort).
@@ -143,7 +172,7 @@ struct ExtrusionSurfaces {
         // (An opaque layer takes equal depths always, a translucent one on pixels not yet its own.)
         let always: UInt32 = firstWins ? 0 : 1
         let magic4 = SIMD4<Double>(repeating: 0x1p52), one4 = SIMD4<Int32>(repeating: 1)
-        let always4 = SIMD4(repeating: Int32(always)), id4 = SIMD4(repeating: Int32(id))
+        let always4 = SIMD4(repeating: Int32(always)), id4 = SIMD4(repeating: Int32(id)), lanes4 = SIMD4<Int32>(0, 1, 2, 3)
         let rows = max(band.lowerBound, p.rows.lowerBound)..<min(band.upperBound, p.rows.upperBound)
         guard !rows.isEmpty else { return }
         edges.withUnsafeBufferPointer { edges in
@@ -166,21 +195,24 @@ struct ExtrusionSurfaces {
                     // (Four pixels at a time where the whole span lies well inside the depth
                     // range, as a face's pixels do (1 / w is affine, between its corners' within
                     // near...far): no clamp or validity to test; the depths stepped one by one as
-                    // below and rounded by the same bits, the same values.)
+                    // below and rounded by the same bits, the same values. The last four's lanes
+                    // past the span take nothing: they keep what they had.)
                     let dEnd = d + dx * Double(x1 - x0)
                     if min(d, dEnd) > 1 && max(d, dEnd) < 16_777_214 {
-                        while x &+ 4 <= x1 {
+                        while x < x1 {
                             let d1 = d + dx, d2 = d1 + dx, d3 = d2 + dx
                             let q = SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(SIMD4(d, d1, d2, d3) + magic4, to: SIMD4<Int64>.self))
                             d = d3 + dx
                             let old = UnsafeRawPointer(depthAt).loadUnaligned(as: SIMD4<Int32>.self)
                             let was = UnsafeRawPointer(ownerAt).loadUnaligned(as: SIMD4<Int32>.self)
                             let bias = was .== .zero
-                            let take = (q &- (old &+ (one4 & unsafeBitCast(bias, to: SIMD4<Int32>.self) | always4))) &>> 31
+                            let inside = unsafeBitCast(lanes4 .< SIMD4(repeating: Int32(truncatingIfNeeded: x1 &- x)), to: SIMD4<Int32>.self)
+                            let take = (q &- (old &+ (one4 & unsafeBitCast(bias, to: SIMD4<Int32>.self) | always4))) &>> 31 & inside
                             UnsafeMutableRawPointer(depthAt).storeBytes(of: q & take | old & ~take, as: SIMD4<Int32>.self)
                             UnsafeMutableRawPointer(ownerAt).storeBytes(of: id4 & take | was & ~take, as: SIMD4<Int32>.self)
                             depthAt += 4; ownerAt += 4; x &+= 4
                         }
+                        return
                     }
                     while x < x1 {
                         x &+= 1
@@ -214,24 +246,57 @@ struct ExtrusionSurfaces {
         let blend = opacity < 1 || !patterns.isEmpty
         // (Faces read in place: a Face is too large to copy for every run.)
         faces.withUnsafeBufferPointer { faces in
-          owner.withUnsafeBufferPointer { owner in
-            guard let op = owner.baseAddress, let fp = faces.baseAddress else { return }
-            for y in band where reach[y - first].x < reach[y - first].y {
-                let r = y - first, row = (y - band.lowerBound) * width, end = reach[r].y
-                var x = reach[r].x
-                // (Run by run of pixels on one face.)
-                while x < end {
-                    let o = owner[row + x]
-                    var next = x + 1
-                    // (Four at a time, then one by one.)
-                    let four = SIMD4(repeating: o)
-                    while next + 4 <= end && UnsafeRawPointer(op + row + next).loadUnaligned(as: SIMD4<UInt32>.self) == four { next += 4 }
-                    while next < end && owner[row + next] == o { next += 1 }
-                    if o > 0 { shadeRun(fp + Int(o - 1), y: y, x, next, buf, width: width, opacity: opacity, blend: blend) }
-                    x = next
-                }
+          paints.withUnsafeBufferPointer { paints in
+            owner.withUnsafeBufferPointer { owner in
+              guard let op = owner.baseAddress, let fp = faces.baseAddress else { return }
+              for y in band where reach[y - first].x < reach[y - first].y {
+                  let r = y - first, row = (y - band.lowerBound) * width, end = reach[r].y
+                  var x = reach[r].x
+                  // (Run by run of pixels on one face.)
+                  while x < end {
+                      let o = owner[row + x]
+                      var next = x + 1
+                      // (Four at a time, then one by one.)
+                      let four = SIMD4(repeating: o)
+                      while next + 4 <= end && UnsafeRawPointer(op + row + next).loadUnaligned(as: SIMD4<UInt32>.self) == four { next += 4 }
+                      while next < end && owner[row + next] == o { next += 1 }
+                      if o > 0 {
+                          let paint = paints[Int(o - 1)]
+                          switch paint.kind {
+                          case .fill: (buf + y * width + x).update(repeating: paint.packed, count: next - x)
+                          case .blend: Self.blendRun(paint.src, paint.k, buf + y * width + x, next - x)
+                          case .perPixel: shadeRun(fp + Int(o - 1), y: y, x, next, buf, width: width, opacity: opacity, blend: blend)
+                          }
+                      }
+                      x = next
+                  }
+              }
             }
           }
+        }
+    }
+
+    /// Blends premultiplied `src` (`k`: what a pixel under it keeps, over 255) over `count`
+    /// pixels from `at`. What lies under a run is mostly a few colours: each blended once.
+    @inline(__always) private static func blendRun(_ src: SIMD4<Double>, _ k: Double, _ at: UnsafeMutablePointer<UInt32>, _ count: Int) {
+        var under = ~at.pointee, blended: UInt32 = 0
+        var at = at
+        let end = at + count
+        while at < end {
+            // (Four at a time over the colour just blended.)
+            let four = SIMD4(repeating: under)
+            while end - at >= 4 && UnsafeRawPointer(at).loadUnaligned(as: SIMD4<UInt32>.self) == four {
+                UnsafeMutableRawPointer(at).storeBytes(of: SIMD4(repeating: blended), as: SIMD4<UInt32>.self)
+                at += 4
+            }
+            guard at < end else { break }
+            let dst = at.pointee
+            if dst != under {
+                under = dst
+                blended = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
+            }
+            at.pointee = blended
+            at += 1
         }
     }
 
@@ -267,27 +332,8 @@ struct ExtrusionSurfaces {
                 for x in x0..<x1 { buf[p0 + x] = pack(color(v(x).v)) }
             }
         } else if let c = run {
-            let src = SIMD4(c.x, c.y, c.z, 1) * opacity, k = (1 - src.w) / 255
-            // (What lies under a run is mostly a few colours: each blended once.)
-            var under = ~buf[p0 + x0], blended: UInt32 = 0
-            var at = buf + p0 + x0
-            let end = buf + p0 + x1
-            while at < end {
-                // (Four at a time over the colour just blended.)
-                let four = SIMD4(repeating: under)
-                while end - at >= 4 && UnsafeRawPointer(at).loadUnaligned(as: SIMD4<UInt32>.self) == four {
-                    UnsafeMutableRawPointer(at).storeBytes(of: SIMD4(repeating: blended), as: SIMD4<UInt32>.self)
-                    at += 4
-                }
-                guard at < end else { break }
-                let dst = at.pointee
-                if dst != under {
-                    under = dst
-                    blended = packPremultiplied(src + SIMD4(Double(dst >> 16 & 255), Double(dst >> 8 & 255), Double(dst & 255), Double(dst >> 24)) * k)
-                }
-                at.pointee = blended
-                at += 1
-            }
+            let src = SIMD4(c.x, c.y, c.z, 1) * opacity
+            Self.blendRun(src, (1 - src.w) / 255, buf + p0 + x0, x1 - x0)
         } else {
             for x in x0..<x1 { buf[p0 + x] = over(SIMD4(color(v(x).v), 1), buf[p0 + x], opacity) }
         }
