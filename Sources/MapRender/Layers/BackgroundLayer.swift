@@ -10,14 +10,26 @@ import Raster
 final class BackgroundRenderLayer: RenderLayer {
     func draw(_ color: PremultipliedColor, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         if p.isPitched { drawPitched(color, p, t, &rasterizer); return }
-        if color.alpha == 255 { t.pixmap.clear(color, rows: t.rows); return }
+        fill(color, rows: t.rows, t)
+    }
+
+    /// `color` over rows `rows` of the target, whole.
+    private func fill(_ color: PremultipliedColor, rows: Range<Int>, _ t: RenderTarget) {
+        if color.alpha == 255 { t.pixmap.clear(color, rows: rows); return }
         let buf = t.pixmap.buffer
-        for i in (t.rows.lowerBound * t.pixmap.width)..<(t.rows.upperBound * t.pixmap.width) { buf[i] = Blend.over(color.packed, buf[i]) }
+        for i in (rows.lowerBound * t.pixmap.width)..<(rows.upperBound * t.pixmap.width) { buf[i] = Blend.over(color.packed, buf[i]) }
     }
 
     /// The world's strip across the ground seen, projected, by pixel centres (a GPU's tiles).
     private func drawPitched(_ color: PremultipliedColor, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        guard !p.groundRows(t).isEmpty else { return }
+        let rows = p.groundRows(t)
+        guard !rows.isEmpty else { return }
+        // Away from the world's north and south edges the strip holds all the ground these rows
+        // show (the box of its corners, `visible`): the ground's rows are its, from side to side.
+        if p.visible.minY > 0 && p.visible.maxY < 1 {
+            fill(color, rows: rows, t)
+            return
+        }
         let map = RotatedMap(p, copy: 0, translate: (0, 0))
         let x0 = p.visible.minX - 1, x1 = p.visible.maxX + 1
         let corners = [map.point(x0, 0), map.point(x1, 0), map.point(x1, 1), map.point(x0, 1)]
