@@ -193,14 +193,14 @@ extension LineMesh {
                                     return
                                 }
                             }
+                            // (Every pixel blended at its alpha, 0 and 1 included, which leave
+                            // the pixel or give the colour exactly: no branch on where it lies
+                            // across the line, which the processor would mispredict row after row.)
                             for x in first..<end {
                                 defer { nx += nxdx; ny += nydx; oq += oqdx; rq += rqdx }
                                 let d = (round ? (nx * nx + ny * ny).squareRoot() : abs(ny)) * outset
                                 let reach = min(d - oq * insetOverOutset + rq, oq - d)
-                                if !(reach > 0) { continue }
-                                if reach >= rq && opaque { row[x] = color; continue }
-                                let a = min(reach / rq, 1)
-                                if a == 1 && opaque { row[x] = color; continue }
+                                let a = reach > 0 ? min(reach / rq, 1) : 0
                                 row[x] = Blend.over(Blend.scale(color, UInt32(a * 256 + 0.5)), row[x])
                             }
                         }
