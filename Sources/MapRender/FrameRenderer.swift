@@ -98,7 +98,13 @@ public final class FrameRenderer {
             first = base.layers.count
         } else if !placement.isPitched, case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
         } else {
-            pixmap.clear(clearColor, rows: rows)
+            // (Pitched under an opaque background that fills the ground's rows whole, as it does
+            // away from the world's north and south edges: only the rows above the ground.)
+            var clear = rows
+            if placement.isPitched && placement.groundWithinWorld, case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
+                clear = rows.lowerBound..<placement.groundRows(target).lowerBound
+            }
+            pixmap.clear(clearColor, rows: clear)
             if let s = frame.sky, placement.isPitched { sky.draw(s, placement, target) }
         }
         // An opaque background not painted yet: the layer above it may paint it in its own pass.

@@ -118,6 +118,11 @@ struct Placement {
         return max(t.rows.lowerBound, min(first, t.rows.upperBound))..<t.rows.upperBound
     }
 
+    /// Whether the ground the rows show lies inside the world's Web Mercator square north to
+    /// south (the box of its corners, `visible`): the world's ground then covers the ground's
+    /// rows from side to side.
+    var groundWithinWorld: Bool { visible.minY > 0 && visible.maxY < 1 }
+
     /// A screen point of unrotated screen space `(x, y)` (the identity north up).
     @inline(__always) func turned(_ x: Double, _ y: Double) -> Point {
         guard let t = turn else { return Point(x, y) }

@@ -25,8 +25,8 @@ final class BackgroundRenderLayer: RenderLayer {
         let rows = p.groundRows(t)
         guard !rows.isEmpty else { return }
         // Away from the world's north and south edges the strip holds all the ground these rows
-        // show (the box of its corners, `visible`): the ground's rows are its, from side to side.
-        if p.visible.minY > 0 && p.visible.maxY < 1 {
+        // show: the ground's rows are its, from side to side.
+        if p.groundWithinWorld {
             fill(color, rows: rows, t)
             return
         }
