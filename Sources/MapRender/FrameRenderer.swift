@@ -168,7 +168,13 @@ public final class FrameRenderer {
         case let .heatmap(draw): heatmaps.draw(draw, placement, target, &rasterizer)
         case let .hillshade(draw): hillshades.draw(draw, placement, target, &rasterizer)
         case let .colorRelief(draw): colorReliefs.draw(draw, placement, target, &rasterizer)
-        case let .fillExtrusion(draw): extrusions.draw(draw, frame.view, target, frame: frameNumber)
+        case let .fillExtrusion(draw):
+            // (The depth is kept for the frame when it has other fill-extrusion layers: the later
+            // hide behind the earlier's buildings.)
+            let others = frame.layers.indices.contains { i in
+                if i != index, case .fillExtrusion = frame.layers[i].content { true } else { false }
+            }
+            extrusions.draw(draw, frame.view, target, frame: frameNumber, keepDepth: others)
         }
     }
 

@@ -27,13 +27,14 @@ final class FillExtrusionRenderLayer {
     private var tileRings = ExtrusionTileRings(), gridRing: [SIMD2<Double>] = [], cutRing: [SIMD2<Double>] = []
 
     /// Draws `draw` into the target's rows; `frame` tells frames apart (the depth is cleared
-    /// for a new one).
-    func draw(_ draw: FillExtrusionDraw, _ view: ViewTransform, _ target: RenderTarget, frame: Int) {
+    /// for a new one); `keepDepth`: the frame has other fill-extrusion layers, which share the depth.
+    func draw(_ draw: FillExtrusionDraw, _ view: ViewTransform, _ target: RenderTarget, frame: Int, keepDepth: Bool = true) {
         let width = target.width, rows = target.rows
         guard draw.opacity > 0, !rows.isEmpty, width > 0 else { return }
         let patterned = draw.features.items.contains { $0.paint.pattern != nil }
         let cam = ExtrusionCamera(view)
-        surfaces.begin(frame: frame, rows: rows, width: width, firstWins: draw.opacity < 1 || patterned, depthScale: cam.depthScale, near: cam.near)
+        surfaces.begin(frame: frame, rows: rows, width: width, firstWins: draw.opacity < 1 || patterned, depthScale: cam.depthScale, near: cam.near,
+                       keep: keepDepth)
         drawFeatures(draw, cam, target)
         surfaces.shade(into: target, opacity: draw.opacity)
     }
