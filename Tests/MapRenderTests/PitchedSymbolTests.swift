@@ -172,50 +172,51 @@ import Testing
 /// with each step; a label then draws from the mask last shaded for it while the drift stays
 /// small, and is shaded anew past it, or when the view settles.
 @Suite struct MovingPitchedLabelTests {
-    @Test func aLabelWhoseSizeDriftsLittleIsNotShadedAgainWhileTheViewMoves() throws {
-        let layout = #""text-pitch-alignment": "viewport""#
-        let label = try #require(try PitchedSymbolTests.labels(layout, [PitchedSymbolTests.far], view: PitchedSymbolTests.view(pitch: 60)).first)
+    /// A pitched view's label drawn by one `LabelSprites`, its size scaled, counting the glyphs
+    /// each draw shades.
+    struct Drawn {
+        let label: PlacedText
         let sprites = LabelSprites()
         let target = RenderTarget(pixmap: Pixmap(width: 400, height: 300), rows: 0..<300)
-        func draw(scale: Double, exact: Bool, frame: Int) -> Int {
+
+        init() throws {
+            let layout = #""text-pitch-alignment": "viewport""#
+            label = try #require(try PitchedSymbolTests.labels(layout, [PitchedSymbolTests.far], view: PitchedSymbolTests.view(pitch: 60)).first)
+        }
+
+        func draw(symbol: Int = 1, scale: Double, exact: Bool = false, frame: Int) -> Int {
             var l = label
             l.sizeScale = label.sizeScale * scale
             let before = sprites.glyphsDrawn
-            sprites.draw(l, symbol: 1, exact: exact, frame: frame, target)
+            sprites.draw(l, symbol: symbol, exact: exact, frame: frame, target)
             return sprites.glyphsDrawn - before
         }
-        #expect(draw(scale: 1, exact: false, frame: 1) > 0)
+    }
+
+    @Test func aLabelWhoseSizeDriftsLittleIsNotShadedAgainWhileTheViewMoves() throws {
+        let label = try Drawn()
+        #expect(label.draw(scale: 1, exact: false, frame: 1) > 0)
         // 1 % and 2 % larger: the first mask serves.
-        #expect(draw(scale: 1.01, exact: false, frame: 2) == 0)
-        #expect(draw(scale: 1.02, exact: false, frame: 3) == 0)
+        #expect(label.draw(scale: 1.01, exact: false, frame: 2) == 0)
+        #expect(label.draw(scale: 1.02, exact: false, frame: 3) == 0)
         // 5 % larger: shaded anew, and that mask serves the next small step.
-        #expect(draw(scale: 1.05, exact: false, frame: 4) > 0)
-        #expect(draw(scale: 1.06, exact: false, frame: 5) == 0)
+        #expect(label.draw(scale: 1.05, exact: false, frame: 4) > 0)
+        #expect(label.draw(scale: 1.06, exact: false, frame: 5) == 0)
         // The view settles: shaded at its exact size.
-        #expect(draw(scale: 1.06, exact: true, frame: 6) > 0)
+        #expect(label.draw(scale: 1.06, exact: true, frame: 6) > 0)
     }
 
     /// A street's name along two of its pieces: two labels of one text, each at its own size
     /// (one nearer the camera); each keeps to the mask last shaded for it.
     @Test func labelsOfOneTextEachDrawFromTheirOwnMaskWhileTheViewMoves() throws {
-        let layout = #""text-pitch-alignment": "viewport""#
-        let label = try #require(try PitchedSymbolTests.labels(layout, [PitchedSymbolTests.far], view: PitchedSymbolTests.view(pitch: 60)).first)
-        let sprites = LabelSprites()
-        let target = RenderTarget(pixmap: Pixmap(width: 400, height: 300), rows: 0..<300)
-        func draw(symbol: Int, scale: Double, frame: Int) -> Int {
-            var l = label
-            l.sizeScale = label.sizeScale * scale
-            let before = sprites.glyphsDrawn
-            sprites.draw(l, symbol: symbol, exact: false, frame: frame, target)
-            return sprites.glyphsDrawn - before
-        }
-        #expect(draw(symbol: 1, scale: 1, frame: 1) > 0)
-        #expect(draw(symbol: 2, scale: 1.3, frame: 1) > 0)
+        let label = try Drawn()
+        #expect(label.draw(symbol: 1, scale: 1, frame: 1) > 0)
+        #expect(label.draw(symbol: 2, scale: 1.3, frame: 1) > 0)
         // Both drift a little with the next steps: neither is shaded again.
         for frame in 2...4 {
             let drift = 1 + 0.005 * Double(frame)
-            #expect(draw(symbol: 1, scale: drift, frame: frame) == 0, "frame \(frame)")
-            #expect(draw(symbol: 2, scale: 1.3 * drift, frame: frame) == 0, "frame \(frame)")
+            #expect(label.draw(symbol: 1, scale: drift, frame: frame) == 0, "frame \(frame)")
+            #expect(label.draw(symbol: 2, scale: 1.3 * drift, frame: frame) == 0, "frame \(frame)")
         }
     }
 
