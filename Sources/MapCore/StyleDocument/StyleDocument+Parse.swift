@@ -84,6 +84,7 @@ struct StyleDocumentReader {
         if let f = root["font-faces"] { doc.fontFaces = fontFaces(f, warnings: &doc.warnings) }
         if let t = root["transition"] { doc.transition = transition(t, "transition") ?? .default }
         if let s = root["sky"] { doc.sky = Sky.read(s, problems: &problems) }
+        if let p = root["projection"] { doc.projection = Projection.read(p, problems: &problems) }
         doc.metadata = root["metadata"]
         var skippedSources = Set<String>()
         if case let .object(sources)? = root["sources"] {
