@@ -44,11 +44,7 @@ public struct GlobeTransform: Sendable {
         far = ctc + 2 * radius
         // perspective . translate(0, 0, -ctc) . rotateX(-pitch) . rotateZ(bearing) . translate(0, 0, -R)
         //   . rotateX(lat) . rotateY(-lng) . scale(R)
-        let f = 1 / tan(fieldOfView / 2)
-        var m = [f / (w / h), 0, 0, 0,
-                 0, f, 0, 0,
-                 0, 0, (far + near) / (near - far), 2 * far * near / (near - far),
-                 0, 0, -1, 0]
+        var m = PerspectiveTransform.perspective(fieldOfView: fieldOfView, aspect: w / h, near: near, far: far)
         m = PerspectiveTransform.multiply(m, Self.translation(0, 0, -ctc))
         m = PerspectiveTransform.multiply(m, Self.rotationX(-pitch))
         m = PerspectiveTransform.multiply(m, Self.rotationZ(bearing))

@@ -56,11 +56,7 @@ public struct PerspectiveTransform: Sendable {
         far = (cos(Double.pi / 2 - pitch) * min(toTop, toHorizon) + ctc) * 1.01
         near = h / 50
         // perspective . scale(1, -1, 1) . translate(0, 0, -ctc) . rotateX(pitch) . rotateZ(-bearing) . translate(-cx, -cy, 0)
-        let f = 1 / tan(fieldOfView / 2)
-        var p = [f / (w / h), 0, 0, 0,
-                 0, f, 0, 0,
-                 0, 0, (far + near) / (near - far), 2 * far * near / (near - far),
-                 0, 0, -1, 0]
+        var p = Self.perspective(fieldOfView: fieldOfView, aspect: w / h, near: near, far: far)
         p = Self.multiply(p, [1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
         p = Self.multiply(p, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -ctc, 0, 0, 0, 1])
         let cp = cos(pitch), sp = sin(pitch)
@@ -150,6 +146,16 @@ public struct PerspectiveTransform: Sendable {
         let t = a.2 / (a.2 - b.2)
         guard t >= 0, t <= 1 else { return nil }
         return MercatorPoint(x: (a.0 + (b.0 - a.0) * t) / worldSize, y: (a.1 + (b.1 - a.1) * t) / worldSize)
+    }
+
+    /// gl-matrix's `perspective` (row-major): vertical field of view in radians, depths near...far
+    /// to clip z -1...1.
+    static func perspective(fieldOfView: Double, aspect: Double, near: Double, far: Double) -> [Double] {
+        let f = 1 / tan(fieldOfView / 2)
+        return [f / aspect, 0, 0, 0,
+                0, f, 0, 0,
+                0, 0, (far + near) / (near - far), 2 * far * near / (near - far),
+                0, 0, -1, 0]
     }
 
     /// Row-major 4 x 4 product.
