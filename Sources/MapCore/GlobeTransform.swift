@@ -56,11 +56,11 @@ public struct GlobeTransform: Sendable {
         inverse = PerspectiveTransform.invert(m)
         // The camera: back along the view axis by ctc, then the same turns undone.
         var c = SIMD3<Double>(0, 0, ctc / radius)
-        c = Self.rotatedX(c, pitch)
-        c = Self.rotatedZ(c, -bearing)
+        c = Self.turned(c, by: Self.rotationX(pitch))
+        c = Self.turned(c, by: Self.rotationZ(-bearing))
         c.z += 1
-        c = Self.rotatedX(c, -lat)
-        c = Self.rotatedY(c, lng)
+        c = Self.turned(c, by: Self.rotationX(-lat))
+        c = Self.turned(c, by: Self.rotationY(lng))
         camera = c
         let distance = (c * c).sum().squareRoot()
         let n = c / distance
@@ -112,14 +112,7 @@ public struct GlobeTransform: Sendable {
     public func unproject(x: Double, y: Double) -> LngLat? {
         guard let inv = inverse else { return nil }
         let nx = x / width * 2 - 1, ny = 1 - y / height * 2
-        func sphere(_ z: Double) -> SIMD3<Double>? {
-            let v = [nx, ny, z, 1.0]
-            var r = [0.0, 0, 0, 0]
-            for i in 0..<4 { r[i] = inv[i * 4] * v[0] + inv[i * 4 + 1] * v[1] + inv[i * 4 + 2] * v[2] + inv[i * 4 + 3] * v[3] }
-            guard r[3] != 0 else { return nil }
-            return SIMD3(r[0], r[1], r[2]) / r[3]
-        }
-        guard let a = sphere(-1), let b = sphere(1) else { return nil }
+        guard let a = PerspectiveTransform.unprojected(inv, nx, ny, -1), let b = PerspectiveTransform.unprojected(inv, nx, ny, 1) else { return nil }
         // |a + t d| = 1: t^2 |d|^2 + 2 t a.d + |a|^2 - 1 = 0, the nearer root.
         let d = b - a
         let qa = (d * d).sum(), qb = 2 * (a * d).sum(), qc = (a * a).sum() - 1
@@ -149,7 +142,8 @@ public struct GlobeTransform: Sendable {
     static func rotationX(_ a: Double) -> [Double] { let c = cos(a), s = sin(a); return [1, 0, 0, 0, 0, c, -s, 0, 0, s, c, 0, 0, 0, 0, 1] }
     static func rotationY(_ a: Double) -> [Double] { let c = cos(a), s = sin(a); return [c, 0, s, 0, 0, 1, 0, 0, -s, 0, c, 0, 0, 0, 0, 1] }
     static func rotationZ(_ a: Double) -> [Double] { let c = cos(a), s = sin(a); return [c, -s, 0, 0, s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }
-    static func rotatedX(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { let c = cos(a), s = sin(a); return SIMD3(v.x, c * v.y - s * v.z, s * v.y + c * v.z) }
-    static func rotatedY(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { let c = cos(a), s = sin(a); return SIMD3(c * v.x + s * v.z, v.y, -s * v.x + c * v.z) }
-    static func rotatedZ(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { let c = cos(a), s = sin(a); return SIMD3(c * v.x - s * v.y, s * v.x + c * v.y, v.z) }
+    /// `v` through the upper 3 x 3 of row-major `m` (one of the rotations above).
+    static func turned(_ v: SIMD3<Double>, by m: [Double]) -> SIMD3<Double> {
+        SIMD3(m[0] * v.x + m[1] * v.y + m[2] * v.z, m[4] * v.x + m[5] * v.y + m[6] * v.z, m[8] * v.x + m[9] * v.y + m[10] * v.z)
+    }
 }

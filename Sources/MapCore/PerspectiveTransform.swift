@@ -134,18 +134,20 @@ public struct PerspectiveTransform: Sendable {
     public func unproject(x: Double, y: Double) -> MercatorPoint? {
         guard let inv = inverse else { return nil }
         let nx = x / width * 2 - 1, ny = 1 - y / height * 2
-        func world(_ z: Double) -> (Double, Double, Double)? {
-            let v = [nx, ny, z, 1.0]
-            var r = [0.0, 0, 0, 0]
-            for i in 0..<4 { r[i] = inv[i * 4] * v[0] + inv[i * 4 + 1] * v[1] + inv[i * 4 + 2] * v[2] + inv[i * 4 + 3] * v[3] }
-            guard r[3] != 0 else { return nil }
-            return (r[0] / r[3], r[1] / r[3], r[2] / r[3])
-        }
-        guard let a = world(-1), let b = world(1), a.2 != b.2 else { return nil }
+        guard let a = Self.unprojected(inv, nx, ny, -1), let b = Self.unprojected(inv, nx, ny, 1), a.z != b.z else { return nil }
         // Where the segment from the near to the far plane crosses the ground (z = 0).
-        let t = a.2 / (a.2 - b.2)
+        let t = a.z / (a.z - b.z)
         guard t >= 0, t <= 1 else { return nil }
-        return MercatorPoint(x: (a.0 + (b.0 - a.0) * t) / worldSize, y: (a.1 + (b.1 - a.1) * t) / worldSize)
+        return MercatorPoint(x: (a.x + (b.x - a.x) * t) / worldSize, y: (a.y + (b.y - a.y) * t) / worldSize)
+    }
+
+    /// Clip point (nx, ny, z) taken back through inverse matrix `inv` (row-major), divided by its
+    /// w; nil where w is 0.
+    static func unprojected(_ inv: [Double], _ nx: Double, _ ny: Double, _ z: Double) -> SIMD3<Double>? {
+        var r = SIMD4<Double>()
+        for i in 0..<4 { r[i] = inv[i * 4] * nx + inv[i * 4 + 1] * ny + inv[i * 4 + 2] * z + inv[i * 4 + 3] }
+        guard r.w != 0 else { return nil }
+        return SIMD3(r.x, r.y, r.z) / r.w
     }
 
     /// gl-matrix's `perspective` (row-major): vertical field of view in radians, depths near...far

@@ -158,7 +158,7 @@ struct ExtrusionSurfaces {
                 }
             }
             for i in bandStarts[b]..<bandStarts[b + 1] { rasterize(Int(bandFaces[i]), rows: lo..<hi, depthAt: depthAt) }
-            colour(lo..<hi, into: target, opacity: opacity)
+            colour(lo..<hi, into: target, opacity: opacity, blend: blend)
             // (The numbers back to none where the faces reached, for the next rows.)
             owner.withUnsafeMutableBufferPointer { o in
                 guard let p = o.baseAddress else { return }
@@ -251,10 +251,10 @@ struct ExtrusionSurfaces {
     }
 
     /// Colours the pixels of `band` this layer's faces won.
-    private func colour(_ band: Range<Int>, into target: RenderTarget, opacity: Double) {
+    /// (`blend`: whether pixels are blended over what is drawn, as `shade` decided.)
+    private func colour(_ band: Range<Int>, into target: RenderTarget, opacity: Double, blend: Bool) {
         let width = self.width, first = rows.lowerBound
         let buf = target.pixmap.pixels
-        let blend = opacity < 1 || !patterns.isEmpty
         // (Faces read in place: a Face is too large to copy for every run.)
         faces.withUnsafeBufferPointer { faces in
           paints.withUnsafeBufferPointer { paints in
