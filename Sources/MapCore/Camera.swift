@@ -20,6 +20,11 @@ public struct Camera: Sendable {
     public private(set) var bounds: CameraBounds
     public private(set) var size: ViewportSize
     public private(set) var animation: Animation?
+    /// The projection the camera sees the map through (the style's, or `--projection`).
+    public var projection: Projection = .mercator
+    /// The camera's zoom less the style's (log2 of the pixel ratio): the projection is the
+    /// style's zoom's.
+    public var styleZoomShift = 0.0
 
     public init(state: CameraState, bounds: CameraBounds, size: ViewportSize) {
         self.bounds = bounds
@@ -28,7 +33,12 @@ public struct Camera: Sendable {
     }
 
     public var isAnimating: Bool { animation != nil }
-    public var view: ViewTransform { ViewTransform(camera: state, size: size) }
+    public var view: ViewTransform { view(of: state) }
+
+    /// The view of camera `s` through this camera's projection and viewport.
+    public func view(of s: CameraState) -> ViewTransform {
+        ViewTransform(camera: s, size: size, globeness: projection.globeness(zoom: s.zoom - styleZoomShift))
+    }
 
     /// Where the running animation will end (or the current state).
     public var target: CameraState { animation?.to ?? state }
@@ -61,7 +71,7 @@ public struct Camera: Sendable {
 
     /// The camera moved so that content shifts by (dx, dy) screen pixels.
     public func shifted(_ s: CameraState, dx: Double, dy: Double) -> CameraState {
-        let v = ViewTransform(camera: s, size: size)
+        let v = view(of: s)
         let c = v.lngLat(x: Double(size.width) / 2 - dx, y: Double(size.height) / 2 - dy)
         return s.moved(center: c, zoom: s.zoom)
     }

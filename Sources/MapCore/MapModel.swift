@@ -62,6 +62,12 @@ public struct MapModel: Sendable {
         self.style.bindGlobalState()
         now = start
         self.camera = Camera(state: camera, bounds: bounds, size: size)
+        self.camera.projection = style.projection ?? .mercator
+    }
+
+    /// Sees the map through `projection` (nil: the style's, else Web Mercator).
+    public mutating func setProjection(_ projection: Projection?) {
+        camera.projection = projection ?? style.projection ?? .mercator
     }
 
     // MARK: Camera
@@ -139,6 +145,7 @@ public struct MapModel: Sendable {
         guard ratio > 0, ratio.isFinite, ratio != pixelRatio else { return }
         let factor = ratio / pixelRatio, shift = log2(factor)
         pixelRatio = ratio
+        camera.styleZoomShift = log2(ratio)
         let b = camera.bounds
         let target = camera.target
         camera.setBounds(CameraBounds(bounds: b.bounds, minZoom: b.minZoom + shift, maxZoom: b.maxZoom + shift, maxPitch: b.maxPitch))

@@ -19,8 +19,17 @@ public struct ViewTransform: Equatable, Sendable {
     /// The pitched camera's projection; nil at pitch 0, where the flat conversions are exact for
     /// the ground (layers with height make their own from `camera`).
     public let perspective: PerspectiveTransform?
+    /// How much of the globe shows (MapLibre's globeness: 0 Web Mercator, 1 the globe, between
+    /// the one blending into the other).
+    public let globeness: Double
+    /// The globe's camera while any of it shows (nil in Web Mercator; `perspective` is then nil).
+    public let globe: GlobeTransform?
+    /// Blending the globe into Mercator (globeness below 1): the Mercator camera.
+    public let globeBlend: PerspectiveTransform?
 
-    public init(camera: CameraState, size: ViewportSize) {
+    /// `globeness`: how much of the globe the projection shows at the camera's zoom
+    /// (`Projection.globeness(zoom:)`; 0, the default, is Web Mercator).
+    public init(camera: CameraState, size: ViewportSize, globeness: Double = 0) {
         self.camera = camera
         self.size = size
         worldSize = WebMercator.worldSize(zoom: camera.zoom)
@@ -29,7 +38,18 @@ public struct ViewTransform: Equatable, Sendable {
         let r = camera.bearing * Double.pi / 180
         cosBearing = camera.bearing == 0 ? 1 : cos(r)
         sinBearing = camera.bearing == 0 ? 0 : sin(r)
-        perspective = camera.pitch == 0 ? nil : Self.perspective(camera, size)
+        let g = globeness.isFinite ? min(max(globeness, 0), 1) : 0
+        self.globeness = g
+        if g > 0 {
+            globe = GlobeTransform(center: camera.center, zoom: camera.zoom, pitch: camera.pitch, bearing: camera.bearing,
+                                   width: size.width, height: size.height, fieldOfView: camera.fieldOfView * Double.pi / 180)
+            globeBlend = g < 1 ? Self.perspective(camera, size) : nil
+            perspective = nil
+        } else {
+            globe = nil
+            globeBlend = nil
+            perspective = camera.pitch == 0 ? nil : Self.perspective(camera, size)
+        }
     }
 
     /// The camera's perspective at any pitch (pitch 0 included: what has height needs it).
@@ -40,7 +60,9 @@ public struct ViewTransform: Equatable, Sendable {
     }
 
     /// Two views are the same when their cameras and sizes are.
-    public static func == (a: ViewTransform, b: ViewTransform) -> Bool { a.camera == b.camera && a.size == b.size }
+    public static func == (a: ViewTransform, b: ViewTransform) -> Bool {
+        a.camera == b.camera && a.size == b.size && a.globeness == b.globeness
+    }
 
     /// Whether the camera is pitched (the ground is drawn in perspective).
     @inlinable public var isPitched: Bool { perspective != nil }
@@ -62,6 +84,7 @@ public struct ViewTransform: Equatable, Sendable {
 
     /// Screen position of a normalised Mercator point (no wrapping).
     @inlinable public func screen(_ m: MercatorPoint) -> (x: Double, y: Double) {
+        if let g = globe { return globeScreen(g, m) }
         if let p = perspective {
             let s = p.project(m)
             // (Behind the camera: far below the view, where the ground behind it would be.)
@@ -80,6 +103,7 @@ public struct ViewTransform: Equatable, Sendable {
 
     /// Screen position of the world copy of `m` nearest the viewport's centre.
     public func nearestScreen(_ m: MercatorPoint) -> (x: Double, y: Double) {
+        if globe != nil { return screen(m) }
         if isNorthUp {
             var s = screen(m)
             s.x -= ((s.x - Double(size.width) / 2) / worldSize).rounded() * worldSize
@@ -97,6 +121,7 @@ public struct ViewTransform: Equatable, Sendable {
     /// The normalised Mercator point under a screen position (pitched: the ground under it, or
     /// for a point at or above the horizon the ground just below the horizon in its column).
     public func mercator(x: Double, y: Double) -> MercatorPoint {
+        if let g = globe { return globeMercator(g, x: x, y: y) }
         if let p = perspective {
             let lowest = p.groundTopY + 1
             if let m = p.unproject(x: x, y: max(y, lowest)) { return m }
@@ -112,6 +137,7 @@ public struct ViewTransform: Equatable, Sendable {
     /// the box holding the four corners of the (rotated) viewport.
     public var visibleMercator: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let w = Double(size.width), h = Double(size.height)
+        if let g = globe { return g.seenMercatorBox }
         if let p = perspective { return p.groundBox(top: 0, bottom: h) }
         if isNorthUp {
             let a = mercator(x: 0, y: 0), b = mercator(x: w, y: h)

@@ -96,7 +96,7 @@ public final class FrameRenderer {
         if let base = cache.entry(.bottom, 0, layers[..<stable]) {
             base.draw(into: target)
             first = base.layers.count
-        } else if !placement.isPitched, case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
+        } else if !placement.isProjected, case let .background(c, o)? = layers.first?.content, c.a >= 1, o >= 1 {
         } else {
             // (Pitched under an opaque background that fills the ground's rows whole, as it does
             // away from the world's north and south edges: only the rows above the ground.)
@@ -139,7 +139,7 @@ public final class FrameRenderer {
     func draw(_ layer: FrameDescription.DrawLayer, _ index: Int, _ placement: Placement, _ frame: FrameDescription,
               _ target: RenderTarget, under: inout PremultipliedColor?) {
         if case let .fill(draw) = layer.content, case let .uniform(_, paint) = draw, paint.opacity > 0, paint.color.a > 0,
-           let background = under, !placement.isPitched {
+           let background = under, !placement.isProjected {
             // An opaque background under a fill: both in one pass over the rows.
             under = nil
             fills.draw(draw, placement, target, &rasterizer, over: background)
@@ -151,15 +151,15 @@ public final class FrameRenderer {
             let c = color.premultiplied(opacity: opacity)
             // Opaque: painted by the next layer in its own pass if that is a fill, else just
             // before the next layer draws.
-            if c.alpha == 255 && !placement.isPitched { under = c } else { backgrounds.draw(c, placement, target, &rasterizer) }
+            if c.alpha == 255 && !placement.isProjected { under = c } else { backgrounds.draw(c, placement, target, &rasterizer) }
         case let .fill(draw):
-            rasterizer.ground = placement.ground
+            rasterizer.ground = placement.ground; rasterizer.sphere = placement.sphere
             fills.draw(draw, placement, target, &rasterizer)
-            rasterizer.ground = nil
+            rasterizer.ground = nil; rasterizer.sphere = nil
         case let .line(draw):
-            rasterizer.ground = placement.ground
+            rasterizer.ground = placement.ground; rasterizer.sphere = placement.sphere
             lines.draw(draw, placement, target, &rasterizer)
-            rasterizer.ground = nil
+            rasterizer.ground = nil; rasterizer.sphere = nil
         case let .circle(draw): circles.draw(draw, placement, target, &rasterizer)
         case let .raster(draw):
             drawRaster(layer, index, draw, placement, target)

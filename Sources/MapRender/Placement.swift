@@ -32,9 +32,19 @@ struct Placement {
     /// What the rows drawn show, on the flat screen: minX, minY, maxX, maxY (at pitch 0 the rows
     /// themselves, the viewport's width wide).
     let cull: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// The globe: the flat screen onto the sphere and the sphere onto the screen (nil in Web
+    /// Mercator). Only the world copy 0 is drawn: the sphere has one.
+    let sphere: SphereProjection?
+    /// The globe: the screen back onto the flat screen (nil in Web Mercator).
+    let unprojection: SphereUnprojection?
     /// Whether the view is pitched (geometry goes through `ground`; the screen-space shortcuts
     /// of the flat map do not apply).
     var isPitched: Bool { ground != nil }
+    /// Whether the map is drawn on the globe (geometry goes through `sphere`).
+    var isGlobe: Bool { sphere != nil }
+    /// Whether geometry is projected by the rasterizer (pitched or on the globe): the
+    /// screen-space shortcuts of the flat map do not apply.
+    var isProjected: Bool { ground != nil || sphere != nil }
 
     /// For the rows `rows` of the view.
     init(view: ViewTransform, width: Int, rows: Range<Int>) {
@@ -46,7 +56,26 @@ struct Placement {
         bearing = view.camera.bearing
         perspective = view.perspective
         ground = perspective?.groundProjection
-        if let perspective {
+        sphere = view.globe.map { $0.surface(mercator: view.globeBlend, globeness: view.globeness) }
+        unprojection = view.globe?.unprojection
+        if let globe = view.globe {
+            let r = view.camera.bearing * Double.pi / 180
+            let cs = cos(r), sn = sin(r)
+            let cx = Double(width) / 2, cy = Double(view.size.height) / 2
+            turn = view.isNorthUp ? nil : Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
+            var box = globe.seenMercatorBox
+            // (Across the antimeridian: the whole width, drawn in the one copy.)
+            if box.minX < 0 || box.maxX > 1 { box.minX = 0; box.maxX = 1 }
+            visible = box
+            let ox = ox, oy = oy, world = world, turn = turn
+            func flat(_ x: Double, _ y: Double) -> Point {
+                let p = Point(x * world + ox, y * world + oy)
+                return turn?.apply(p) ?? p
+            }
+            let a = flat(box.minX, box.minY), b = flat(box.maxX, box.minY), c = flat(box.maxX, box.maxY), d = flat(box.minX, box.maxY)
+            cull = (Swift.min(a.x, b.x, c.x, d.x) - 2, Swift.min(a.y, b.y, c.y, d.y) - 2,
+                    Swift.max(a.x, b.x, c.x, d.x) + 2, Swift.max(a.y, b.y, c.y, d.y) + 2)
+        } else if let perspective {
             // The ground the rows show, and its box on the flat screen.
             let r = view.camera.bearing * Double.pi / 180
             let cs = cos(r), sn = sin(r)
@@ -137,7 +166,7 @@ struct Placement {
         let minX = visible.minX - m, maxX = visible.maxX + m
         let minY = visible.minY - m, maxY = visible.maxY + m
         let firstCopy = Int((minX).rounded(.down)), lastCopy = Int((maxX).rounded(.down))
-        for copy in firstCopy...max(firstCopy, lastCopy) {
+        for copy in isGlobe ? 0...0 : firstCopy...max(firstCopy, lastCopy) {
             let shift = Double(copy)
             let map = M(self, copy: shift, translate: (0, 0))
             for ci in level.chunks {

@@ -15,6 +15,8 @@ public struct ImageWarp {
     public let inverse: Transform
     /// A pitched view: the screen to the plane in perspective, used instead of `inverse`.
     public var projective: Homography? = nil
+    /// The globe: the screen back onto the flat screen through the sphere, then `inverse`.
+    public var sphere: SphereUnprojection? = nil
     public let first: Plane, second: Plane
     public let tr: Point, bl: Point
     /// The sign of the side of the diagonal the first triangle lies on.
@@ -104,7 +106,12 @@ public struct MappedImageBlitter: SpanBlitter {
 
     @inline(__always)
     public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
-        let q = warp.projective?.apply(Double(x) + 0.5, Double(y) + 0.5) ?? warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+        let q: Point
+        if let s = warp.sphere {
+            q = warp.inverse.apply(s.flat(Double(x) + 0.5, Double(y) + 0.5))
+        } else {
+            q = warp.projective?.apply(Double(x) + 0.5, Double(y) + 0.5) ?? warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+        }
         let c = shade(q.x, q.y)
         if c == 0 { return }
         let s = Blend.scale(c, alpha &+ (alpha >> 7))
@@ -116,6 +123,18 @@ public struct MappedImageBlitter: SpanBlitter {
     public mutating func blitSpan(x: Int, y: Int, count: Int, alpha: UInt32) {
         let d = dst + (y &* stride &+ x)
         let k = alpha &+ (alpha >> 7)
+        if let sphere = warp.sphere {
+            // On the globe: each pixel back through the sphere.
+            let py = Double(y) + 0.5
+            for i in 0..<count {
+                let q = warp.inverse.apply(sphere.flat(Double(x + i) + 0.5, py))
+                var s = shade(q.x, q.y)
+                if s == 0 { continue }
+                if k != 256 { s = Blend.scale(s, k) }
+                d[i] = Blend.over(s, d[i])
+            }
+            return
+        }
         if let h = warp.projective {
             // In perspective: each pixel through the homography.
             let py = Double(y) + 0.5

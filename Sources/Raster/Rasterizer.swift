@@ -43,6 +43,14 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Pitched views: edges are given on the flat map's screen and projected onto the ground
     /// seen in perspective (nil: edges are given on the screen).
     public var ground: GroundProjection? = nil
+    /// The globe: edges are given on the flat map's screen and drawn on the sphere (see
+    /// `SphereProjection`; it comes before `ground`).
+    public var sphere: SphereProjection? = nil {
+        didSet { antipodeWinding = 0 }
+    }
+    /// The globe: the winding number of the edges given about the far side's middle, made up
+    /// for by the disc when the cells are swept.
+    private var antipodeWinding = 0
 
     // Path state in device space.
     private var start = Point(0, 0)
@@ -86,6 +94,7 @@ public struct Rasterizer: PathSink, ~Copyable {
 
     /// Forgets all edges.
     public mutating func reset() {
+        antipodeWinding = 0
         cellCount = 0
         ccover = 0; carea = 0
         minRow = .max; maxRow = .min
@@ -127,6 +136,11 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Adds one directed edge, clipped to the device box.
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
+        if let s = sphere {
+            antipodeWinding += SphereProjection.crossing(a, b, s.antipode)
+            s.forEachEdge(a, b) { p, q in addScreenEdge(p, q) }
+            return
+        }
         if let g = ground {
             let p = g.project(a, b)
             addScreenEdge(p.points.0, p.points.1)
@@ -186,6 +200,21 @@ public struct Rasterizer: PathSink, ~Copyable {
                 if mx <= 0 { line(0, py, 0, ny) } else { line(min(max(px, 0), w), py, min(max(nx, 0), w), ny) }
             }
             px = nx; py = ny; pt = t
+        }
+    }
+
+    /// The seen disc's edge `times` times (negative: turned the other way), for the winding
+    /// the globe's far side took (see `SphereProjection`).
+    private mutating func addLimb(_ s: SphereProjection, times: Int) {
+        antipodeWinding = 0
+        let ring = s.limb
+        guard ring.count > 2 else { return }
+        for _ in 0..<min(abs(times), 8) {
+            var prev = ring[ring.count - 1]
+            for p in ring {
+                if times > 0 { addScreenEdge(prev, p) } else { addScreenEdge(p, prev) }
+                prev = p
+            }
         }
     }
 
@@ -376,6 +405,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Sorts the cells by row, then by column: two stable counting-sort passes (by x, then by y),
     /// linear in the cell count with no data-dependent branches. `rowStart` ends up indexing rows.
     private mutating func sortCells() {
+        if antipodeWinding != 0, let s = sphere { addLimb(s, times: antipodeWinding) }
         flushCell()
         let n = cellCount
         guard n > 0 else { return }

@@ -146,6 +146,8 @@ public struct Style: Sendable {
     public var transition: TransitionOptions
     /// The style's `sky` (nil: none, transparent above the horizon).
     public var sky: Sky?
+    /// The style's `projection` (nil: none given, Web Mercator).
+    public var projection: Projection?
     /// What of the style document could not be read or loaded and was left out, one line each
     /// (its JSON path or URL, what and why), in the order found; the rest is drawn.
     public var skipped: [String] = []

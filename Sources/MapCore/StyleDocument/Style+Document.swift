@@ -20,6 +20,7 @@ extension Style {
         self.init(sources: sources, layers: document.layers.map(Layer.init), transition: document.transition)
         self.sprite = sprite
         self.sky = document.sky
+        self.projection = document.projection
         adoptState(of: document)
     }
 }

@@ -22,8 +22,7 @@ public struct StyleDocument: Sendable {
     public var pitch: Double = 0
     /// The style's `sky` (nil: none).
     public var sky: Sky?
-    /// The style's `projection` (nil: none, Web Mercator). Read, not drawn yet: nightmap draws
-    /// Web Mercator (issue 43).
+    /// The style's `projection` (nil: none, Web Mercator).
     public var projection: Projection?
     /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
     /// has none: its labels are then set in local fonts.

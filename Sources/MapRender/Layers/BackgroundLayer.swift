@@ -6,10 +6,12 @@ import Raster
 /// renderer, which paints it in the pass of the fill above it when it can, see
 /// `FrameRenderer.draw`.) A pitched view's background covers the ground of the world (its
 /// Web Mercator square, every copy across), as MapLibre draws it on the ground's tiles: beyond
-/// the world's north and south edges and above the horizon nothing is drawn.
+/// the world's north and south edges and above the horizon nothing is drawn. On the globe it
+/// covers the sphere's seen side, poles included, by pixel centres.
 final class BackgroundRenderLayer: RenderLayer {
     func draw(_ color: PremultipliedColor, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         if p.isPitched { drawPitched(color, p, t, &rasterizer); return }
+        if let sphere = p.sphere { drawGlobe(color, p, sphere, t, &rasterizer); return }
         fill(color, rows: t.rows, t)
     }
 
@@ -37,5 +39,16 @@ final class BackgroundRenderLayer: RenderLayer {
         corners.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
         rasterizer.ground = nil
         rasterizer.fill(t.pixmap, with: SolidBlitter(pixmap: t.pixmap, color: color), aliased: true)
+    }
+
+    /// The world's square on the sphere (its top and bottom edges at the poles): the seen disc.
+    private func drawGlobe(_ color: PremultipliedColor, _ p: Placement, _ sphere: SphereProjection, _ t: RenderTarget,
+                           _ rasterizer: inout Rasterizer) {
+        let map = RotatedMap(p, copy: 0, translate: (0, 0))
+        let corners = [map.point(0, 0), map.point(1, 0), map.point(1, 1), map.point(0, 1)]
+        rasterizer.sphere = sphere
+        corners.withUnsafeBufferPointer { rasterizer.addPolygon($0) }
+        rasterizer.fill(t.pixmap, with: SolidBlitter(pixmap: t.pixmap, color: color), aliased: true)
+        rasterizer.sphere = nil
     }
 }

@@ -54,7 +54,7 @@ final class FillRenderLayer: RenderLayer {
     private func addFillEdges<M: ScreenMap>(_ g: GeometrySet, _ level: GeometrySet.Level, _ p: Placement, _ t: RenderTarget,
                                            _ rasterizer: inout Rasterizer, _: M.Type) {
         let top = p.cull.minY, bottom = p.cull.maxY, right = p.cull.maxX, left = p.cull.minX
-        let pitched = p.isPitched
+        let pitched = p.isProjected
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
@@ -164,7 +164,7 @@ final class FillRenderLayer: RenderLayer {
                     return
                 }
                 let color = paint.color.premultiplied(opacity: paint.opacity)
-                guard antialias || p.isPitched else {
+                guard antialias || p.isProjected else {
                     // Aliased: the pixels whose centres the polygon holds, as a GPU fills it.
                     lines.collectParts(g, map, closeRings: true)
                     lines.runPoints.withUnsafeBufferPointer { centreFill.fill($0, ends: lines.runEnds, color: color, onto: t.pixmap, rows: t.rows) }
@@ -173,7 +173,7 @@ final class FillRenderLayer: RenderLayer {
                 // A polygon within one pixel (a building at zoom 7): its coverage directly,
                 // its projected rings kept for the outline.
                 let box = map.box(g.minX, g.minY, g.maxX, g.maxY)
-                let tiny = !together && !p.isPitched && box.2 - box.0 < 1 && box.3 - box.1 < 1
+                let tiny = !together && !p.isProjected && box.2 - box.0 < 1 && box.3 - box.1 < 1
                 var ringsCollected = false
                 if tiny {
                     lines.collectParts(g, map, closeRings: true)
@@ -210,7 +210,7 @@ final class FillRenderLayer: RenderLayer {
                     // shows outside, where the area coverage already anti-aliases the edge).
                     // Its segments cover the columns or rows whose centres they cross: none
                     // when the polygon's box holds no pixel centre's column or row.
-                    if p.isPitched { return }    // (not drawn in perspective yet)
+                    if p.isProjected { return }    // (not drawn in perspective or on the globe yet)
                     if (box.0 - 0.5).rounded(.down) == (box.2 - 0.5).rounded(.down)
                         && (box.1 - 0.5).rounded(.down) == (box.3 - 0.5).rounded(.down) { return }
                     if let o = g.outline {

@@ -31,6 +31,10 @@ final class LineRenderLayer: RenderLayer {
     /// vertices projected (`meshes`) or stroked and projected by the rasterizer (the other
     /// screen-space shortcuts, thin lines by distance and per-tile dashes, wait).
     private var projected = false
+    /// On the globe: the surface the runs are drawn on (their width is laid on the sphere), and
+    /// the cosine of the centre's latitude.
+    private var sphere: SphereProjection? = nil
+    private var centreCos = 1.0
 
     init() {
         runPoints.reserveCapacity(1 << 16)
@@ -39,7 +43,9 @@ final class LineRenderLayer: RenderLayer {
 
 
     func draw(_ draw: LineDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        projected = p.isPitched
+        projected = p.isProjected
+        sphere = p.sphere
+        if let s = p.sphere { centreCos = Self.cosLatitude(s, Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)) }
         switch draw {
         case let .uniform(g, paint):
             guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
@@ -95,6 +101,7 @@ final class LineRenderLayer: RenderLayer {
     /// vertices: none may lie behind the eye). Others are stroked flat and projected edge by
     /// edge by the rasterizer.
     private func meshes(_ paint: LinePaint, _ p: Placement, reach: Double) -> Bool {
+        if p.isGlobe { return false }
         guard let ground = p.ground else { return Self.isMeshed(paint) }
         guard paint.dasharray.isEmpty else { return false }
         let spare = (ground.m.6 * ground.m.6 + ground.m.7 * ground.m.7).squareRoot() * reach
@@ -198,6 +205,20 @@ final class LineRenderLayer: RenderLayer {
         return style
     }
 
+    /// On the globe, how much wider on the flat screen a line is stroked at flat point `p` to be
+    /// as wide on the sphere as at the centre: cos(centre latitude) / cos(latitude), blended by
+    /// the globeness (MapLibre's line thickness on the globe).
+    private func widthOnSphere(_ s: SphereProjection, _ p: Point) -> Double {
+        let k = centreCos / max(Self.cosLatitude(s, p), 1e-3)
+        return 1 + (k - 1) * s.globeness
+    }
+
+    /// The cosine of the latitude of flat point `p`.
+    private static func cosLatitude(_ s: SphereProjection, _ p: Point) -> Double {
+        let y = min(max(s.mercator(p).y, 0), 1)
+        return 1 / cosh(Double.pi * (1 - 2 * y))
+    }
+
     /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to
     /// either side of the gap instead of one; with an offset, moved to the right of the run's
     /// direction by it (both: the two lines either side of the moved centre).
@@ -206,6 +227,7 @@ final class LineRenderLayer: RenderLayer {
         var style = base
         for (r, end) in runEnds.enumerated() {
             if !base.dashes.isEmpty { style.dashOffset = base.dashOffset + runOffsets[r] }
+            if let sphere, end > start { style.width = base.width * widthOnSphere(sphere, runPoints[(start + end) / 2]) }
             let closed = r < runClosed.count && runClosed[r]
             if paint.gapWidth > 0 || paint.offset != 0 {
                 let d = paint.gapWidth > 0 ? paint.gapWidth / 2 + paint.width / 2 : 0

@@ -40,7 +40,7 @@ final class RasterRenderLayer: RenderLayer {
     /// rasterizer (anti-aliased edges), colour from the image.
     func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         let p = draw.pixelAligned ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
-        if p.turn != nil || p.isPitched { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
+        if p.turn != nil || p.isProjected { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
@@ -114,7 +114,9 @@ final class RasterRenderLayer: RenderLayer {
     }
 
     /// The quad at a bearing, in each world copy the viewport shows: outlined through the view's
-    /// rotation, every covered pixel sampled through its inverse (`ImageQuadMapper.warp`).
+    /// rotation, every covered pixel sampled through its inverse (`ImageQuadMapper.warp`). In
+    /// perspective and on the globe (its one copy) the outline is projected, and each pixel taken
+    /// back to the flat screen first.
     private func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         let image = draw.image
         guard let quad = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
@@ -129,13 +131,13 @@ final class RasterRenderLayer: RenderLayer {
             brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
             saturation: paint.saturation, hueRotate: paint.hueRotate)
         let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
-        for copy in worldCopies(c, p) {
+        for copy in p.isGlobe ? 0...0 : worldCopies(c, p) {
             let map = RotatedMap(p, copy: Double(copy), translate: (0, 0))
             func corner(_ q: LngLat) -> Point { map.point(WebMercator.x(lng: q.lng), WebMercator.y(lat: q.lat)) }
             let pts = (corner(c.topLeft), corner(c.topRight), corner(c.bottomRight), corner(c.bottomLeft))
             let top = min(pts.0.y, pts.1.y, pts.2.y, pts.3.y), bottom = max(pts.0.y, pts.1.y, pts.2.y, pts.3.y)
             let left = min(pts.0.x, pts.1.x, pts.2.x, pts.3.x), right = max(pts.0.x, pts.1.x, pts.2.x, pts.3.x)
-            guard bottom >= p.cull.minY, top <= p.cull.maxY, right >= p.cull.minX, left <= p.cull.maxX else { continue }
+            guard p.isGlobe || (bottom >= p.cull.minY && top <= p.cull.maxY && right >= p.cull.minX && left <= p.cull.maxX) else { continue }
             latitudes.withUnsafeMutableBufferPointer { table in
                 guard var warp = quad.warp(map, rows: rowsShown, world: p.world, latitudes: table) else { return }
                 if let ground = p.ground {
@@ -143,9 +145,10 @@ final class RasterRenderLayer: RenderLayer {
                     guard let back = ground.homography.inverted() else { return }
                     warp.projective = back.then(warp.inverse)
                 }
-                rasterizer.ground = p.ground
+                if p.isGlobe { warp.sphere = p.unprojection }
+                rasterizer.ground = p.ground; rasterizer.sphere = p.sphere
                 rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
-                rasterizer.ground = nil
+                rasterizer.ground = nil; rasterizer.sphere = nil
                 let blitter = MappedImageBlitter(destination: t.pixmap, image: image, previous: draw.previous, fade: draw.fade,
                                                  warp: warp, sampling: sampling, opacity: paint.opacity,
                                                  light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)

@@ -1,0 +1,252 @@
+import Foundation
+
+/// The globe's surface seen by its camera: maps the flat map's screen (where the map would be in
+/// Web Mercator at pitch 0, with the same centre, zoom and bearing) onto the sphere and the
+/// sphere onto the screen, for geometry the rasterizer draws.
+///
+/// A straight flat edge is a curve on the sphere: it is cut into pieces no longer than a cell of
+/// the subdivision grid (MapLibre's granularity: `step`, in Mercator units), each drawn straight
+/// between its projected ends, as MapLibre draws its subdivided triangles.
+///
+/// The far side: a point behind the horizon (the plane through the points where the lines of
+/// sight touch the sphere) is moved onto the horizon's circle, along the plane, straight out
+/// from its centre. That map is continuous everywhere but at the far side's middle, the point
+/// `antipode`, so a closed contour stays closed, and the winding number it has about a seen point
+/// is its winding number on the flat map less the one it has about the antipode. The rasterizer
+/// counts that one (`antipodeWinding`) and adds the disc (`limb`) as many times: a fill that
+/// covers the far side's middle (a world's land, the background) stays whole on the seen side,
+/// and what lies wholly behind the horizon comes to nothing.
+///
+/// Between zoom 11 and 12 the globe blends into Mercator: clip x, y and w of the two cameras are
+/// mixed by the globeness, as MapLibre's vertex shader mixes them.
+public struct SphereProjection: Sendable {
+    /// Flat screen to normalised Mercator: (ax x + bx y + tx, ay x + by y + ty).
+    public let ax: Double, bx: Double, tx: Double, ay: Double, by: Double, ty: Double
+    /// Unit sphere (x, y, z, 1) to the screen, homogeneous: (X w, Y w, w).
+    let rx: SIMD4<Double>, ry: SIMD4<Double>, rw: SIMD4<Double>
+    /// The horizon: a point v of the unit sphere is seen when v . normal >= offset.
+    public let normal: SIMD3<Double>, offset: Double
+    /// Two unit vectors across the horizon's plane, and the horizon circle's radius.
+    let across: (SIMD3<Double>, SIMD3<Double>), rim: Double
+    /// Between the globe and Mercator: the Mercator camera's flat screen to screen, and how much of
+    /// the globe shows (nil: the globe alone).
+    let mercator: GroundProjection?
+    public let globeness: Double
+    /// The subdivision grid's cell, in normalised Mercator units.
+    public let step: Double
+    /// The far side's middle on the flat screen (in world copy 0, where geometry is given).
+    public let antipode: Point
+    /// The seen disc's edge on the screen, once round with winding number +1.
+    public let limb: [Point]
+
+    /// `matrix`: the globe camera's row-major 4 x 4 from the unit sphere to clip space; `width` x
+    /// `height` the viewport; `flatToMercator` the flat screen to Mercator (ax, bx, tx, ay, by, ty);
+    /// `horizon` the plane (normal, -offset); `mercator` and `globeness` the blend.
+    public init(matrix m: [Double], width: Double, height: Double,
+                flatToMercator f: (Double, Double, Double, Double, Double, Double),
+                horizon: SIMD4<Double>, mercator: GroundProjection?, globeness: Double, step: Double) {
+        ax = f.0; bx = f.1; tx = f.2; ay = f.3; by = f.4; ty = f.5
+        let hw = width / 2, hh = height / 2
+        let cx = SIMD4(m[0], m[1], m[2], m[3]), cy = SIMD4(m[4], m[5], m[6], m[7]), cw = SIMD4(m[12], m[13], m[14], m[15])
+        rx = (cx + cw) * hw
+        ry = (cw - cy) * hh
+        rw = cw
+        normal = SIMD3(horizon.x, horizon.y, horizon.z)
+        offset = -horizon.w
+        rim = max(0, 1 - offset * offset).squareRoot()
+        // (Any vector not along the normal, made perpendicular to it.)
+        let seed: SIMD3<Double> = abs(normal.y) < 0.9 ? SIMD3(0, 1, 0) : SIMD3(1, 0, 0)
+        var u = seed - normal * (seed * normal).sum()
+        u /= (u * u).sum().squareRoot()
+        let v = SIMD3(normal.y * u.z - normal.z * u.y, normal.z * u.x - normal.x * u.z, normal.x * u.y - normal.y * u.x)
+        across = (u, v)
+        self.mercator = globeness < 1 ? mercator : nil
+        self.globeness = min(max(globeness, 0), 1)
+        self.step = step > 0 && step.isFinite ? step : 1.0 / 128
+        // The antipode on the flat screen: its Mercator point, back through the affine map.
+        let a = -normal
+        let lng = atan2(a.x, a.z), lat = asin(min(max(a.y, -1), 1))
+        let mx = lng / (2 * Double.pi) + 0.5
+        let my = min(max(0.5 - log(tan(Double.pi / 4 + lat / 2)) / (2 * Double.pi), -2), 3)
+        let det = f.0 * f.4 - f.1 * f.3
+        if det != 0 && det.isFinite {
+            // (In world copy 0, where the globe's geometry is given.)
+            let dx = mx - f.2, dy = my - f.5
+            antipode = Point((f.4 * dx - f.1 * dy) / det, (-f.3 * dx + f.0 * dy) / det)
+        } else {
+            antipode = Point(.infinity, .infinity)
+        }
+        // The limb: 128 points round the horizon circle, turned to wind +1 (a crossing of the
+        // ray to the right of the centre going down counts +1, as in `antipodeWinding`).
+        var ring: [Point] = []
+        ring.reserveCapacity(128)
+        let centre = normal * offset
+        let rows = (rx, ry, rw)
+        for k in 0..<128 {
+            let t = Double(k) / 128 * 2 * Double.pi
+            let p = centre + (u * cos(t) + v * sin(t)) * rim
+            let h = SIMD3((rows.0 * SIMD4(p, 1)).sum(), (rows.1 * SIMD4(p, 1)).sum(), (rows.2 * SIMD4(p, 1)).sum())
+            ring.append(Point(h.x / h.z, h.y / h.z))
+        }
+        var sx = 0.0, sy = 0.0
+        for p in ring { sx += p.x; sy += p.y }
+        if Self.winding(ring, about: Point(sx / 128, sy / 128)) < 0 { ring.reverse() }
+        limb = ring
+    }
+
+    /// The winding number of closed `ring` about `p`: crossings of the ray to the right of `p`,
+    /// +1 going down (y increasing), -1 going up.
+    public static func winding(_ ring: [Point], about p: Point) -> Int {
+        var w = 0
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            w += crossing(a, b, p)
+        }
+        return w
+    }
+
+    /// Edge a -> b's crossing of the ray to the right of `p`: +1 going down, -1 going up, else 0.
+    @inline(__always) public static func crossing(_ a: Point, _ b: Point, _ p: Point) -> Int {
+        guard (a.y > p.y) != (b.y > p.y) else { return 0 }
+        let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)
+        return x > p.x ? (b.y > a.y ? 1 : -1) : 0
+    }
+
+    /// Normalised Mercator point of flat point `p`.
+    @inline(__always) public func mercator(_ p: Point) -> (x: Double, y: Double) {
+        (ax * p.x + bx * p.y + tx, ay * p.x + by * p.y + ty)
+    }
+
+    /// The unit vector of normalised Mercator point (x, y); the poles past the square's top and
+    /// bottom (MapLibre's pole vertices: a fill reaching the square's edge covers the polar cap).
+    @inline(__always) public static func unit(_ x: Double, _ y: Double) -> SIMD3<Double> {
+        if !(y > 0) { return SIMD3(0, 1, 0) }
+        if !(y < 1) { return SIMD3(0, -1, 0) }
+        let lng = x * 2 * Double.pi - Double.pi
+        // sin and cos of the latitude from its Mercator y: tanh and sech of pi (1 - 2y).
+        let e = exp(Double.pi * (1 - 2 * y)), ie = 1 / e
+        let s = e + ie
+        let cosLat = 2 / s, sinLat = (e - ie) / s
+        return SIMD3(sin(lng) * cosLat, sinLat, cos(lng) * cosLat)
+    }
+
+    /// How far unit vector `v` lies in front of the horizon (negative: behind it).
+    @inline(__always) public func side(_ v: SIMD3<Double>) -> Double { (v * normal).sum() - offset }
+
+    /// `v` if seen, else moved onto the horizon circle (straight out from its centre, in its plane).
+    @inline(__always) public func onSeenSide(_ v: SIMD3<Double>) -> SIMD3<Double> {
+        let s = side(v)
+        guard s < 0 else { return v }
+        let d = v - normal * (s + offset) - normal * offset
+        let len = (d * d).sum().squareRoot()
+        guard len > 1e-12 else { return normal * offset + across.0 * rim }
+        return normal * offset + d * (rim / len)
+    }
+
+    /// Screen point of unit vector `v` (on the seen side), which is flat point `flat`.
+    @inline(__always) public func screen(_ v: SIMD3<Double>, flat: Point) -> Point {
+        let h = SIMD4(v, 1)
+        var X = (rx * h).sum(), Y = (ry * h).sum(), W = (rw * h).sum()
+        if let g = mercator {
+            let m = g.m
+            let mX = m.0 * flat.x + m.1 * flat.y + m.2, mY = m.3 * flat.x + m.4 * flat.y + m.5
+            let mW = m.6 * flat.x + m.7 * flat.y + m.8
+            X = mX + (X - mX) * globeness; Y = mY + (Y - mY) * globeness; W = mW + (W - mW) * globeness
+        }
+        return Point(X / W, Y / W)
+    }
+
+    /// Screen point of flat point `p` (its place on the horizon if behind it).
+    @inline(__always) public func apply(_ p: Point) -> Point {
+        let m = mercator(p)
+        return screen(onSeenSide(Self.unit(m.x, m.y)), flat: p)
+    }
+
+    /// Calls `edge` with the screen edges of flat edge a -> b (in no particular order): its pieces on
+    /// the seen side projected, those behind the horizon laid along the horizon's circle.
+    @inline(__always)
+    public func forEachEdge(_ a0: Point, _ b0: Point, _ edge: (Point, Point) -> Void) {
+        // The same pieces whichever way an edge is given (a shared edge then cancels exactly).
+        let reversed = (a0.y, a0.x) > (b0.y, b0.x)
+        let a = reversed ? b0 : a0, b = reversed ? a0 : b0
+        let ma = mercator(a), mb = mercator(b)
+        let cells = (abs(mb.x - ma.x) + abs(mb.y - ma.y)) / step
+        let n = cells < 1 ? 1 : Int(min(cells.rounded(.up), 1024))
+        var lastFlat = a
+        var lastV = Self.unit(ma.x, ma.y)
+        var lastSide = side(lastV)
+        var lastScreen = screen(onSeenSide(lastV), flat: a)
+        // (An edge given the other way gets its pieces turned round: the rasterizer sums
+        // edges in any order.)
+        @inline(__always) func out(_ p: Point, _ q: Point) { if reversed { edge(q, p) } else { edge(p, q) } }
+        for i in 1...n {
+            let t = Double(i) / Double(n)
+            let flat = i == n ? b : Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+            let mx = i == n ? mb.x : ma.x + (mb.x - ma.x) * t, my = i == n ? mb.y : ma.y + (mb.y - ma.y) * t
+            let v = Self.unit(mx, my)
+            let s = side(v)
+            if (s >= 0) == (lastSide >= 0) {
+                if s >= 0 {
+                    let q = screen(v, flat: flat)
+                    out(lastScreen, q)
+                    lastScreen = q
+                } else {
+                    lastScreen = arc(from: lastV, to: v, lastScreen, flat, out)
+                }
+            } else {
+                // The piece crosses the horizon: find where, by halving.
+                let lm = lastMercator(ma, mb, i, n)
+                var lo = 0.0, hi = 1.0
+                for _ in 0..<20 {
+                    let mid = (lo + hi) / 2
+                    let vm = Self.unit(lm.x + (mx - lm.x) * mid, lm.y + (my - lm.y) * mid)
+                    if (side(vm) >= 0) == (lastSide >= 0) { lo = mid } else { hi = mid }
+                }
+                let cm = (lm.x + (mx - lm.x) * lo, lm.y + (my - lm.y) * lo)
+                let cf = Point(lastFlat.x + (flat.x - lastFlat.x) * lo, lastFlat.y + (flat.y - lastFlat.y) * lo)
+                let vc = onSeenSide(Self.unit(cm.0, cm.1))
+                if lastSide >= 0 {
+                    let c = screen(vc, flat: cf)
+                    out(lastScreen, c)
+                    lastScreen = arc(from: vc, to: v, c, flat, out)
+                } else {
+                    lastScreen = arc(from: lastV, to: vc, lastScreen, cf, out)
+                    let q = screen(v, flat: flat)
+                    out(lastScreen, q)
+                    lastScreen = q
+                }
+            }
+            lastFlat = flat; lastV = v; lastSide = s
+        }
+    }
+
+    @inline(__always) private func lastMercator(_ ma: (x: Double, y: Double), _ mb: (x: Double, y: Double), _ i: Int, _ n: Int) -> (x: Double, y: Double) {
+        let t = Double(i - 1) / Double(n)
+        return (ma.x + (mb.x - ma.x) * t, ma.y + (mb.y - ma.y) * t)
+    }
+
+    /// Lays the horizon's arc from where `from` lands on it to where `to` does (the shorter way
+    /// round), starting at screen point `start`; returns the screen point it ends at.
+    @inline(__always)
+    private func arc(from: SIMD3<Double>, to: SIMD3<Double>, _ start: Point, _ flat: Point, _ out: (Point, Point) -> Void) -> Point {
+        let centre = normal * offset
+        let p = onSeenSide(from) - centre, q = onSeenSide(to) - centre
+        let r2 = rim * rim
+        guard r2 > 0 else { return start }
+        let c = min(max((p * q).sum() / r2, -1), 1)
+        let angle = acos(c)
+        // (One point per 4 degrees of the circle.)
+        let k = max(1, Int((angle / (4 * Double.pi / 180)).rounded(.up)))
+        var last = start
+        for j in 1...k {
+            let t = Double(j) / Double(k)
+            var d = p + (q - p) * t
+            let len = (d * d).sum().squareRoot()
+            d = len > 1e-12 ? d * (rim / len) : p
+            let s = screen(centre + d, flat: flat)
+            out(last, s)
+            last = s
+        }
+        return last
+    }
+}
