@@ -21,15 +21,24 @@ public struct Camera: Sendable {
     public private(set) var size: ViewportSize
     public private(set) var animation: Animation?
     /// The projection the camera sees the map through (the style's, or `--projection`).
-    public var projection: Projection = .mercator
+    public var projection: Projection = .mercator {
+        didSet { state = clamped(state) }
+    }
     /// The camera's zoom less the style's (log2 of the pixel ratio): the projection is the
     /// style's zoom's.
     public var styleZoomShift = 0.0
 
-    public init(state: CameraState, bounds: CameraBounds, size: ViewportSize) {
+    public init(state: CameraState, bounds: CameraBounds, size: ViewportSize, projection: Projection = .mercator) {
         self.bounds = bounds
         self.size = size
-        self.state = bounds.clamp(state, size: size)
+        self.projection = projection
+        self.state = state
+        self.state = clamped(state)
+    }
+
+    /// `s` within the bounds, by the globe's rules while the projection shows it at `s`'s zoom.
+    public func clamped(_ s: CameraState) -> CameraState {
+        bounds.clamp(s, size: size, globe: projection.globeness(zoom: s.zoom - styleZoomShift) > 0)
     }
 
     public var isAnimating: Bool { animation != nil }
@@ -46,27 +55,27 @@ public struct Camera: Sendable {
     /// Jumps to `camera` (clamped), cancelling any animation.
     public mutating func jump(to camera: CameraState) {
         animation = nil
-        state = bounds.clamp(camera, size: size)
+        state = clamped(camera)
     }
 
     /// Changes the viewport size and re-clamps.
     public mutating func resize(_ newSize: ViewportSize) {
         size = newSize
-        state = bounds.clamp(state, size: size)
-        if var a = animation { a.to = bounds.clamp(a.to, size: size); animation = a }
+        state = clamped(state)
+        if var a = animation { a.to = clamped(a.to); animation = a }
     }
 
     /// Replaces the bounds and re-clamps.
     public mutating func setBounds(_ b: CameraBounds) {
         bounds = b
-        state = bounds.clamp(state, size: size)
+        state = clamped(state)
         animation = nil
     }
 
     /// Moves the map by a screen offset immediately (dragging): content follows the pointer.
     public mutating func pan(dx: Double, dy: Double) {
         animation = nil
-        state = bounds.clamp(shifted(state, dx: dx, dy: dy), size: size)
+        state = clamped(shifted(state, dx: dx, dy: dy))
     }
 
     /// The camera moved so that content shifts by (dx, dy) screen pixels.
@@ -80,7 +89,7 @@ public struct Camera: Sendable {
     /// one and starts from the camera shown at `now`.
     public mutating func ease(to camera: CameraState, duration: Double, curve: Easing = .easeOut, now: Double) {
         advance(to: now)
-        let to = bounds.clamp(camera, size: size)
+        let to = clamped(camera)
         guard duration > 0 else { jump(to: to); return }
         animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: nil)
     }
@@ -91,7 +100,7 @@ public struct Camera: Sendable {
         advance(to: now)
         let z = min(max(zoom, bounds.minZoom), bounds.maxZoom)
         let m = view.mercator(x: p.x, y: p.y)
-        let to = bounds.clamp(Self.camera(zoom: z, keeping: m, at: p, like: state, size: size), size: size)
+        let to = clamped(Self.camera(zoom: z, keeping: m, at: p, like: state, size: size))
         guard duration > 0 else { jump(to: to); return }
         animation = Animation(from: state, to: to, start: now, duration: duration, curve: curve, anchor: (p, m))
     }
@@ -144,6 +153,6 @@ public struct Camera: Sendable {
         var tilted = next
         tilted.pitch = a.from.pitch + (a.to.pitch - a.from.pitch) * k
         tilted.fieldOfView = a.to.fieldOfView
-        state = bounds.clamp(tilted, size: size)
+        state = clamped(tilted)
     }
 }

@@ -25,9 +25,21 @@ public struct CameraBounds: Equatable, Sendable {
     /// them does. A pitched camera (its pitch clamped to `maxPitch`) keeps only its centre
     /// inside a box smaller than the world (its view reaches to the horizon, which no box
     /// holds); in the world, the unturned flat viewport's height stays within its latitudes.
-    public func clamp(_ camera: CameraState, size: ViewportSize) -> CameraState {
+    ///
+    /// On the globe (`globe`) only the centre stays inside the box (and within Web Mercator's
+    /// latitudes), as MapLibre's globe keeps it: the whole Earth may show at any zoom.
+    public func clamp(_ camera: CameraState, size: ViewportSize, globe: Bool = false) -> CameraState {
         var zoom = camera.zoom.isFinite ? camera.zoom : minZoom
         zoom = min(max(zoom, minZoom), maxZoom)
+        if globe {
+            var lng = camera.center.lng.isFinite ? camera.center.lng : 0
+            var lat = camera.center.lat.isFinite ? camera.center.lat : 0
+            lat = min(max(lat, max(bounds.south, -WebMercator.maxLatitude)), min(bounds.north, WebMercator.maxLatitude))
+            lng = bounds.spansAllLongitudes ? LngLat(lng: lng, lat: 0).wrapped.lng : min(max(lng, bounds.west), bounds.east)
+            var out = camera.moved(center: LngLat(lng: lng, lat: lat), zoom: zoom)
+            out.pitch = min(camera.pitch, maxPitch)
+            return out
+        }
         let wraps = bounds.spansAllLongitudes
         let x0 = WebMercator.x(lng: bounds.west), x1 = WebMercator.x(lng: bounds.east)
         let y0 = WebMercator.y(lat: bounds.north), y1 = WebMercator.y(lat: bounds.south)

@@ -36,9 +36,9 @@ extension GlobeTransform {
         inverse.flatMap { SphereUnprojection(inverse: $0, width: width, height: height, flatToMercator: flatToMercator) }
     }
 
-    /// The box in normalised Mercator of the seen side (x may pass 0 or 1 across the
-    /// antimeridian; the whole width when it holds a pole). Found from the horizon circle and the
-    /// seen points of the screen's edges.
+    /// The box in normalised Mercator of the seen side, in world copy 0 (the sphere has one):
+    /// the whole width when it crosses the antimeridian or holds a pole. Found from the horizon
+    /// circle and the seen points of the screen's edges.
     public var seenMercatorBox: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let n = SIMD3(horizonPlane.x, horizonPlane.y, horizonPlane.z), d = -horizonPlane.w
         let rim = max(0, 1 - d * d).squareRoot()
@@ -73,7 +73,7 @@ extension GlobeTransform {
         }
         if north { minY = 0 }
         if south { maxY = 1 }
-        if north || south || maxX - minX >= 0.75 { minX = 0; maxX = 1 }
+        if north || south || minX < 0 || maxX > 1 { minX = 0; maxX = 1 }
         return (minX, max(0, minY), maxX, min(1, maxY))
     }
 

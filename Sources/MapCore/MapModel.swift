@@ -61,8 +61,7 @@ public struct MapModel: Sendable {
         self.style = style
         self.style.bindGlobalState()
         now = start
-        self.camera = Camera(state: camera, bounds: bounds, size: size)
-        self.camera.projection = style.projection ?? .mercator
+        self.camera = Camera(state: camera, bounds: bounds, size: size, projection: style.projection ?? .mercator)
     }
 
     /// Sees the map through `projection` (nil: the style's, else Web Mercator).

@@ -63,9 +63,7 @@ struct Placement {
             let cs = cos(r), sn = sin(r)
             let cx = Double(width) / 2, cy = Double(view.size.height) / 2
             turn = view.isNorthUp ? nil : Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
-            var box = globe.seenMercatorBox
-            // (Across the antimeridian: the whole width, drawn in the one copy.)
-            if box.minX < 0 || box.maxX > 1 { box.minX = 0; box.maxX = 1 }
+            let box = globe.seenMercatorBox
             visible = box
             let ox = ox, oy = oy, world = world, turn = turn
             func flat(_ x: Double, _ y: Double) -> Point {

@@ -46,11 +46,12 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// The globe: edges are given on the flat map's screen and drawn on the sphere (see
     /// `SphereProjection`; it comes before `ground`).
     public var sphere: SphereProjection? = nil {
-        didSet { antipodeWinding = 0 }
+        didSet { if let sphere { limb = sphere.limb } }
     }
     /// The globe: the winding number of the edges given about the far side's middle, made up
-    /// for by the disc when the cells are swept.
+    /// for by the disc (`limb`, the last sphere's) when the cells are swept.
     private var antipodeWinding = 0
+    private var limb: [Point] = []
 
     // Path state in device space.
     private var start = Point(0, 0)
@@ -205,9 +206,9 @@ public struct Rasterizer: PathSink, ~Copyable {
 
     /// The seen disc's edge `times` times (negative: turned the other way), for the winding
     /// the globe's far side took (see `SphereProjection`).
-    private mutating func addLimb(_ s: SphereProjection, times: Int) {
+    private mutating func addLimb(times: Int) {
         antipodeWinding = 0
-        let ring = s.limb
+        let ring = limb
         guard ring.count > 2 else { return }
         for _ in 0..<min(abs(times), 8) {
             var prev = ring[ring.count - 1]
@@ -405,7 +406,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Sorts the cells by row, then by column: two stable counting-sort passes (by x, then by y),
     /// linear in the cell count with no data-dependent branches. `rowStart` ends up indexing rows.
     private mutating func sortCells() {
-        if antipodeWinding != 0, let s = sphere { addLimb(s, times: antipodeWinding) }
+        if antipodeWinding != 0 { addLimb(times: antipodeWinding) }
         flushCell()
         let n = cellCount
         guard n > 0 else { return }

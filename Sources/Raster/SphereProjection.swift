@@ -10,8 +10,10 @@ import Foundation
 ///
 /// The far side: a point behind the horizon (the plane through the points where the lines of
 /// sight touch the sphere) is moved onto the horizon's circle, along the plane, straight out
-/// from its centre. That map is continuous everywhere but at the far side's middle, the point
-/// `antipode`, so a closed contour stays closed, and the winding number it has about a seen point
+/// from a point near its centre (`pivot`, a hair off it, so that the point where the map is
+/// singular is nowhere a map's edges are: not on the antimeridian behind a globe centred on
+/// Greenwich). That map is continuous everywhere but at the point of the far side behind the
+/// pivot, `antipode`, so a closed contour stays closed, and the winding number it has about a seen point
 /// is its winding number on the flat map less the one it has about the antipode. The rasterizer
 /// counts that one (`antipodeWinding`) and adds the disc (`limb`) as many times: a fill that
 /// covers the far side's middle (a world's land, the background) stays whole on the seen side,
@@ -28,6 +30,8 @@ public struct SphereProjection: Sendable {
     public let normal: SIMD3<Double>, offset: Double
     /// Two unit vectors across the horizon's plane, and the horizon circle's radius.
     let across: (SIMD3<Double>, SIMD3<Double>), rim: Double
+    /// What the far side is moved out from: its offset in the horizon's plane from the circle's centre.
+    let pivot: SIMD3<Double>
     /// Between the globe and Mercator: the Mercator camera's flat screen to screen, and how much of
     /// the globe shows (nil: the globe alone).
     let mercator: GroundProjection?
@@ -60,11 +64,12 @@ public struct SphereProjection: Sendable {
         u /= (u * u).sum().squareRoot()
         let v = SIMD3(normal.y * u.z - normal.z * u.y, normal.z * u.x - normal.x * u.z, normal.x * u.y - normal.y * u.x)
         across = (u, v)
+        pivot = (u * 0.8 + v * 0.6) * (1e-7 * max(rim, 1e-9))
         self.mercator = globeness < 1 ? mercator : nil
         self.globeness = min(max(globeness, 0), 1)
         self.step = step > 0 && step.isFinite ? step : 1.0 / 128
         // The antipode on the flat screen: its Mercator point, back through the affine map.
-        let a = -normal
+        let a = pivot - normal * max(0, 1 - (pivot * pivot).sum()).squareRoot()
         let lng = atan2(a.x, a.z), lat = asin(min(max(a.y, -1), 1))
         let mx = lng / (2 * Double.pi) + 0.5
         let my = min(max(0.5 - log(tan(Double.pi / 4 + lat / 2)) / (2 * Double.pi), -2), 3)
@@ -137,10 +142,14 @@ public struct SphereProjection: Sendable {
     @inline(__always) public func onSeenSide(_ v: SIMD3<Double>) -> SIMD3<Double> {
         let s = side(v)
         guard s < 0 else { return v }
-        let d = v - normal * (s + offset) - normal * offset
-        let len = (d * d).sum().squareRoot()
-        guard len > 1e-12 else { return normal * offset + across.0 * rim }
-        return normal * offset + d * (rim / len)
+        // Along the plane from the pivot through v's foot in it, to the circle:
+        // |e + d k| = rim for the positive k.
+        let d = v - normal * (s + offset) - pivot
+        let dd = (d * d).sum()
+        guard dd > 1e-24 else { return normal * offset + across.0 * rim }
+        let ed = (pivot * d).sum(), ee = (pivot * pivot).sum()
+        let k = (-ed + max(0, ed * ed - dd * (ee - rim * rim)).squareRoot()) / dd
+        return normal * offset + pivot + d * k
     }
 
     /// Screen point of unit vector `v` (on the seen side), which is flat point `flat`.

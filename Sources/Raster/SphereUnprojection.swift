@@ -51,9 +51,14 @@ public struct SphereUnprojection: Sendable {
         return (x, y)
     }
 
-    /// The flat screen point (world copy 0) screen point (x, y) shows.
+    /// The lowest normalised Mercator x `flat` gives: its points are in the world copy that
+    /// starts there (an image that spans the antimeridian is sampled in one piece).
+    public var wrapFrom = 0.0
+
+    /// The flat screen point screen point (x, y) shows (in the copy from `wrapFrom`).
     @inline(__always) public func flat(_ x: Double, _ y: Double) -> Point {
-        let m = Self.mercator(unit(x, y))
+        var m = Self.mercator(unit(x, y))
+        if m.x < wrapFrom || m.x >= wrapFrom + 1 { m.x -= (m.x - wrapFrom).rounded(.down) }
         let f = toFlat
         return Point(f.0 * m.x + f.1 * m.y + f.2, f.3 * m.x + f.4 * m.y + f.5)
     }

@@ -19,7 +19,7 @@ enum ConfigFile {
         "radar-count": false, "radar-dwell": false, "radar-provider": false, "rainviewer-url": false, "clouds-url": false, "clouds-gap-url": false, "light": false, "iss": false,
         "iss-url": false, "tle": false, "tle-url": false, "observer": false, "alerts-url": false, "contact": false, "time": false,
         "elapsed": false, "verbose": true, "no-restore": true,
-        "pitch": false, "max-pitch": false,
+        "pitch": false, "max-pitch": false, "projection": false,
         "buildings": false,
     ]
 

@@ -20,6 +20,8 @@ struct Options: Equatable {
     /// `--pitch`: degrees the camera tilts from straight down (0...85), and `--max-pitch`: the steepest it may tilt.
     var pitch: Double?
     var maxPitch = 60.0
+    /// `--projection`: the globe or Web Mercator whatever the style says (nil: the style's).
+    var projection: String?
     var scene = "radar"
     var route: String?
     /// `--radar`: live (default), demo, or a folder or file of frames.
@@ -111,6 +113,8 @@ struct Options: Equatable {
       --pitch DEG        camera pitch, 0...85 (degrees from looking straight down; default 0)
       --max-pitch DEG    the steepest pitch the camera may take, 0...85 (default 60, as MapLibre's; a
                          higher --pitch is lowered to it with a warning)
+      --projection P     mercator or globe (the globe to zoom 11, blending into Mercator by 12),
+                         whatever the style's projection (default: the style's)
       --scene NAME       scene: \(Scene.names.joined(separator: ", ")) (default radar)
       --route FILE       the pulsing route: GeoJSON LineString, MultiLineString or FeatureCollection
       --radar SOURCE     radar frames: live (default: the last hour of the IEM NEXRAD mosaic, else
@@ -237,6 +241,12 @@ struct Options: Equatable {
                 let b = try number(try value())
                 guard (-360...360).contains(b) else { throw UsageError(description: "option --bearing: \(b) is outside -360...360") }
                 o.bearing = b
+            case "--projection":
+                let v = try value()
+                guard v == "mercator" || v == "globe" else {
+                    throw UsageError(description: "option --projection: unknown projection '\(v)' (known: mercator, globe)")
+                }
+                o.projection = v
             case "--pitch", "--max-pitch":
                 let p = try number(try value())
                 guard (0...CameraState.steepestPitch).contains(p) else { throw UsageError(description: "option \(name): \(p) is outside 0...85") }

@@ -94,6 +94,9 @@ extension Headless {
         return ["lat": p.lat, "lon": p.lng, "shown": model.showsDaylight]
     }
 
+    /// The projection's name at globeness `g`.
+    static func projectionName(_ g: Double) -> String { g == 0 ? "mercator" : g == 1 ? "globe" : "globe blending into mercator" }
+
     /// What the map shows, as one JSON object.
     static func stateJSON(_ model: MapApp, options o: Options) -> String {
         let cam = model.camera.state
@@ -105,7 +108,9 @@ extension Headless {
             // Zooms are the style's (the camera's less log2 of the pixel ratio); the size is in
             // device pixels, as the overlay's and the labels' boxes are.
             "camera": ["lat": cam.center.lat, "lon": cam.center.lng, "zoom": cam.zoom - log2(model.model.pixelRatio), "bearing": cam.bearing,
-                       "pitch": cam.pitch],
+                       "pitch": cam.pitch,
+                       // How much of the globe shows: 0 Web Mercator, 1 the globe, between blending.
+                       "projection": projectionName(model.camera.view.globeness), "globeness": model.camera.view.globeness],
             "bounds": ["west": b.bounds.west, "south": b.bounds.south, "east": b.bounds.east, "north": b.bounds.north,
                        "minZoom": b.minZoom - log2(model.model.pixelRatio), "maxZoom": b.maxZoom - log2(model.model.pixelRatio),
                        "maxPitch": b.maxPitch],

@@ -18,8 +18,14 @@ public struct Projection: Sendable {
 
     static let spec = StyleProperties.number("type", 0, min: 0, max: 1, .zoom)
 
+    /// MapLibre's "globe": the globe to zoom 11, blending into Web Mercator by zoom 12.
+    public static let globe: Projection = {
+        var problems: [String] = []
+        return read(.object(JSONObject([(key: "type", value: .string("globe"))])), problems: &problems) ?? .mercator
+    }()
+
     /// MapLibre's globe: `["interpolate", ["linear"], ["zoom"], 11, "vertical-perspective", 12, "mercator"]`.
-    static let globe: JSON = .array([.string("interpolate"), .array([.string("linear")]), .array([.string("zoom")]),
+    static let globeDefinition: JSON = .array([.string("interpolate"), .array([.string("linear")]), .array([.string("zoom")]),
                                      .number(11), .string("vertical-perspective"), .number(12), .string("mercator")])
 
     /// How much of the globe shows at `zoom`, 0...1.
@@ -38,7 +44,7 @@ public struct Projection: Sendable {
         for key in o.keys where key != "type" { problems.append("projection.\(key): unknown property; ignored") }
         guard let type = o["type"] else { return .mercator }
         do {
-            let numeric = try globenessExpression(type == .string("globe") ? globe : type, path: "projection.type")
+            let numeric = try globenessExpression(type == .string("globe") ? globeDefinition : type, path: "projection.type")
             return Projection(globeness: try PropertyValue(json: numeric, spec: spec, path: "projection.type"))
         } catch {
             problems.append("\(error); Web Mercator is drawn")

@@ -131,7 +131,11 @@ final class RasterRenderLayer: RenderLayer {
             brightnessMin: paint.brightnessMin, brightnessMax: paint.brightnessMax, contrast: paint.contrast,
             saturation: paint.saturation, hueRotate: paint.hueRotate)
         let sampling: ImageSampling = paint.resampling == .nearest ? .nearest : .bilinear
-        for copy in p.isGlobe ? 0...0 : worldCopies(c, p) {
+        // (On the globe, the one copy: the quad's, wrapped about world copy 0.)
+        let quadMinX = WebMercator.x(lng: min(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        let quadMaxX = WebMercator.x(lng: max(c.topLeft.lng, c.topRight.lng, c.bottomRight.lng, c.bottomLeft.lng))
+        let globeCopy = -Int(((quadMinX + quadMaxX) / 2).rounded(.down))
+        for copy in p.isGlobe ? globeCopy...globeCopy : worldCopies(c, p) {
             let map = RotatedMap(p, copy: Double(copy), translate: (0, 0))
             func corner(_ q: LngLat) -> Point { map.point(WebMercator.x(lng: q.lng), WebMercator.y(lat: q.lat)) }
             let pts = (corner(c.topLeft), corner(c.topRight), corner(c.bottomRight), corner(c.bottomLeft))
@@ -145,7 +149,10 @@ final class RasterRenderLayer: RenderLayer {
                     guard let back = ground.homography.inverted() else { return }
                     warp.projective = back.then(warp.inverse)
                 }
-                if p.isGlobe { warp.sphere = p.unprojection }
+                if p.isGlobe {
+                    warp.sphere = p.unprojection
+                    warp.sphere?.wrapFrom = quadMinX + Double(copy)
+                }
                 rasterizer.ground = p.ground; rasterizer.sphere = p.sphere
                 rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
                 rasterizer.ground = nil; rasterizer.sphere = nil
