@@ -200,7 +200,7 @@ public struct SphereProjection: Sendable {
                     out(lastScreen, q)
                     lastScreen = q
                 } else {
-                    lastScreen = arc(from: lastV, to: v, lastScreen, flat, out)
+                    lastScreen = behind(lastMercator(ma, mb, i, n), lastV, (mx, my), v, lastScreen, flat, out)
                 }
             } else {
                 // The piece crosses the horizon: find where, by halving.
@@ -217,9 +217,9 @@ public struct SphereProjection: Sendable {
                 if lastSide >= 0 {
                     let c = screen(vc, flat: cf)
                     out(lastScreen, c)
-                    lastScreen = arc(from: vc, to: v, c, flat, out)
+                    lastScreen = behind(cm, vc, (mx, my), v, c, flat, out)
                 } else {
-                    lastScreen = arc(from: lastV, to: vc, lastScreen, cf, out)
+                    lastScreen = behind(lm, lastV, cm, vc, lastScreen, cf, out)
                     let q = screen(v, flat: flat)
                     out(lastScreen, q)
                     lastScreen = q
@@ -232,6 +232,26 @@ public struct SphereProjection: Sendable {
     @inline(__always) private func lastMercator(_ ma: (x: Double, y: Double), _ mb: (x: Double, y: Double), _ i: Int, _ n: Int) -> (x: Double, y: Double) {
         let t = Double(i - 1) / Double(n)
         return (ma.x + (mb.x - ma.x) * t, ma.y + (mb.y - ma.y) * t)
+    }
+
+    /// Lays along the horizon the far-side piece of a flat edge from Mercator point `ma` (unit
+    /// vector `va`) to `mb` (`vb`), starting at screen point `start`; returns where it ends. Near
+    /// the antipode the horizon point of a far-side point turns fast: the piece is halved until
+    /// each part turns less than 30 degrees round the circle, so the arcs follow the way it turns.
+    private func behind(_ ma: (Double, Double), _ va: SIMD3<Double>, _ mb: (Double, Double), _ vb: SIMD3<Double>,
+                        _ start: Point, _ flat: Point, _ out: (Point, Point) -> Void, depth: Int = 0) -> Point {
+        let centre = normal * offset
+        let p = onSeenSide(va) - centre, q = onSeenSide(vb) - centre
+        let cosTurn = (p * q).sum() / max(rim * rim, 1e-300)
+        if cosTurn < 0.866, depth < 48 {
+            let mid = ((ma.0 + mb.0) / 2, (ma.1 + mb.1) / 2)
+            let vm = Self.unit(mid.0, mid.1)
+            if side(vm) < 0 {
+                let s = behind(ma, va, mid, vm, start, flat, out, depth: depth + 1)
+                return behind(mid, vm, mb, vb, s, flat, out, depth: depth + 1)
+            }
+        }
+        return arc(from: va, to: vb, start, flat, out)
     }
 
     /// Lays the horizon's arc from where `from` lands on it to where `to` does (the shorter way
