@@ -26,7 +26,7 @@ extension GlobeTransform {
     /// Web Mercator perspective, blended in by `1 - globeness`.
     public func surface(mercator: PerspectiveTransform?, globeness: Double) -> SphereProjection {
         let z = Int(max(0, (log2(worldSize / 512)).rounded(.down)))
-        return SphereProjection(matrix: matrix, width: width, height: height, flatToMercator: flatToMercator,
+        return SphereProjection(matrix: matrix, inverse: inverse ?? [], camera: camera, width: width, height: height, flatToMercator: flatToMercator,
                                 horizon: horizonPlane, mercator: globeness < 1 ? mercator?.groundProjection : nil,
                                 globeness: globeness, step: Self.subdivisionStep(tileZoom: z))
     }

@@ -46,8 +46,12 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// The globe: edges are given on the flat map's screen and drawn on the sphere (see
     /// `SphereProjection`; it comes before `ground`).
     public var sphere: SphereProjection? = nil {
-        didSet { if let sphere { limb = sphere.limb } }
+        didSet { if let sphere { limb = sphere.limb; disc = sphere } }
     }
+    /// The globe whose edge the coverage is cut at (by pixel centres) while the edges given were
+    /// drawn on it (`onDisc`).
+    private var disc: SphereProjection? = nil
+    private var onDisc = false
     /// The globe: the winding number of the edges given about the far side's middle, made up
     /// for by the disc (`limb`, the last sphere's) when the cells are swept.
     private var antipodeWinding = 0
@@ -96,6 +100,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Forgets all edges.
     public mutating func reset() {
         antipodeWinding = 0
+        onDisc = false
         cellCount = 0
         ccover = 0; carea = 0
         minRow = .max; maxRow = .min
@@ -139,6 +144,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     public mutating func addEdge(_ a: Point, _ b: Point) {
         if let s = sphere {
             antipodeWinding += SphereProjection.crossing(a, b, s.antipode)
+            onDisc = true
             s.forEachEdge(a, b) { p, q in addScreenEdge(p, q) }
             return
         }
@@ -511,6 +517,23 @@ public struct Rasterizer: PathSink, ~Copyable {
         guard cellCount > 0 else { return }
         let lastRow = min(Int(maxRow), height - 1)
         var r = max(0, Int(minRow))
+        if onDisc, let disc {
+            // On the globe: only the pixels whose centres show the sphere.
+            while r <= lastRow {
+                let y = r &+ originY
+                defer { r += 1 }
+                guard let span = disc.discSpan(Double(y) + 0.5) else { continue }
+                let lo = Int((span.0 - 0.5).rounded(.up)), hi = Int((span.1 - 0.5).rounded(.down)) + 1
+                guard hi > lo else { continue }
+                forEachCoverage(row: r, rule,
+                                pixel: { x, a in if a > 0 && x >= lo && x < hi { blitter.blitPixel(x: x, y: y, alpha: a) } },
+                                span: { x0, x1, a in
+                                    let s0 = max(x0, lo), s1 = min(x1, hi)
+                                    if a > 0 && s1 > s0 { blitter.blitSpan(x: s0, y: y, count: s1 - s0, alpha: a) }
+                                })
+            }
+            return
+        }
         while r <= lastRow {
             let y = r &+ originY
             forEachCoverage(row: r, rule,

@@ -32,6 +32,14 @@ public struct SphereProjection: Sendable {
     let across: (SIMD3<Double>, SIMD3<Double>), rim: Double
     /// What the far side is moved out from: its offset in the horizon's plane from the circle's centre.
     let pivot: SIMD3<Double>
+    /// The radius in the horizon's plane the far side is laid on: the horizon's, grown by about a
+    /// pixel and a half on screen. What lies past the globe's edge is then cut by pixel centres
+    /// (`discSpan`), as a GPU cuts the globe's mesh at the horizon: a fill that reaches the edge
+    /// covers the pixels there whole, with no seam of half-covered pixels.
+    let outer: Double
+    /// The camera on the unit sphere's scale, the clip-to-sphere inverse and the viewport: what
+    /// `discSpan` finds the globe's edge from.
+    let camera: SIMD3<Double>, inverse: [Double], width: Double, height: Double
     /// Between the globe and Mercator: the Mercator camera's flat screen to screen, and how much of
     /// the globe shows (nil: the globe alone).
     let mercator: GroundProjection?
@@ -46,7 +54,7 @@ public struct SphereProjection: Sendable {
     /// `matrix`: the globe camera's row-major 4 x 4 from the unit sphere to clip space; `width` x
     /// `height` the viewport; `flatToMercator` the flat screen to Mercator (ax, bx, tx, ay, by, ty);
     /// `horizon` the plane (normal, -offset); `mercator` and `globeness` the blend.
-    public init(matrix m: [Double], width: Double, height: Double,
+    public init(matrix m: [Double], inverse: [Double], camera: SIMD3<Double>, width: Double, height: Double,
                 flatToMercator f: (Double, Double, Double, Double, Double, Double),
                 horizon: SIMD4<Double>, mercator: GroundProjection?, globeness: Double, step: Double) {
         ax = f.0; bx = f.1; tx = f.2; ay = f.3; by = f.4; ty = f.5
@@ -65,6 +73,32 @@ public struct SphereProjection: Sendable {
         let v = SIMD3(normal.y * u.z - normal.z * u.y, normal.z * u.x - normal.x * u.z, normal.x * u.y - normal.y * u.x)
         across = (u, v)
         pivot = (u * 0.8 + v * 0.6) * (1e-7 * max(rim, 1e-9))
+        self.camera = camera
+        self.inverse = inverse.count == 16 ? inverse : [Double](repeating: 0, count: 16)
+        self.width = width; self.height = height
+        // The disc's smallest screen radius, from four points of the horizon round its middle.
+        do {
+            let centre = normal * offset
+            func onScreen(_ p: SIMD3<Double>) -> Point {
+                let h = SIMD4(p, 1)
+                let w = (cw * h).sum()
+                let X: Double = ((cx + cw) * hw * h).sum(), Y: Double = ((cw - cy) * hh * h).sum()
+                return Point(X / w, Y / w)
+            }
+            var pts: [Point] = []
+            for k in 0..<4 {
+                let t = Double(k) * Double.pi / 2
+                pts.append(onScreen(centre + (u * cos(t) + v * sin(t)) * rim))
+            }
+            var mx = 0.0, my = 0.0
+            for p in pts { mx += p.x / 4; my += p.y / 4 }
+            var r = Double.infinity
+            for p in pts {
+                let dx = p.x - mx, dy = p.y - my
+                r = min(r, (dx * dx + dy * dy).squareRoot())
+            }
+            outer = rim * (1 + (r > 1 && r.isFinite ? min(1.5 / r, 0.05) : 0))
+        }
         self.mercator = globeness < 1 ? mercator : nil
         self.globeness = min(max(globeness, 0), 1)
         self.step = step > 0 && step.isFinite ? step : 1.0 / 128
@@ -89,7 +123,7 @@ public struct SphereProjection: Sendable {
         let rows = (rx, ry, rw)
         for k in 0..<128 {
             let t = Double(k) / 128 * 2 * Double.pi
-            let p = centre + (u * cos(t) + v * sin(t)) * rim
+            let p = centre + (u * cos(t) + v * sin(t)) * outer
             let h = SIMD3((rows.0 * SIMD4(p, 1)).sum(), (rows.1 * SIMD4(p, 1)).sum(), (rows.2 * SIMD4(p, 1)).sum())
             ring.append(Point(h.x / h.z, h.y / h.z))
         }
@@ -97,6 +131,29 @@ public struct SphereProjection: Sendable {
         for p in ring { sx += p.x; sy += p.y }
         if Self.winding(ring, about: Point(sx / 128, sy / 128)) < 0 { ring.reverse() }
         limb = ring
+    }
+
+    /// Where screen row `y` (a pixel centre's y) crosses the globe: the x between which pixel
+    /// centres' lines of sight meet the sphere; nil where none do.
+    public func discSpan(_ y: Double) -> (Double, Double)? {
+        // The line of sight through (x, y) runs from the camera along d(x) = P(x) - C w(x), where
+        // P w is the far plane's point through the inverse: linear in x. It meets the unit sphere
+        // where (C . d)^2 - |d|^2 (|C|^2 - 1) >= 0, a quadratic in x.
+        let m = inverse, ny = 1 - y / height * 2
+        let sx = 2 / width            // d(nx)/dx
+        let p0 = SIMD4(m[0] * -1 + m[1] * ny + m[2] + m[3], m[4] * -1 + m[5] * ny + m[6] + m[7],
+                       m[8] * -1 + m[9] * ny + m[10] + m[11], m[12] * -1 + m[13] * ny + m[14] + m[15])
+        let p1 = SIMD4(m[0], m[4], m[8], m[12]) * sx
+        let d0 = SIMD3(p0.x, p0.y, p0.z) - camera * p0.w, d1 = SIMD3(p1.x, p1.y, p1.z) - camera * p1.w
+        let k = (camera * camera).sum() - 1
+        let c0 = (camera * d0).sum(), c1 = (camera * d1).sum()
+        let A = c1 * c1 - k * (d1 * d1).sum(), B = 2 * (c0 * c1 - k * (d0 * d1).sum()), C = c0 * c0 - k * (d0 * d0).sum()
+        guard A < 0 else { return nil }
+        let disc = B * B - 4 * A * C
+        guard disc >= 0 else { return nil }
+        let r = disc.squareRoot()
+        let x0 = (-B + r) / (2 * A), x1 = (-B - r) / (2 * A)
+        return (min(x0, x1), max(x0, x1))
     }
 
     /// The winding number of closed `ring` about `p`: crossings of the ray to the right of `p`,
@@ -122,11 +179,13 @@ public struct SphereProjection: Sendable {
         (ax * p.x + bx * p.y + tx, ay * p.x + by * p.y + ty)
     }
 
-    /// The unit vector of normalised Mercator point (x, y); the poles past the square's top and
-    /// bottom (MapLibre's pole vertices: a fill reaching the square's edge covers the polar cap).
+    /// The unit vector of normalised Mercator point (x, y); the poles on and past the square's
+    /// top and bottom (MapLibre's pole vertices: a fill or a tile reaching the square's edge, at
+    /// 85.05°, covers the polar cap). (Within 1e-9 of the edge counts as on it: 85.0511° comes
+    /// back from Web Mercator a hair inside.)
     @inline(__always) public static func unit(_ x: Double, _ y: Double) -> SIMD3<Double> {
-        if !(y > 0) { return SIMD3(0, 1, 0) }
-        if !(y < 1) { return SIMD3(0, -1, 0) }
+        if !(y > 1e-9) { return SIMD3(0, 1, 0) }
+        if !(y < 1 - 1e-9) { return SIMD3(0, -1, 0) }
         let lng = x * 2 * Double.pi - Double.pi
         // sin and cos of the latitude from its Mercator y: tanh and sech of pi (1 - 2y).
         let e = exp(Double.pi * (1 - 2 * y)), ie = 1 / e
@@ -143,12 +202,12 @@ public struct SphereProjection: Sendable {
         let s = side(v)
         guard s < 0 else { return v }
         // Along the plane from the pivot through v's foot in it, to the circle:
-        // |e + d k| = rim for the positive k.
+        // |e + d k| = outer for the positive k.
         let d = v - normal * (s + offset) - pivot
         let dd = (d * d).sum()
-        guard dd > 1e-24 else { return normal * offset + across.0 * rim }
+        guard dd > 1e-24 else { return normal * offset + across.0 * outer }
         let ed = (pivot * d).sum(), ee = (pivot * pivot).sum()
-        let k = (-ed + max(0, ed * ed - dd * (ee - rim * rim)).squareRoot()) / dd
+        let k = (-ed + max(0, ed * ed - dd * (ee - outer * outer)).squareRoot()) / dd
         return normal * offset + pivot + d * k
     }
 
@@ -242,7 +301,7 @@ public struct SphereProjection: Sendable {
                         _ start: Point, _ flat: Point, _ out: (Point, Point) -> Void, depth: Int = 0) -> Point {
         let centre = normal * offset
         let p = onSeenSide(va) - centre, q = onSeenSide(vb) - centre
-        let cosTurn = (p * q).sum() / max(rim * rim, 1e-300)
+        let cosTurn = (p * q).sum() / max((p * p).sum().squareRoot() * (q * q).sum().squareRoot(), 1e-300)
         if cosTurn < 0.866, depth < 48 {
             let mid = ((ma.0 + mb.0) / 2, (ma.1 + mb.1) / 2)
             let vm = Self.unit(mid.0, mid.1)
@@ -260,9 +319,9 @@ public struct SphereProjection: Sendable {
     private func arc(from: SIMD3<Double>, to: SIMD3<Double>, _ start: Point, _ flat: Point, _ out: (Point, Point) -> Void) -> Point {
         let centre = normal * offset
         let p = onSeenSide(from) - centre, q = onSeenSide(to) - centre
-        let r2 = rim * rim
-        guard r2 > 0 else { return start }
-        let c = min(max((p * q).sum() / r2, -1), 1)
+        let lp = (p * p).sum().squareRoot(), lq = (q * q).sum().squareRoot()
+        guard lp > 0, lq > 0 else { return start }
+        let c = min(max((p * q).sum() / (lp * lq), -1), 1)
         let angle = acos(c)
         // (One point per 4 degrees of the circle.)
         let k = max(1, Int((angle / (4 * Double.pi / 180)).rounded(.up)))
@@ -271,7 +330,10 @@ public struct SphereProjection: Sendable {
             let t = Double(j) / Double(k)
             var d = p + (q - p) * t
             let len = (d * d).sum().squareRoot()
-            d = len > 1e-12 ? d * (rim / len) : p
+            // (The radius goes from the one end's to the other's: a point of the horizon to one of
+            // the circle the far side is laid on.)
+            let radius = lp + (lq - lp) * t
+            d = len > 1e-12 ? d * (radius / len) : p
             let s = screen(centre + d, flat: flat)
             out(last, s)
             last = s

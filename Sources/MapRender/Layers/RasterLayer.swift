@@ -39,7 +39,8 @@ final class RasterRenderLayer: RenderLayer {
     /// An image (an image source's current frame, or a tile) on its quad: coverage from the
     /// rasterizer (anti-aliased edges), colour from the image.
     func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        let p = draw.pixelAligned ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
+        // (On the globe no texel lines up with a pixel: the sphere is not aligned.)
+        let p = draw.pixelAligned && !placement.isGlobe ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
         if p.turn != nil || p.isProjected { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
