@@ -91,6 +91,7 @@ struct SymbolCollisionPass {
         func none() -> (SymbolDecision, Bool) {
             (SymbolDecision(text: nil, icon: false, shownText: previous?.shownText, shownIcon: previous?.shownIcon ?? false), false)
         }
+        if layout.isOccluded(symbol.point) { return none() }
         var found: TextPlace?
         var textTried = false
         var iconBox: FrameDescription.ScreenBox?

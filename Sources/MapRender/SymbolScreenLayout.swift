@@ -30,6 +30,11 @@ struct SymbolScreenLayout {
     /// The anchor on screen: the world copy nearest the window's centre (rounding only when it
     /// is not this one), and that copy's shift in world pixels along x (unturned).
     func anchor(_ point: MercatorPoint) -> (point: Point, copy: Double) {
+        if view.globe != nil {
+            // (The globe has one copy.)
+            let s = view.screen(point)
+            return (Point(s.x, s.y), 0)
+        }
         var anchor = view.screen(point)
         var copy = 0.0
         if view.isNorthUp && perspective == nil {
@@ -45,6 +50,13 @@ struct SymbolScreenLayout {
             anchor = view.screen(MercatorPoint(x: point.x + copy, y: point.y))
         }
         return (Point(anchor.x, anchor.y), copy)
+    }
+
+    /// Whether `point` is on the globe's far side, hidden behind it (never on a flat map):
+    /// MapLibre places no symbol there.
+    func isOccluded(_ point: MercatorPoint) -> Bool {
+        guard let globe = view.globe else { return false }
+        return !globe.isSeen(GlobeTransform.surface(WebMercator.unproject(point)))
     }
 
     /// A part's anchor on a pitched map: `point` (world copy `copy`) moved by `translate` in the

@@ -12,6 +12,11 @@ public struct MapApp: Sendable {
     public private(set) var scene: Scene
     /// The scenes keys 1, 2, 3 and 4 switch to.
     public private(set) var scenes: [Scene]
+    /// `--projection`: what the map is seen through whatever the scene and the style say (nil:
+    /// the globe for a scene that opens on it, else the style's projection).
+    public var projectionOverride: Projection? {
+        didSet { applyProjection() }
+    }
     /// The radar loop's clock.
     public internal(set) var loop: RadarLoop
     /// The radar's slots and frames (nil: the map has no radar).
@@ -85,6 +90,7 @@ public struct MapApp: Sendable {
                 iss: IssTracker? = nil) {
         model = MapModel(style: style, size: size, camera: scene.startCamera(size: size), bounds: scene.bounds, start: start, light: light)
         model.lighting = true               // (nightmap's maps are lit by the light preset)
+        if scene.opensOnGlobe { model.setProjection(.globe) }
         self.scene = scene
         self.scenes = scenes.isEmpty ? [scene] : scenes
         self.radarLayerID = radarLayerID
@@ -188,6 +194,7 @@ public struct MapApp: Sendable {
             guard let s = scenes.first(where: { $0.name == name }) else { return }
             scene = s
             model.advance(to: now)
+            applyProjection()
             model.setCameraBounds(s.bounds)
             model.ease(to: s.startCamera(size: model.camera.size), duration: 1, curve: .easeOut, now: now)
             followsIss = s.followsIss && iss != nil

@@ -7,13 +7,13 @@ extension Scene {
         var c = camera
         c.pitch = pitch
         return Scene(name: name, camera: c, fit: fit, padding: padding, bounds: bounds, timerStartsPlaying: timerStartsPlaying,
-                     followsIss: followsIss, followZoom: followZoom)
+                     followsIss: followsIss, followZoom: followZoom, opensOnGlobe: opensOnGlobe)
     }
 
     /// The same scene whose camera may tilt up to `maxPitch` degrees (0...85).
     public func limitingPitch(to maxPitch: Double) -> Scene {
         Scene(name: name, camera: camera, fit: fit, padding: padding, bounds: bounds.limitingPitch(to: maxPitch),
-              timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom)
+              timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom, opensOnGlobe: opensOnGlobe)
     }
 }
 

@@ -14,21 +14,25 @@ public struct Scene: Equatable, Sendable {
     public let followsIss: Bool
     /// The zoom follow mode eases to (nil: keep the zoom).
     public let followZoom: Double?
+    /// Opens on the globe, whatever the style's projection (unless `--projection` says).
+    public let opensOnGlobe: Bool
 
     public init(name: String, camera: CameraState, fit: LngLatBounds? = nil, padding: Double = 40,
-                bounds: CameraBounds, timerStartsPlaying: Bool, followsIss: Bool = false, followZoom: Double? = nil) {
+                bounds: CameraBounds, timerStartsPlaying: Bool, followsIss: Bool = false, followZoom: Double? = nil,
+                opensOnGlobe: Bool = false) {
         self.name = name; self.camera = camera; self.fit = fit; self.padding = padding
         self.bounds = bounds; self.timerStartsPlaying = timerStartsPlaying
-        self.followsIss = followsIss; self.followZoom = followZoom
+        self.followsIss = followsIss; self.followZoom = followZoom; self.opensOnGlobe = opensOnGlobe
     }
 
     /// The scene names `--scene` accepts.
     public static let names = ["radar", "route", "iss", "streets"]
 
-    /// The Mapbox live-data example: the whole world at zoom 1, then following the ISS at zoom 3.
-    public static let iss = Scene(name: "iss", camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 1),
+    /// The Mapbox live-data example on the globe: the whole Earth at zoom 2 (its disc two thirds
+    /// of the window's height), then following the ISS at zoom 3, the globe turning under it.
+    public static let iss = Scene(name: "iss", camera: CameraState(center: LngLat(lng: 0, lat: 0), zoom: 2),
                                   bounds: CameraBounds(minZoom: 0, maxZoom: 8), timerStartsPlaying: true,
-                                  followsIss: true, followZoom: 3)
+                                  followsIss: true, followZoom: 3, opensOnGlobe: true)
 
     /// The Mapbox weather example: US Northeast, zoom 5 within [4, 5.99], timer playing.
     public static let radar = Scene(name: "radar",
@@ -59,7 +63,7 @@ public struct Scene: Equatable, Sendable {
                      padding: padding * factor,
                      bounds: CameraBounds(bounds: bounds.bounds, minZoom: bounds.minZoom + shift, maxZoom: bounds.maxZoom + shift,
                                           maxPitch: bounds.maxPitch),
-                     timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom.map { $0 + shift })
+                     timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom.map { $0 + shift }, opensOnGlobe: opensOnGlobe)
     }
 
     /// The same scene starting at `bearing` (a fit then fits the turned view).
@@ -67,7 +71,7 @@ public struct Scene: Equatable, Sendable {
         var c = camera
         c.bearing = bearing
         return Scene(name: name, camera: c, fit: fit, padding: padding,
-                     bounds: bounds, timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom)
+                     bounds: bounds, timerStartsPlaying: timerStartsPlaying, followsIss: followsIss, followZoom: followZoom, opensOnGlobe: opensOnGlobe)
     }
 
     /// The camera the scene starts with in a viewport of `size` (before clamping).

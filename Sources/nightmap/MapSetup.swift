@@ -137,7 +137,7 @@ enum MapSetup {
             model.pulse(layers: ids, start: 0)
         }
         model.model.lighting = flag("nightmap:lighting") || o.lightGiven
-        if let p = o.projection { model.model.setProjection(p == "globe" ? .globe : .mercator) }
+        if let p = o.projection { model.projectionOverride = p == "globe" ? .globe : .mercator }
         model.setPixelRatio(o.pixelRatio)
         if let b = o.buildings { model.setBuildings(b) }
         if o.center != nil || o.zoom != nil || o.bearing != nil || document.bearing != 0 {
