@@ -90,6 +90,9 @@ public struct FrameDescription: Equatable, Sendable {
     public var symbolFadeDuration: Double = 0
     /// The sky above the horizon of a pitched view (nil: none; what is under shows there).
     public var sky: SkyDraw?
+    /// Paths through space over the globe (the ISS's orbit), drawn over the layers, under the
+    /// markers; none in Web Mercator.
+    public var spacePaths: [SpacePath] = []
 
     public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
         self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
@@ -98,6 +101,6 @@ public struct FrameDescription: Equatable, Sendable {
     /// The same picture: everything but the symbols' clock.
     public static func == (a: FrameDescription, b: FrameDescription) -> Bool {
         a.view == b.view && a.layers == b.layers && a.markers == b.markers && a.overlay == b.overlay
-            && a.symbolFadeDuration == b.symbolFadeDuration && a.sky == b.sky
+            && a.symbolFadeDuration == b.symbolFadeDuration && a.sky == b.sky && a.spacePaths == b.spacePaths
     }
 }

@@ -32,6 +32,8 @@ public struct MapModel: Sendable {
     private var radiance: PaintTransition
     /// Arrows at the window's edge towards places out of sight (an app's tracked object).
     public var offscreenMarkers: [FrameDescription.OffscreenMarker] = []
+    /// Paths through space drawn over the globe (the ISS's orbit; not in Web Mercator).
+    public var spacePaths: [SpacePath] = []
     /// Places symbols keep clear of, besides the overlay's boxes (an app's moving icon).
     public var labelObstacles: [LabelObstacle] = []
 
@@ -318,6 +320,7 @@ public struct MapModel: Sendable {
         frame.symbolTime = now
         frame.symbolFadeDuration = symbolFadeDuration
         if camera.view.isPitched { frame.sky = style.sky?.draw(zoom: styleZoom) }
+        if camera.view.globe != nil { frame.spacePaths = spacePaths }
         return frame
     }
 

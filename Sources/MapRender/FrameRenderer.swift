@@ -15,6 +15,7 @@ public final class FrameRenderer {
     let rasters = RasterRenderLayer()
     let symbols: SymbolRenderLayer
     let backgrounds = BackgroundRenderLayer()
+    let spacePaths = SpacePathRenderLayer()
     let heatmaps = HeatmapRenderLayer()
     let hillshades = HillshadeRenderLayer()
     let colorReliefs = ColorReliefRenderLayer()
@@ -129,6 +130,7 @@ public final class FrameRenderer {
             }
         }
         paint(&under, target)
+        if !frame.spacePaths.isEmpty { spacePaths.draw(frame.spacePaths, frame.view, pixmap, &rasterizer) }
         if !frame.markers.isEmpty { OffscreenMarkers.draw(frame.markers, frame.view, pixmap, &rasterizer) }
         if let o = frame.overlay { overlay.draw(o, target, &rasterizer, frame: frameNumber) }
     }

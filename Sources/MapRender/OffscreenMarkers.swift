@@ -4,12 +4,14 @@ import Raster
 /// Off-screen markers: the arrow at the window's edge that points to a place out of sight.
 enum OffscreenMarkers {
     /// The arrow of each off-screen marker whose place (the world copy nearest the window's
-    /// centre) is out of the window.
+    /// centre) is out of the window, or behind the globe.
     static func draw(_ markers: [FrameDescription.OffscreenMarker], _ view: ViewTransform, _ pixmap: Pixmap, _ rasterizer: inout Rasterizer) {
         let width = Double(view.size.width), height = Double(view.size.height)
         for m in markers {
             let s = view.nearestScreen(m.target)
-            guard s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
+            // (On the globe, out of sight behind it too: the arrow points the way it is nearest.)
+            let behind = view.globe.map { !$0.isSeen(GlobeTransform.surface(m.target)) } ?? false
+            guard behind || s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
             drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap, &rasterizer)
         }
     }

@@ -180,6 +180,21 @@ public struct IssTracker: Sendable {
         return d < 0 ? d + 360 : d
     }
 
+    /// The orbit from `start` to `end` (Unix seconds) sampled every `step` seconds: where the
+    /// station is over the ground and how high, uncut (the globe has no antimeridian). None
+    /// when the ground track is none.
+    public func orbitPoints(from start: Double, to end: Double, step: Double = 30)
+        -> [(time: Double, position: LngLat, altitudeKm: Double)] {
+        guard let orbit = drawnOrbit, end > start, step > 0, fitted != nil || !elementsStale else { return [] }
+        var out: [(time: Double, position: LngLat, altitudeKm: Double)] = []
+        var t = start
+        while t <= end + 1e-9 {
+            if let p = orbit(t) { out.append((t, p.position, p.altitudeKm)) }
+            t += step
+        }
+        return out
+    }
+
     /// The ground track from `start` to `end` (Unix seconds) sampled every `step` seconds,
     /// cut where it crosses the antimeridian (each piece ends and starts exactly on +/-180).
     /// None while the elements are stale and not yet fitted: a track through the wrong place

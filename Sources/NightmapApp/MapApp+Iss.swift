@@ -69,6 +69,7 @@ extension MapApp {
         if tracker.drawnOrbit != nil && (now - trackComputedAt >= 60 || now < trackComputedAt || tracker.fitGeneration != trackFitGeneration) {
             trackComputedAt = now
             trackFitGeneration = tracker.fitGeneration
+            orbitPoints = Self.orbitPath(tracker, from: utc - 45 * 60, to: utc + 90 * 60)
             let past = tracker.groundTrack(from: utc - 45 * 60, to: utc), future = tracker.groundTrack(from: utc, to: utc + 90 * 60)
             trackLines = past + future
             if model.style.geojson(Self.trackSeenID) != nil {
@@ -81,6 +82,7 @@ extension MapApp {
                 try? model.updateGeoJSONSource(Self.trackFutureID, GeoJSONData.lines(future))
             }
         }
+        showOrbit(station: issShown == nil ? nil : tracker.position(at: utc)?.fix, utc: utc)
     }
 
     /// How far the position shown is from the ground track drawn, in km; nil with no track drawn.

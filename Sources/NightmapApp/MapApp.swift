@@ -67,6 +67,8 @@ public struct MapApp: Sendable {
     /// The fit the track was last drawn with, and the track drawn (past and future pieces).
     var trackFitGeneration = 0
     var trackLines: [[LngLat]] = []
+    /// The orbit through space over the globe, as the track (see `MapApp+Orbit`).
+    var orbitPoints: [SpacePath.Point] = []
     /// When the night shading and the subsolar point were last worked out (map time).
     var skyComputedAt = -Double.infinity
     /// Where the ISS was last put into its source.
