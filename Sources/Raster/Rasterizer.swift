@@ -143,7 +143,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
         if let s = sphere {
-            antipodeWinding += SphereProjection.crossing(a, b, s.antipode)
+            antipodeWinding += s.antipodeCrossing(a, b)
             onDisc = true
             s.forEachEdge(a, b) { p, q in addScreenEdge(p, q) }
             return

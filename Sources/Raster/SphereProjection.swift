@@ -46,8 +46,11 @@ public struct SphereProjection: Sendable {
     public let globeness: Double
     /// The subdivision grid's cell, in normalised Mercator units.
     public let step: Double
-    /// The far side's middle on the flat screen (in world copy 0, where geometry is given).
-    public let antipode: Point
+    /// The far side's middle on the flat screen (in world copy 0), and one world to its east on
+    /// the flat screen: geometry may reach past copy 0's edges (a feature across the
+    /// antimeridian), and the winding about the point on the sphere is the sum of the windings
+    /// about its copies (`antipodeWinding`).
+    public let antipode: Point, worldStep: Point
     /// The seen disc's edge on the screen, once round with winding number +1.
     public let limb: [Point]
 
@@ -112,8 +115,10 @@ public struct SphereProjection: Sendable {
             // (In world copy 0, where the globe's geometry is given.)
             let dx = mx - f.2, dy = my - f.5
             antipode = Point((f.4 * dx - f.1 * dy) / det, (-f.3 * dx + f.0 * dy) / det)
+            worldStep = Point(f.4 / det, -f.3 / det)
         } else {
             antipode = Point(.infinity, .infinity)
+            worldStep = Point(0, 0)
         }
         // The limb: 128 points round the horizon circle, turned to wind +1 (a crossing of the
         // ray to the right of the centre going down counts +1, as in `antipodeWinding`).
@@ -165,6 +170,12 @@ public struct SphereProjection: Sendable {
             w += crossing(a, b, p)
         }
         return w
+    }
+
+    /// Edge a -> b's part of the winding number about the antipode on the sphere: its crossings
+    /// of the rays right of the antipode's copies west of, in and east of copy 0.
+    @inline(__always) public func antipodeCrossing(_ a: Point, _ b: Point) -> Int {
+        Self.crossing(a, b, antipode) + Self.crossing(a, b, antipode - worldStep) + Self.crossing(a, b, antipode + worldStep)
     }
 
     /// Edge a -> b's crossing of the ray to the right of `p`: +1 going down, -1 going up, else 0.

@@ -7,6 +7,7 @@ import Raster
 final class CircleRenderLayer: RenderLayer {
     func draw(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         if let ground = p.ground { drawPitchedCircles(draw, p, ground, t); return }
+        if let sphere = p.sphere { drawGlobeCircles(draw, p, sphere, t); return }
         if p.turn == nil { drawCircles(draw, p, t, AxisMap.self) } else { drawCircles(draw, p, t, RotatedMap.self) }
     }
 
@@ -23,6 +24,22 @@ final class CircleRenderLayer: RenderLayer {
                 for i in 0..<(g.coordinates.count / 2) {
                     drawCircle(paint, at: map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1]), t)
                 }
+            }
+        }
+    }
+
+    /// On the globe: each circle facing the viewer at its point's place on the sphere; none on
+    /// the far side.
+    private func drawGlobeCircles(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ sphere: SphereProjection, _ t: RenderTarget) {
+        let map = RotatedMap(p, copy: 0, translate: draw.translate)
+        for item in draw.items {
+            let g = item.geometry, paint = item.paint
+            for i in 0..<(g.coordinates.count / 2) {
+                let flat = map.point(g.coordinates[2 * i], g.coordinates[2 * i + 1])
+                let m = sphere.mercator(flat)
+                let v = SphereProjection.unit(m.x, m.y)
+                guard sphere.side(v) >= 0 else { continue }
+                drawCircle(paint, at: sphere.screen(v, flat: flat), t)
             }
         }
     }

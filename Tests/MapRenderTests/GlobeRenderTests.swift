@@ -1,0 +1,119 @@
+import Foundation
+import MapCore
+import MapData
+import MapRender
+import Raster
+import Testing
+
+/// The map drawn on the globe (issue 43): fills, lines, rasters and symbols where MapLibre's
+/// globe camera puts them (`GlobeTransform`, tested against numpy values on its own); polygons
+/// over a pole and across the antimeridian whole; nothing from the far side.
+@Suite struct GlobeRenderTests {
+    /// `style` drawn at `size` x `size` on the globe (the style's projection), transparent where
+    /// nothing is drawn; and its view.
+    func render(_ style: String, size: Int = 256) throws -> (Pixmap, ViewTransform) {
+        let doc = try StyleDocument(data: Data(style.utf8), name: "t.json")
+        var features: [String: GeoJSONData] = [:]
+        for (id, s) in doc.sources { if case let .geojson(.inline(d)) = s { features[id] = d } }
+        let map = Style(document: doc, features: features, images: [:])
+        var model = MapModel(style: map, size: ViewportSize(width: size, height: size),
+                             camera: CameraState(center: doc.center ?? LngLat(lng: 0, lat: 0), zoom: doc.zoom ?? 0,
+                                                 bearing: doc.bearing, pitch: doc.pitch),
+                             bounds: CameraBounds(minZoom: -2, maxZoom: 22, maxPitch: 85))
+        model.lighting = false
+        let pm = Pixmap(width: size, height: size)
+        let renderer = FrameRenderer()
+        renderer.clearColor = PremultipliedColor(packed: 0)
+        let frame = model.frame()
+        renderer.render(frame, into: pm)
+        return (pm, frame.view)
+    }
+
+    func style(center: (Double, Double), zoom: Double = 1, bearing: Double = 0, pitch: Double = 0, polygon: [(Double, Double)],
+               background: Bool = false) -> String {
+        let ring = (polygon + [polygon[0]]).map { "[\($0.0), \($0.1)]" }.joined(separator: ",")
+        let bg = background ? ##"{"id": "b", "type": "background", "paint": {"background-color": "#0000ff"}},"## : ""
+        return ##"""
+        {"version": 8, "center": [\##(center.0), \##(center.1)], "zoom": \##(zoom), "bearing": \##(bearing), "pitch": \##(pitch),
+         "projection": {"type": "globe"},
+         "sources": {"p": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[\##(ring)]]}}},
+         "layers": [\##(bg){"id": "f", "type": "fill", "source": "p", "paint": {"fill-color": "#ff0000", "fill-antialias": false}}]}
+        """##
+    }
+
+    static let red = RGBA8(255, 0, 0), blue = RGBA8(0, 0, 255)
+
+    /// The colour at the screen point where `view` shows `place`.
+    func color(_ pm: Pixmap, _ view: ViewTransform, _ place: LngLat) -> RGBA8 {
+        let s = view.screen(place)
+        return pm.color(atX: Int(s.x), y: Int(s.y))
+    }
+
+    @Test func aPolygonOverAPoleCoversTheCapWhole() throws {
+        // The cap north of 60° (a ring round the world at 60° N, closed over the pole), seen from
+        // over 70° N: the pole itself is red, as is 70° N all round; 50° N is not.
+        let (pm, view) = try render(style(center: (20, 70), polygon: [(-180, 60), (180, 60), (180, 90), (-180, 90)]))
+        #expect(view.globe != nil)
+        #expect(color(pm, view, LngLat(lng: 0, lat: 89.9)) == Self.red, "the pole")
+        for lng in stride(from: -60.0, through: 100, by: 40) {
+            #expect(color(pm, view, LngLat(lng: lng, lat: 70)) == Self.red, "70° N at \(lng)°")
+        }
+        #expect(color(pm, view, LngLat(lng: 20, lat: 50)).a == 0, "50° N")
+    }
+
+    @Test func aPolygonAcrossTheAntimeridianIsWhole() throws {
+        // 170° E to 170° W (190° E), 10° S to 10° N, seen from over the antimeridian.
+        let (pm, view) = try render(style(center: (180, 0), polygon: [(170, -10), (190, -10), (190, 10), (170, 10)]))
+        for lng in [172.0, 178, 179.9, -179.9, -178, -172] {
+            #expect(color(pm, view, LngLat(lng: lng, lat: 0)) == Self.red, "\(lng)°")
+        }
+        #expect(color(pm, view, LngLat(lng: 165, lat: 0)).a == 0)
+        #expect(color(pm, view, LngLat(lng: -165, lat: 0)).a == 0)
+    }
+
+    @Test func theWorldCoversTheDiscAndNothingBeyond() throws {
+        // A fill of the whole world, seen turned and tilted: the disc is red to its edge, space
+        // around it empty; the centre of the globe on screen is red at any bearing.
+        for (bearing, pitch) in [(0.0, 0.0), (45, 15), (-120, 40)] {
+            let (pm, view) = try render(style(center: (10, -15), bearing: bearing, pitch: pitch,
+                                              polygon: [(-180, -85), (-180, 85), (180, 85), (180, -85)]))
+            guard let globe = view.globe else { Issue.record("no globe"); continue }
+            var inside = 0, outside = 0, wrong = 0
+            for y in stride(from: 2, to: 256, by: 6) {
+                for x in stride(from: 2, to: 256, by: 6) {
+                    let c = pm.color(atX: x, y: y)
+                    if let p = globe.unproject(x: Double(x) + 0.5, y: Double(y) + 0.5) {
+                        // (Far north and south, past 85°, is not in the polygon.)
+                        if abs(p.lat) < 84 { inside += 1; if c != Self.red { wrong += 1 } }
+                    } else {
+                        outside += 1; if c.a != 0 { wrong += 1 }
+                    }
+                }
+            }
+            #expect(inside > 300 && outside > 300)
+            #expect(wrong == 0, "bearing \(bearing), pitch \(pitch)")
+        }
+    }
+
+    @Test func aPolygonOnTheFarSideDrawsNothing() throws {
+        // 20° around the point opposite the centre: wholly behind the globe.
+        let (pm, _) = try render(style(center: (0, 0), polygon: [(160, -20), (200, -20), (200, 20), (160, 20)], background: true))
+        var red = 0, blue = 0
+        for y in 0..<256 { for x in 0..<256 { let c = pm.color(atX: x, y: y); if c == Self.red { red += 1 } else if c == Self.blue { blue += 1 } } }
+        #expect(red == 0)
+        #expect(blue > 10_000)          // (the background: the seen disc, as MapLibre draws it)
+    }
+
+    @Test func theGlobeBlendsIntoMercatorByZoom12() throws {
+        // At zoom 12 the globe is gone: the same picture as Web Mercator's.
+        let polygon = [(13.40, 52.49), (13.43, 52.49), (13.43, 52.51), (13.40, 52.51)]
+        let (globe, gv) = try render(style(center: (13.418, 52.499), zoom: 12, polygon: polygon))
+        let mercator = style(center: (13.418, 52.499), zoom: 12, polygon: polygon).replacingOccurrences(of: #""type": "globe""#, with: #""type": "mercator""#)
+        let (flat, fv) = try render(mercator)
+        #expect(gv.globe == nil && fv.globe == nil)
+        #expect(Array(globe.buffer) == Array(flat.buffer))
+        // At 11.5 it is half way: the polygon's corner lies between where either puts it.
+        let (_, half) = try render(style(center: (13.418, 52.499), zoom: 11.5, polygon: polygon))
+        #expect(half.globeness == 0.5)
+    }
+}
