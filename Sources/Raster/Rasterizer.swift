@@ -46,7 +46,10 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// The globe: edges are given on the flat map's screen and drawn on the sphere (see
     /// `SphereProjection`; it comes before `ground`).
     public var sphere: SphereProjection? = nil {
-        didSet { if let sphere { limb = sphere.limb; disc = sphere } }
+        didSet {
+            if let sphere { limb = sphere.limb(); disc = sphere }
+            lastSpherePoint = Point(.nan, .nan)
+        }
     }
     /// The globe whose edge the coverage is cut at (by pixel centres) while the edges given were
     /// drawn on it (`onDisc`).
@@ -56,6 +59,8 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// for by the disc (`limb`, the last sphere's) when the cells are swept.
     private var antipodeWinding = 0
     private var limb: [Point] = []
+    /// The last edge's end on the sphere, for the next edge's start (a contour's edges share them).
+    private var lastSpherePoint = Point(.nan, .nan), lastSphereUnit = SIMD3<Double>(0, 0, 1)
 
     // Path state in device space.
     private var start = Point(0, 0)
@@ -145,7 +150,11 @@ public struct Rasterizer: PathSink, ~Copyable {
         if let s = sphere {
             antipodeWinding += s.antipodeCrossing(a, b)
             onDisc = true
-            s.forEachEdge(a, b) { p, q in addScreenEdge(p, q) }
+            let ua: SIMD3<Double>
+            if a == lastSpherePoint { ua = lastSphereUnit } else { let m = s.mercator(a); ua = SphereProjection.unit(m.x, m.y) }
+            let mb = s.mercator(b), ub = SphereProjection.unit(mb.x, mb.y)
+            lastSpherePoint = b; lastSphereUnit = ub
+            s.forEachEdge(a, b, ua, ub) { p, q in addScreenEdge(p, q) }
             return
         }
         if let g = ground {

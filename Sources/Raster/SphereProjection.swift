@@ -39,7 +39,8 @@ public struct SphereProjection: Sendable {
     let outer: Double
     /// The camera on the unit sphere's scale, the clip-to-sphere inverse and the viewport: what
     /// `discSpan` finds the globe's edge from.
-    let camera: SIMD3<Double>, inverse: [Double], width: Double, height: Double
+    let camera: SIMD3<Double>, width: Double, height: Double
+    let inverseRows: (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>)
     /// Between the globe and Mercator: the Mercator camera's flat screen to screen, and how much of
     /// the globe shows (nil: the globe alone).
     let mercator: GroundProjection?
@@ -51,8 +52,7 @@ public struct SphereProjection: Sendable {
     /// antimeridian), and the winding about the point on the sphere is the sum of the windings
     /// about its copies (`antipodeWinding`).
     public let antipode: Point, worldStep: Point
-    /// The seen disc's edge on the screen, once round with winding number +1.
-    public let limb: [Point]
+    /// (The limb's basis: two unit vectors across the horizon's plane.)
 
     /// `matrix`: the globe camera's row-major 4 x 4 from the unit sphere to clip space; `width` x
     /// `height` the viewport; `flatToMercator` the flat screen to Mercator (ax, bx, tx, ay, by, ty);
@@ -77,7 +77,9 @@ public struct SphereProjection: Sendable {
         across = (u, v)
         pivot = (u * 0.8 + v * 0.6) * (1e-7 * max(rim, 1e-9))
         self.camera = camera
-        self.inverse = inverse.count == 16 ? inverse : [Double](repeating: 0, count: 16)
+        let inv = inverse.count == 16 ? inverse : [Double](repeating: 0, count: 16)
+        inverseRows = (SIMD4(inv[0], inv[1], inv[2], inv[3]), SIMD4(inv[4], inv[5], inv[6], inv[7]),
+                       SIMD4(inv[8], inv[9], inv[10], inv[11]), SIMD4(inv[12], inv[13], inv[14], inv[15]))
         self.width = width; self.height = height
         // The disc's smallest screen radius, from four points of the horizon round its middle.
         do {
@@ -120,22 +122,26 @@ public struct SphereProjection: Sendable {
             antipode = Point(.infinity, .infinity)
             worldStep = Point(0, 0)
         }
-        // The limb: 128 points round the horizon circle, turned to wind +1 (a crossing of the
-        // ray to the right of the centre going down counts +1, as in `antipodeWinding`).
+    }
+
+    /// The seen disc's edge on the screen (the circle the far side is laid on), once round with
+    /// winding number +1 (a crossing of the ray to the right of the centre going down counts +1,
+    /// as in `antipodeWinding`): 128 points.
+    public func limb() -> [Point] {
         var ring: [Point] = []
         ring.reserveCapacity(128)
         let centre = normal * offset
-        let rows = (rx, ry, rw)
+        let (u, v) = across
         for k in 0..<128 {
             let t = Double(k) / 128 * 2 * Double.pi
-            let p = centre + (u * cos(t) + v * sin(t)) * outer
-            let h = SIMD3((rows.0 * SIMD4(p, 1)).sum(), (rows.1 * SIMD4(p, 1)).sum(), (rows.2 * SIMD4(p, 1)).sum())
-            ring.append(Point(h.x / h.z, h.y / h.z))
+            let p = SIMD4(centre + (u * cos(t) + v * sin(t)) * outer, 1)
+            let X = (rx * p).sum(), Y = (ry * p).sum(), W = (rw * p).sum()
+            ring.append(Point(X / W, Y / W))
         }
         var sx = 0.0, sy = 0.0
         for p in ring { sx += p.x; sy += p.y }
         if Self.winding(ring, about: Point(sx / 128, sy / 128)) < 0 { ring.reverse() }
-        limb = ring
+        return ring
     }
 
     /// Where screen row `y` (a pixel centre's y) crosses the globe: the x between which pixel
@@ -144,11 +150,12 @@ public struct SphereProjection: Sendable {
         // The line of sight through (x, y) runs from the camera along d(x) = P(x) - C w(x), where
         // P w is the far plane's point through the inverse: linear in x. It meets the unit sphere
         // where (C . d)^2 - |d|^2 (|C|^2 - 1) >= 0, a quadratic in x.
-        let m = inverse, ny = 1 - y / height * 2
+        let r = inverseRows, ny = 1 - y / height * 2
         let sx = 2 / width            // d(nx)/dx
-        let p0 = SIMD4(m[0] * -1 + m[1] * ny + m[2] + m[3], m[4] * -1 + m[5] * ny + m[6] + m[7],
-                       m[8] * -1 + m[9] * ny + m[10] + m[11], m[12] * -1 + m[13] * ny + m[14] + m[15])
-        let p1 = SIMD4(m[0], m[4], m[8], m[12]) * sx
+        // The far plane's point at x = 0 (nx = -1, z = 1), and its change per pixel.
+        let q = SIMD4<Double>(-1, ny, 1, 1)
+        let p0 = SIMD4((r.0 * q).sum(), (r.1 * q).sum(), (r.2 * q).sum(), (r.3 * q).sum())
+        let p1 = SIMD4(r.0.x, r.1.x, r.2.x, r.3.x) * sx
         let d0 = SIMD3(p0.x, p0.y, p0.z) - camera * p0.w, d1 = SIMD3(p1.x, p1.y, p1.z) - camera * p1.w
         let k = (camera * camera).sum() - 1
         let c0 = (camera * d0).sum(), c1 = (camera * d1).sum()
@@ -156,8 +163,8 @@ public struct SphereProjection: Sendable {
         guard A < 0 else { return nil }
         let disc = B * B - 4 * A * C
         guard disc >= 0 else { return nil }
-        let r = disc.squareRoot()
-        let x0 = (-B + r) / (2 * A), x1 = (-B - r) / (2 * A)
+        let root = disc.squareRoot()
+        let x0 = (-B + root) / (2 * A), x1 = (-B - root) / (2 * A)
         return (min(x0, x1), max(x0, x1))
     }
 
@@ -205,6 +212,34 @@ public struct SphereProjection: Sendable {
         return SIMD3(sin(lng) * cosLat, sinLat, cos(lng) * cosLat)
     }
 
+    /// Whether all of the normalised Mercator box lies behind the horizon by more than `margin`
+    /// (in the unit sphere's units): the most any of its points rises towards the camera, found
+    /// from its longitudes and latitudes. A closed contour wholly behind draws nothing (what it
+    /// adds on the horizon and its winding about the antipode cancel), so it may be left out.
+    public func isBehind(minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double = 1e-3) -> Bool {
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite, maxX - minX < 1 else { return false }
+        // n . v = n.y sin(lat) + cos(lat) rho cos(lng - lngN).
+        let rho = (normal.x * normal.x + normal.z * normal.z).squareRoot()
+        let lngN = atan2(normal.x, normal.z)
+        let lng0 = minX * 2 * Double.pi - Double.pi, lng1 = maxX * 2 * Double.pi - Double.pi
+        // The longitude nearest the normal's within [lng0, lng1] (mod 2 pi).
+        var off = (lngN - lng0).truncatingRemainder(dividingBy: 2 * Double.pi)
+        if off < 0 { off += 2 * Double.pi }
+        let cosBest = off <= lng1 - lng0 ? 1 : max(cos(lngN - lng0), cos(lngN - lng1))
+        func lat(_ y: Double) -> Double {
+            if !(y > 0) { return Double.pi / 2 }
+            if !(y < 1) { return -Double.pi / 2 }
+            return atan(sinh(Double.pi * (1 - 2 * y)))
+        }
+        let lat0 = lat(maxY), lat1 = lat(minY)         // south, north
+        let a = normal.y, b = rho * cosBest
+        func f(_ phi: Double) -> Double { a * sin(phi) + b * cos(phi) }
+        var best = max(f(lat0), f(lat1))
+        let peak = atan2(a, b)
+        if peak > lat0 && peak < lat1 { best = max(best, f(peak)) }
+        return best < offset - margin
+    }
+
     /// How far unit vector `v` lies in front of the horizon (negative: behind it).
     @inline(__always) public func side(_ v: SIMD3<Double>) -> Double { (v * normal).sum() - offset }
 
@@ -245,24 +280,56 @@ public struct SphereProjection: Sendable {
     /// the seen side projected, those behind the horizon laid along the horizon's circle.
     @inline(__always)
     public func forEachEdge(_ a0: Point, _ b0: Point, _ edge: (Point, Point) -> Void) {
+        let ma = mercator(a0), mb = mercator(b0)
+        forEachEdge(a0, b0, Self.unit(ma.x, ma.y), Self.unit(mb.x, mb.y), edge)
+    }
+
+    /// `forEachEdge` given the unit vectors of the ends (`unit` of their Mercator points), as
+    /// the rasterizer keeps the last edge's end for the next edge's start.
+    @inline(__always)
+    public func forEachEdge(_ a0: Point, _ b0: Point, _ ua0: SIMD3<Double>, _ ub0: SIMD3<Double>, _ edge: (Point, Point) -> Void) {
         // The same pieces whichever way an edge is given (a shared edge then cancels exactly).
         let reversed = (a0.y, a0.x) > (b0.y, b0.x)
         let a = reversed ? b0 : a0, b = reversed ? a0 : b0
+        let ua = reversed ? ub0 : ua0, ub = reversed ? ua0 : ub0
         let ma = mercator(a), mb = mercator(b)
         let cells = (abs(mb.x - ma.x) + abs(mb.y - ma.y)) / step
         let n = cells < 1 ? 1 : Int(min(cells.rounded(.up), 1024))
         var lastFlat = a
-        var lastV = Self.unit(ma.x, ma.y)
+        var lastV = ua
         var lastSide = side(lastV)
         var lastScreen = screen(onSeenSide(lastV), flat: a)
         // (An edge given the other way gets its pieces turned round: the rasterizer sums
         // edges in any order.)
         @inline(__always) func out(_ p: Point, _ q: Point) { if reversed { edge(q, p) } else { edge(p, q) } }
+        // The points along the edge by recurrences: the longitude's cosine and sine by the angle
+        // sum, e^(pi (1 - 2y)) by a constant factor (the ends exactly, as every edge gives them).
+        // (Set up only for an edge of more than one piece.)
+        var cosStep = 1.0, sinStep = 0.0, cosLng = 1.0, sinLng = 0.0, e = 1.0, eStep = 1.0
+        if n > 1 {
+            let dLng = (mb.x - ma.x) / Double(n) * 2 * Double.pi
+            cosStep = cos(dLng); sinStep = sin(dLng)
+            let lng0 = ma.x * 2 * Double.pi - Double.pi
+            cosLng = cos(lng0); sinLng = sin(lng0)
+            e = exp(Double.pi * (1 - 2 * ma.y))
+            eStep = exp(-2 * Double.pi * (mb.y - ma.y) / Double(n))
+        }
         for i in 1...n {
             let t = Double(i) / Double(n)
             let flat = i == n ? b : Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
             let mx = i == n ? mb.x : ma.x + (mb.x - ma.x) * t, my = i == n ? mb.y : ma.y + (mb.y - ma.y) * t
-            let v = Self.unit(mx, my)
+            (cosLng, sinLng) = (cosLng * cosStep - sinLng * sinStep, sinLng * cosStep + cosLng * sinStep)
+            e *= eStep
+            let v: SIMD3<Double>
+            if i == n {
+                v = ub
+            } else if my > 1e-9 && my < 1 - 1e-9 && e.isFinite && e > 0 {
+                let ie = 1 / e, sum = e + ie
+                let cosLat = 2 / sum
+                v = SIMD3(sinLng * cosLat, (e - ie) / sum, cosLng * cosLat)
+            } else {
+                v = Self.unit(mx, my)
+            }
             let s = side(v)
             if (s >= 0) == (lastSide >= 0) {
                 if s >= 0 {

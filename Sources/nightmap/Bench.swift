@@ -36,6 +36,9 @@ extension Headless {
                 lines.append(try addBenchGeoJSON(&model, path: path))
             }
             defer { if scenario.geojson { removeBenchGeoJSON(&model) } }
+            let projection = model.projectionOverride
+            if scenario.globe { model.projectionOverride = .globe }
+            defer { model.projectionOverride = projection }
             let buildings = model.buildings
             if let b = scenario.buildings { model.setBuildings(b) }
             defer { model.setBuildings(buildings) }

@@ -32,6 +32,8 @@ extension Headless {
         /// (nil: as they are).
         var pitch: Double? = nil
         var buildings: BuildingsMode? = nil
+        /// Drawn on the globe (false: the scene's projection).
+        var globe = false
         let camera: @Sendable (Int, Int, CameraState, CameraBounds) -> CameraState
     }
 
@@ -56,6 +58,11 @@ extension Headless {
         Scenario(name: "1080p", size: ViewportSize(width: 1920, height: 1080)) { i, n, home, _ in panLoop(i, n, home) },
         // The whole world at zoom 2, panning east (the map wraps).
         Scenario(name: "world", bounds: CameraBounds(minZoom: 0, maxZoom: 8)) { i, n, _, _ in
+            CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
+        },
+        // The same on the globe (issue 43: under twice `world`): the world basemap, day and night
+        // and the ISS's footprint, track and orbit on the sphere.
+        Scenario(name: "globe", bounds: CameraBounds(minZoom: 0, maxZoom: 8), globe: true) { i, n, _, _ in
             CameraState(center: LngLat(lng: Double(i) / Double(n) * 90, lat: 10 * sin(Double(i) / Double(n) * 2 * Double.pi)), zoom: 2)
         },
         // The same without labels or overlay text (what the cairo peer draws).

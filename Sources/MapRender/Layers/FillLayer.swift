@@ -62,6 +62,8 @@ final class FillRenderLayer: RenderLayer {
                     for part in chunk.parts {
                         let start = g.partOffsets[part], n = g.partLengths[part]
                         guard n >= 3 else { continue }
+                        // On the globe a ring wholly behind it adds nothing (see `SphereProjection`).
+                        if let sphere = p.sphere, Self.ringIsBehind(g, part, boxes, sphere) { continue }
                         // Block by block: the edges of a block wholly above, below or right of
                         // the rows drawn add nothing (the rasterizer would drop each); those of
                         // a block wholly left of them become edges along x = 0, whose sum is
@@ -78,6 +80,13 @@ final class FillRenderLayer: RenderLayer {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
                             let (minX, minY, maxX, maxY) = map.box(boxes, b)
+                            if let sphere = p.sphere {
+                                // (On the globe a chain wholly behind it: its chord.)
+                                if sphere.isBehind(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
+                                    rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                    continue
+                                }
+                            }
                             if pitched {
                                 if maxY <= top || minY >= bottom || minX >= right || maxX <= left {
                                     rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
@@ -99,6 +108,14 @@ final class FillRenderLayer: RenderLayer {
                 }
             }
         }
+    }
+
+    /// Whether ring `part` of `g` lies wholly behind the globe (its blocks' boxes all do).
+    private static func ringIsBehind(_ g: GeometrySet, _ part: Int, _ boxes: UnsafeBufferPointer<Double>, _ sphere: SphereProjection) -> Bool {
+        for b in g.blockStart[part]..<g.blockStart[part + 1] {
+            if !sphere.isBehind(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) { return false }
+        }
+        return true
     }
 
     /// Every ring of a polygon feature as edges in the rasterizer.
@@ -150,6 +167,8 @@ final class FillRenderLayer: RenderLayer {
             }
             let g = item.geometry
             guard !g.isEmpty else { continue }
+            // (On the globe a feature wholly behind it draws nothing.)
+            if let sphere = p.sphere, sphere.isBehind(minX: g.minX, minY: g.minY, maxX: g.maxX, maxY: g.maxY, margin: 0.01) { continue }
             let paint = item.paint.fill, outline = item.paint.outline, antialias = item.paint.antialias
             guard paint.opacity > 0 else { continue }
             p.forEachCopy(g, margin: 2, draw.translate) { (map: M) in

@@ -33,7 +33,7 @@ final class LineRenderLayer: RenderLayer {
     private var projected = false
     /// On the globe: the surface the runs are drawn on (their width is laid on the sphere), and
     /// the cosine of the centre's latitude.
-    private var sphere: SphereProjection? = nil
+    var sphere: SphereProjection? = nil
     private var centreCos = 1.0
 
     init() {
@@ -72,7 +72,8 @@ final class LineRenderLayer: RenderLayer {
                     drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, t, &rasterizer)
                 } else {
                     collectParts(g, map, closeRings: g.kind == .polygons)
-                    if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
+                    if let sphere { cutRunsBehind(sphere) }
+                    if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintProjectedRuns(paint, t, &rasterizer) }
                 }
             }
         }
@@ -91,7 +92,8 @@ final class LineRenderLayer: RenderLayer {
         let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, t, dashed: !paint.dasharray.isEmpty)
-        if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: nil, p) } else { paintRuns(paint, t, &rasterizer, exactArea: projected) }
+        if let sphere { cutRunsBehind(sphere) }
+        if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: nil, p) } else { paintProjectedRuns(paint, t, &rasterizer) }
     }
 
     /// Whether the runs collected for `paint` are drawn as the engines' triangles: on the flat
@@ -107,6 +109,20 @@ final class LineRenderLayer: RenderLayer {
         let spare = (ground.m.6 * ground.m.6 + ground.m.7 * ground.m.7).squareRoot() * reach
         cutRuns(depth: ground, from: ground.near + spare, to: ground.far)
         return true
+    }
+
+    /// Strokes the collected runs: in perspective by the area rasterizer, projected edge by
+    /// edge; on the globe, lines up to two pixels wide are first laid on the screen (projected
+    /// point by point, subdivided on the globe's grid) and covered by distance as on the flat
+    /// map (so thin, a line's narrowing towards the globe's edge is less than a pixel), wider
+    /// ones stroked on the flat map and projected by the rasterizer.
+    private func paintProjectedRuns(_ paint: LinePaint, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+        if let sphere, Self.isThin(paint) {
+            projectRunsOntoScreen(sphere)
+            paintRuns(paint, t, &rasterizer)
+            return
+        }
+        paintRuns(paint, t, &rasterizer, exactArea: projected)
     }
 
     /// Whether `paint`'s lines are covered by distance (`ThinStroke`), not by the area rasterizer.

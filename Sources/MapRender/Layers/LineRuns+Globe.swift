@@ -1,0 +1,150 @@
+import MapCore
+import Raster
+
+extension LineRenderLayer {
+    /// On the globe: the collected runs without their stretches behind it (each segment with
+    /// both ends behind the horizon left out, a run cut where it leaves the seen side and
+    /// started again where it comes back), so that strokes go only as far as the horizon
+    /// (where the rest of a stroke would land on the globe's edge, cut away there).
+    func cutRunsBehind(_ sphere: SphereProjection) {
+        guard !runEnds.isEmpty else { return }
+        var behind: [Bool] = []
+        behind.reserveCapacity(runPoints.count)
+        var any = false
+        for p in runPoints {
+            let m = sphere.mercator(p)
+            let b = sphere.side(SphereProjection.unit(m.x, m.y)) < 0
+            behind.append(b)
+            any = any || b
+        }
+        guard any else { return }
+        var points: [Point] = [], ends: [Int] = [], offsets: [Double] = [], closed: [Bool] = [], continues: [Bool] = []
+        points.reserveCapacity(runPoints.count)
+        var start = 0
+        for (r, end) in runEnds.enumerated() {
+            defer { start = end }
+            let wasClosed = r < runClosed.count && runClosed[r]
+            let continuing = r < runContinues.count && runContinues[r]
+            let offset = r < runOffsets.count ? runOffsets[r] : 0
+            // (A closed ring is walked from its first point round to it again.)
+            let count = end - start + (wasClosed ? 1 : 0)
+            @inline(__always) func at(_ k: Int) -> Int { start + (k < end - start ? k : 0) }
+            if !behind[start..<end].contains(true) {
+                // Wholly on the seen side: as it was.
+                if !points.isEmpty { ends.append(points.count) }
+                points.append(contentsOf: runPoints[start..<end])
+                offsets.append(offset); closed.append(wasClosed); continues.append(continuing)
+                continue
+            }
+            var pieces = 0, along = 0.0, open = false
+            for k in 1..<max(count, 1) {
+                let i0 = at(k - 1), i1 = at(k)
+                if !behind[i0] || !behind[i1] {
+                    if !open {
+                        open = true
+                        if !points.isEmpty { ends.append(points.count) }
+                        points.append(runPoints[i0])
+                        offsets.append(offset + along); closed.append(false); continues.append(pieces > 0 || continuing)
+                        pieces += 1
+                    }
+                    points.append(runPoints[i1])
+                } else {
+                    open = false
+                }
+                along += (runPoints[i1] - runPoints[i0]).length
+            }
+        }
+        if !points.isEmpty { ends.append(points.count) }
+        // Pieces of one point are no line.
+        var keptPoints: [Point] = [], keptEnds: [Int] = [], keptOffsets: [Double] = [], keptClosed: [Bool] = [], keptContinues: [Bool] = []
+        var s = 0
+        for (j, e) in ends.enumerated() {
+            defer { s = e }
+            guard e - s >= 2 else { continue }
+            keptPoints.append(contentsOf: points[s..<e])
+            keptEnds.append(keptPoints.count)
+            keptOffsets.append(offsets[j]); keptClosed.append(closed[j]); keptContinues.append(continues[j])
+        }
+        runPoints = keptPoints; runEnds = keptEnds; runOffsets = keptOffsets; runClosed = keptClosed; runContinues = keptContinues
+    }
+
+    /// On the globe: the collected runs (on the flat screen) laid on the screen, each segment
+    /// cut on the globe's subdivision grid and its points projected; a run is cut where it goes
+    /// behind the horizon (found by halving) and goes on where it comes back.
+    func projectRunsOntoScreen(_ sphere: SphereProjection) {
+        var points: [Point] = [], ends: [Int] = [], offsets: [Double] = [], closed: [Bool] = [], continues: [Bool] = []
+        points.reserveCapacity(runPoints.count * 2)
+        var start = 0
+        func seen(_ p: Point) -> (Bool, SIMD3<Double>) {
+            let m = sphere.mercator(p)
+            let v = SphereProjection.unit(m.x, m.y)
+            return (sphere.side(v) >= 0, v)
+        }
+        for (r, end) in runEnds.enumerated() {
+            defer { start = end }
+            guard end > start else { continue }
+            let wasClosed = r < runClosed.count && runClosed[r]
+            let continuing = r < runContinues.count && runContinues[r]
+            let offset = r < runOffsets.count ? runOffsets[r] : 0
+            var pieceStart = points.count, pieces = 0, along = 0.0, open = false
+            func begin() {
+                if open { return }
+                open = true
+                pieceStart = points.count
+                offsets.append(offset + along); closed.append(false); continues.append(pieces > 0 || continuing)
+                pieces += 1
+            }
+            func finish() {
+                guard open else { return }
+                open = false
+                if points.count - pieceStart >= 2 { ends.append(points.count) } else {
+                    points.removeSubrange(pieceStart...); offsets.removeLast(); closed.removeLast(); continues.removeLast()
+                }
+            }
+            var prev = runPoints[start]
+            var (prevSeen, prevV) = seen(prev)
+            if prevSeen { begin(); points.append(sphere.screen(prevV, flat: prev)) }
+            let count = end - start + (wasClosed ? 1 : 0)
+            for k in 1..<max(count, 1) {
+                let p = runPoints[start + (k < end - start ? k : 0)]
+                let pm = sphere.mercator(prev), m = sphere.mercator(p)
+                let cells = (abs(m.x - pm.x) + abs(m.y - pm.y)) / sphere.step
+                let n = cells <= 1 ? 1 : Int(min(cells.rounded(.up), 1024))
+                var last = prev
+                for j in 1...n {
+                    let f = Double(j) / Double(n)
+                    let q = j == n ? p : Point(prev.x + (p.x - prev.x) * f, prev.y + (p.y - prev.y) * f)
+                    let (qSeen, qV) = seen(q)
+                    if qSeen != prevSeen {
+                        // The horizon between `last` and `q`, by halving.
+                        var lo = 0.0, hi = 1.0
+                        for _ in 0..<20 {
+                            let mid = (lo + hi) / 2
+                            if seen(Point(last.x + (q.x - last.x) * mid, last.y + (q.y - last.y) * mid)).0 == prevSeen { lo = mid } else { hi = mid }
+                        }
+                        let c = Point(last.x + (q.x - last.x) * lo, last.y + (q.y - last.y) * lo)
+                        let cm = sphere.mercator(c)
+                        let cs = sphere.screen(sphere.onSeenSide(SphereProjection.unit(cm.x, cm.y)), flat: c)
+                        if prevSeen { points.append(cs); finish() } else { begin(); points.append(cs) }
+                    }
+                    if qSeen { points.append(sphere.screen(qV, flat: q)) }
+                    prevSeen = qSeen; prevV = qV; last = q
+                }
+                along += (p - prev).length
+                prev = p
+            }
+            finish()
+            // A ring wholly seen stays closed.
+            if pieces == 1 && wasClosed && closed.count == offsets.count && !closed.isEmpty && ends.last == points.count {
+                var allSeen = true
+                for i in start..<end where !seen(runPoints[i]).0 { allSeen = false; break }
+                if allSeen {
+                    closed[closed.count - 1] = true
+                    points.removeLast()
+                    ends[ends.count - 1] = points.count
+                }
+            }
+        }
+        runPoints = points; runEnds = ends; runOffsets = offsets; runClosed = closed; runContinues = continues
+    }
+}
