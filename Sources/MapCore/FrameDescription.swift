@@ -93,6 +93,8 @@ public struct FrameDescription: Equatable, Sendable {
     /// Paths through space over the globe (the ISS's orbit), drawn over the layers, under the
     /// markers; none in Web Mercator.
     public var spacePaths: [SpacePath] = []
+    /// The glow of the air about the globe (nil: none, or not on the globe).
+    public var atmosphere: GlobeAtmosphere.Draw?
 
     public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
         self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
@@ -102,5 +104,6 @@ public struct FrameDescription: Equatable, Sendable {
     public static func == (a: FrameDescription, b: FrameDescription) -> Bool {
         a.view == b.view && a.layers == b.layers && a.markers == b.markers && a.overlay == b.overlay
             && a.symbolFadeDuration == b.symbolFadeDuration && a.sky == b.sky && a.spacePaths == b.spacePaths
+            && a.atmosphere == b.atmosphere
     }
 }

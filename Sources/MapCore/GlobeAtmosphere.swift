@@ -7,7 +7,23 @@ import Foundation
 /// attenuated over 3 steps towards the sun. The globe is scaled up to the Earth's radius for it,
 /// the camera with it.
 public enum GlobeAtmosphere {
-    static let planetRadius = 6371e3, airRadius = 6471e3
+    /// What a frame draws of it: how strongly (`atmosphere-blend` times the globeness) and the
+    /// direction of the sun in the camera's frame.
+    public struct Draw: Equatable, Sendable {
+        public var blend: Double
+        public var sun: SIMD3<Double>
+        public init(blend: Double, sun: SIMD3<Double>) { self.blend = blend; self.sun = sun }
+    }
+
+    /// The sun of the style's light at `position` [radial, azimuthal, polar] (degrees), anchored
+    /// to the viewport: the light's direction reversed, as `draw_sky.ts` takes it.
+    public static func sun(lightPosition p: [Double]) -> SIMD3<Double> {
+        let q = p.count == 3 && p.allSatisfy(\.isFinite) ? p : [1.15, 210, 30]
+        let azimuth = (q[1] + 90) * Double.pi / 180, polar = q[2] * Double.pi / 180
+        return -SIMD3(q[0] * cos(azimuth) * sin(polar), q[0] * sin(azimuth) * sin(polar), q[0] * cos(polar))
+    }
+
+    public static let planetRadius = 6371e3, airRadius = 6471e3
     static let rayleigh = SIMD3<Double>(5.5e-6, 13.0e-6, 22.4e-6), mie = 21e-6
     static let rayleighHeight = 8e3, mieHeight = 1.2e3, mieDirection = 0.758, sunIntensity = 22.0
     static let steps = 5, lightSteps = 3

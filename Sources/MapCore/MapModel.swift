@@ -320,7 +320,12 @@ public struct MapModel: Sendable {
         frame.symbolTime = now
         frame.symbolFadeDuration = symbolFadeDuration
         if camera.view.isPitched { frame.sky = style.sky?.draw(zoom: styleZoom) }
-        if camera.view.globe != nil { frame.spacePaths = spacePaths }
+        if camera.view.globe != nil {
+            frame.spacePaths = spacePaths
+            // (MapLibre draws the atmosphere by default: `atmosphere-blend` 0.8.)
+            let blend = (style.sky?.atmosphereBlend(zoom: styleZoom) ?? 0.8) * camera.view.globeness
+            if blend > 0 { frame.atmosphere = .init(blend: blend, sun: GlobeAtmosphere.sun(lightPosition: style.light.lightPosition(zoom: styleZoom))) }
+        }
         return frame
     }
 

@@ -16,6 +16,7 @@ public final class FrameRenderer {
     let symbols: SymbolRenderLayer
     let backgrounds = BackgroundRenderLayer()
     let spacePaths = SpacePathRenderLayer()
+    let atmosphere = AtmosphereRenderLayer()
     let heatmaps = HeatmapRenderLayer()
     let hillshades = HillshadeRenderLayer()
     let colorReliefs = ColorReliefRenderLayer()
@@ -130,6 +131,7 @@ public final class FrameRenderer {
             }
         }
         paint(&under, target)
+        if let a = frame.atmosphere { atmosphere.draw(a, frame.view, placement.sphere, target) }
         if !frame.spacePaths.isEmpty { spacePaths.draw(frame.spacePaths, frame.view, pixmap, &rasterizer) }
         if !frame.markers.isEmpty { OffscreenMarkers.draw(frame.markers, frame.view, pixmap, &rasterizer) }
         if let o = frame.overlay { overlay.draw(o, target, &rasterizer, frame: frameNumber) }

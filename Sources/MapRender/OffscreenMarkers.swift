@@ -12,7 +12,9 @@ enum OffscreenMarkers {
             // (On the globe, out of sight behind it too: the arrow points the way it is nearest.)
             let behind = view.globe.map { !$0.isSeen(GlobeTransform.surface(m.target)) } ?? false
             guard behind || s.x < 0 || s.x > width || s.y < 0 || s.y > height else { continue }
-            drawEdgeArrow(towards: Point(s.x, s.y), width: width, height: height, color: m.color, scale: m.scale, pixmap, &rasterizer)
+            // (Behind the globe: at the window's edge, the way it lies from the middle.)
+            let target = behind ? Point(width / 2 + (s.x - width / 2) * 1e6, height / 2 + (s.y - height / 2) * 1e6) : Point(s.x, s.y)
+            drawEdgeArrow(towards: target, width: width, height: height, color: m.color, scale: m.scale, pixmap, &rasterizer)
         }
     }
 

@@ -45,6 +45,9 @@ public struct SphereProjection: Sendable {
     /// the globe shows (nil: the globe alone).
     let mercator: GroundProjection?
     public let globeness: Double
+    /// The seen cap's box in normalised Mercator (its x range [capMinX, capMaxX] may pass 0 or
+    /// 1; the whole width when the cap holds a pole): what lies outside it is behind the globe.
+    let capMinX: Double, capMaxX: Double, capMinY: Double, capMaxY: Double
     /// The subdivision grid's cell, in normalised Mercator units.
     public let step: Double
     /// The far side's middle on the flat screen (in world copy 0), and one world to its east on
@@ -76,6 +79,22 @@ public struct SphereProjection: Sendable {
         let v = SIMD3(normal.y * u.z - normal.z * u.y, normal.z * u.x - normal.x * u.z, normal.x * u.y - normal.y * u.x)
         across = (u, v)
         pivot = (u * 0.8 + v * 0.6) * (1e-7 * max(rim, 1e-9))
+        // The cap: within acos(offset) of the normal's place (grown by a hair).
+        do {
+            let radius = acos(min(max(offset, -1), 1)) + 1e-3
+            let latN = asin(min(max(normal.y, -1), 1)), lngN = atan2(normal.x, normal.z)
+            func y(_ lat: Double) -> Double {
+                lat >= Double.pi / 2 ? -1 : lat <= -Double.pi / 2 ? 2 : 0.5 - log(tan(Double.pi / 4 + lat / 2)) / (2 * Double.pi)
+            }
+            capMinY = y(latN + radius); capMaxY = y(latN - radius)
+            let poleInside = latN + radius >= Double.pi / 2 || latN - radius <= -Double.pi / 2
+            let spread = poleInside ? Double.pi : asin(min(1, sin(radius) / max(cos(latN), 1e-12)))
+            if poleInside || spread >= Double.pi / 2 - 1e-9 && radius >= Double.pi / 2 {
+                capMinX = -1; capMaxX = 2
+            } else {
+                capMinX = (lngN - spread) / (2 * Double.pi) + 0.5; capMaxX = (lngN + spread) / (2 * Double.pi) + 0.5
+            }
+        }
         self.camera = camera
         let inv = inverse.count == 16 ? inverse : [Double](repeating: 0, count: 16)
         inverseRows = (SIMD4(inv[0], inv[1], inv[2], inv[3]), SIMD4(inv[4], inv[5], inv[6], inv[7]),
@@ -146,7 +165,11 @@ public struct SphereProjection: Sendable {
 
     /// Where screen row `y` (a pixel centre's y) crosses the globe: the x between which pixel
     /// centres' lines of sight meet the sphere; nil where none do.
-    public func discSpan(_ y: Double) -> (Double, Double)? {
+    public func discSpan(_ y: Double) -> (Double, Double)? { discSpan(y, radius: 1) }
+
+    /// Where screen row `y` crosses the sphere of `radius` (the unit sphere's units) about the
+    /// globe's centre: the x whose lines of sight pass within it.
+    public func discSpan(_ y: Double, radius: Double) -> (Double, Double)? {
         // The line of sight through (x, y) runs from the camera along d(x) = P(x) - C w(x), where
         // P w is the far plane's point through the inverse: linear in x. It meets the unit sphere
         // where (C . d)^2 - |d|^2 (|C|^2 - 1) >= 0, a quadratic in x.
@@ -157,7 +180,7 @@ public struct SphereProjection: Sendable {
         let p0 = SIMD4((r.0 * q).sum(), (r.1 * q).sum(), (r.2 * q).sum(), (r.3 * q).sum())
         let p1 = SIMD4(r.0.x, r.1.x, r.2.x, r.3.x) * sx
         let d0 = SIMD3(p0.x, p0.y, p0.z) - camera * p0.w, d1 = SIMD3(p1.x, p1.y, p1.z) - camera * p1.w
-        let k = (camera * camera).sum() - 1
+        let k = (camera * camera).sum() - radius * radius
         let c0 = (camera * d0).sum(), c1 = (camera * d1).sum()
         let A = c1 * c1 - k * (d1 * d1).sum(), B = 2 * (c0 * c1 - k * (d0 * d1).sum()), C = c0 * c0 - k * (d0 * d0).sum()
         guard A < 0 else { return nil }
@@ -210,6 +233,16 @@ public struct SphereProjection: Sendable {
         let s = e + ie
         let cosLat = 2 / s, sinLat = (e - ie) / s
         return SIMD3(sin(lng) * cosLat, sinLat, cos(lng) * cosLat)
+    }
+
+    /// Whether the normalised Mercator box lies wholly outside the seen cap's box (so behind the
+    /// horizon): four comparisons, a first test before `isBehind`.
+    @inline(__always) public func isOutsideCap(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+        if maxY < capMinY || minY > capMaxY { return true }
+        if capMinX <= -1 { return false }
+        // (In x, against the cap's box and its copies a world either side.)
+        for shift in [-1.0, 0, 1] where maxX >= capMinX + shift && minX <= capMaxX + shift { return false }
+        return true
     }
 
     /// Whether all of the normalised Mercator box lies behind the horizon by more than `margin`
@@ -343,7 +376,7 @@ public struct SphereProjection: Sendable {
                 // The piece crosses the horizon: find where, by halving.
                 let lm = lastMercator(ma, mb, i, n)
                 var lo = 0.0, hi = 1.0
-                for _ in 0..<20 {
+                for _ in 0..<16 {
                     let mid = (lo + hi) / 2
                     let vm = Self.unit(lm.x + (mx - lm.x) * mid, lm.y + (my - lm.y) * mid)
                     if (side(vm) >= 0) == (lastSide >= 0) { lo = mid } else { hi = mid }
@@ -400,9 +433,8 @@ public struct SphereProjection: Sendable {
         let lp = (p * p).sum().squareRoot(), lq = (q * q).sum().squareRoot()
         guard lp > 0, lq > 0 else { return start }
         let c = min(max((p * q).sum() / (lp * lq), -1), 1)
-        let angle = acos(c)
-        // (One point per 4 degrees of the circle.)
-        let k = max(1, Int((angle / (4 * Double.pi / 180)).rounded(.up)))
+        // (One point per 4 degrees of the circle; most arcs, of far-side edges, are less.)
+        let k = c > 0.997_564 ? 1 : max(1, Int((acos(c) / (4 * Double.pi / 180)).rounded(.up)))
         var last = start
         for j in 1...k {
             let t = Double(j) / Double(k)

@@ -48,6 +48,12 @@ public struct Sky: Sendable {
         return Sky(values: values)
     }
 
+    /// How strongly the globe's atmosphere shows at `zoom` (`atmosphere-blend`).
+    public func atmosphereBlend(zoom: Double) -> Double {
+        if case let .number(n)? = values[.atmosphereBlend]?.evaluate(EvaluationContext(zoom: zoom)) { return min(max(n, 0), 1) }
+        return 0.8
+    }
+
     /// The sky at `zoom` (the style's zoom).
     public func draw(zoom: Double) -> SkyDraw {
         let context = EvaluationContext(zoom: zoom)

@@ -53,6 +53,12 @@ public struct StyleLight: Sendable {
         }
     }
 
+    /// The light's position at `zoom`: [radial, azimuthal, polar] (the default where it is bad).
+    public func lightPosition(zoom: Double) -> [Double] {
+        let p = position.evaluate(EvaluationContext(zoom: zoom)).asNumbers ?? [1.15, 210, 30]
+        return p.count == 3 && p.allSatisfy(\.isFinite) ? p : [1.15, 210, 30]
+    }
+
     /// The light at `zoom`, its direction turned by `bearing` (degrees) when anchored to the
     /// viewport (MapLibre's default).
     public func evaluate(zoom: Double, bearing: Double) -> ExtrusionLight {

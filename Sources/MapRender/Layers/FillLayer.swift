@@ -82,7 +82,7 @@ final class FillRenderLayer: RenderLayer {
                             let (minX, minY, maxX, maxY) = map.box(boxes, b)
                             if let sphere = p.sphere {
                                 // (On the globe a chain wholly behind it: its chord.)
-                                if sphere.isBehind(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
+                                if sphere.isOutsideCap(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
                                     rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
                                     continue
                                 }

@@ -72,7 +72,6 @@ final class LineRenderLayer: RenderLayer {
                     drawTiledLine(g, paint, tileZoom: tileZoom, margin: margin, a.sx, a.ox, a.sy, a.oy, t, &rasterizer)
                 } else {
                     collectParts(g, map, closeRings: g.kind == .polygons)
-                    if let sphere { cutRunsBehind(sphere) }
                     if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: draw.tileZoom, p) } else { paintProjectedRuns(paint, t, &rasterizer) }
                 }
             }
@@ -92,7 +91,6 @@ final class LineRenderLayer: RenderLayer {
         let reach = paint.gapWidth / 2 + paint.width + abs(paint.offset)
         let margin = reach * max(1, paint.miterLimit) + paint.blur + 2
         collectRuns(g, level, p, margin: margin, t, dashed: !paint.dasharray.isEmpty)
-        if let sphere { cutRunsBehind(sphere) }
         if meshes(paint, p, reach: margin) { meshRuns(paint, t, tileZoom: nil, p) } else { paintProjectedRuns(paint, t, &rasterizer) }
     }
 
@@ -117,10 +115,13 @@ final class LineRenderLayer: RenderLayer {
     /// map (so thin, a line's narrowing towards the globe's edge is less than a pixel), wider
     /// ones stroked on the flat map and projected by the rasterizer.
     private func paintProjectedRuns(_ paint: LinePaint, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        if let sphere, Self.isThin(paint) {
-            projectRunsOntoScreen(sphere)
-            paintRuns(paint, t, &rasterizer)
-            return
+        if let sphere {
+            if Self.isThin(paint) {
+                projectRunsOntoScreen(sphere)
+                paintRuns(paint, t, &rasterizer)
+                return
+            }
+            cutRunsBehind(sphere)
         }
         paintRuns(paint, t, &rasterizer, exactArea: projected)
     }

@@ -118,7 +118,7 @@ extension LineRenderLayer {
                     if qSeen != prevSeen {
                         // The horizon between `last` and `q`, by halving.
                         var lo = 0.0, hi = 1.0
-                        for _ in 0..<20 {
+                        for _ in 0..<14 {
                             let mid = (lo + hi) / 2
                             if seen(Point(last.x + (q.x - last.x) * mid, last.y + (q.y - last.y) * mid)).0 == prevSeen { lo = mid } else { hi = mid }
                         }
