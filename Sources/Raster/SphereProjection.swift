@@ -167,6 +167,26 @@ public struct SphereProjection: Sendable {
     /// centres' lines of sight meet the sphere; nil where none do.
     public func discSpan(_ y: Double) -> (Double, Double)? { discSpan(y, radius: 1) }
 
+    /// How near the line of sight through screen point (x, y) passes the globe's centre, in
+    /// the sphere's radii (below 1: it meets the globe).
+    public func closestApproach(_ x: Double, _ y: Double) -> Double {
+        let r = inverseRows
+        let q = SIMD4<Double>(x / width * 2 - 1, 1 - y / height * 2, 1, 1)
+        let p = SIMD4((r.0 * q).sum(), (r.1 * q).sum(), (r.2 * q).sum(), (r.3 * q).sum())
+        let d = SIMD3(p.x, p.y, p.z) / p.w - camera
+        let along = (camera * d).sum() / (d * d).sum()
+        let nearest = camera - d * along
+        return (nearest * nearest).sum().squareRoot()
+    }
+
+    /// The screen point where the globe's centre lies (the middle of its disc, near enough for
+    /// directions about it).
+    public var centreOnScreen: Point {
+        let h = SIMD4<Double>(0, 0, 0, 1)
+        let W = (rw * h).sum()
+        return Point((rx * h).sum() / W, (ry * h).sum() / W)
+    }
+
     /// Where screen row `y` crosses the sphere of `radius` (the unit sphere's units) about the
     /// globe's centre: the x whose lines of sight pass within it.
     public func discSpan(_ y: Double, radius: Double) -> (Double, Double)? {

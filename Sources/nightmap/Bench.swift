@@ -151,6 +151,9 @@ extension Headless {
         if let tilted = medians["streets-3d"], let flat = medians["streets"] {
             lines.append(String(format: "tilt: streets-3d takes %.2f times streets (medians)", tilted / flat))
         }
+        if let sphere = medians["globe"], let flat = medians["world"] {
+            lines.append(String(format: "globe: globe takes %.2f times world (medians)", sphere / flat))
+        }
         if let with = medians["pan"], let without = medians["pan-nosky"] {
             lines.append(String(format: "day and night and the footprint: %.2f ms of a pan frame (pan - pan-nosky)", with - without))
         }

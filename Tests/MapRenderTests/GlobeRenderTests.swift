@@ -29,13 +29,14 @@ import Testing
         return (pm, frame.view)
     }
 
+    /// A fill of `polygon` on the globe (no atmosphere unless `atmosphere`: its glow is outside the disc).
     func style(center: (Double, Double), zoom: Double = 1, bearing: Double = 0, pitch: Double = 0, polygon: [(Double, Double)],
-               background: Bool = false) -> String {
+               background: Bool = false, atmosphere: Double = 0) -> String {
         let ring = (polygon + [polygon[0]]).map { "[\($0.0), \($0.1)]" }.joined(separator: ",")
         let bg = background ? ##"{"id": "b", "type": "background", "paint": {"background-color": "#0000ff"}},"## : ""
         return ##"""
         {"version": 8, "center": [\##(center.0), \##(center.1)], "zoom": \##(zoom), "bearing": \##(bearing), "pitch": \##(pitch),
-         "projection": {"type": "globe"},
+         "projection": {"type": "globe"}, "sky": {"atmosphere-blend": \##(atmosphere)},
          "sources": {"p": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[\##(ring)]]}}},
          "layers": [\##(bg){"id": "f", "type": "fill", "source": "p", "paint": {"fill-color": "#ff0000", "fill-antialias": false}}]}
         """##
@@ -109,6 +110,25 @@ import Testing
         for y in 0..<256 { for x in 0..<256 { let c = pm.color(atX: x, y: y); if c == Self.red { red += 1 } else if c == Self.blue { blue += 1 } } }
         #expect(red == 0)
         #expect(blue > 10_000)          // (the background: the seen disc, as MapLibre draws it)
+    }
+
+    @Test func theAtmosphereGlowsBeyondTheEdgeOnTheSunsSide() throws {
+        // The default light puts the sun behind the globe, up and to the right of it: a halo
+        // there, none opposite, and the globe's face as it was.
+        let polygon = [(-180.0, -85.0), (-180, 85), (180, 85), (180, -85)]
+        let (plain, view) = try render(style(center: (0, 0), polygon: polygon))
+        let (glowing, _) = try render(style(center: (0, 0), polygon: polygon, atmosphere: 1))
+        guard let globe = view.globe, let top = (0..<128).first(where: { globe.unproject(x: 128.5, y: Double($0) + 0.5) != nil }) else {
+            Issue.record("no globe"); return
+        }
+        let bottom = (128..<256).first(where: { globe.unproject(x: 128.5, y: Double($0) + 0.5) == nil }) ?? 255
+        // Just above the globe's top edge and just below its bottom edge (the air is a hundredth
+        // of the globe's radius thick: a pixel or two here).
+        #expect(plain.color(atX: 128, y: top - 1).a == 0)
+        #expect(glowing.color(atX: 128, y: top - 1).a > 0, "no glow above")
+        #expect(glowing.color(atX: 128, y: 128) == plain.color(atX: 128, y: 128), "the face changed")
+        let above = glowing.color(atX: 128, y: top - 1), below = glowing.color(atX: 128, y: bottom)
+        #expect(Int(above.r) + Int(above.g) + Int(above.b) > Int(below.r) + Int(below.g) + Int(below.b), "the sun's side is not brighter")
     }
 
     @Test func theGlobeBlendsIntoMercatorByZoom12() throws {

@@ -11,9 +11,10 @@ import TestSupport
 /// footprint, and the keys that show and hide them.
 @Suite struct DaylightTests {
     /// The ISS scene (the whole world at zoom 1) at 2026-12-01 12:00 UTC.
-    static func model(_ extra: [String] = []) throws -> (MapApp, Options) {
+    /// The ISS scene on the flat world (`--projection mercator`: the whole world in view).
+    static func model(_ extra: [String] = ["--projection", "mercator"]) throws -> (MapApp, Options) {
         let o = try Options.parse(["state", "--radar", "demo", "--iss", "tle", "--scene", "iss", "--size", "1024x768",
-                                   "--time", "2026-12-01T12:00:00Z"] + extra)
+                                   "--time", "2026-12-01T12:00:00Z", "--zoom", "1"] + extra)
         return (try MapSetup.model(o), o)
     }
 
@@ -62,6 +63,24 @@ import TestSupport
         let sub = view.screen(m.subsolarPoint)
         let marked = shaded.color(atX: Int(sub.x), y: Int(sub.y))
         #expect(marked.r > 200 && marked.g > 150, "no mark at the subsolar point: \(marked)")
+    }
+
+    @Test func theNightSideIsShadedOnTheGlobe() throws {
+        // The globe turned to the Indian Ocean (the Sun 2 degrees down there) and to the South
+        // Atlantic (60 degrees up): the middle darker with the shading there, not here.
+        for (center, night) in [("-5,90", true), ("-20,-30", false)] {
+            var (m, _) = try Self.model(["--projection", "globe", "--center", center, "--zoom", "2"])
+            #expect(m.camera.view.globe != nil)
+            let shaded = Self.render(m)
+            m.apply(.toggleDaylight, now: 0)
+            let plain = Self.render(m)
+            let middle = (x: 512.0, y: 384.0)
+            if night {
+                #expect(Self.brightness(shaded, middle) < Self.brightness(plain, middle), "the night side is not darker")
+            } else {
+                #expect(Self.brightness(shaded, middle) == Self.brightness(plain, middle), "the day side changed")
+            }
+        }
     }
 
     @Test func keysShowAndHideTheFootprintAndTheShading() throws {

@@ -35,12 +35,17 @@ import TestSupport
         #expect(Int(far.r) + Int(far.g) + Int(far.b) < 600)
     }
 
-    @Test func theIssSceneStartsOverTheWorldThenFollowsAtZoom3() throws {
+    @Test func theIssSceneStartsOnTheGlobeThenFollowsAtZoom3() throws {
         let start = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle]))
-        #expect(start.camera.state.zoom == 1 && start.followsIss)
+        #expect(start.camera.state.zoom == 2 && start.followsIss)
+        #expect(start.camera.view.globe != nil && start.camera.view.globeness == 1)
+        // `--projection mercator` keeps the flat map.
+        let flat = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--time", Self.time, "--iss", "tle",
+                                                         "--tle", Self.tle, "--projection", "mercator"]))
+        #expect(flat.camera.view.globe == nil)
         let later = try MapSetup.model(try Options.parse(["state", "--radar", "demo", "--scene", "iss", "--time", Self.time, "--iss", "tle", "--tle", Self.tle, "--elapsed", "12"]))
         let iss = try #require(later.issNow).fix.position
-        #expect(later.camera.state.zoom == 3)
+        #expect(later.camera.state.zoom == 3 && later.camera.view.globe != nil)
         #expect(abs(later.camera.state.center.lat - iss.lat) < 0.2 && abs(later.camera.state.center.lng - iss.lng) < 0.2)
     }
 
