@@ -58,28 +58,13 @@ struct Placement {
         ground = perspective?.groundProjection
         sphere = view.globe.map { $0.surface(mercator: view.globeBlend, globeness: view.globeness) }
         unprojection = view.globe?.unprojection
-        if let globe = view.globe {
+        if let box = view.globe?.seenMercatorBox ?? perspective?.groundBox(top: Double(rows.lowerBound), bottom: Double(rows.upperBound)) {
+            // What the rows show (the globe's seen side; the pitched ground), and its box on the
+            // flat screen.
             let r = view.camera.bearing * Double.pi / 180
             let cs = cos(r), sn = sin(r)
             let cx = Double(width) / 2, cy = Double(view.size.height) / 2
             turn = view.isNorthUp ? nil : Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
-            let box = globe.seenMercatorBox
-            visible = box
-            let ox = ox, oy = oy, world = world, turn = turn
-            func flat(_ x: Double, _ y: Double) -> Point {
-                let p = Point(x * world + ox, y * world + oy)
-                return turn?.apply(p) ?? p
-            }
-            let a = flat(box.minX, box.minY), b = flat(box.maxX, box.minY), c = flat(box.maxX, box.maxY), d = flat(box.minX, box.maxY)
-            cull = (Swift.min(a.x, b.x, c.x, d.x) - 2, Swift.min(a.y, b.y, c.y, d.y) - 2,
-                    Swift.max(a.x, b.x, c.x, d.x) + 2, Swift.max(a.y, b.y, c.y, d.y) + 2)
-        } else if let perspective {
-            // The ground the rows show, and its box on the flat screen.
-            let r = view.camera.bearing * Double.pi / 180
-            let cs = cos(r), sn = sin(r)
-            let cx = Double(width) / 2, cy = Double(view.size.height) / 2
-            turn = view.isNorthUp ? nil : Transform(a: cs, b: -sn, c: sn, d: cs, tx: cx - (cs * cx + sn * cy), ty: cy - (-sn * cx + cs * cy))
-            let box = perspective.groundBox(top: Double(rows.lowerBound), bottom: Double(rows.upperBound))
             visible = box
             let ox = ox, oy = oy, world = world, turn = turn
             func flat(_ x: Double, _ y: Double) -> Point {
