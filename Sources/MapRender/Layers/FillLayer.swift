@@ -76,15 +76,21 @@ final class FillRenderLayer: RenderLayer {
                         // planes' rows), so chain and chord stay beyond that side, around
                         // nothing shown.
                         var first = 0
+                        // On the globe, where a stretch of blocks wholly behind it began: the
+                        // stretch becomes one chord (what it adds along the horizon is the same).
+                        var behindFrom: Int? = nil
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
                             let (minX, minY, maxX, maxY) = map.box(boxes, b)
                             if let sphere = p.sphere {
-                                // (On the globe a chain wholly behind it: its chord.)
                                 if sphere.isOutsideCap(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
-                                    rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                    if behindFrom == nil { behindFrom = first }
                                     continue
+                                }
+                                if let from = behindFrom {
+                                    rasterizer.addEdge(point(start + from), point(start + first))
+                                    behindFrom = nil
                                 }
                             }
                             if pitched {
@@ -104,6 +110,7 @@ final class FillRenderLayer: RenderLayer {
                                 prev = cur
                             }
                         }
+                        if let from = behindFrom { rasterizer.addEdge(point(start + from), point(start)) }
                     }
                 }
             }
