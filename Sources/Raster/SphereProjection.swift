@@ -255,6 +255,12 @@ public struct SphereProjection: Sendable {
         return SIMD3(sin(lng) * cosLat, sinLat, cos(lng) * cosLat)
     }
 
+    /// Whether Mercator rows minY...maxY lie wholly north (-1) or south (+1) of the seen cap's
+    /// box (0: neither).
+    @inline(__always) public func sideOutsideCap(minY: Double, maxY: Double) -> Int {
+        maxY < capMinY ? -1 : minY > capMaxY ? 1 : 0
+    }
+
     /// Whether the normalised Mercator box lies wholly outside the seen cap's box (so behind the
     /// horizon): four comparisons, a first test before `isBehind`.
     @inline(__always) public func isOutsideCap(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {

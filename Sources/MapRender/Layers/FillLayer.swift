@@ -76,21 +76,28 @@ final class FillRenderLayer: RenderLayer {
                         // planes' rows), so chain and chord stay beyond that side, around
                         // nothing shown.
                         var first = 0
-                        // On the globe, where a stretch of blocks wholly behind it began: the
-                        // stretch becomes one chord (what it adds along the horizon is the same).
-                        var behindFrom: Int? = nil
+                        // On the globe, where a stretch of blocks wholly north (-1) or south (+1)
+                        // of the seen side began: the stretch becomes one chord, which lies
+                        // there too (what the chain and the chord add along the horizon cancel).
+                        var behindFrom: (point: Int, side: Int)? = nil
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
                             let (minX, minY, maxX, maxY) = map.box(boxes, b)
                             if let sphere = p.sphere {
-                                if sphere.isOutsideCap(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
-                                    if behindFrom == nil { behindFrom = first }
+                                let side = sphere.sideOutsideCap(minY: boxes[4 * b + 1], maxY: boxes[4 * b + 3])
+                                if let from = behindFrom, from.side != side {
+                                    rasterizer.addEdge(point(start + from.point), point(start + first))
+                                    behindFrom = nil
+                                }
+                                if side != 0 {
+                                    if behindFrom == nil { behindFrom = (first, side) }
                                     continue
                                 }
-                                if let from = behindFrom {
-                                    rasterizer.addEdge(point(start + from), point(start + first))
-                                    behindFrom = nil
+                                // (Wholly east or west of it: its chord.)
+                                if sphere.isOutsideCap(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
+                                    rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                    continue
                                 }
                             }
                             if pitched {
@@ -110,7 +117,7 @@ final class FillRenderLayer: RenderLayer {
                                 prev = cur
                             }
                         }
-                        if let from = behindFrom { rasterizer.addEdge(point(start + from), point(start)) }
+                        if let from = behindFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
                     }
                 }
             }
