@@ -267,8 +267,8 @@ public struct SphereProjection: Sendable {
         if maxY < capMinY || minY > capMaxY { return true }
         if capMinX <= -1 { return false }
         // (In x, against the cap's box and its copies a world either side.)
-        for shift in [-1.0, 0, 1] where maxX >= capMinX + shift && minX <= capMaxX + shift { return false }
-        return true
+        @inline(__always) func meets(_ shift: Double) -> Bool { maxX >= capMinX + shift && minX <= capMaxX + shift }
+        return !(meets(-1) || meets(0) || meets(1))
     }
 
     /// Whether all of the normalised Mercator box lies behind the horizon by more than `margin`
@@ -302,7 +302,8 @@ public struct SphereProjection: Sendable {
     /// How far unit vector `v` lies in front of the horizon (negative: behind it).
     @inline(__always) public func side(_ v: SIMD3<Double>) -> Double { (v * normal).sum() - offset }
 
-    /// `v` if seen, else moved onto the horizon circle (straight out from its centre, in its plane).
+    /// `v` if seen, else moved onto the circle the far side is laid on (`outer`: in the horizon's
+    /// plane, straight out from the pivot through the point's foot in it).
     @inline(__always) public func onSeenSide(_ v: SIMD3<Double>) -> SIMD3<Double> {
         let s = side(v)
         guard s < 0 else { return v }
