@@ -43,6 +43,7 @@ final class AtmosphereRenderLayer {
         }
         let width = t.pixmap.width, buf = t.pixmap.buffer
         let angles = Double(Self.angles), heights = Double(Self.heights - 1)
+        let g = grid
         for y in t.rows {
             let py = Double(y) + 0.5
             guard let outer = sphere.discSpan(py, radius: air) else { continue }
@@ -66,7 +67,6 @@ final class AtmosphereRenderLayer {
                 guard h >= 0, h <= heights else { continue }
                 let i0 = Int(a) % Self.angles, i1 = (i0 + 1) % Self.angles, fa = Float(a - a.rounded(.down))
                 let j0 = min(Int(h), Self.heights - 2), fh = Float(h - Double(j0))
-                let g = grid
                 let top = g[i0 * Self.heights + j0] + (g[i1 * Self.heights + j0] - g[i0 * Self.heights + j0]) * fa
                 let bottom = g[i0 * Self.heights + j0 + 1] + (g[i1 * Self.heights + j0 + 1] - g[i0 * Self.heights + j0 + 1]) * fa
                 let c = top + (bottom - top) * fh

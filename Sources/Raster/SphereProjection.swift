@@ -330,22 +330,10 @@ public struct SphereProjection: Sendable {
         return Point(X / W, Y / W)
     }
 
-    /// Screen point of flat point `p` (its place on the horizon if behind it).
-    @inline(__always) public func apply(_ p: Point) -> Point {
-        let m = mercator(p)
-        return screen(onSeenSide(Self.unit(m.x, m.y)), flat: p)
-    }
-
     /// Calls `edge` with the screen edges of flat edge a -> b (in no particular order): its pieces on
-    /// the seen side projected, those behind the horizon laid along the horizon's circle.
-    @inline(__always)
-    public func forEachEdge(_ a0: Point, _ b0: Point, _ edge: (Point, Point) -> Void) {
-        let ma = mercator(a0), mb = mercator(b0)
-        forEachEdge(a0, b0, Self.unit(ma.x, ma.y), Self.unit(mb.x, mb.y), edge)
-    }
-
-    /// `forEachEdge` given the unit vectors of the ends (`unit` of their Mercator points), as
-    /// the rasterizer keeps the last edge's end for the next edge's start.
+    /// the seen side projected, those behind the horizon laid along the horizon's circle. `ua0`
+    /// and `ub0` are the ends' unit vectors (`unit` of their Mercator points: the rasterizer keeps
+    /// the last edge's end for the next edge's start).
     @inline(__always)
     public func forEachEdge(_ a0: Point, _ b0: Point, _ ua0: SIMD3<Double>, _ ub0: SIMD3<Double>, _ edge: (Point, Point) -> Void) {
         // The same pieces whichever way an edge is given (a shared edge then cancels exactly).
