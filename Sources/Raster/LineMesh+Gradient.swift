@@ -4,9 +4,14 @@ extension LineMesh {
     /// `v_lineprogress`; the mesh made with `tracksProgress`) and faded by `opacity`;
     /// `shading.color` is not used. With `dashes` (device pixels, dash and gap alternating) only
     /// the dashes are drawn, their ends square or, with `roundDashes`, round.
+    ///
+    /// With a `surface` (the globe) each vertex, on the flat screen, is laid on the screen by it
+    /// and a triangle whose corners are all unseen is left out; pixels are drawn only within
+    /// the surface's span of each row.
     public func drawGradient(_ shading: LineShading, _ gradient: LineGradient, opacity: Double, dashes: [Double] = [],
                              roundDashes: Bool = false, onto pixmap: Pixmap,
-                             rows: Range<Int>, clip: PixelRect? = nil, scratch: inout [Double]) {
+                             rows: Range<Int>, clip: PixelRect? = nil, surface: (any LineSurface)? = nil,
+                             scratch: inout [Double]) {
         let outset = shading.outset, inset = shading.inset
         guard outset > 0, outset.isFinite, !triangles.isEmpty, !gradient.ramp.isEmpty,
               progresses.count == vertices.count, alongs.count == vertices.count else { return }
@@ -16,15 +21,23 @@ extension LineMesh {
         guard fade > 0 else { return }
         let pattern = GradientDashes(dashes, halfWidth: roundDashes ? shading.width / 2 : 0)
         scratch.removeAll(keepingCapacity: true)
+        var unseen: [Bool] = []
+        if surface != nil { unseen.reserveCapacity(vertices.count) }
         for v in vertices {
-            var x = v.x + v.ex * outset, y = v.y + v.ey * outset
+            var x = v.x, y = v.y
             if offset != 0 {
                 let ox = -offset * v.ex * v.ny, oy = -offset * v.ey * v.ny
                 let u = 0.5 * v.direction, t = 1 - abs(u)
                 x += ox * t - oy * u
                 y += ox * u + oy * t
             }
-            scratch.append(x); scratch.append(y)
+            if let surface {
+                let q = surface.place(x, y, extrusion: v.ex * outset, v.ey * outset)
+                scratch.append(q.x); scratch.append(q.y)
+                unseen.append(!q.seen)
+            } else {
+                scratch.append(x + v.ex * outset); scratch.append(y + v.ey * outset)
+            }
         }
         var x0 = 0, x1 = pixmap.width, y0 = max(rows.lowerBound, 0), y1 = min(rows.upperBound, pixmap.height)
         if let clip { x0 = max(x0, clip.x0); x1 = min(x1, clip.x1); y0 = max(y0, clip.y0); y1 = min(y1, clip.y1) }
@@ -40,6 +53,7 @@ extension LineMesh {
                     while k + 2 < tri.count {
                         let i0 = Int(tri[k]), i1 = Int(tri[k + 1]), i2 = Int(tri[k + 2])
                         k += 3
+                        if surface != nil && unseen[i0] && unseen[i1] && unseen[i2] { continue }
                         let ax = pos[2 * i0], ay = pos[2 * i0 + 1]
                         let bx = pos[2 * i1], by = pos[2 * i1 + 1]
                         let cx = pos[2 * i2], cy = pos[2 * i2 + 1]
@@ -72,8 +86,13 @@ extension LineMesh {
                             }
                             cross(ax, ay, bx, by); cross(bx, by, cx, cy); cross(cx, cy, ax, ay)
                             guard lo < hi else { continue }
-                            let first = max(x0, pixelIndex(lo))
-                            let end = min(x1, pixelIndex(hi))
+                            var first = max(x0, pixelIndex(lo))
+                            var end = min(x1, pixelIndex(hi))
+                            if let surface {
+                                guard let span = surface.span(row: yc) else { continue }
+                                first = max(first, Int((span.0 - 0.5).rounded(.up)))
+                                end = min(end, Int((span.1 - 0.5).rounded(.down)) + 1)
+                            }
                             guard first < end else { continue }
                             let xc = Double(first) + 0.5
                             var nx = va.nx + nxdx * (xc - ax) + nxdy * (yc - ay)
@@ -152,4 +171,15 @@ struct GradientDashes {
         }
         return min(best, 1)
     }
+}
+
+/// Where a line mesh lies when it is not the flat screen (the globe): each vertex laid on the
+/// screen from its place on the flat screen and its extrusion, and the part of each screen row
+/// it may cover.
+public protocol LineSurface {
+    /// The screen point of the vertex at flat point (x, y) extruded by (ex, ey) flat pixels, and
+    /// whether it is seen (a vertex not seen is laid at the surface's edge).
+    func place(_ x: Double, _ y: Double, extrusion ex: Double, _ ey: Double) -> (x: Double, y: Double, seen: Bool)
+    /// The x range of screen row `y` (a pixel's centre) that may be drawn; nil: none.
+    func span(row y: Double) -> (Double, Double)?
 }

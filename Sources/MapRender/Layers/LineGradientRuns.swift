@@ -17,6 +17,8 @@ extension LineRenderLayer {
                                     tileZoom: Int?, _ p: Placement, _ t: RenderTarget) {
         collectProgressParts(g, map)
         guard !runEnds.isEmpty else { return }
+        // On the globe: cut on its grid, the mesh made on the flat screen and laid on the sphere.
+        if let sphere { subdivideRuns(sphere, progress: &gradientScratch.progress) }
         gradientScratch.mesh.removeAll()
         gradientScratch.mesh.tracksProgress = true
         let tz = Double(tileZoom ?? Int(max(p.zoom, 0).rounded(.down)))
@@ -38,6 +40,7 @@ extension LineRenderLayer {
                                   color: PremultipliedColor(packed: 0))
         gradientScratch.mesh.drawGradient(shading, gradient, opacity: paint.opacity, dashes: dashes, roundDashes: paint.cap == .round,
                                           onto: t.pixmap, rows: t.rows,
+                                          surface: sphere.map { GlobeLineSurface(sphere: $0, centreCos: centreCos) },
                                           scratch: &gradientScratch.positions)
     }
 

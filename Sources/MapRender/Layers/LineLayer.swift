@@ -34,7 +34,7 @@ final class LineRenderLayer: RenderLayer {
     /// On the globe: the surface the runs are drawn on (their width is laid on the sphere), and
     /// the cosine of the centre's latitude.
     var sphere: SphereProjection? = nil
-    private var centreCos = 1.0
+    var centreCos = 1.0
 
     init() {
         runPoints.reserveCapacity(1 << 16)
@@ -45,7 +45,7 @@ final class LineRenderLayer: RenderLayer {
     func draw(_ draw: LineDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         projected = p.isProjected
         sphere = p.sphere
-        if let s = p.sphere { centreCos = Self.cosLatitude(s, Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)) }
+        if let s = p.sphere { centreCos = GlobeLineSurface.cosLatitude(s, Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)) }
         switch draw {
         case let .uniform(g, paint):
             guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }
@@ -223,17 +223,9 @@ final class LineRenderLayer: RenderLayer {
     }
 
     /// On the globe, how much wider on the flat screen a line is stroked at flat point `p` to be
-    /// as wide on the sphere as at the centre: cos(centre latitude) / cos(latitude), blended by
-    /// the globeness (MapLibre's line thickness on the globe).
+    /// as wide on the sphere as at the centre (`GlobeLineSurface.widthScale`).
     private func widthOnSphere(_ s: SphereProjection, _ p: Point) -> Double {
-        let k = centreCos / max(Self.cosLatitude(s, p), 1e-3)
-        return 1 + (k - 1) * s.globeness
-    }
-
-    /// The cosine of the latitude of flat point `p`.
-    private static func cosLatitude(_ s: SphereProjection, _ p: Point) -> Double {
-        let y = min(max(s.mercator(p).y, 0), 1)
-        return 1 / cosh(Double.pi * (1 - 2 * y))
+        GlobeLineSurface(sphere: s, centreCos: centreCos).widthScale(p)
     }
 
     /// Strokes every collected run into the rasterizer; with a gap width, two lines offset to

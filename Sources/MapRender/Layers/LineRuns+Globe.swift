@@ -1,3 +1,4 @@
+import Foundation
 import MapCore
 import Raster
 
@@ -147,4 +148,71 @@ extension LineRenderLayer {
         }
         runPoints = points; runEnds = ends; runOffsets = offsets; runClosed = closed; runContinues = continues
     }
+}
+
+extension LineRenderLayer {
+    /// On the globe: each segment of the collected runs cut on the globe's subdivision grid, on
+    /// the flat screen, so that the triangles of a mesh made from them bend with the sphere.
+    /// `progress` (one value per point, or empty) is interpolated onto the new points.
+    func subdivideRuns(_ sphere: SphereProjection, progress: inout [Double]) {
+        let tracks = progress.count == runPoints.count
+        var points: [Point] = [], ends: [Int] = [], values: [Double] = []
+        points.reserveCapacity(runPoints.count * 2)
+        var start = 0
+        for end in runEnds {
+            defer { start = end }
+            guard end > start else { continue }
+            points.append(runPoints[start])
+            if tracks { values.append(progress[start]) }
+            for i in (start + 1)..<end {
+                let a = runPoints[i - 1], b = runPoints[i]
+                let ma = sphere.mercator(a), mb = sphere.mercator(b)
+                let cells = (abs(mb.x - ma.x) + abs(mb.y - ma.y)) / sphere.step
+                let n = cells <= 1 ? 1 : Int(min(cells.rounded(.up), 1024))
+                for j in 1...n {
+                    let f = Double(j) / Double(n)
+                    points.append(j == n ? b : Point(a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f))
+                    if tracks { values.append(j == n ? progress[i] : progress[i - 1] + (progress[i] - progress[i - 1]) * f) }
+                }
+            }
+            ends.append(points.count)
+        }
+        runPoints = points; runEnds = ends
+        if tracks { progress = values }
+    }
+}
+
+/// A line mesh on the globe: vertices on the flat screen laid on the sphere, extruded as wide
+/// on the sphere as at the screen's centre; the far side laid at the globe's edge and cut
+/// there.
+struct GlobeLineSurface: LineSurface {
+    let sphere: SphereProjection
+    /// The cosine of the latitude at the screen's centre.
+    let centreCos: Double
+
+    /// How much wider on the flat screen a line is stroked at flat point `p` to be as wide on
+    /// the sphere as at the centre: cos(centre latitude) / cos(latitude), blended by the
+    /// globeness (MapLibre's line thickness on the globe).
+    func widthScale(_ p: Point) -> Double {
+        let k = centreCos / max(Self.cosLatitude(sphere, p), 1e-3)
+        return 1 + (k - 1) * sphere.globeness
+    }
+
+    /// The cosine of the latitude of flat point `p`.
+    static func cosLatitude(_ s: SphereProjection, _ p: Point) -> Double {
+        let y = min(max(s.mercator(p).y, 0), 1)
+        return 1 / cosh(Double.pi * (1 - 2 * y))
+    }
+
+    func place(_ x: Double, _ y: Double, extrusion ex: Double, _ ey: Double) -> (x: Double, y: Double, seen: Bool) {
+        let k = widthScale(Point(x, y))
+        let p = Point(x + ex * k, y + ey * k)
+        let m = sphere.mercator(p)
+        let v = SphereProjection.unit(m.x, m.y)
+        let seen = sphere.side(v) >= 0
+        let q = sphere.screen(seen ? v : sphere.onSeenSide(v), flat: p)
+        return (q.x, q.y, seen)
+    }
+
+    func span(row y: Double) -> (Double, Double)? { sphere.discSpan(y) }
 }
