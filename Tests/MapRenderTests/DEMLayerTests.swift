@@ -116,4 +116,48 @@ import Testing
         // From the north at bearing 0: cos 0.6559, highlight (white) at 0.3119: 80.
         #expect(try pixel(#""hillshade-illumination-direction": 0"#, bearing: 0) == 0x5050_5050)
     }
+
+    /// Renders `layers` over the source "dem" on the globe (or `projection`): the four zoom-1
+    /// tiles of a plane rising eastward, the camera at zoom 0 over (45° E, 30° N), 256 px.
+    func renderWorld(_ layers: String, projection: String) throws -> Pixmap {
+        let text = #"{"version": 8, "projection": {"type": "\#(projection)"}, "sources": {"dem": {"type": "raster-dem", "tiles": ["x/{z}/{x}/{y}"], "tileSize": 256, "maxzoom": 1}}, "layers": \#(layers)}"#
+        let doc = try StyleDocument(data: Data(text.utf8), name: "t.json")
+        guard case let .raster(d)? = doc.sources["dem"] else { throw StyleError("no dem source") }
+        let set = TileSet(definition: d, kind: .raster)
+        for tx in 0..<2 {
+            for ty in 0..<2 {
+                if let id = TileID(z: 1, x: tx, y: ty) { set.deliver(id, .raster(Self.tile { x, _ in Double(x + 256 * tx) * 20 })) }
+            }
+        }
+        let style = Style(document: doc, features: [:], images: [:], tiles: ["dem": set])
+        var model = MapModel(style: style, size: ViewportSize(width: 256, height: 256),
+                             camera: CameraState(center: LngLat(lng: 45, lat: 30), zoom: 0), bounds: CameraBounds())
+        model.lighting = false
+        let pm = Pixmap(width: 256, height: 256)
+        let renderer = FrameRenderer()
+        renderer.clearColor = PremultipliedColor(packed: 0)
+        renderer.render(model.frame(), into: pm)
+        return pm
+    }
+
+    @Test func hillshadeOnTheGlobe() throws {
+        // On the globe the hillshade covers exactly the pixels the globe's disc covers (those a
+        // background covers, the polar caps with the tiles' edge rows), nothing beyond; at the centre, where the globe and the flat map
+        // show the same place at the same scale, it shades as on the flat map.
+        let hillshade = #"[{"id": "h", "type": "hillshade", "source": "dem"}]"#
+        let globe = try renderWorld(hillshade, projection: "globe")
+        let disc = try renderWorld(#"[{"id": "b", "type": "background", "paint": {"background-color": "red"}}]"#, projection: "globe")
+        var covered = 0, mismatched = 0
+        for i in 0..<(256 * 256) {
+            let a = globe.pixels[i] >> 24 > 0, b = disc.pixels[i] >> 24 > 0
+            if a { covered += 1 }
+            if a != b { mismatched += 1 }
+        }
+        #expect(covered > 10_000 && covered < 40_000, "\(covered)")
+        #expect(mismatched == 0)
+        #expect(globe.pixels[0] == 0 && globe.pixels[255 * 256 + 255] == 0)
+        let flat = try renderWorld(hillshade, projection: "mercator")
+        let c = Self.channels(globe.pixels[128 * 256 + 128]), f = Self.channels(flat.pixels[128 * 256 + 128])
+        #expect(c[0] > 0 && zip(c, f).allSatisfy { abs($0 - $1) <= 2 }, "\(c) \(f)")
+    }
 }

@@ -41,6 +41,9 @@ struct DEMTileView {
 /// no gap), handed to the shader with the tile places of its first pixel and the step between.
 enum DEMTileWalk {
     static func draw<S: DEMRowShader>(_ tiles: [DEMTileDraw], _ p: Placement, _ t: RenderTarget, _ shader: S) {
+        if let sphere = p.sphere, let unprojection = p.unprojection {
+            return withViews(tiles) { views in drawOnSphere(tiles, views, sphere, unprojection, p, t, shader) }
+        }
         // Screen to unrotated screen (the inverse of the view's turn; pitched, the inverse of
         // the ground's projection first).
         let turn = p.turn ?? .identity
@@ -60,6 +63,106 @@ enum DEMTileWalk {
                         drawTile(draw, view, p, t, shader, back: back)
                     }
                 }
+            }
+        }
+    }
+
+    /// The tiles' arrays as pointers, valid within `body`.
+    private static func withViews(_ tiles: [DEMTileDraw], _ body: ([DEMTileView]) -> Void) {
+        var views: [DEMTileView] = []
+        views.reserveCapacity(tiles.count)
+        func next(_ i: Int) {
+            guard i < tiles.count else { return body(views) }
+            let dem = tiles[i].dem
+            dem.slopes.withUnsafeBufferPointer { slopes in
+                dem.data.elevations.withUnsafeBufferPointer { elevations in
+                    dem.inverseCosines.withUnsafeBufferPointer { cosines in
+                        guard let s = slopes.baseAddress, let e = elevations.baseAddress, let c = cosines.baseAddress else { return next(i + 1) }
+                        views.append(DEMTileView(dim: dem.data.dim, stride: dem.data.stride, slopes: s, elevations: e, inverseCosines: c))
+                        next(i + 1)
+                        views.removeLast()
+                    }
+                }
+            }
+        }
+        next(0)
+    }
+
+    /// On the globe: the pixels whose centres show the sphere, each taken back to its place in
+    /// the world (`SphereUnprojection`) every `sphereStep` pixels along a row and linearly
+    /// between (so each piece is a `DEMRun`), handed to the tile whose square holds it.
+    static let sphereStep = 4
+
+    private static func drawOnSphere<S: DEMRowShader>(_ tiles: [DEMTileDraw], _ views: [DEMTileView], _ sphere: SphereProjection,
+                                                      _ unprojection: SphereUnprojection, _ p: Placement, _ t: RenderTarget, _ shader: S) {
+        guard views.count == tiles.count, !tiles.isEmpty else { return }
+        let width = t.pixmap.width
+        // The squares by zoom, for finding the one that holds a place.
+        var byZoom: [Int: [Int: Int]] = [:]
+        for (i, d) in tiles.enumerated() {
+            let n = 1 << d.square.z
+            byZoom[d.square.z, default: [:]][d.square.y * n + d.square.x] = i
+        }
+        let zooms = byZoom.keys.sorted(by: >)
+        @inline(__always) func holds(_ i: Int, _ x: Double, _ y: Double) -> Bool {
+            let sq = tiles[i].square, n = Double(1 << sq.z)
+            return x * n >= Double(sq.x) && x * n < Double(sq.x + 1) && y * n >= Double(sq.y) && y * n < Double(sq.y + 1)
+        }
+        func find(_ x: Double, _ y: Double) -> Int? {
+            for z in zooms {
+                let n = 1 << z
+                let key = min(Int(y * Double(n)), n - 1) * n + min(Int(x * Double(n)), n - 1)
+                if let i = byZoom[z]?[key] { return i }
+            }
+            return nil
+        }
+        // The place (normalised Mercator, x in 0...1) screen pixel x of row centre sy shows;
+        // the polar caps take the square's edge rows (as MapLibre's pole vertices do).
+        @inline(__always) func place(_ x: Int, _ sy: Double) -> (x: Double, y: Double) {
+            var m = SphereUnprojection.mercator(unprojection.unit(Double(x) + 0.5, sy))
+            m.x -= m.x.rounded(.down)
+            m.y = min(max(m.y, 0), 1 - 1e-12)
+            return m
+        }
+        for y in t.rows {
+            let sy = Double(y) + 0.5
+            guard let span = sphere.discSpan(sy) else { continue }
+            let lo = max(0, Int((span.0 - 0.5).rounded(.up))), hi = min(width, Int((span.1 - 0.5).rounded(.down)) + 1)
+            guard hi > lo else { continue }
+            var current = -1
+            var x0 = lo, a = place(lo, sy)
+            while x0 < hi {
+                let x1 = min(x0 + sphereStep, hi)
+                let b = x1 < hi ? place(x1, sy) : (x1 - x0 > 1 ? place(x1 - 1, sy) : a)
+                // Per pixel along this piece (b is at x1, or at the last pixel at the row's end).
+                let steps = Double(x1 < hi ? x1 - x0 : max(x1 - x0 - 1, 1))
+                var bx = b.x
+                if bx - a.x > 0.5 { bx -= 1 } else if a.x - bx > 0.5 { bx += 1 }
+                let dx = (bx - a.x) / steps, dy = (b.y - a.y) / steps
+                var i = x0
+                while i < x1 {
+                    var mx = a.x + dx * Double(i - x0)
+                    mx -= mx.rounded(.down)
+                    let my = a.y + dy * Double(i - x0)
+                    if current < 0 || !holds(current, mx, my) {
+                        guard let found = find(mx, my) else { i += 1; continue }
+                        current = found
+                    }
+                    // The pixels from i on in the same square.
+                    var j = i + 1
+                    while j < x1 {
+                        var nx = a.x + dx * Double(j - x0)
+                        nx -= nx.rounded(.down)
+                        if !holds(current, nx, a.y + dy * Double(j - x0)) { break }
+                        j += 1
+                    }
+                    let tile = tiles[current].dem.tile, scale = Double(1 << tile.z)
+                    let run = DEMRun(count: j - i, u: mx * scale - Double(tile.x), v: my * scale - Double(tile.y), du: dx * scale, dv: dy * scale)
+                    shader.shade(views[current], run, t.pixmap.pixels + y * width + i)
+                    i = j
+                }
+                x0 = x1
+                if x1 < hi { a = b }
             }
         }
     }
