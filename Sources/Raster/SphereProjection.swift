@@ -170,13 +170,37 @@ public struct SphereProjection: Sendable {
     /// How near the line of sight through screen point (x, y) passes the globe's centre, in
     /// the sphere's radii (below 1: it meets the globe).
     public func closestApproach(_ x: Double, _ y: Double) -> Double {
-        let r = inverseRows
-        let q = SIMD4<Double>(x / width * 2 - 1, 1 - y / height * 2, 1, 1)
-        let p = SIMD4((r.0 * q).sum(), (r.1 * q).sum(), (r.2 * q).sum(), (r.3 * q).sum())
-        let d = SIMD3(p.x, p.y, p.z) / p.w - camera
+        let d = sight(x, y)
         let along = (camera * d).sum() / (d * d).sum()
         let nearest = camera - d * along
         return (nearest * nearest).sum().squareRoot()
+    }
+
+    /// The direction of the line of sight from the camera (`eye`) through screen point (x, y),
+    /// in the unit sphere's space (not normalised).
+    @inline(__always) public func sight(_ x: Double, _ y: Double) -> SIMD3<Double> {
+        let r = inverseRows
+        let q = SIMD4<Double>(x / width * 2 - 1, 1 - y / height * 2, 1, 1)
+        let p = SIMD4((r.0 * q).sum(), (r.1 * q).sum(), (r.2 * q).sum(), (r.3 * q).sum())
+        return SIMD3(p.x, p.y, p.z) / p.w - camera
+    }
+
+    /// The camera's place in the unit sphere's space.
+    public var eye: SIMD3<Double> { camera }
+
+    /// The depth (clip w) of point `v` of the unit sphere's space: proportional to its
+    /// distance from the camera along the line of sight through the screen's centre.
+    @inline(__always) public func depth(_ v: SIMD3<Double>) -> Double { (rw * SIMD4(v, 1)).sum() }
+
+    /// The depth of the sphere's point seen at the screen's centre (MapLibre's camera to
+    /// centre distance, in the units of `depth`); nil when the centre's line of sight misses it.
+    public var centreDepth: Double? {
+        let d = sight(width / 2, height / 2)
+        let a = (d * d).sum(), b = 2 * (camera * d).sum(), c = (camera * camera).sum() - 1
+        let disc = b * b - 4 * a * c
+        guard disc >= 0, a > 0 else { return nil }
+        let t = (-b - disc.squareRoot()) / (2 * a)
+        return depth(camera + d * t)
     }
 
     /// The screen point where the globe's centre lies (the middle of its disc, near enough for

@@ -48,25 +48,44 @@ extension CircleRenderLayer {
             minX = min(minX, s.x); maxX = max(maxX, s.x); minY = min(minY, s.y); maxY = max(maxY, s.y)
         }
         guard let xs = pixelSpan(minX, maxX, in: 0..<t.pixmap.width), let ys = pixelSpan(minY, maxY, in: t.rows) else { return }
-        let aaBlur = max(1 / size, paint.blur), inner = paint.radius / size
-        let fill = premultipliedFloats(paint.color, paint.opacity)
-        let stroke = premultipliedFloats(paint.strokeColor, paint.strokeOpacity)
-        let stroked = paint.strokeWidth >= 0.01
-        let invOuter = 1 / outer, invBlur = 1 / aaBlur
+        let shade = PlaneCircleShade(paint)
+        let invOuter = 1 / outer
         let buf = t.pixmap.buffer, width = t.pixmap.width
         for y in ys {
             for x in xs {
                 let f = inv.apply(Double(x) + 0.5, Double(y) + 0.5)
                 let dx = (f.x - c.x) * invOuter, dy = (f.y - c.y) * invOuter
-                let len2 = dx * dx + dy * dy
-                guard len2 <= 1 else { continue }
-                let len = len2.squareRoot()
-                let opacity = smoothstep01((1 - len) * invBlur)
-                let px = stroked ? opacity * (fill + (stroke - fill) * smoothstep01((len - inner + aaBlur) * invBlur)) : opacity * fill
                 let i = y * width + x
-                buf[i] = Blend.over(packPremultiplied(px), buf[i])
+                shade.blend(dx * dx + dy * dy, &buf[i])
             }
         }
+    }
+}
+
+/// A circle's colour at a distance from its centre, for circles shaded pixel by pixel from a
+/// place found on their plane (MapLibre's circle fragment shader).
+struct PlaneCircleShade {
+    let fill: SIMD4<Double>, stroke: SIMD4<Double>
+    let inner: Double, aaBlur: Double, invBlur: Double
+    let stroked: Bool
+
+    init(_ paint: CirclePaint) {
+        let size = paint.radius + paint.strokeWidth
+        aaBlur = max(1 / max(size, 1e-9), paint.blur); inner = paint.radius / max(size, 1e-9)
+        invBlur = 1 / aaBlur
+        fill = premultipliedFloats(paint.color, paint.opacity)
+        stroke = premultipliedFloats(paint.strokeColor, paint.strokeOpacity)
+        stroked = paint.strokeWidth >= 0.01
+    }
+
+    /// Blends the circle's colour at `len2` (the squared distance from its centre in outer
+    /// radii) over `pixel`; nothing past the edge.
+    @inline(__always) func blend(_ len2: Double, _ pixel: inout UInt32) {
+        guard len2 <= 1 else { return }
+        let len = len2.squareRoot()
+        let opacity = smoothstep01((1 - len) * invBlur)
+        let px = stroked ? opacity * (fill + (stroke - fill) * smoothstep01((len - inner + aaBlur) * invBlur)) : opacity * fill
+        pixel = Blend.over(packPremultiplied(px), pixel)
     }
 }
 

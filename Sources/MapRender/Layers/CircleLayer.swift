@@ -28,10 +28,19 @@ final class CircleRenderLayer: RenderLayer {
         }
     }
 
-    /// On the globe: each circle facing the viewer at its point's place on the sphere; none on
-    /// the far side.
+    /// On the globe, as MapLibre's circle shader draws them there: a circle facing the viewer
+    /// (`circle-pitch-alignment` viewport) is a disc on screen at its point's place, of its
+    /// radius x ctc / w (or of its radius with `circle-pitch-scale` viewport); one lying on the
+    /// map (alignment map) is a disc on the plane through the corners of its square turned
+    /// about the sphere's centre (see `drawSphereCircle`), grown by w / ctc with pitch-scale
+    /// viewport. None whose centre is on the far side. (ctc: the depth of the sphere's point at
+    /// the screen's centre; w: the point's.)
     private func drawGlobeCircles(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ sphere: SphereProjection, _ t: RenderTarget) {
         let map = RotatedMap(p, copy: 0, translate: draw.translate)
+        guard let ctc = sphere.centreDepth, ctc > 0 else { return }
+        // The angle a pixel spans at the screen's centre: 2 pi cos(centre latitude) / world size.
+        let centre = Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)
+        let perPixel = 2 * Double.pi * GlobeLineSurface.cosLatitude(sphere, centre) * (sphere.ax * sphere.ax + sphere.ay * sphere.ay).squareRoot()
         for item in draw.items {
             let g = item.geometry, paint = item.paint
             for i in 0..<(g.coordinates.count / 2) {
@@ -39,8 +48,25 @@ final class CircleRenderLayer: RenderLayer {
                 let m = sphere.mercator(flat)
                 let v = SphereProjection.unit(m.x, m.y)
                 guard sphere.side(v) >= 0 else { continue }
-                drawCircle(paint, at: sphere.screen(v, flat: flat), t)
+                let w = sphere.depth(v)
+                if paint.pitchesWithMap && sphere.globeness >= 1 {
+                    let angle = perPixel * (paint.radius + paint.strokeWidth) * (paint.scalesWithMap ? 1 : w / ctc)
+                    drawSphereCircle(paint, centre: v, angle: angle, sphere, t)
+                } else {
+                    drawCircle(paint, at: sphere.screen(v, flat: flat), t, scale: paint.scalesWithMap ? ctc / w : 1)
+                }
             }
+        }
+    }
+
+    /// A circle lying on the globe: MapLibre's tessellated square about its centre
+    /// (`SphereQuad`), each pixel shaded by the extrusion interpolated there.
+    private func drawSphereCircle(_ paint: CirclePaint, centre c: SIMD3<Double>, angle: Double, _ sphere: SphereProjection, _ t: RenderTarget) {
+        guard let quad = SphereQuad(centre: c, angle: angle, on: sphere) else { return }
+        let shade = PlaneCircleShade(paint)
+        let buf = t.pixmap.buffer, width = t.pixmap.width
+        quad.forEachPixel(rows: t.rows, columns: 0..<width) { x, y, ex, ey in
+            shade.blend(ex * ex + ey * ey, &buf[y * width + x])
         }
     }
 
