@@ -185,6 +185,14 @@ public struct SphereProjection: Sendable {
         return SIMD3(p.x, p.y, p.z) / p.w - camera
     }
 
+    /// The angle (radians of the sphere) one pixel spans at the scale of flat point `centre`
+    /// (the screen's centre): 2 pi cos(its latitude) / the world's size in pixels (MapLibre's
+    /// globe extrude scale with its radius correction).
+    public func anglePerPixel(atFlat centre: Point) -> Double {
+        let y = min(max(mercator(centre).y, 0), 1)
+        return 2 * Double.pi / cosh(Double.pi * (1 - 2 * y)) * (ax * ax + ay * ay).squareRoot()
+    }
+
     /// The camera's place in the unit sphere's space.
     public var eye: SIMD3<Double> { camera }
 

@@ -41,10 +41,13 @@ public struct SphereQuad {
 
     /// Calls `body(x, y, ex, ey)` for each pixel of rows `rows` and columns `columns` whose
     /// centre lies in the square (in the first of its triangles that holds it) on the seen side.
-    public func forEachPixel(rows: Range<Int>, columns: Range<Int>, _ body: (Int, Int, Double, Double) -> Void) {
-        guard n >= 2 else { return }
-        let y0 = max(rows.lowerBound, Int((minY - 0.5).rounded(.down))), y1 = min(rows.upperBound, Int((maxY + 0.5).rounded(.up)))
-        let x0 = max(columns.lowerBound, Int((minX - 0.5).rounded(.down))), x1 = min(columns.upperBound, Int((maxX + 0.5).rounded(.up)))
+    /// With `scale` the pixels are cells of a coarser grid, each `scale` screen pixels wide and
+    /// high (a cell's centre at (x + 0.5) scale.x, (y + 0.5) scale.y on screen).
+    public func forEachPixel(rows: Range<Int>, columns: Range<Int>, scale: (x: Double, y: Double) = (1, 1),
+                             _ body: (Int, Int, Double, Double) -> Void) {
+        guard n >= 2, scale.x > 0, scale.y > 0 else { return }
+        let y0 = max(rows.lowerBound, Int((minY / scale.y - 0.5).rounded(.down))), y1 = min(rows.upperBound, Int((maxY / scale.y + 0.5).rounded(.up)))
+        let x0 = max(columns.lowerBound, Int((minX / scale.x - 0.5).rounded(.down))), x1 = min(columns.upperBound, Int((maxX / scale.x + 0.5).rounded(.up)))
         guard y0 < y1, x0 < x1 else { return }
         // Triangles as MapLibre's index order: (lower, upper + 1, lower + 1), (lower, upper, upper + 1).
         var triangles: [(Int, Int, Int)] = []
@@ -58,9 +61,9 @@ public struct SphereQuad {
         }
         vertices.withUnsafeBufferPointer { v in
             for y in y0..<y1 {
-                let py = Double(y) + 0.5
+                let py = (Double(y) + 0.5) * scale.y
                 for x in x0..<x1 {
-                    let px = Double(x) + 0.5
+                    let px = (Double(x) + 0.5) * scale.x
                     for (a, b, c) in triangles {
                         let A = v[a], B = v[b], C = v[c]
                         let det = (B.x - A.x) * (C.y - A.y) - (C.x - A.x) * (B.y - A.y)

@@ -38,9 +38,8 @@ final class CircleRenderLayer: RenderLayer {
     private func drawGlobeCircles(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ sphere: SphereProjection, _ t: RenderTarget) {
         let map = RotatedMap(p, copy: 0, translate: draw.translate)
         guard let ctc = sphere.centreDepth, ctc > 0 else { return }
-        // The angle a pixel spans at the screen's centre: 2 pi cos(centre latitude) / world size.
         let centre = Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)
-        let perPixel = 2 * Double.pi * GlobeLineSurface.cosLatitude(sphere, centre) * (sphere.ax * sphere.ax + sphere.ay * sphere.ay).squareRoot()
+        let perPixel = sphere.anglePerPixel(atFlat: centre)
         for item in draw.items {
             let g = item.geometry, paint = item.paint
             for i in 0..<(g.coordinates.count / 2) {

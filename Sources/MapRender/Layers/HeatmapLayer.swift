@@ -90,9 +90,9 @@ final class HeatmapRenderLayer: RenderLayer {
         let first = min(max(Int((((Double(t.rows.lowerBound) + 0.5) / sy) - 0.5).rounded(.down)), 0), rws - 1)
         let last = min(max(Int((((Double(t.rows.upperBound) - 0.5) / sy) - 0.5).rounded(.down)) + 1, 0), rws - 1)
         guard let grid = prepare(cols, rws, sx: sx, sy: sy, first...last) else { return }
-        accumulate(draw, p, grid)
+        if let sphere = p.sphere { accumulateOnSphere(draw, p, sphere, grid) } else { accumulate(draw, p, grid) }
         makeFine(draw.ramp, draw.opacity)
-        colour(t, grid)
+        colour(t, grid, disc: p.sphere)
     }
 
     /// Sizes the buffers and clears the rows `band`.
@@ -133,6 +133,39 @@ final class HeatmapRenderLayer: RenderLayer {
                     let c = map.point(x, y)
                     let q = p.turned(c.x, c.y)
                     Self.stamp(Point(q.x - grid.origin.x, q.y - grid.origin.y), k: k, radius: r, half: half, spread: spread, axes: axes, grid)
+                }
+            }
+        }
+    }
+
+    /// On the globe, as MapLibre draws the density there: each point's kernel on its
+    /// tessellated square turned about the point (`SphereQuad`, of half-size S x radius pixels
+    /// at the screen centre's scale), each buffer cell inside taking the kernel at the extrusion
+    /// interpolated there. None on the far side.
+    func accumulateOnSphere(_ draw: HeatmapDraw, _ p: Placement, _ sphere: SphereProjection, _ grid: Grid) {
+        let map = AxisMap(p, copy: 0, translate: (0, 0))
+        let tiles = draw.points.tileZoom.map { exp2(Double($0)) }
+        let perPixel = sphere.anglePerPixel(atFlat: Point(Double(grid.columns) * grid.sx / 2, Double(p.viewHeight) / 2))
+        let d = grid.density, cols = grid.columns
+        for item in draw.points.items {
+            let g = item.geometry, paint = item.paint
+            let k = paint.weight * draw.intensity * Self.gaussian
+            let s = Self.extent(k)
+            guard s > 0, paint.radius > 0, paint.radius.isFinite else { continue }
+            let cuts = g.kind == .points ? nil : tiles
+            let weight = Float(k)
+            for i in 0..<(g.coordinates.count / 2) {
+                let x = g.coordinates[2 * i], y = g.coordinates[2 * i + 1]
+                if let n = cuts, Self.onTileEdge(x * n) || Self.onTileEdge(y * n) { continue }
+                let m = sphere.mercator(map.point(x, y))
+                let v = SphereProjection.unit(m.x, m.y)
+                guard sphere.side(v) > -0.5,
+                      let quad = SphereQuad(centre: v, angle: s * paint.radius * perPixel, on: sphere) else { continue }
+                quad.forEachPixel(rows: grid.band.lowerBound..<(grid.band.upperBound + 1), columns: 0..<cols, scale: (grid.sx, grid.sy)) { ci, cj, ex, ey in
+                    // The extrusion in S radii: the kernel at distance |e| S radii.
+                    let r2 = (ex * ex + ey * ey) * s * s
+                    d[cj * cols + ci] += weight * exp(Float(-4.5 * r2))
+                    grid.rowFirst[cj] = min(grid.rowFirst[cj], Int32(ci)); grid.rowLast[cj] = max(grid.rowLast[cj], Int32(ci))
                 }
             }
         }
@@ -208,7 +241,7 @@ final class HeatmapRenderLayer: RenderLayer {
 
     /// Pass 2 over the target's rows: density read bilinearly, its colour from `fine` over the
     /// pixel.
-    private func colour(_ t: RenderTarget, _ grid: Grid) {
+    private func colour(_ t: RenderTarget, _ grid: Grid, disc: SphereProjection? = nil) {
         let width = t.width, cols = grid.columns, rows = self.rows, sx = grid.sx, sy = grid.sy
         let s = store
         Scratch.grow(&s.left, to: width, 0); Scratch.grow(&s.right, to: width, 0); Scratch.grow(&s.rightWeight, to: width, 0)
@@ -249,6 +282,13 @@ final class HeatmapRenderLayer: RenderLayer {
                 let a = d + ja * cols, b = d + jb * cols
                 for i in columns { column[i] = a[i] + (b[i] - a[i]) * fy }
                 let line = dst + y * width
+                if let disc {
+                    // On the globe: only the pixels whose centres show it.
+                    guard let s = disc.discSpan(Double(y) + 0.5) else { continue }
+                    let lo = max(xs.lowerBound, Int((s.0 - 0.5).rounded(.up))), hi = min(xs.upperBound, Int((s.1 - 0.5).rounded(.down)) + 1)
+                    guard lo < hi else { continue }
+                    xs = lo..<hi
+                }
                 for x in xs {
                     let l = column[Int(left[x])], r = column[Int(right[x])]
                     let p = (l + (r - l) * weight[x]) * scale - offset
