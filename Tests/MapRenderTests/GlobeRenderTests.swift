@@ -112,6 +112,37 @@ import Testing
         #expect(blue > 10_000)          // (the background: the seen disc, as MapLibre draws it)
     }
 
+    /// Heatmap points on the globe at zoom 0 (`points`: longitudes on the equator).
+    func heatmap(_ points: [Double]) -> String {
+        let coords = points.map { "[\($0), 0]" }.joined(separator: ",")
+        return ##"""
+        {"version": 8, "center": [0, 0], "zoom": 0, "projection": {"type": "globe"}, "sky": {"atmosphere-blend": 0},
+         "sources": {"p": {"type": "geojson", "data": {"type": "MultiPoint", "coordinates": [\##(coords)]}}},
+         "layers": [{"id": "h", "type": "heatmap", "source": "p", "paint": {"heatmap-radius": 12}}]}
+        """##
+    }
+
+    @Test func heatmapKernelsLieOnTheSphere() throws {
+        // A kernel 60° east of the centre is a round patch on the sphere, foreshortened on
+        // screen: narrower across than up and down. One on the far side adds nothing.
+        let (pm, view) = try render(heatmap([0, 60]))
+        #expect(color(pm, view, LngLat(lng: 0, lat: 0)).a > 100)
+        let s = view.screen(LngLat(lng: 60, lat: 0))
+        let cx = Int(s.x.rounded(.down)), cy = Int(s.y.rounded(.down))
+        #expect(cx > 128 && cx < 230 && cy > 100 && cy < 156)
+        var across = 0, down = 0
+        for d in -40...40 {
+            if cx + d >= 0, cx + d < 256, pm.color(atX: cx + d, y: cy).a > 20 { across += 1 }
+            if cy + d >= 0, cy + d < 256, pm.color(atX: cx, y: cy + d).a > 20 { down += 1 }
+        }
+        #expect(across > 4 && Double(across) < 0.75 * Double(down), "\(across) \(down)")
+        let (far, _) = try render(heatmap([0, 60, 180]))
+        var same = true
+        for i in 0..<(256 * 256) where far.pixels[i] != pm.pixels[i] { same = false; break }
+        #expect(same)
+        #expect(pm.pixels[0] == 0 && pm.pixels[255] == 0)
+    }
+
     @Test func theAtmosphereGlowsBeyondTheEdgeOnTheSunsSide() throws {
         // The default light puts the sun behind the globe, up and to the right of it: a halo
         // there, none opposite, and the globe's face as it was.
