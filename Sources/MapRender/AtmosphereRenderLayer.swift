@@ -10,9 +10,19 @@ import Raster
 /// (by its direction and by how near its own line of sight passes the globe's centre). The grid is
 /// kept while the camera's place relative to the sphere stays (a still window, or a globe turning
 /// under it: the glow does not depend on the longitude under the camera nor, with the sun anchored
-/// to the viewport, on the bearing; a radius within 1 % of the grid's is taken as the same). Over the globe's face, where MapLibre's glow fades within a
-/// few pixels of the edge, nothing is drawn yet.
+/// to the viewport, on the bearing; a radius within 1 % of the grid's is taken as the same).
+///
+/// Over the globe's face the glow is smooth but for the line past which the sun's light reaches
+/// the air only through the planet (there it drops at once): the shader's values are worked
+/// out on a grid of `faceCell`-pixel cells and each pixel taken bilinearly from its cell's
+/// corners (a corner past the globe's edge takes the value just inside it), unless the cell's
+/// middle differs from that by more than `faceTolerance`, when its quarters are taken the same
+/// way, down to single pixels.
+/// The face is kept while the camera's place relative to the sphere and the globe's place on
+/// screen stay (a still window, a globe turning east or west under it; a radius within 0.3 %).
 final class AtmosphereRenderLayer {
+    static let faceCell = 16
+    static let faceTolerance: Float = 2 / 255
     static let angles = 96, heights = 6
     /// The grid: [angle * heights + height], premultiplied rgba.
     private var grid: [SIMD4<Float>] = []
@@ -30,6 +40,24 @@ final class AtmosphereRenderLayer {
         }
     }
     private var key: Key?
+    /// The face: premultiplied rgba packed per pixel of `faceRows` (0: nothing), for `faceKey`.
+    private var face: [UInt32] = []
+    private var faceRows = 0..<0
+    private struct FaceKey {
+        var key: Key, centre: Point, rows: Range<Int>, pixmapWidth: Int
+
+        /// Close enough to draw with the other's face: the same but for a radius within 0.3 %
+        /// and the globe's middle within a quarter pixel (the face then lies within about a
+        /// pixel of where it would be worked out anew, at the edge of a globe 350 pixels across).
+        func allows(_ other: FaceKey) -> Bool {
+            var o = other
+            o.key.radius = key.radius
+            return o.key == key && o.rows == rows && o.pixmapWidth == pixmapWidth
+                && abs(other.key.radius - key.radius) <= key.radius * 0.003
+                && abs(other.centre.x - centre.x) <= 0.25 && abs(other.centre.y - centre.y) <= 0.25
+        }
+    }
+    private var faceKey: FaceKey?
 
     func draw(_ atmosphere: GlobeAtmosphere.Draw, _ view: ViewTransform, _ sphere: SphereProjection?, _ t: RenderTarget) {
         guard let globe = view.globe, let sphere, atmosphere.blend > 0 else { return }
@@ -42,6 +70,12 @@ final class AtmosphereRenderLayer {
             key = now
         }
         let width = t.pixmap.width, buf = t.pixmap.buffer
+        let nowFace = FaceKey(key: now, centre: centre, rows: t.rows, pixmapWidth: width)
+        if !(faceKey?.allows(nowFace) ?? false) {
+            fillFace(globe, sphere, atmosphere, rows: t.rows, width: width)
+            faceKey = nowFace
+        }
+        drawFace(sphere, t)
         let angles = Double(Self.angles), heights = Double(Self.heights - 1)
         let g = grid
         for y in t.rows {
@@ -80,6 +114,131 @@ final class AtmosphereRenderLayer {
                     return UInt32(min(max(v * 255 + under * keep + 0.5, 0), 255)) << shift
                 }
                 buf[k] = channel(alpha, 24) | channel(c.x, 16) | channel(c.y, 8) | channel(c.z, 0)
+            }
+        }
+    }
+
+    /// Blends the kept face over the target's rows.
+    private func drawFace(_ sphere: SphereProjection, _ t: RenderTarget) {
+        let width = t.pixmap.width, buf = t.pixmap.buffer
+        guard face.count == faceRows.count * width else { return }
+        for y in t.rows where faceRows.contains(y) {
+            guard let span = sphere.discSpan(Double(y) + 0.5) else { continue }
+            let x0 = max(0, Int((span.0 - 0.5).rounded(.up))), x1 = min(width, Int((span.1 - 0.5).rounded(.down)) + 1)
+            guard x0 < x1 else { continue }
+            let row = y * width, source = (y - faceRows.lowerBound) * width
+            for x in x0..<x1 {
+                let c = face[source + x]
+                guard c != 0 else { continue }
+                buf[row + x] = Self.blend(c, over: buf[row + x])
+            }
+        }
+    }
+
+    /// Premultiplied packed `c` over `d`, each channel capped (the glow's colour may pass its
+    /// opacity).
+    @inline(__always) static func blend(_ c: UInt32, over d: UInt32) -> UInt32 {
+        let keep = 255 - (c >> 24)
+        @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+            let v = ((c >> shift) & 255) * 255 + ((d >> shift) & 255) * keep + 127
+            return min(v / 255, 255) << shift
+        }
+        return channel(24) | channel(16) | channel(8) | channel(0)
+    }
+
+    /// Works the face out for `rows` (see the type's note).
+    private func fillFace(_ globe: GlobeTransform, _ sphere: SphereProjection, _ atmosphere: GlobeAtmosphere.Draw, rows: Range<Int>, width: Int) {
+        faceRows = rows
+        face = [UInt32](repeating: 0, count: rows.count * width)
+        guard !rows.isEmpty, width > 0 else { return }
+        let origin = globe.atmosphereCamera, sun = atmosphere.sun, blend = atmosphere.blend
+        let middle = sphere.centreOnScreen
+        // The shader's value at screen point (x, y); for a point past the globe's edge, the
+        // value just inside the edge towards the middle (the face's values run on smoothly to
+        // the edge, where the glow's jumps).
+        func value(_ x: Double, _ y: Double) -> SIMD4<Float> {
+            var x = x, y = y
+            if sphere.closestApproach(x, y) >= 1 - 1e-6 {
+                var lo = 0.0, hi = 1.0      // (towards the middle: 0 here, 1 there)
+                for _ in 0..<16 {
+                    let f = (lo + hi) / 2
+                    if sphere.closestApproach(x + (middle.x - x) * f, y + (middle.y - y) * f) < 1 - 1e-6 { hi = f } else { lo = f }
+                }
+                x += (middle.x - x) * hi; y += (middle.y - y) * hi
+            }
+            let p = GlobeAtmosphere.pixel(ray: globe.viewDirection(x: x, y: y), origin: origin, sun: sun, blend: blend)
+            return SIMD4<Float>(Float(p.x), Float(p.y), Float(p.z), Float(p.w))
+        }
+        func pack(_ v: SIMD4<Float>) -> UInt32 {
+            // (NaN, where the shader's exponentials overflow, as nothing.)
+            func q(_ f: Float) -> UInt32 { f > 0 ? (f < 1 ? UInt32(f * 255 + 0.5) : 255) : 0 }
+            return q(v.w) << 24 | q(v.x) << 16 | q(v.y) << 8 | q(v.z)
+        }
+        // The rows of the band the disc reaches, and their spans.
+        var spans: [(Int, Int)?] = []
+        spans.reserveCapacity(rows.count)
+        for y in rows {
+            guard let s = sphere.discSpan(Double(y) + 0.5) else { spans.append(nil); continue }
+            let x0 = max(0, Int((s.0 - 0.5).rounded(.up))), x1 = min(width, Int((s.1 - 0.5).rounded(.down)) + 1)
+            spans.append(x0 < x1 ? (x0, x1) : nil)
+        }
+        let cell = Self.faceCell
+        let top = rows.lowerBound
+        let columns = (width + cell - 1) / cell, cellRows = (rows.count + cell - 1) / cell
+        // Corner values, worked out when first needed (pixel centres at the cells' corners).
+        var corners = [SIMD4<Float>?](repeating: nil, count: (columns + 1) * (cellRows + 1))
+        func corner(_ i: Int, _ j: Int) -> SIMD4<Float> {
+            let k = j * (columns + 1) + i
+            if let v = corners[k] { return v }
+            let v = value(Double(i * cell) + 0.5, Double(top + j * cell) + 0.5)
+            corners[k] = v
+            return v
+        }
+        for j in 0..<cellRows {
+            let y0 = top + j * cell, y1 = min(y0 + cell, rows.upperBound)
+            // The columns the disc reaches in this cell's rows.
+            var lo = width, hi = 0
+            for y in y0..<y1 { if let s = spans[y - top] { lo = min(lo, s.0); hi = max(hi, s.1) } }
+            guard lo < hi else { continue }
+            for i in (lo / cell)...((hi - 1) / cell) {
+                square(i * cell, y0, cell, corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1))
+            }
+        }
+
+        // The square of `size` pixels from (x0, y0) with the values at its corners: bilinear when
+        // its middle is as the corners give it, else its four quarters the same way (a pixel's
+        // own value at the end).
+        func square(_ x0: Int, _ y0: Int, _ size: Int, _ c00: SIMD4<Float>, _ c10: SIMD4<Float>, _ c01: SIMD4<Float>, _ c11: SIMD4<Float>) {
+            let x1 = min(x0 + size, width), y1 = min(y0 + size, rows.upperBound)
+            guard x0 < x1, y0 < y1 else { return }
+            var reached = false
+            for y in y0..<y1 { if let s = spans[y - top], max(x0, s.0) < min(x1, s.1) { reached = true; break } }
+            guard reached else { return }
+            if size == 1 {
+                face[(y0 - top) * width + x0] = pack(c00)
+                return
+            }
+            let half = size / 2
+            let m = value(Double(x0 + half) + 0.5, Double(y0 + half) + 0.5)
+            let d = m - (c00 + c10 + c01 + c11) * 0.25
+            if max(max(Swift.abs(d.x), Swift.abs(d.y)), max(Swift.abs(d.z), Swift.abs(d.w))) > Self.faceTolerance {
+                let n = value(Double(x0 + half) + 0.5, Double(y0) + 0.5), so = value(Double(x0 + half) + 0.5, Double(y0 + size) + 0.5)
+                let w = value(Double(x0) + 0.5, Double(y0 + half) + 0.5), e = value(Double(x0 + size) + 0.5, Double(y0 + half) + 0.5)
+                square(x0, y0, half, c00, n, w, m)
+                square(x0 + half, y0, half, n, c10, m, e)
+                square(x0, y0 + half, half, w, m, c01, so)
+                square(x0 + half, y0 + half, half, m, e, so, c11)
+                return
+            }
+            for y in y0..<y1 {
+                guard let s = spans[y - top], max(x0, s.0) < min(x1, s.1) else { continue }
+                let fy = Float(y - y0) / Float(size)
+                let row = (y - top) * width
+                for x in max(x0, s.0)..<min(x1, s.1) {
+                    let fx = Float(x - x0) / Float(size)
+                    let a = c00 + (c10 - c00) * fx, b = c01 + (c11 - c01) * fx
+                    face[row + x] = pack(a + (b - a) * fy)
+                }
             }
         }
     }

@@ -15,9 +15,10 @@ public struct SphereQuad {
     /// The box of the vertices on screen.
     public private(set) var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
 
-    /// Nil when the square has no size or a corner cannot be projected.
+    /// Nil when the square has no size, a corner cannot be projected, or the globe is
+    /// blending into Mercator (`globeness` below 1: its vertices have no flat point).
     public init?(centre c: SIMD3<Double>, angle: Double, levels: [Double] = SphereQuad.levels, on sphere: SphereProjection) {
-        guard angle > 0, angle < Double.pi / 4, levels.count >= 2 else { return nil }
+        guard angle > 0, angle < Double.pi / 4, levels.count >= 2, sphere.globeness >= 1 else { return nil }
         var east = SIMD3(c.z, 0, -c.x)
         let el = (east * east).sum().squareRoot()
         east = el > 1e-12 ? east / el : SIMD3(1, 0, 0)

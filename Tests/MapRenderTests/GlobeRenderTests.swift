@@ -145,7 +145,7 @@ import Testing
 
     @Test func theAtmosphereGlowsBeyondTheEdgeOnTheSunsSide() throws {
         // The default light puts the sun behind the globe, up and to the right of it: a halo
-        // there, none opposite, and the globe's face as it was.
+        // there, none opposite; over the globe's face, the shader's value blended over it.
         let polygon = [(-180.0, -85.0), (-180, 85), (180, 85), (180, -85)]
         let (plain, view) = try render(style(center: (0, 0), polygon: polygon))
         let (glowing, _) = try render(style(center: (0, 0), polygon: polygon, atmosphere: 1))
@@ -157,7 +157,16 @@ import Testing
         // of the globe's radius thick: a pixel or two here).
         #expect(plain.color(atX: 128, y: top - 1).a == 0)
         #expect(glowing.color(atX: 128, y: top - 1).a > 0, "no glow above")
-        #expect(glowing.color(atX: 128, y: 128) == plain.color(atX: 128, y: 128), "the face changed")
+        let sun = GlobeAtmosphere.sun(lightPosition: [1.15, 210, 30])
+        for (x, y) in [(128, 128), (128, top + 2), (60, 128), (200, 100)] {
+            let shader = GlobeAtmosphere.pixel(ray: globe.viewDirection(x: Double(x) + 0.5, y: Double(y) + 0.5),
+                                               origin: globe.atmosphereCamera, sun: sun, blend: 1)
+            let under = plain.color(atX: x, y: y), got = glowing.color(atX: x, y: y)
+            func expected(_ c: Double, _ u: UInt8) -> Double { min(255, c * 255 + Double(u) * (1 - shader.w)) }
+            #expect(abs(Double(got.r) - expected(shader.x, under.r)) <= 1.5 && abs(Double(got.g) - expected(shader.y, under.g)) <= 1.5
+                    && abs(Double(got.b) - expected(shader.z, under.b)) <= 1.5, "(\(x), \(y)): \(got) over \(under), shader \(shader * 255)")
+        }
+        #expect(glowing.color(atX: 128, y: top + 2) != plain.color(atX: 128, y: top + 2), "no glow over the face")
         let above = glowing.color(atX: 128, y: top - 1), below = glowing.color(atX: 128, y: bottom)
         #expect(Int(above.r) + Int(above.g) + Int(above.b) > Int(below.r) + Int(below.g) + Int(below.b), "the sun's side is not brighter")
     }

@@ -31,10 +31,10 @@ final class CircleRenderLayer: RenderLayer {
     /// On the globe, as MapLibre's circle shader draws them there: a circle facing the viewer
     /// (`circle-pitch-alignment` viewport) is a disc on screen at its point's place, of its
     /// radius x ctc / w (or of its radius with `circle-pitch-scale` viewport); one lying on the
-    /// map (alignment map) is a disc on the plane through the corners of its square turned
-    /// about the sphere's centre (see `drawSphereCircle`), grown by w / ctc with pitch-scale
-    /// viewport. None whose centre is on the far side. (ctc: the depth of the sphere's point at
-    /// the screen's centre; w: the point's.)
+    /// map (alignment map) is drawn on its square laid on the sphere (`drawSphereCircle`),
+    /// grown by w / ctc with pitch-scale viewport (while the globe blends into Mercator, past
+    /// zoom 11, it faces the viewer). None whose centre is on the far side. (ctc: the depth of
+    /// the sphere's point at the screen's centre; w: the point's.)
     private func drawGlobeCircles(_ draw: FeatureDraw<CirclePaint>, _ p: Placement, _ sphere: SphereProjection, _ t: RenderTarget) {
         let map = RotatedMap(p, copy: 0, translate: draw.translate)
         guard let ctc = sphere.centreDepth, ctc > 0 else { return }

@@ -90,9 +90,11 @@ final class HeatmapRenderLayer: RenderLayer {
         let first = min(max(Int((((Double(t.rows.lowerBound) + 0.5) / sy) - 0.5).rounded(.down)), 0), rws - 1)
         let last = min(max(Int((((Double(t.rows.upperBound) - 0.5) / sy) - 0.5).rounded(.down)) + 1, 0), rws - 1)
         guard let grid = prepare(cols, rws, sx: sx, sy: sy, first...last) else { return }
-        if let sphere = p.sphere { accumulateOnSphere(draw, p, sphere, grid) } else { accumulate(draw, p, grid) }
+        // (On the globe; while it blends into Mercator, past zoom 11, as on the flat map.)
+        let sphere = p.sphere.flatMap { $0.globeness >= 1 ? $0 : nil }
+        if let sphere { accumulateOnSphere(draw, p, sphere, grid) } else { accumulate(draw, p, grid) }
         makeFine(draw.ramp, draw.opacity)
-        colour(t, grid, disc: p.sphere)
+        colour(t, grid, disc: sphere)
     }
 
     /// Sizes the buffers and clears the rows `band`.
@@ -141,7 +143,8 @@ final class HeatmapRenderLayer: RenderLayer {
     /// On the globe, as MapLibre draws the density there: each point's kernel on its
     /// tessellated square turned about the point (`SphereQuad`, of half-size S x radius pixels
     /// at the screen centre's scale), each buffer cell inside taking the kernel at the extrusion
-    /// interpolated there. None on the far side.
+    /// interpolated there. Kernels whose centre lies well behind the horizon are left out (the
+    /// squares cut the rest there).
     func accumulateOnSphere(_ draw: HeatmapDraw, _ p: Placement, _ sphere: SphereProjection, _ grid: Grid) {
         let map = AxisMap(p, copy: 0, translate: (0, 0))
         let tiles = draw.points.tileZoom.map { exp2(Double($0)) }
