@@ -76,8 +76,7 @@ struct SymbolCollisionPass {
         -> (SymbolDecision, Bool) {
         let w = layout.width, h = layout.height
         let (a, copy) = layout.anchor(symbol.point)
-        var s = Point(a.x + layout.iconTranslate.x, a.y + layout.iconTranslate.y)
-        var ts = Point(a.x + layout.textTranslate.x, a.y + layout.textTranslate.y)
+        var (s, ts) = layout.translatedAnchors(symbol.point, at: a)
         // On a pitched map each part's anchor is translated in the map's plane and projected;
         // a part deeper than MapLibre's cutoff is never placed.
         let iconPitch = symbol.icon == nil ? nil : layout.pitch(symbol.point, copy: copy, translate: layout.iconTranslate)
@@ -85,7 +84,7 @@ struct SymbolCollisionPass {
         if let p = iconPitch { s = p.point }
         if let p = textPitch { ts = p.point }
         let textPlaceable = textPitch?.placeable ?? true
-        let iconInPlane = symbol.icon?.pitchesWithMap == true && iconPitch != nil
+        let iconInPlane = symbol.icon?.pitchesWithMap == true && iconPitch != nil && layout.perspective != nil
         let iconScale = iconInPlane ? 1 : iconPitch?.ratio ?? 1
         let textInReach = textPlaceable && ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
         func none() -> (SymbolDecision, Bool) {
@@ -235,8 +234,7 @@ extension SymbolScreenLayout {
     /// nothing of it can be laid out here (a label along a line that no longer fits its line).
     func symbol(_ symbol: SymbolSet.Symbol, _ decision: SymbolDecision) -> PlacedSymbol? {
         let (a, copy) = anchor(symbol.point)
-        var s = Point(a.x + iconTranslate.x, a.y + iconTranslate.y)
-        var ts = Point(a.x + textTranslate.x, a.y + textTranslate.y)
+        var (s, ts) = translatedAnchors(symbol.point, at: a)
         let iconPitch = symbol.icon == nil ? nil : pitch(symbol.point, copy: copy, translate: iconTranslate)
         let textPitch = symbol.text == nil ? nil : pitch(symbol.point, copy: copy, translate: textTranslate)
         if let p = iconPitch { s = p.point }
@@ -261,12 +259,12 @@ extension SymbolScreenLayout {
         }
         // (Facing the viewer an icon turned with the map turns as its east shows on screen; in
         // the map's plane it is laid on the flat screen, turned by the bearing, and projected.)
-        let inPlane = symbol.icon?.pitchesWithMap == true
+        let inPlane = symbol.icon?.pitchesWithMap == true && perspective != nil
         let turn = inPlane ? view.camera.bearing : iconPitch?.mapTurn ?? view.camera.bearing
         var icon = decision.shownIcon ? image.map { screenImage($0, bearing: turn) } : nil
         var iconPlane: SIMD4<Double>?
         if let p = iconPitch, let i = icon {
-            icon = Self.pitched(i, scale: inPlane ? p.mapScale : p.viewportScale)
+            icon = Self.pitched(i, scale: inPlane ? p.mapScale : p.viewportScale, smooth: perspective != nil || view.camera.pitch != 0)
             if inPlane { iconPlane = perspective?.plane(at: p.flat) }
         }
         guard icon != nil || text != nil else { return nil }

@@ -12,7 +12,8 @@ extension SymbolScreenLayout {
         let perOrientation = max(text.positions.count, 1)
         let (orientation, turn) = text.orientation(min(index / perOrientation, text.orientationCount - 1))
         let (anchor, offset) = text.positions.isEmpty ? (IconAnchor.center, (x: 0.0, y: 0.0)) : text.positions[index % perOrientation]
-        let inPlane = text.pitchesWithMap
+        // (On the globe every part faces the viewer: no plane is laid on the sphere yet.)
+        let inPlane = text.pitchesWithMap && perspective != nil
         // (In the map's plane the label turns with the flat map; facing the viewer with the map's east.)
         let mapTurn = inPlane ? view.camera.bearing : pitch.mapTurn
         let angle = (text.rotate + turn - (text.rotatesWithMap ? mapTurn : 0)) * Double.pi / 180
@@ -62,11 +63,14 @@ extension SymbolScreenLayout {
 
     /// An icon as drawn at a pitched anchor: its size x the perspective ratio (MapLibre's
     /// symbol shaders; an icon in the map's plane grows as much there, then shrinks by depth).
-    static func pitched(_ image: SymbolSet.IconImage, scale k: Double) -> SymbolSet.IconImage {
+    /// `smooth`: sampled linearly (MapLibre samples icons at their nearest texel unless the
+    /// view is pitched, or they are scaled or turned otherwise: on the globe seen straight down,
+    /// nearest).
+    static func pitched(_ image: SymbolSet.IconImage, scale k: Double, smooth: Bool = true) -> SymbolSet.IconImage {
         guard k != 1 else { return image }
         switch image {
         case var .sprite(p):
-            p.scale *= k; p.size *= k; p.offset = (p.offset.x * k, p.offset.y * k); p.smooth = true
+            p.scale *= k; p.size *= k; p.offset = (p.offset.x * k, p.offset.y * k); p.smooth = p.smooth || smooth
             if var s = p.slices {
                 for i in s.x.indices { s.x[i].position *= k }
                 for i in s.y.indices { s.y[i].position *= k }

@@ -59,10 +59,50 @@ struct SymbolScreenLayout {
         return !globe.isSeen(GlobeTransform.surface(WebMercator.unproject(point)))
     }
 
+    /// The icon's and the text's anchors, `anchor` (the screen point of `point`) moved by their
+    /// translates: on screen on a flat map; on the globe, as MapLibre moves them there, in the
+    /// map's units at the frame's zoom (tile units), the moved point laid on the sphere. (On a
+    /// pitched map `pitch` replaces them.)
+    func translatedAnchors(_ point: MercatorPoint, at anchor: Point) -> (icon: Point, text: Point) {
+        guard view.globe != nil else {
+            return (Point(anchor.x + iconTranslate.x, anchor.y + iconTranslate.y), Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y))
+        }
+        let b = view.camera.bearing * Double.pi / 180, world = view.worldSize
+        func moved(_ t: (x: Double, y: Double)) -> Point {
+            guard t.x != 0 || t.y != 0 else { return anchor }
+            // (The translate on screen turned back to the map's axes.)
+            let mx = t.x * cos(b) - t.y * sin(b), my = t.x * sin(b) + t.y * cos(b)
+            let s = view.screen(MercatorPoint(x: point.x + mx / world, y: point.y + my / world))
+            return Point(s.x, s.y)
+        }
+        return (moved(iconTranslate), moved(textTranslate))
+    }
+
     /// A part's anchor on a pitched map: `point` (world copy `copy`) moved by `translate` in the
     /// map's plane and projected, with its perspective (nil when the map is flat).
     func pitch(_ point: MercatorPoint, copy: Double, translate: (x: Double, y: Double)) -> SymbolPitch? {
-        perspective?.pitch(point, copy: copy, translate: translate, bearing: view.camera.bearing)
+        if let globe = view.globe { return globePitch(point, translate: translate, globe) }
+        return perspective?.pitch(point, copy: copy, translate: translate, bearing: view.camera.bearing)
+    }
+
+    /// A part's anchor on the globe, as MapLibre's symbol shaders see it there: `point` moved by
+    /// `translate` in the map's units (`translatedAnchors`), on screen; its perspective ratio
+    /// 0.5 + 0.5 ctc / w (w its clip depth, ctc the depth of the screen centre's point) and the
+    /// map's east there as the screen shows it. Every part faces the viewer on the globe.
+    private func globePitch(_ point: MercatorPoint, translate t: (x: Double, y: Double), _ globe: GlobeTransform) -> SymbolPitch {
+        let b = view.camera.bearing * Double.pi / 180, world = view.worldSize
+        let m = MercatorPoint(x: point.x + (t.x * cos(b) - t.y * sin(b)) / world, y: point.y + (t.x * sin(b) + t.y * cos(b)) / world)
+        let s = view.screen(m)
+        let p = Point(s.x, s.y)
+        let w = globe.project(WebMercator.unproject(m)).w, ctc = globe.project(globe.center).w
+        guard w > 0, ctc > 0 else {
+            return SymbolPitch(point: Point(-1e9, -1e9), flat: p, ratio: 0, viewportScale: 0, mapScale: 0, mapTurn: view.camera.bearing)
+        }
+        let ratio = 0.5 + 0.5 * ctc / w
+        let e = view.screen(MercatorPoint(x: m.x + 1 / world, y: m.y))
+        let turn = -atan2(e.y - s.y, e.x - s.x) * 180 / Double.pi
+        return SymbolPitch(point: p, flat: p, ratio: ratio, viewportScale: min(max(ratio, 0), 4),
+                           mapScale: min(max(0.5 + 0.5 * w / ctc, 0), 4), mapTurn: turn, depth: w / ctc)
     }
 
     /// A point of world copy `copy` on screen.
@@ -129,7 +169,7 @@ struct SymbolScreenLayout {
         // size x the perspective ratio; one in the map's plane along the line on the flat
         // screen (at its size / the ratio) and projected (MapLibre's label plane).
         let pitchScale = pitch.map { text.pitchesWithMap ? 1 / $0.ratio : $0.viewportScale } ?? 1
-        let inPlane = pitch != nil && text.pitchesWithMap
+        let inPlane = pitch != nil && text.pitchesWithMap && perspective != nil
         let s = inPlane ? pitch?.flat ?? screenAnchor : screenAnchor
         let scale = text.paint.size / SDFGlyph.em * pitchScale
         func offsets(_ shaped: ShapedText) -> [Double] {
