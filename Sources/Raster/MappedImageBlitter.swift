@@ -72,11 +72,20 @@ public struct MappedImageBlitter: SpanBlitter {
         finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
     }
 
+    /// On the globe: the image's mipmap levels, read as MapLibre's raster tiles are
+    /// (`LINEAR_MIPMAP_NEAREST`: the level nearest each pixel's footprint, bilinear in it).
+    public var mips: MipChain? = nil {
+        didSet { levels = mips?.levels.map(ImageBlitter.Source.init) ?? [] }
+    }
+    private var levels: [ImageBlitter.Source] = []
+
     /// The bilinear sample, 0 at once when its four pixels are clear (most of a radar frame).
     @inline(__always)
-    func sample(_ s: Float, _ t: Float) -> UInt32 {
-        guard sampling == .bilinear else { return ImageBlitter.sample(image, s, t, sampling) }
-        let src = image
+    func sample(_ s: Float, _ t: Float) -> UInt32 { sample(image, s, t) }
+
+    @inline(__always)
+    func sample(_ src: ImageBlitter.Source, _ s: Float, _ t: Float) -> UInt32 {
+        guard sampling == .bilinear else { return ImageBlitter.sample(src, s, t, sampling) }
         let fx = s * src.fw - 0.5, fy = t * src.fh - 0.5
         guard fx.isFinite, fy.isFinite else { return 0 }
         let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
@@ -104,14 +113,42 @@ public struct MappedImageBlitter: SpanBlitter {
         return p == 0 ? 0 : finish.apply(p)
     }
 
+    /// The colour at screen pixel centre (px, py) on the globe, from the mip level its
+    /// footprint asks (the image's own without levels, or while it fades from another).
+    @inline(__always)
+    func shadeOnSphere(_ sphere: SphereUnprojection, _ px: Double, _ py: Double) -> UInt32 {
+        let q = warp.inverse.apply(sphere.flat(px, py))
+        guard let mips, !levels.isEmpty, sampling == .bilinear, previous == nil || fade >= 256 else { return shade(q.x, q.y) }
+        // The footprint: texels per pixel across and down (to the next pixel's centre, or from
+        // the one before where the next lies across the image's wrap: a jump of half of it).
+        let (s, t) = warp.st(q.x, q.y)
+        func step(_ dx: Double, _ dy: Double) -> (Double, Double) {
+            var n = warp.inverse.apply(sphere.flat(px + dx, py + dy))
+            var (sn, tn) = warp.st(n.x, n.y), k: Float = 1
+            if Swift.abs(sn - s) > 0.5 || Swift.abs(tn - t) > 0.5 {
+                n = warp.inverse.apply(sphere.flat(px - dx, py - dy))
+                (sn, tn) = warp.st(n.x, n.y); k = -1
+            }
+            return (Double((sn - s) * k * image.fw), Double((tn - t) * k * image.fh))
+        }
+        let (ux, vx) = step(1, 0), (uy, vy) = step(0, 1)
+        let rho = max(ux * ux + vx * vx, uy * uy + vy * vy).squareRoot()
+        let level = rho.isFinite ? mips.level(footprint: rho) : 0
+        guard level > 0 else { return shade(q.x, q.y) }
+        let p = sample(levels[level - 1], s, t)
+        return p == 0 ? 0 : finish.apply(p)
+    }
+
     @inline(__always)
     public mutating func blitPixel(x: Int, y: Int, alpha: UInt32) {
-        let q: Point
         if let s = warp.sphere {
-            q = warp.inverse.apply(s.flat(Double(x) + 0.5, Double(y) + 0.5))
-        } else {
-            q = warp.projective?.apply(Double(x) + 0.5, Double(y) + 0.5) ?? warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+            let c = shadeOnSphere(s, Double(x) + 0.5, Double(y) + 0.5)
+            if c == 0 { return }
+            let d = dst + (y &* stride &+ x)
+            d.pointee = Blend.over(Blend.scale(c, alpha &+ (alpha >> 7)), d.pointee)
+            return
         }
+        let q = warp.projective?.apply(Double(x) + 0.5, Double(y) + 0.5) ?? warp.inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
         let c = shade(q.x, q.y)
         if c == 0 { return }
         let s = Blend.scale(c, alpha &+ (alpha >> 7))
@@ -127,8 +164,7 @@ public struct MappedImageBlitter: SpanBlitter {
             // On the globe: each pixel back through the sphere.
             let py = Double(y) + 0.5
             for i in 0..<count {
-                let q = warp.inverse.apply(sphere.flat(Double(x + i) + 0.5, py))
-                var s = shade(q.x, q.y)
+                var s = shadeOnSphere(sphere, Double(x + i) + 0.5, py)
                 if s == 0 { continue }
                 if k != 256 { s = Blend.scale(s, k) }
                 d[i] = Blend.over(s, d[i])

@@ -18,13 +18,29 @@ final class RasterRenderLayer: RenderLayer {
 
     func draw(_ raster: RasterDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard raster.paint.opacity > 0 else { return }
-        for tile in raster.tiles { drawImage(tile, raster.paint, p, t, &rasterizer) }
+        for tile in raster.tiles { drawImage(tile, raster.paint, p, t, &rasterizer, isTile: true) }
         if let image = raster.image { drawImage(image, raster.paint, p, t, &rasterizer) }
     }
 
     /// The layer's tiles (each an image in its square).
     func drawTiles(_ raster: RasterDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
-        for tile in raster.tiles { drawImage(tile, raster.paint, p, t, &rasterizer) }
+        for tile in raster.tiles { drawImage(tile, raster.paint, p, t, &rasterizer, isTile: true) }
+    }
+
+    static func isPowerOfTwo(_ image: any RasterTexture) -> Bool {
+        image.width > 0 && image.height > 0 && image.width & (image.width - 1) == 0 && image.height & (image.height - 1) == 0
+    }
+
+    /// Mipmap levels of the images drawn lately on the globe.
+    private var mipCache: [ObjectIdentifier: (image: any RasterTexture, mips: MipChain)] = [:]
+
+    private func mipChain(_ image: any RasterTexture) -> MipChain {
+        let key = ObjectIdentifier(image)
+        if let m = mipCache[key] { return m.mips }        // (the entry keeps the image, so the key stays its own)
+        if mipCache.count >= 64 { mipCache.removeAll() }
+        let m = MipChain(image)
+        mipCache[key] = (image, m)
+        return m
     }
 
     private func imageRuns(_ image: any RasterTexture) -> ImageRuns {
@@ -38,10 +54,12 @@ final class RasterRenderLayer: RenderLayer {
 
     /// An image (an image source's current frame, or a tile) on its quad: coverage from the
     /// rasterizer (anti-aliased edges), colour from the image.
-    func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+    /// (`isTile`: a tile, which MapLibre mipmaps when its size is a power of two; an image source's image it does not.)
+    func drawImage(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ placement: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer,
+                   isTile: Bool = false) {
         // (On the globe no texel lines up with a pixel: the sphere is not aligned.)
         let p = draw.pixelAligned && !placement.isGlobe ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
-        if p.turn != nil || p.isProjected { drawRotatedRaster(draw, paint, p, t, &rasterizer); return }
+        if p.turn != nil || p.isProjected { drawRotatedRaster(draw, paint, p, t, &rasterizer, mipmapped: isTile); return }
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
@@ -118,7 +136,8 @@ final class RasterRenderLayer: RenderLayer {
     /// rotation, every covered pixel sampled through its inverse (`ImageQuadMapper.warp`). In
     /// perspective and on the globe (its one copy) the outline is projected, and each pixel taken
     /// back to the flat screen first.
-    private func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
+    private func drawRotatedRaster(_ draw: FrameDescription.ImageDraw, _ paint: RasterPaint, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer,
+                                   mipmapped: Bool = false) {
         let image = draw.image
         guard let quad = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
@@ -157,9 +176,11 @@ final class RasterRenderLayer: RenderLayer {
                 rasterizer.ground = p.ground; rasterizer.sphere = p.sphere
                 rasterizer.moveTo(pts.0); rasterizer.lineTo(pts.1); rasterizer.lineTo(pts.2); rasterizer.lineTo(pts.3); rasterizer.close()
                 rasterizer.ground = nil; rasterizer.sphere = nil
-                let blitter = MappedImageBlitter(destination: t.pixmap, image: image, previous: draw.previous, fade: draw.fade,
+                var blitter = MappedImageBlitter(destination: t.pixmap, image: image, previous: draw.previous, fade: draw.fade,
                                                  warp: warp, sampling: sampling, opacity: paint.opacity,
                                                  light: (draw.light.r, draw.light.g, draw.light.b), adjustment: adjustment)
+                // (On the globe, where MapLibre's mipmaps show: towards the edge and the poles.)
+                if p.isGlobe && mipmapped && sampling == .bilinear && Self.isPowerOfTwo(image) { blitter.mips = mipChain(image) }
                 rasterizer.fill(t.pixmap, with: blitter, aliased: draw.aliased)
             }
         }
