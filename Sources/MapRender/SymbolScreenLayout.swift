@@ -67,15 +67,19 @@ struct SymbolScreenLayout {
         guard view.globe != nil else {
             return (Point(anchor.x + iconTranslate.x, anchor.y + iconTranslate.y), Point(anchor.x + textTranslate.x, anchor.y + textTranslate.y))
         }
-        let b = view.camera.bearing * Double.pi / 180, world = view.worldSize
         func moved(_ t: (x: Double, y: Double)) -> Point {
             guard t.x != 0 || t.y != 0 else { return anchor }
-            // (The translate on screen turned back to the map's axes.)
-            let mx = t.x * cos(b) - t.y * sin(b), my = t.x * sin(b) + t.y * cos(b)
-            let s = view.screen(MercatorPoint(x: point.x + mx / world, y: point.y + my / world))
+            let s = view.screen(movedInMap(point, by: t))
             return Point(s.x, s.y)
         }
         return (moved(iconTranslate), moved(textTranslate))
+    }
+
+    /// `point` moved by `t` (screen pixels, as the view turns them) in the map's units at the
+    /// frame's zoom: the translate turned back to the map's axes.
+    private func movedInMap(_ point: MercatorPoint, by t: (x: Double, y: Double)) -> MercatorPoint {
+        let b = view.camera.bearing * Double.pi / 180, world = view.worldSize
+        return MercatorPoint(x: point.x + (t.x * cos(b) - t.y * sin(b)) / world, y: point.y + (t.x * sin(b) + t.y * cos(b)) / world)
     }
 
     /// A part's anchor on a pitched map: `point` (world copy `copy`) moved by `translate` in the
@@ -90,8 +94,7 @@ struct SymbolScreenLayout {
     /// 0.5 + 0.5 ctc / w (w its clip depth, ctc the depth of the screen centre's point) and the
     /// map's east there as the screen shows it. Every part faces the viewer on the globe.
     private func globePitch(_ point: MercatorPoint, translate t: (x: Double, y: Double), _ globe: GlobeTransform) -> SymbolPitch {
-        let b = view.camera.bearing * Double.pi / 180, world = view.worldSize
-        let m = MercatorPoint(x: point.x + (t.x * cos(b) - t.y * sin(b)) / world, y: point.y + (t.x * sin(b) + t.y * cos(b)) / world)
+        let m = movedInMap(point, by: t), world = view.worldSize
         let s = view.screen(m)
         let p = Point(s.x, s.y)
         let w = globe.project(WebMercator.unproject(m)).w, ctc = globe.project(globe.center).w

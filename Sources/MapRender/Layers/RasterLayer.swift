@@ -13,8 +13,10 @@ final class RasterRenderLayer: RenderLayer {
     private var columnReach: [Int32] = []
     /// Latitudes by Mercator y for a lonlat raster image at a bearing (see `ImageQuadMapper.warp`).
     private var latitudes: [Double] = []
-    /// Transparent-run tables of the images drawn lately (images never change once decoded).
-    private var runsCache: [ObjectIdentifier: (image: any RasterTexture, runs: ImageRuns)] = [:]
+    /// Transparent-run tables of the images drawn lately.
+    private var runsCache = ImageDerivedCache<ImageRuns>(capacity: 32)
+    /// Mipmap levels of the tiles drawn lately on the globe.
+    private var mipCache = ImageDerivedCache<MipChain>(capacity: 64)
 
     func draw(_ raster: RasterDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         guard raster.paint.opacity > 0 else { return }
@@ -31,26 +33,9 @@ final class RasterRenderLayer: RenderLayer {
         image.width > 0 && image.height > 0 && image.width & (image.width - 1) == 0 && image.height & (image.height - 1) == 0
     }
 
-    /// Mipmap levels of the images drawn lately on the globe.
-    private var mipCache: [ObjectIdentifier: (image: any RasterTexture, mips: MipChain)] = [:]
+    private func mipChain(_ image: any RasterTexture) -> MipChain { mipCache.value(image, MipChain.init) }
 
-    private func mipChain(_ image: any RasterTexture) -> MipChain {
-        let key = ObjectIdentifier(image)
-        if let m = mipCache[key] { return m.mips }        // (the entry keeps the image, so the key stays its own)
-        if mipCache.count >= 64 { mipCache.removeAll() }
-        let m = MipChain(image)
-        mipCache[key] = (image, m)
-        return m
-    }
-
-    private func imageRuns(_ image: any RasterTexture) -> ImageRuns {
-        let key = ObjectIdentifier(image)
-        if let r = runsCache[key] { return r.runs }       // (the entry keeps the image, so the key stays its own)
-        if runsCache.count >= 32 { runsCache.removeAll() }
-        let r = ImageRuns(image)
-        runsCache[key] = (image, r)
-        return r
-    }
+    private func imageRuns(_ image: any RasterTexture) -> ImageRuns { runsCache.value(image, ImageRuns.init) }
 
     /// An image (an image source's current frame, or a tile) on its quad: coverage from the
     /// rasterizer (anti-aliased edges), colour from the image.
@@ -184,5 +169,24 @@ final class RasterRenderLayer: RenderLayer {
                 rasterizer.fill(t.pixmap, with: blitter, aliased: draw.aliased)
             }
         }
+    }
+}
+
+/// Values made from images, kept for the images drawn lately (images never change once
+/// decoded): up to `capacity`, then all dropped at once. Each entry keeps its image, so its key
+/// (the image's identity) stays its own.
+struct ImageDerivedCache<Value> {
+    private var entries: [ObjectIdentifier: (image: any RasterTexture, value: Value)] = [:]
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func value(_ image: any RasterTexture, _ make: (any RasterTexture) -> Value) -> Value {
+        let key = ObjectIdentifier(image)
+        if let e = entries[key] { return e.value }
+        if entries.count >= capacity { entries.removeAll() }
+        let v = make(image)
+        entries[key] = (image, v)
+        return v
     }
 }
