@@ -30,13 +30,12 @@ final class AtmosphereRenderLayer {
         var radius: Double, pitch: Double, fieldOfView: Double, width: Double, height: Double
         var sun: SIMD3<Double>, blend: Double
 
-        /// Close enough to draw with the other's grid: the same but for a radius within 1 %
-        /// (the grid is by direction and by height within the halo, which a slightly larger
-        /// globe scales with it; panning north or south changes the radius a little each frame).
-        func allows(_ other: Key) -> Bool {
+        /// Close enough to draw with the other's values: the same but for a radius within
+        /// `share` of this one (panning north or south changes the radius a little each frame).
+        func allows(_ other: Key, within share: Double) -> Bool {
             var o = other
             o.radius = radius
-            return o == self && abs(other.radius - radius) <= radius * 0.01
+            return o == self && abs(other.radius - radius) <= radius * share
         }
     }
     private var key: Key?
@@ -50,10 +49,7 @@ final class AtmosphereRenderLayer {
         /// and the globe's middle within a quarter pixel (the face then lies within about a
         /// pixel of where it would be worked out anew, at the edge of a globe 350 pixels across).
         func allows(_ other: FaceKey) -> Bool {
-            var o = other
-            o.key.radius = key.radius
-            return o.key == key && o.rows == rows && o.pixmapWidth == pixmapWidth
-                && abs(other.key.radius - key.radius) <= key.radius * 0.003
+            key.allows(other.key, within: 0.003) && other.rows == rows && other.pixmapWidth == pixmapWidth
                 && abs(other.centre.x - centre.x) <= 0.25 && abs(other.centre.y - centre.y) <= 0.25
         }
     }
@@ -65,7 +61,9 @@ final class AtmosphereRenderLayer {
         let centre = sphere.centreOnScreen
         let now = Key(radius: globe.radius, pitch: globe.pitch, fieldOfView: globe.fieldOfView, width: globe.width, height: globe.height,
                       sun: atmosphere.sun, blend: atmosphere.blend)
-        if !(key?.allows(now) ?? false) || grid.count != Self.angles * Self.heights {
+        // (The grid is by direction and by height within the halo, which a slightly larger
+        // globe scales with it: a radius within 1 % keeps it.)
+        if !(key?.allows(now, within: 0.01) ?? false) || grid.count != Self.angles * Self.heights {
             fill(globe, sphere, atmosphere, centre: centre, air: air)
             key = now
         }

@@ -189,8 +189,13 @@ public struct SphereProjection: Sendable {
     /// (the screen's centre): 2 pi cos(its latitude) / the world's size in pixels (MapLibre's
     /// globe extrude scale with its radius correction).
     public func anglePerPixel(atFlat centre: Point) -> Double {
-        let y = min(max(mercator(centre).y, 0), 1)
-        return 2 * Double.pi / cosh(Double.pi * (1 - 2 * y)) * (ax * ax + ay * ay).squareRoot()
+        2 * Double.pi * cosLatitude(atFlat: centre) * (ax * ax + ay * ay).squareRoot()
+    }
+
+    /// The cosine of the latitude of flat point `p` (the sech of its Mercator y; 0 past the poles).
+    @inline(__always) public func cosLatitude(atFlat p: Point) -> Double {
+        let y = min(max(mercator(p).y, 0), 1)
+        return 1 / cosh(Double.pi * (1 - 2 * y))
     }
 
     /// The camera's place in the unit sphere's space.

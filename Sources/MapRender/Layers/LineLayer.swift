@@ -45,7 +45,7 @@ final class LineRenderLayer: RenderLayer {
     func draw(_ draw: LineDraw, _ p: Placement, _ t: RenderTarget, _ rasterizer: inout Rasterizer) {
         projected = p.isProjected
         sphere = p.sphere
-        if let s = p.sphere { centreCos = GlobeLineSurface.cosLatitude(s, Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)) }
+        if let s = p.sphere { centreCos = s.cosLatitude(atFlat: Point(Double(t.pixmap.width) / 2, Double(p.viewHeight) / 2)) }
         switch draw {
         case let .uniform(g, paint):
             guard paint.opacity > 0, paint.color.a > 0, paint.width > 0 else { return }

@@ -194,14 +194,8 @@ struct GlobeLineSurface: LineSurface {
     /// the sphere as at the centre: cos(centre latitude) / cos(latitude), blended by the
     /// globeness (MapLibre's line thickness on the globe).
     func widthScale(_ p: Point) -> Double {
-        let k = centreCos / max(Self.cosLatitude(sphere, p), 1e-3)
+        let k = centreCos / max(sphere.cosLatitude(atFlat: p), 1e-3)
         return 1 + (k - 1) * sphere.globeness
-    }
-
-    /// The cosine of the latitude of flat point `p`.
-    static func cosLatitude(_ s: SphereProjection, _ p: Point) -> Double {
-        let y = min(max(s.mercator(p).y, 0), 1)
-        return 1 / cosh(Double.pi * (1 - 2 * y))
     }
 
     func place(_ x: Double, _ y: Double, extrusion ex: Double, _ ey: Double) -> (x: Double, y: Double, seen: Bool) {
