@@ -23,7 +23,14 @@ import Raster
 final class AtmosphereRenderLayer {
     static let faceCell = 16
     static let faceTolerance: Float = 2 / 255
-    static let angles = 96, heights = 6
+    static let angles = 96, heights = 24
+
+    /// The grid's lines of sight are spaced by the square root of their height within the halo:
+    /// the air thins by e every 8 km of the 100 (`GlobeAtmosphere`), so the glow changes fastest
+    /// where the line of sight grazes the globe, and evenly spaced lines there put the glow's
+    /// edge pixels off by a fifth of their opacity.
+    @inline(__always) static func gridHeight(share: Double) -> Double { share.squareRoot() }
+    @inline(__always) static func share(gridHeight g: Double) -> Double { g * g }
     /// The grid: [angle * heights + height], premultiplied rgba.
     private var grid: [SIMD4<Float>] = []
     private struct Key: Equatable {
@@ -95,8 +102,9 @@ final class AtmosphereRenderLayer {
                 // Where the pixel is on the grid: its direction, and its line of sight's height.
                 var a = atan2(py - centre.y, px - centre.x) / (2 * Double.pi) * angles
                 if a < 0 { a += angles }
-                let h = (sphere.closestApproach(px, py) - 1) / (air - 1) * heights
-                guard h >= 0, h <= heights else { continue }
+                let share = (sphere.closestApproach(px, py) - 1) / (air - 1)
+                guard share >= 0, share <= 1 else { continue }
+                let h = Self.gridHeight(share: share) * heights
                 let i0 = Int(a) % Self.angles, i1 = (i0 + 1) % Self.angles, fa = Float(a - a.rounded(.down))
                 let j0 = min(Int(h), Self.heights - 2), fh = Float(h - Double(j0))
                 let top = g[i0 * Self.heights + j0] + (g[i1 * Self.heights + j0] - g[i0 * Self.heights + j0]) * fa
@@ -252,7 +260,7 @@ final class AtmosphereRenderLayer {
             let angle = Double(i) / Double(Self.angles) * 2 * Double.pi
             let dx = cos(angle), dy = sin(angle)
             for j in 0..<Self.heights {
-                let height = 1 + (air - 1) * Double(j) / Double(Self.heights - 1)
+                let height = 1 + (air - 1) * Self.share(gridHeight: Double(j) / Double(Self.heights - 1))
                 // The distance out from the middle where the line of sight passes at `height`.
                 var lo = 0.0, hi = reach
                 for _ in 0..<24 {

@@ -74,6 +74,9 @@ public struct MappedImageBlitter: SpanBlitter {
 
     /// On the globe: the image's mipmap levels, read as MapLibre's raster tiles are
     /// (`LINEAR_MIPMAP_NEAREST`: the level nearest each pixel's footprint, bilinear in it).
+    /// On the globe, the triangles the image is drawn on (MapLibre's tile mesh): the footprint
+    /// is measured through them where set, else through the sphere.
+    public var mesh: SphereMesh? = nil
     public var mips: MipChain? = nil {
         didSet { levels = mips?.levels.map(ImageBlitter.Source.init) ?? [] }
     }
@@ -122,6 +125,18 @@ public struct MappedImageBlitter: SpanBlitter {
         // The footprint: texels per pixel across and down (to the next pixel's centre, or from
         // the one before where the next lies across the image's wrap: a jump of half of it).
         let (s, t) = warp.st(q.x, q.y)
+        if let mesh, let (c, across, down) = sphere.flatOnMesh(px, py, mesh) {
+            // Through the mesh's triangle, as the GPU's neighbouring fragments.
+            let qc = warp.inverse.apply(c), qa = warp.inverse.apply(across), qd = warp.inverse.apply(down)
+            let (s0, t0) = warp.st(qc.x, qc.y), (sa, ta) = warp.st(qa.x, qa.y), (sd, td) = warp.st(qd.x, qd.y)
+            let ux = Double((sa - s0) * image.fw), vx = Double((ta - t0) * image.fh)
+            let uy = Double((sd - s0) * image.fw), vy = Double((td - t0) * image.fh)
+            let rho = max(ux * ux + vx * vx, uy * uy + vy * vy).squareRoot()
+            let level = rho.isFinite ? mips.level(footprint: rho) : 0
+            guard level > 0 else { return shade(q.x, q.y) }
+            let p = sample(levels[level - 1], s, t)
+            return p == 0 ? 0 : finish.apply(p)
+        }
         func step(_ dx: Double, _ dy: Double) -> (Double, Double) {
             var n = warp.inverse.apply(sphere.flat(px + dx, py + dy))
             var (sn, tn) = warp.st(n.x, n.y), k: Float = 1

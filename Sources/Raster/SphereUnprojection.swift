@@ -24,8 +24,9 @@ public struct SphereUnprojection: Sendable {
         toFlat = (a, b, -(a * f.2 + b * f.5), d, e, -(d * f.2 + e * f.5))
     }
 
-    /// The unit vector seen at screen point (x, y) (pixel centres at half pixels).
-    @inline(__always) public func unit(_ x: Double, _ y: Double) -> SIMD3<Double> {
+    /// The line of sight through screen point (x, y) in the unit sphere's space: its point on
+    /// the near plane and the step to the far plane's.
+    @inline(__always) func sight(_ x: Double, _ y: Double) -> (a: SIMD3<Double>, dir: SIMD3<Double>) {
         let nx = x / width * 2 - 1, ny = 1 - y / height * 2
         let m = inverse
         // Clip (nx, ny, z, 1) for z = -1 and 1, through the inverse.
@@ -33,7 +34,12 @@ public struct SphereUnprojection: Sendable {
         let bz = m[8] * nx + m[9] * ny + m[11], bw = m[12] * nx + m[13] * ny + m[15]
         let a = SIMD3(bx - m[2], by - m[6], bz - m[10]) / (bw - m[14])
         let b = SIMD3(bx + m[2], by + m[6], bz + m[10]) / (bw + m[14])
-        let dir = b - a
+        return (a, b - a)
+    }
+
+    /// The unit vector seen at screen point (x, y) (pixel centres at half pixels).
+    @inline(__always) public func unit(_ x: Double, _ y: Double) -> SIMD3<Double> {
+        let (a, dir) = sight(x, y)
         let qa = (dir * dir).sum(), qb = 2 * (a * dir).sum(), qc = (a * a).sum() - 1
         let disc = qb * qb - 4 * qa * qc
         // (Past the edge: the point of the line nearest the centre, put on the sphere.)
@@ -59,6 +65,11 @@ public struct SphereUnprojection: Sendable {
     @inline(__always) public func flat(_ x: Double, _ y: Double) -> Point {
         var m = Self.mercator(unit(x, y))
         if m.x < wrapFrom || m.x >= wrapFrom + 1 { m.x -= (m.x - wrapFrom).rounded(.down) }
+        return flat(mercator: m)
+    }
+
+    /// The flat screen point of normalised Mercator `m`.
+    @inline(__always) func flat(mercator m: (x: Double, y: Double)) -> Point {
         let f = toFlat
         return Point(f.0 * m.x + f.1 * m.y + f.2, f.3 * m.x + f.4 * m.y + f.5)
     }

@@ -189,7 +189,7 @@ struct RenderTestRunner {
         guard pixmap.width == w, pixmap.height == h else {
             return error("the renderer returned \(pixmap.width)x\(pixmap.height), not \(w)x\(h)")
         }
-        let actual = pixmap.straightRGBA()
+        let actual = RenderTestReadBack.rgba(pixmap)
 
         let outputFolder = output?.appendingPathComponent(test.id)
         if let outputFolder {
