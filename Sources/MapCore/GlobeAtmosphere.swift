@@ -15,12 +15,24 @@ public enum GlobeAtmosphere {
         public init(blend: Double, sun: SIMD3<Double>) { self.blend = blend; self.sun = sun }
     }
 
-    /// The sun of the style's light at `position` [radial, azimuthal, polar] (degrees), anchored
-    /// to the viewport: the light's direction reversed, as `draw_sky.ts` takes it.
-    public static func sun(lightPosition p: [Double]) -> SIMD3<Double> {
+    /// The sun of the style's light at `position` [radial, azimuthal, polar] (degrees): the
+    /// light's direction reversed, as `draw_sky.ts` takes it. Anchored to the viewport it stays
+    /// put on screen; anchored to the map (`camera` given) it turns with the globe: by the
+    /// camera's pitch and bearing and the centre's latitude and longitude (`getSunPos`).
+    public static func sun(lightPosition p: [Double], mapAnchored camera: CameraState? = nil) -> SIMD3<Double> {
         let q = p.count == 3 && p.allSatisfy(\.isFinite) ? p : [1.15, 210, 30]
         let azimuth = (q[1] + 90) * Double.pi / 180, polar = q[2] * Double.pi / 180
-        return -SIMD3(q[0] * cos(azimuth) * sin(polar), q[0] * sin(azimuth) * sin(polar), q[0] * cos(polar))
+        var sun = -SIMD3(q[0] * cos(azimuth) * sin(polar), q[0] * sin(azimuth) * sin(polar), q[0] * cos(polar))
+        guard let camera else { return sun }
+        let rad = Double.pi / 180
+        // Rx(-pitch) Rz(bearing) Rx(lat) Ry(-lng) applied to the sun: the innermost first.
+        func x(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { SIMD3(v.x, cos(a) * v.y - sin(a) * v.z, sin(a) * v.y + cos(a) * v.z) }
+        func y(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { SIMD3(cos(a) * v.x + sin(a) * v.z, v.y, -sin(a) * v.x + cos(a) * v.z) }
+        func z(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { SIMD3(cos(a) * v.x - sin(a) * v.y, sin(a) * v.x + cos(a) * v.y, v.z) }
+        sun = y(sun, -camera.center.lng * rad)
+        sun = x(sun, camera.center.lat * rad)
+        sun = z(sun, camera.bearing * rad)
+        return x(sun, -camera.pitch * rad)
     }
 
     public static let planetRadius = 6371e3, airRadius = 6471e3

@@ -324,7 +324,11 @@ public struct MapModel: Sendable {
             frame.spacePaths = spacePaths
             // (MapLibre draws the atmosphere by default: `atmosphere-blend` 0.8.)
             let blend = (style.sky?.atmosphereBlend(zoom: styleZoom) ?? 0.8) * camera.view.globeness
-            if blend > 0 { frame.atmosphere = .init(blend: blend, sun: GlobeAtmosphere.sun(lightPosition: style.light.lightPosition(zoom: styleZoom))) }
+            if blend > 0 {
+                let sun = GlobeAtmosphere.sun(lightPosition: style.light.lightPosition(zoom: styleZoom),
+                                              mapAnchored: style.light.isAnchoredToMap(zoom: styleZoom) ? camera.state : nil)
+                frame.atmosphere = .init(blend: blend, sun: sun)
+            }
         }
         return frame
     }

@@ -59,6 +59,11 @@ public struct StyleLight: Sendable {
         return p.count == 3 && p.allSatisfy(\.isFinite) ? p : [1.15, 210, 30]
     }
 
+    /// Whether the light turns with the map (`anchor: map`) rather than staying with the viewport.
+    public func isAnchoredToMap(zoom: Double) -> Bool {
+        anchor.evaluate(EvaluationContext(zoom: zoom)).asString == "map"
+    }
+
     /// The light at `zoom`, its direction turned by `bearing` (degrees) when anchored to the
     /// viewport (MapLibre's default).
     public func evaluate(zoom: Double, bearing: Double) -> ExtrusionLight {
@@ -67,6 +72,6 @@ public struct StyleLight: Sendable {
         let q = p.count == 3 && p.allSatisfy(\.isFinite) ? p : [1.15, 210, 30]
         let light = ExtrusionLight(position: q[0], q[1], q[2], color: color.evaluate(c).asColor ?? .white,
                                    intensity: min(max(intensity.evaluate(c).asNumber ?? 0.5, 0), 1))
-        return anchor.evaluate(c).asString == "map" ? light : light.turned(by: bearing)
+        return isAnchoredToMap(zoom: zoom) ? light : light.turned(by: bearing)
     }
 }
