@@ -270,7 +270,7 @@ public struct MapModel: Sendable {
         let v = camera.view.visibleMercator
         return TileFrameCache.requests(style, zoom: camera.state.zoom - log2(pixelRatio),
                                        visible: MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY),
-                                       ground: GroundCover(camera.view))
+                                       cover: camera.view.tileCover)
     }
 
     /// What to draw now, with an app's `overlay` over it (its boxes kept clear of symbols).
@@ -296,7 +296,7 @@ public struct MapModel: Sendable {
         let styleZoom = zoom - log2(pixelRatio)
         let v = camera.view.visibleMercator
         let visible = MercatorBox(minX: v.minX, minY: v.minY, maxX: v.maxX, maxY: v.maxY)
-        let tiles = tileFrames.frame(style, zoom: styleZoom, visible: visible, ground: GroundCover(camera.view))
+        let tiles = tileFrames.frame(style, zoom: styleZoom, visible: visible, cover: camera.view.tileCover)
         let e = StyleEvaluation(zoom: styleZoom, pixelRatio: pixelRatio, light: light, worldSize: camera.view.worldSize,
                                 now: now, visible: visible, bearing: camera.state.bearing, tiles: tiles,
                                 still: !camera.isAnimating)

@@ -10,7 +10,7 @@ import Foundation
 /// The ground seen is the quadrilateral under the screen's corners (the top ones at the
 /// horizon or the far plane): testing a tile's square against it is the frustum test for flat
 /// tiles.
-public struct GroundCover: Sendable, Equatable {
+public struct GroundCover: ViewTileCover, Equatable {
     /// The ground seen, a convex quadrilateral in Web Mercator (bottom left, bottom right, top
     /// right, top left).
     public let footprint: [MercatorPoint]
@@ -70,43 +70,13 @@ public struct GroundCover: Sendable, Equatable {
         return true
     }
 
-    /// MapLibre's wanted zoom for a tile `distance` (Web Mercator units) from the point under the
-    /// camera, given the view's zoom for the source's tiles `z0` (`createCalculateTileZoomFunction`
-    /// with its defaults: 9.314 zoom levels on screen at most, tile count ratio 3).
-    func wantedZoom(_ z0: Double, distance: Double) -> Double {
-        let maxLevels = 9.314, countRatio = 3.0
-        let horizon = 89.25, rad = Double.pi / 180
-        let k = 2 * ((maxLevels - 1) / log2(cos((horizon - fieldOfView) * rad) / cos(horizon * rad)) - 1)
-        func integral(_ p: Double, _ a: Double, _ b: Double) -> Double {
-            let steps = 10, dx = (b - a) / Double(steps)
-            var sum = 0.0
-            for i in 0..<steps { sum += dx * pow(cos(a + (Double(i) + 0.5) / Double(steps) * (b - a)), p) }
-            return sum
-        }
-        let centrePitch = acos(min(max(cameraHeight / centreDistance, -1), 1))
-        let half = fieldOfView / 2 * rad
-        let count0 = 2 * integral(k - 1, 0, half)
-        let highest = min(horizon * rad, centrePitch + half)
-        let lowest = min(highest, centrePitch - half)
-        let count = integral(k - 1, lowest, highest)
-        let tilePitch = atan(distance / cameraHeight)
-        let distance3D = (distance * distance + cameraHeight * cameraHeight).squareRoot()
-        var z = z0 + log2(centreDistance / distance3D / max(0.5, cos(half)))
-        z += k * log2(cos(tilePitch)) / 2
-        z -= log2(max(1, count / count0 / countRatio)) / 2
-        return z
-    }
-
-    /// The tiles of a source whose tiles are `tileSize` pixels wide, for the view at style zoom
-    /// `zoom`: at most `maxZoom` (deeper views overzoom those), none below `minZoom`, within
-    /// `bounds`, at most `TileCover.limit`, nearest the centre first. `round`: the wanted zoom
-    /// rounds (rasters) instead of flooring.
     public func tiles(zoom: Double, tileSize: Double, round: Bool, minZoom: Int, maxZoom: Int,
                       bounds: LngLatBounds = .world) -> [TileID] {
         let z0 = zoom + log2(512 / max(tileSize, 1))
         guard z0.isFinite else { return [] }
         let nominal = Int(max(0, min(round ? z0.rounded() : z0.rounded(.down), Double(min(maxZoom, 30)))))
         let variable = variableZoom
+        let byDistance = DistanceZoom(cameraHeight: cameraHeight, centreDistance: centreDistance, fieldOfView: fieldOfView)
         let bx0 = WebMercator.x(lng: bounds.west), bx1 = WebMercator.x(lng: bounds.east)
         let by0 = WebMercator.y(lat: bounds.north), by1 = WebMercator.y(lat: bounds.south)
         var stack: [(z: Int, x: Int, y: Int, wrap: Int)] = []
@@ -123,7 +93,7 @@ public struct GroundCover: Sendable, Equatable {
             var wanted = Double(nominal)
             if variable {
                 let dx = max(x0 - cameraX, 0, cameraX - x1), dy = max(y0 - cameraY, 0, cameraY - y1)
-                wanted = wantedZoom(z0, distance: (dx * dx + dy * dy).squareRoot())
+                wanted = byDistance.wanted(z0, distance: (dx * dx + dy * dy).squareRoot())
             }
             wanted = max(0, round ? wanted.rounded() : wanted.rounded(.down))
             let target = min(Int(min(wanted, 30)), maxZoom)

@@ -112,13 +112,13 @@ final class TileFrameCache: @unchecked Sendable {
     }
 
     /// The tiled sources that layers shown at `zoom` draw, with the tiles the view wants
-    /// (`ground`: a pitched view's, chosen by distance).
-    static func requests(_ style: Style, zoom: Double, visible: MercatorBox, ground: GroundCover? = nil) -> [TileRequest] {
+    /// (`cover`: a pitched or globe view's, chosen by distance).
+    static func requests(_ style: Style, zoom: Double, visible: MercatorBox, cover: (any ViewTileCover)? = nil) -> [TileRequest] {
         var out: [TileRequest] = []
         forEachSource(style, zoom: zoom) { id, set in
             let d = set.definition
-            if let ground {
-                let ideal = ground.tiles(zoom: zoom, tileSize: Double(d.tileSize), round: set.kind == .raster,
+            if let cover {
+                let ideal = cover.tiles(zoom: zoom, tileSize: Double(d.tileSize), round: set.kind == .raster,
                                          minZoom: d.minZoom, maxZoom: d.maxZoom, bounds: d.bounds)
                 out.append(TileRequest(sourceID: id, tiles: set, ideal: ideal))
             } else if let z = set.definition.dataZoom(zoom, raster: set.kind == .raster) {
@@ -129,16 +129,16 @@ final class TileFrameCache: @unchecked Sendable {
         return out
     }
 
-    func frame(_ style: Style, zoom: Double, visible: MercatorBox, ground: GroundCover? = nil) -> TileFrame? {
+    func frame(_ style: Style, zoom: Double, visible: MercatorBox, cover: (any ViewTileCover)? = nil) -> TileFrame? {
         lock.lock()
-        if ground == nil, unchanged(style, zoom: zoom, visible: visible), let last { lock.unlock(); return last }
+        if cover == nil, unchanged(style, zoom: zoom, visible: visible), let last { lock.unlock(); return last }
         lock.unlock()
-        var newSpans: [Span] = [], whole = ground == nil
+        var newSpans: [Span] = [], whole = cover == nil
         Self.forEachSource(style, zoom: zoom) { _, set in
             if let s = Span(set, zoom: zoom, visible: visible) { newSpans.append(s) } else { whole = false }
             return true
         }
-        let requests = Self.requests(style, zoom: zoom, visible: visible, ground: ground)
+        let requests = Self.requests(style, zoom: zoom, visible: visible, cover: cover)
         lock.lock(); defer { lock.unlock() }
         spans = whole ? newSpans : []
         guard !requests.isEmpty else { last = nil; keys = [:]; return nil }
