@@ -95,6 +95,8 @@ public struct FrameDescription: Equatable, Sendable {
     public var spacePaths: [SpacePath] = []
     /// The glow of the air about the globe (nil: none, or not on the globe).
     public var atmosphere: GlobeAtmosphere.Draw?
+    /// The mesh the globe's surface is drawn on, which shapes its edge (nil: the layers' own).
+    public var surfaceMesh: SurfaceMesh?
 
     public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
         self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
@@ -104,6 +106,6 @@ public struct FrameDescription: Equatable, Sendable {
     public static func == (a: FrameDescription, b: FrameDescription) -> Bool {
         a.view == b.view && a.layers == b.layers && a.markers == b.markers && a.overlay == b.overlay
             && a.symbolFadeDuration == b.symbolFadeDuration && a.sky == b.sky && a.spacePaths == b.spacePaths
-            && a.atmosphere == b.atmosphere
+            && a.atmosphere == b.atmosphere && a.surfaceMesh == b.surfaceMesh
     }
 }

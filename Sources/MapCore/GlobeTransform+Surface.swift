@@ -24,11 +24,12 @@ extension GlobeTransform {
 
     /// The surface projection for geometry on the flat screen; `mercator` the same camera's
     /// Web Mercator perspective, blended in by `1 - globeness`.
-    public func surface(mercator: PerspectiveTransform?, globeness: Double) -> SphereProjection {
+    /// `mesh`: the surface's mesh where not the layers' own (a terrain's).
+    public func surface(mercator: PerspectiveTransform?, globeness: Double, mesh: SurfaceMesh? = nil) -> SphereProjection {
         let z = Int(max(0, (log2(worldSize / 512)).rounded(.down)))
         return SphereProjection(matrix: matrix, inverse: inverse ?? [], camera: camera, width: width, height: height, flatToMercator: flatToMercator,
                                 horizon: horizonPlane, mercator: globeness < 1 ? mercator?.groundProjection : nil,
-                                globeness: globeness, step: Self.subdivisionStep(tileZoom: z))
+                                globeness: globeness, step: Self.subdivisionStep(tileZoom: z), surface: mesh)
     }
 
     /// The screen back onto the flat screen through the sphere (nil if the camera is singular).

@@ -322,6 +322,7 @@ public struct MapModel: Sendable {
         if camera.view.isPitched { frame.sky = style.sky?.draw(zoom: styleZoom) }
         if camera.view.globe != nil {
             frame.spacePaths = spacePaths
+            frame.surfaceMesh = style.terrainMesh(zoom: styleZoom)
             // (MapLibre draws the atmosphere by default: `atmosphere-blend` 0.8.)
             let blend = (style.sky?.atmosphereBlend(zoom: styleZoom) ?? 0.8) * camera.view.globeness
             if blend > 0 {

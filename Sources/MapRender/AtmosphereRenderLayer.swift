@@ -86,7 +86,7 @@ final class AtmosphereRenderLayer {
         for y in t.rows {
             let py = Double(y) + 0.5
             guard let outer = sphere.discSpan(py, radius: air) else { continue }
-            let inner = sphere.discSpan(py)
+            let inner = sphere.discSpan(py, radius: 1)
             let x0 = max(0, Int((outer.0 - 0.5).rounded(.up))), x1 = min(width - 1, Int((outer.1 - 0.5).rounded(.down)))
             guard x0 <= x1 else { continue }
             let row = y * width
@@ -129,7 +129,7 @@ final class AtmosphereRenderLayer {
         let width = t.pixmap.width, buf = t.pixmap.buffer
         guard face.count == faceRows.count * width else { return }
         for y in t.rows where faceRows.contains(y) {
-            guard let span = sphere.discSpan(Double(y) + 0.5) else { continue }
+            guard let span = sphere.discSpan(Double(y) + 0.5, radius: 1) else { continue }
             let x0 = max(0, Int((span.0 - 0.5).rounded(.up))), x1 = min(width, Int((span.1 - 0.5).rounded(.down)) + 1)
             guard x0 < x1 else { continue }
             let row = y * width, source = (y - faceRows.lowerBound) * width
@@ -184,7 +184,7 @@ final class AtmosphereRenderLayer {
         var spans: [(Int, Int)?] = []
         spans.reserveCapacity(rows.count)
         for y in rows {
-            guard let s = sphere.discSpan(Double(y) + 0.5) else { spans.append(nil); continue }
+            guard let s = sphere.discSpan(Double(y) + 0.5, radius: 1) else { spans.append(nil); continue }
             let x0 = max(0, Int((s.0 - 0.5).rounded(.up))), x1 = min(width, Int((s.1 - 0.5).rounded(.down)) + 1)
             spans.append(x0 < x1 ? (x0, x1) : nil)
         }

@@ -79,7 +79,7 @@ public final class FrameRenderer {
         guard !rows.isEmpty else { return }
         frameNumber += 1
         rasterizer.reset(width: pixmap.width, height: rows.count, originY: rows.lowerBound)
-        let placement = Placement(view: frame.view, width: pixmap.width, rows: rows)
+        let placement = Placement(view: frame.view, width: pixmap.width, rows: rows, surfaceMesh: frame.surfaceMesh)
         let layers = frame.layers
         // Layers unchanged since the previous frame, from the bottom.
         var stable = 0

@@ -47,7 +47,7 @@ struct Placement {
     var isProjected: Bool { ground != nil || sphere != nil }
 
     /// For the rows `rows` of the view.
-    init(view: ViewTransform, width: Int, rows: Range<Int>) {
+    init(view: ViewTransform, width: Int, rows: Range<Int>, surfaceMesh: SurfaceMesh? = nil) {
         zoom = view.camera.zoom
         world = view.worldSize
         ox = Double(width) / 2 - view.centerPixel.x
@@ -56,7 +56,7 @@ struct Placement {
         bearing = view.camera.bearing
         perspective = view.perspective
         ground = perspective?.groundProjection
-        sphere = view.globe.map { $0.surface(mercator: view.globeBlend, globeness: view.globeness) }
+        sphere = view.globe.map { $0.surface(mercator: view.globeBlend, globeness: view.globeness, mesh: surfaceMesh) }
         unprojection = view.globe?.unprojection
         if let box = view.globe?.seenMercatorBox ?? perspective?.groundBox(top: Double(rows.lowerBound), bottom: Double(rows.upperBound)) {
             // What the rows show (the globe's seen side; the pitched ground), and its box on the

@@ -50,6 +50,9 @@ public struct SphereProjection: Sendable {
     let capMinX: Double, capMaxX: Double, capMinY: Double, capMaxY: Double
     /// The subdivision grid's cell, in normalised Mercator units.
     public let step: Double
+    /// On the whole globe, each screen row's x range inside the surface mesh's clipped outline
+    /// (`meshEdgeSpans`; (nan, nan): none); empty while blending into Mercator.
+    let edgeSpans: [SIMD2<Double>]
     /// The far side's middle on the flat screen (in world copy 0), and one world to its east on
     /// the flat screen: geometry may reach past copy 0's edges (a feature across the
     /// antimeridian), and the winding about the point on the sphere is the sum of the windings
@@ -62,7 +65,8 @@ public struct SphereProjection: Sendable {
     /// `horizon` the plane (normal, -offset); `mercator` and `globeness` the blend.
     public init(matrix m: [Double], inverse: [Double], camera: SIMD3<Double>, width: Double, height: Double,
                 flatToMercator f: (Double, Double, Double, Double, Double, Double),
-                horizon: SIMD4<Double>, mercator: GroundProjection?, globeness: Double, step: Double) {
+                horizon: SIMD4<Double>, mercator: GroundProjection?, globeness: Double, step: Double,
+                surface: SurfaceMesh? = nil) {
         ax = f.0; bx = f.1; tx = f.2; ay = f.3; by = f.4; ty = f.5
         let hw = width / 2, hh = height / 2
         let cx = SIMD4(m[0], m[1], m[2], m[3]), cy = SIMD4(m[4], m[5], m[6], m[7]), cw = SIMD4(m[12], m[13], m[14], m[15])
@@ -126,6 +130,12 @@ public struct SphereProjection: Sendable {
         self.mercator = globeness < 1 ? mercator : nil
         self.globeness = min(max(globeness, 0), 1)
         self.step = step > 0 && step.isFinite ? step : 1.0 / 128
+        // (The surface's mesh: the layers' own, on the subdivision grid, unless a terrain's.)
+        let mesh = surface ?? SurfaceMesh(cells: Int((1 / self.step).rounded()), diagonal: .rising)
+        edgeSpans = self.globeness >= 1
+            ? Self.meshEdgeSpans(rows: Int(height.rounded(.up)), mesh: mesh, normal: normal, offset: offset,
+                                 across: across, rim: rim, rx: rx, ry: ry, rw: rw)
+            : []
         // The antipode on the flat screen: its Mercator point, back through the affine map.
         let a = pivot - normal * max(0, 1 - (pivot * pivot).sum()).squareRoot()
         let lng = atan2(a.x, a.z), lat = asin(min(max(a.y, -1), 1))
@@ -163,9 +173,15 @@ public struct SphereProjection: Sendable {
         return ring
     }
 
-    /// Where screen row `y` (a pixel centre's y) crosses the globe: the x between which pixel
-    /// centres' lines of sight meet the sphere; nil where none do.
-    public func discSpan(_ y: Double) -> (Double, Double)? { discSpan(y, radius: 1) }
+    /// Where screen row `y` (a pixel centre's y) crosses the globe as drawn: on the whole globe
+    /// the x range inside its mesh's clipped outline (`meshEdgeSpans`), blending into Mercator
+    /// the x between which pixel centres' lines of sight meet the sphere; nil where none do.
+    public func discSpan(_ y: Double) -> (Double, Double)? {
+        let r = Int(y.rounded(.down))
+        guard !edgeSpans.isEmpty, r >= 0, r < edgeSpans.count else { return discSpan(y, radius: 1) }
+        let s = edgeSpans[r]
+        return s.x.isNaN ? nil : (s.x, s.y)
+    }
 
     /// How near the line of sight through screen point (x, y) passes the globe's centre, in
     /// the sphere's radii (below 1: it meets the globe).

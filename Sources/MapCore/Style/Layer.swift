@@ -148,6 +148,9 @@ public struct Style: Sendable {
     public var sky: Sky?
     /// The style's `projection` (nil: none given, Web Mercator).
     public var projection: Projection?
+    /// The raster-dem source of the style's `terrain` (nil: none): its relief is not drawn, but
+    /// on the globe the ground is drawn on its mesh (`surfaceMesh`).
+    public var terrainSource: String?
     /// What of the style document could not be read or loaded and was left out, one line each
     /// (its JSON path or URL, what and why), in the order found; the rest is drawn.
     public var skipped: [String] = []

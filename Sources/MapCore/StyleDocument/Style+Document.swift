@@ -21,6 +21,7 @@ extension Style {
         self.sprite = sprite
         self.sky = document.sky
         self.projection = document.projection
+        self.terrainSource = document.terrainSource
         adoptState(of: document)
     }
 }

@@ -85,6 +85,7 @@ struct StyleDocumentReader {
         if let t = root["transition"] { doc.transition = transition(t, "transition") ?? .default }
         if let s = root["sky"] { doc.sky = Sky.read(s, problems: &problems) }
         if let p = root["projection"] { doc.projection = Projection.read(p, problems: &problems) }
+        if case let .object(t)? = root["terrain"], case let .string(id)? = t["source"] { doc.terrainSource = id }
         doc.metadata = root["metadata"]
         var skippedSources = Set<String>()
         if case let .object(sources)? = root["sources"] {

@@ -24,6 +24,9 @@ public struct StyleDocument: Sendable {
     public var sky: Sky?
     /// The style's `projection` (nil: none, Web Mercator).
     public var projection: Projection?
+    /// The raster-dem source the style's `terrain` names (nil: none). Its relief is not drawn;
+    /// on the globe the ground is drawn on the terrain's mesh, as MapLibre drapes it.
+    public var terrainSource: String?
     /// The glyph ranges' URL template (`{fontstack}` and `{range}` in it), nil when the document
     /// has none: its labels are then set in local fonts.
     public var glyphs: String?

@@ -11,7 +11,7 @@ extension StyleDocumentReader {
     /// the specification does not have.
     mutating func rootMembers(_ root: JSONObject) {
         for key in root.keys where !Self.rootMembers.contains(key) { problems.append("\(key): unknown member; ignored") }
-        if root["terrain"] != nil { problems.append("terrain: not drawn yet (nightmap draws a flat map); ignored") }
+        if root["terrain"] != nil { problems.append("terrain: the relief is not drawn yet (nightmap draws the ground flat)") }
         if case let .number(r)? = root["roll"], r != 0 { problems.append("roll: \(JSON.number(r).compactText) is not drawn yet; ignored") }
     }
 
