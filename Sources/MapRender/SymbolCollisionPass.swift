@@ -264,7 +264,8 @@ extension SymbolScreenLayout {
         var icon = decision.shownIcon ? image.map { screenImage($0, bearing: turn) } : nil
         var iconPlane: SIMD4<Double>?
         if let p = iconPitch, let i = icon {
-            icon = Self.pitched(i, scale: inPlane ? p.mapScale : p.viewportScale, smooth: perspective != nil || view.camera.pitch != 0)
+            // (Seen straight down, MapLibre reads icons at their nearest texel, on the globe too.)
+            icon = Self.pitched(i, scale: inPlane ? p.mapScale : p.viewportScale, smooth: view.camera.pitch != 0)
             if inPlane { iconPlane = perspective?.plane(at: p.flat) }
         }
         guard icon != nil || text != nil else { return nil }

@@ -32,79 +32,139 @@ struct SymbolPitch {
     var placeable: Bool { ratio >= Self.cutoff }
 }
 
-/// The view's perspective as the symbol layout uses it (nil parts on a flat map).
+/// The view's perspective as the symbol layout uses it (nil on a flat map): the pitched
+/// ground's (a homography of the flat screen) or the globe's (the flat screen laid on the
+/// sphere). A part lying in the map's plane is laid out on the flat screen about its anchor and
+/// its points carried onto the screen by it; on the globe a label's pixels in that plane stand
+/// for the screen centre's (MapLibre's pitched-text correction cos(centre latitude) /
+/// cos(anchor latitude), `getPitchedTextCorrection`), so a label lies on the sphere at one size
+/// wherever it is.
 struct SymbolPerspective {
-    /// The view at pitch 0 (same centre, zoom, bearing).
+    /// The view at pitch 0 in Web Mercator (same centre, zoom, bearing): the flat screen.
     let flat: ViewTransform
-    /// The flat screen onto the pitched one (w = its depth).
-    let ground: GroundProjection
     let cameraToCenterDistance: Double
     /// cos(pitch): MapLibre sharpens the edges of labels in the map's plane by it.
     let cosPitch: Double
+    private let surface: Surface
+
+    private enum Surface {
+        /// The flat screen onto the pitched one (w = its depth).
+        case ground(GroundProjection)
+        /// The globe's view, its camera and the flat screen to Mercator.
+        case globe(ViewTransform, GlobeTransform, (Double, Double, Double, Double, Double, Double), cosCentre: Double)
+    }
 
     init?(_ view: ViewTransform) {
-        guard let p = view.perspective else { return nil }
         var camera = view.camera
         camera.pitch = 0
         flat = ViewTransform(camera: camera, size: view.size)
-        ground = p.groundProjection
+        if let globe = view.globe {
+            surface = .globe(view, globe, globe.flatToMercator, cosCentre: cos(globe.center.lat * Double.pi / 180))
+            cameraToCenterDistance = globe.project(globe.center).w
+            cosPitch = cos(globe.pitch)
+            return
+        }
+        guard let p = view.perspective else { return nil }
+        surface = .ground(p.groundProjection)
         cameraToCenterDistance = p.cameraToCenterDistance
         cosPitch = cos(p.pitch)
     }
 
+    /// Flat point `f` on screen and its clip depth (w <= 0: behind the camera, or on the
+    /// globe's far side).
+    private func project(_ f: Point) -> (point: Point, w: Double) {
+        switch surface {
+        case let .ground(g):
+            return (g.apply(f.x, f.y), g.depth(f.x, f.y))
+        case let .globe(view, globe, m, _):
+            let mp = MercatorPoint(x: m.0 * f.x + m.1 * f.y + m.2, y: m.3 * f.x + m.4 * f.y + m.5)
+            let s = view.screen(mp)
+            let g = globe.project(WebMercator.unproject(mp))
+            return (Point(s.x, s.y), g.seen ? g.w : -1)
+        }
+    }
+
+    /// How many flat pixels one pixel of a part lying in the map's plane at flat point `f` spans
+    /// (1 on the pitched ground; on the globe cos(centre latitude) / cos(its latitude)).
+    private func correction(at f: Point) -> Double {
+        guard case let .globe(_, _, m, cosCentre) = surface else { return 1 }
+        let y = m.3 * f.x + m.4 * f.y + m.5
+        let cosHere = 1 / cosh(Double.pi * (1 - 2 * min(max(y, 0), 1)))
+        return cosCentre / max(cosHere, 1e-9)
+    }
+
     /// A point of the map, world copy `copy`, moved by `t` pixels of the flat screen (a
-    /// translate, in the map's plane as MapLibre applies it), on the pitched screen.
+    /// translate, in the map's plane as MapLibre applies it), on screen.
     func pitch(_ m: MercatorPoint, copy: Double, translate t: (x: Double, y: Double), bearing: Double) -> SymbolPitch {
         let s = flat.screen(MercatorPoint(x: m.x + copy, y: m.y))
         let f = Point(s.x + t.x, s.y + t.y)
-        let w = ground.depth(f.x, f.y)
+        let (p, w) = project(f)
         let c = cameraToCenterDistance
-        guard w > 0 else {
+        guard w > 0, c > 0 else {
             return SymbolPitch(point: Point(-1e9, -1e9), flat: f, ratio: 0, viewportScale: 0, mapScale: 0, mapTurn: bearing)
         }
-        let p = ground.apply(f.x, f.y)
         let ratio = 0.5 + 0.5 * c / w
         // The map's east, one flat pixel along it, projected: its direction on screen.
         let b = bearing * Double.pi / 180
-        let e = ground.apply(f.x + cos(b), f.y - sin(b))
+        let e = project(Point(f.x + cos(b), f.y - sin(b))).point
         let turn = -atan2(e.y - p.y, e.x - p.x) * 180 / Double.pi
         return SymbolPitch(point: p, flat: f, ratio: ratio, viewportScale: min(max(ratio, 0), 4),
                            mapScale: min(max(0.5 + 0.5 * w / c, 0), 4), mapTurn: turn, depth: w / c)
     }
 
-    /// The linear part of the flat-to-pitched map at flat point `f` (a, b, c, d: x' = a x + b y,
-    /// y' = c x + d y): how a small shape laid in the map's plane there looks on screen.
-    func plane(at f: Point) -> SIMD4<Double> {
-        let m = ground.m
-        let w = ground.depth(f.x, f.y)
-        let p = ground.apply(f.x, f.y)
-        return SIMD4((m.0 - p.x * m.6) / w, (m.1 - p.x * m.7) / w, (m.3 - p.y * m.6) / w, (m.4 - p.y * m.7) / w)
+    /// Where a part's point `offset` pixels (in the map's plane) from its anchor at flat point
+    /// `f` shows on screen.
+    func place(_ offset: (x: Double, y: Double), from f: Point) -> Point {
+        let k = correction(at: f)
+        return project(Point(f.x + offset.x * k, f.y + offset.y * k)).point
+    }
+
+    /// The linear part of the map from a part's plane to the screen at `offset` from its anchor
+    /// at flat point `f` (a, b, c, d: x' = a x + b y, y' = c x + d y): how a small shape laid in
+    /// the map's plane there looks on screen.
+    func plane(at f: Point, offset: (x: Double, y: Double) = (0, 0)) -> SIMD4<Double> {
+        let k = correction(at: f)
+        let q = Point(f.x + offset.x * k, f.y + offset.y * k)
+        switch surface {
+        case let .ground(g):
+            let m = g.m
+            let w = g.depth(q.x, q.y)
+            let p = g.apply(q.x, q.y)
+            return SIMD4((m.0 - p.x * m.6) / w, (m.1 - p.x * m.7) / w, (m.3 - p.y * m.6) / w, (m.4 - p.y * m.7) / w)
+        case .globe:
+            // (The sphere's slope there, by differences half a flat pixel either side.)
+            let h = 0.5
+            let l = project(Point(q.x - h, q.y)).point, r = project(Point(q.x + h, q.y)).point
+            let u = project(Point(q.x, q.y - h)).point, d = project(Point(q.x, q.y + h)).point
+            return SIMD4((r.x - l.x) / (2 * h), (d.x - u.x) / (2 * h), (r.y - l.y) / (2 * h), (d.y - u.y) / (2 * h)) * k
+        }
     }
 
     /// How much softer MapLibre draws the edges of a label lying in the map's plane at `pitch`:
     /// its shader's gamma x w / (cos(pitch) ctc) (`symbol_program.ts`, u_gamma_scale).
     func gammaScale(_ pitch: SymbolPitch) -> Double { pitch.depth / max(cosPitch, 1e-6) }
 
-    /// A box about flat point `f` (flat-screen pixels, lying in the map's plane) on the pitched
-    /// screen: the bounds of its corners and edges' middles projected (MapLibre's collision box
-    /// of a part pitched with the map).
-    func projectedBox(_ b: FrameDescription.ScreenBox, about f: Point) -> FrameDescription.ScreenBox {
+    /// A box about a part's anchor at flat point `f` (pixels in the map's plane, moved by
+    /// `offset`) on screen: the bounds of its corners and edges' middles projected (MapLibre's
+    /// collision box of a part pitched with the map).
+    func projectedBox(_ b: FrameDescription.ScreenBox, about f: Point, offset: (x: Double, y: Double) = (0, 0)) -> FrameDescription.ScreenBox {
         let mx = (b.minX + b.maxX) / 2, my = (b.minY + b.maxY) / 2
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (x, y) in [(b.minX, b.minY), (mx, b.minY), (b.maxX, b.minY), (b.maxX, my), (b.maxX, b.maxY), (mx, b.maxY), (b.minX, b.maxY), (b.minX, my)] {
-            let p = ground.apply(f.x + x, f.y + y)
+            let p = place((offset.x + x, offset.y + y), from: f)
             minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
         return .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
-    /// A flat-screen point on the pitched screen.
-    func apply(_ f: Point) -> Point { ground.apply(f.x, f.y) }
+    /// A flat-screen point of the map (a line's vertex) on screen.
+    func apply(_ f: Point) -> Point { project(f).point }
 
     /// A line's vertex `f` (flat screen) on the pitched screen, seen from a label's anchor `a`:
     /// a vertex behind the near plane is pulled along the line from the anchor to it until it
     /// is in front (MapLibre's truncated segment: the direction from the anchor stays right).
     func projectTowards(_ f: Point, from a: Point) -> Point {
+        guard case let .ground(ground) = surface else { return apply(f) }
         let w = ground.depth(f.x, f.y), near = ground.near
         guard w < near else { return ground.apply(f.x, f.y) }
         let wa = ground.depth(a.x, a.y)

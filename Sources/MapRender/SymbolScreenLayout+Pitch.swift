@@ -12,7 +12,6 @@ extension SymbolScreenLayout {
         let perOrientation = max(text.positions.count, 1)
         let (orientation, turn) = text.orientation(min(index / perOrientation, text.orientationCount - 1))
         let (anchor, offset) = text.positions.isEmpty ? (IconAnchor.center, (x: 0.0, y: 0.0)) : text.positions[index % perOrientation]
-        // (On the globe every part faces the viewer: no plane is laid on the sphere yet.)
         let inPlane = text.pitchesWithMap && perspective != nil
         // (In the map's plane the label turns with the flat map; facing the viewer with the map's east.)
         let mapTurn = inPlane ? view.camera.bearing : pitch.mapTurn
@@ -24,7 +23,10 @@ extension SymbolScreenLayout {
             let t = Self.turned(text.box(shaped), by: angle)
             let b = FrameDescription.ScreenBox(minX: t.minX * k - pad, minY: t.minY * k - pad, maxX: t.maxX * k + pad, maxY: t.maxY * k + pad)
             guard !text.positions.isEmpty else { return (b, (0, 0)) }
-            let w = b.maxX - b.minX, h = b.maxY - b.minY
+            // (The move is by the label's own width and height, unturned, turned with the map by
+            // the bearing alone: `calculateVariableRenderShift`, `shift.rotate(-bearing)`.)
+            let u = text.box(shaped)
+            let w = (u.maxX - u.minX) * k + 2 * pad, h = (u.maxY - u.minY) * k + 2 * pad
             let f = anchor.fraction
             var x = offset.x * k - (f.x - 0.5) * w, y = offset.y * k - (f.y - 0.5) * h
             if text.rotatesWithMap && mapTurn != 0 {
@@ -37,15 +39,14 @@ extension SymbolScreenLayout {
             let f = pitch.flat
             // Collision: the flat box (unscaled) about the moved anchor, eight points projected.
             let (b, shift) = laid(1)
-            let box = perspective.projectedBox(b, about: Point(f.x + shift.x, f.y + shift.y))
+            let box = perspective.projectedBox(b, about: f, offset: shift)
             // Drawn: at the plane's size, moved as much, projected.
             let k = pitch.mapScale
             let (_, drawnShift) = laid(k)
-            let flatOrigin = Point(f.x + drawnShift.x, f.y + drawnShift.y)
-            let origin = perspective.apply(flatOrigin)
+            let origin = perspective.place(drawnShift, from: f)
             var placed = PlacedText(text: text, shaped: shaped, key: key, origin: origin, rotation: angle, box: box, vertical: turn == 90)
             placed.sizeScale = k
-            placed.plane = perspective.plane(at: flatOrigin)
+            placed.plane = perspective.plane(at: f, offset: drawnShift)
             placed.gammaScale = perspective.gammaScale(pitch)
             return (placed, (origin.x - pitch.point.x, origin.y - pitch.point.y))
         }

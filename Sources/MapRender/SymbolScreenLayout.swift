@@ -82,30 +82,12 @@ struct SymbolScreenLayout {
         return MercatorPoint(x: point.x + (t.x * cos(b) - t.y * sin(b)) / world, y: point.y + (t.x * sin(b) + t.y * cos(b)) / world)
     }
 
-    /// A part's anchor on a pitched map: `point` (world copy `copy`) moved by `translate` in the
-    /// map's plane and projected, with its perspective (nil when the map is flat).
+    /// A part's anchor on a pitched map or the globe: `point` (world copy `copy`) moved by
+    /// `translate` in the map's plane and projected, with its perspective (nil when the map is
+    /// flat). On the globe the move is in the map's units at the frame's zoom, as MapLibre's
+    /// symbol shaders make it (`translatedAnchors`).
     func pitch(_ point: MercatorPoint, copy: Double, translate: (x: Double, y: Double)) -> SymbolPitch? {
-        if let globe = view.globe { return globePitch(point, translate: translate, globe) }
-        return perspective?.pitch(point, copy: copy, translate: translate, bearing: view.camera.bearing)
-    }
-
-    /// A part's anchor on the globe, as MapLibre's symbol shaders see it there: `point` moved by
-    /// `translate` in the map's units (`translatedAnchors`), on screen; its perspective ratio
-    /// 0.5 + 0.5 ctc / w (w its clip depth, ctc the depth of the screen centre's point) and the
-    /// map's east there as the screen shows it. Every part faces the viewer on the globe.
-    private func globePitch(_ point: MercatorPoint, translate t: (x: Double, y: Double), _ globe: GlobeTransform) -> SymbolPitch {
-        let m = movedInMap(point, by: t), world = view.worldSize
-        let s = view.screen(m)
-        let p = Point(s.x, s.y)
-        let w = globe.project(WebMercator.unproject(m)).w, ctc = globe.project(globe.center).w
-        guard w > 0, ctc > 0 else {
-            return SymbolPitch(point: Point(-1e9, -1e9), flat: p, ratio: 0, viewportScale: 0, mapScale: 0, mapTurn: view.camera.bearing)
-        }
-        let ratio = 0.5 + 0.5 * ctc / w
-        let e = view.screen(MercatorPoint(x: m.x + 1 / world, y: m.y))
-        let turn = -atan2(e.y - s.y, e.x - s.x) * 180 / Double.pi
-        return SymbolPitch(point: p, flat: p, ratio: ratio, viewportScale: min(max(ratio, 0), 4),
-                           mapScale: min(max(0.5 + 0.5 * w / ctc, 0), 4), mapTurn: turn, depth: w / ctc)
+        perspective?.pitch(point, copy: copy, translate: translate, bearing: view.camera.bearing)
     }
 
     /// A point of world copy `copy` on screen.

@@ -87,7 +87,7 @@ import TestSupport
          "light": {"anchor": "map"}, "sources": {}, "layers": []}
         """#)
         #expect(p.contains("frobs: unknown member; ignored"))
-        #expect(p.contains { $0.hasPrefix("terrain: not drawn yet") })
+        #expect(p.contains { $0.hasPrefix("terrain: the relief is not drawn yet") })
         #expect(!p.contains { $0.hasPrefix("projection") })   // (the globe is drawn)
         #expect(!p.contains { $0.hasPrefix("light") })     // it lights only extrusions, and there are none
         #expect(p.count == 2)   // (the pitch, the sky and the projection are drawn)
