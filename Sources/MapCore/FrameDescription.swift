@@ -97,6 +97,9 @@ public struct FrameDescription: Equatable, Sendable {
     public var atmosphere: GlobeAtmosphere.Draw?
     /// The mesh the globe's surface is drawn on, which shapes its edge (nil: the layers' own).
     public var surfaceMesh: SurfaceMesh?
+    /// Draw each placed point label's collision box over its layer (MapLibre's
+    /// `showCollisionBoxes`, a developer's view of the placement).
+    public var showsCollisionBoxes = false
 
     public init(view: ViewTransform, layers: [DrawLayer], markers: [OffscreenMarker] = [], overlay: Overlay? = nil) {
         self.view = view; self.layers = layers; self.markers = markers; self.overlay = overlay
@@ -106,6 +109,6 @@ public struct FrameDescription: Equatable, Sendable {
     public static func == (a: FrameDescription, b: FrameDescription) -> Bool {
         a.view == b.view && a.layers == b.layers && a.markers == b.markers && a.overlay == b.overlay
             && a.symbolFadeDuration == b.symbolFadeDuration && a.sky == b.sky && a.spacePaths == b.spacePaths
-            && a.atmosphere == b.atmosphere && a.surfaceMesh == b.surfaceMesh
+            && a.atmosphere == b.atmosphere && a.surfaceMesh == b.surfaceMesh && a.showsCollisionBoxes == b.showsCollisionBoxes
     }
 }

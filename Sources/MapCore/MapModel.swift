@@ -319,6 +319,7 @@ public struct MapModel: Sendable {
         var frame = FrameDescription(view: camera.view, layers: out, markers: offscreenMarkers, overlay: overlay)
         frame.symbolTime = now
         frame.symbolFadeDuration = symbolFadeDuration
+        frame.showsCollisionBoxes = showsCollisionBoxes
         if camera.view.isPitched { frame.sky = style.sky?.draw(zoom: styleZoom) }
         if camera.view.globe != nil {
             frame.spacePaths = spacePaths
@@ -337,6 +338,9 @@ public struct MapModel: Sendable {
     /// How long symbols take to fade in and out as the placement changes, seconds (MapLibre's
     /// `fadeDuration`: a window uses 0.3; snapshots and render tests 0, placing at once).
     public var symbolFadeDuration: Double = 0
+
+    /// Whether frames draw the placed labels' collision boxes (`FrameDescription.showsCollisionBoxes`).
+    public var showsCollisionBoxes = false
 
     /// When the view last described settles and its labels are drawn exactly (nil: settled).
     public var labelsSettleAt: Double? { viewMotion.settlesAt(now: now) }

@@ -144,14 +144,16 @@ struct SymbolPerspective {
     /// its shader's gamma x w / (cos(pitch) ctc) (`symbol_program.ts`, u_gamma_scale).
     func gammaScale(_ pitch: SymbolPitch) -> Double { pitch.depth / max(cosPitch, 1e-6) }
 
-    /// A box about a part's anchor at flat point `f` (pixels in the map's plane, moved by
-    /// `offset`) on screen: the bounds of its corners and edges' middles projected (MapLibre's
-    /// collision box of a part pitched with the map).
-    func projectedBox(_ b: FrameDescription.ScreenBox, about f: Point, offset: (x: Double, y: Double) = (0, 0)) -> FrameDescription.ScreenBox {
+    /// A box about a part's anchor at flat point `f` (pixels in the map's plane, turned by
+    /// `turn` radians clockwise, then moved by `offset`) on screen: the bounds of its corners
+    /// and edges' middles projected (MapLibre's collision box of a part pitched with the map).
+    func projectedBox(_ b: FrameDescription.ScreenBox, about f: Point, offset: (x: Double, y: Double) = (0, 0),
+                      turn: Double = 0) -> FrameDescription.ScreenBox {
         let mx = (b.minX + b.maxX) / 2, my = (b.minY + b.maxY) / 2
+        let c = cos(turn), s = sin(turn)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (x, y) in [(b.minX, b.minY), (mx, b.minY), (b.maxX, b.minY), (b.maxX, my), (b.maxX, b.maxY), (mx, b.maxY), (b.minX, b.maxY), (b.minX, my)] {
-            let p = place((offset.x + x, offset.y + y), from: f)
+            let p = place((offset.x + x * c - y * s, offset.y + x * s + y * c), from: f)
             minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
         return .init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)

@@ -30,6 +30,9 @@ struct RenderTestMetadata: Equatable {
     var fadeDuration = 0.0
     /// The map's steepest pitch (`maxPitch`; MapLibre's 60 when absent).
     var maxPitch = 60.0
+    /// Whether the map draws its labels' collision boxes (`collisionDebug`: MapLibre's
+    /// `showCollisionBoxes`).
+    var collisionDebug = false
 
     /// The frame's size in device pixels: floor(width * pixelRatio) x floor(height * pixelRatio).
     var frameWidth: Int { Int((Double(width) * pixelRatio).rounded(.down)) }
@@ -80,6 +83,10 @@ struct RenderTestMetadata: Equatable {
             m.fadeDuration = v
         }
         if let v = try number("maxPitch") { m.maxPitch = v }
+        if let v = t["collisionDebug"] {
+            guard case let .bool(b) = v else { throw RenderTestError("metadata.test.collisionDebug is not true or false") }
+            m.collisionDebug = b
+        }
         guard m.frameWidth >= 1, m.frameHeight >= 1 else {
             throw RenderTestError("the frame \(m.width)x\(m.height) at pixel ratio \(m.pixelRatio) has no pixels")
         }

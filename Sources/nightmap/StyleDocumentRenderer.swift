@@ -64,6 +64,7 @@ func renderStyleDocument(_ data: Data, _ styleURL: URL, _ width: Int, _ height: 
         var model = StyleDocumentMap.model(document, style: style, size: ViewportSize(width: w, height: h), pixelRatio: pixelRatio,
                                            maxPitch: metadata.maxPitch)
         model.symbolFadeDuration = fadeDuration
+        model.showsCollisionBoxes = metadata.collisionDebug
         return model
     }
     var model: MapModel

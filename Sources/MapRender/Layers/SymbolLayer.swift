@@ -61,6 +61,22 @@ final class SymbolRenderLayer: RenderLayer {
             guard let text = symbol.text, text.box.maxY >= top, text.box.minY <= bottom, text.text.paint.opacity > 0, text.fade > 0 else { continue }
             labels.draw(text, symbol: symbol.id, exact: exact, frame: draw.frameNumber, t)
         }
+        if draw.frame.showsCollisionBoxes { drawCollisionBoxes(symbols, t) }
+    }
+
+    /// Each placed point label's collision box, outlined as MapLibre's collision debug draws it
+    /// (`draw_collision_debug.ts`, `collision_box.fragment.glsl`): one-pixel lines round the box
+    /// from its top left clockwise, blue at a quarter's opacity for a label shown.
+    private func drawCollisionBoxes(_ symbols: [PlacedSymbol], _ t: RenderTarget) {
+        let shown = RGBA8(0, 0, 255, 64).premultiplied.packed
+        for symbol in symbols {
+            guard let text = symbol.text, text.glyphs == nil else { continue }
+            let b = text.box
+            let corners = [Point(b.minX, b.minY), Point(b.maxX, b.minY), Point(b.maxX, b.maxY), Point(b.minX, b.maxY)]
+            for k in 0..<4 {
+                AliasedLine.draw(from: corners[k], to: corners[(k + 1) % 4], color: shown, into: t.pixmap, rows: t.rows)
+            }
+        }
     }
 
     /// An upright vector icon from its masks (one per shape, made once per icon and scale), its
