@@ -35,6 +35,9 @@ struct Placement {
     /// The globe: the flat screen onto the sphere and the sphere onto the screen (nil in Web
     /// Mercator). Only the world copy 0 is drawn: the sphere has one.
     let sphere: SphereProjection?
+    /// Whether the ground is drawn on a terrain's mesh (MapLibre then draws the layers into
+    /// the terrain tiles' textures first, which have no mipmaps).
+    let drapedOnTerrain: Bool
     /// The globe: the screen back onto the flat screen (nil in Web Mercator).
     let unprojection: SphereUnprojection?
     /// Whether the view is pitched (geometry goes through `ground`; the screen-space shortcuts
@@ -57,6 +60,7 @@ struct Placement {
         perspective = view.perspective
         ground = perspective?.groundProjection
         sphere = view.globe.map { $0.surface(mercator: view.globeBlend, globeness: view.globeness, mesh: surfaceMesh) }
+        drapedOnTerrain = surfaceMesh != nil
         unprojection = view.globe?.unprojection
         if let box = view.globe?.seenMercatorBox ?? perspective?.groundBox(top: Double(rows.lowerBound), bottom: Double(rows.upperBound)) {
             // What the rows show (the globe's seen side; the pitched ground), and its box on the

@@ -44,7 +44,7 @@ final class RasterRenderLayer: RenderLayer {
                    isTile: Bool = false) {
         // (On the globe no texel lines up with a pixel: the sphere is not aligned.)
         let p = draw.pixelAligned && !placement.isGlobe ? placement.pixelAligned(width: t.pixmap.width, step: draw.gridStep) : placement
-        if p.turn != nil || p.isProjected { drawRotatedRaster(draw, paint, p, t, &rasterizer, mipmapped: isTile); return }
+        if p.turn != nil || p.isProjected { drawRotatedRaster(draw, paint, p, t, &rasterizer, mipmapped: isTile && !p.drapedOnTerrain); return }
         let image = draw.image
         guard let mapper = ImageQuadMapper(corners: draw.corners, placement: draw.placement, world: p.world, ox: p.ox, oy: p.oy)
         else { return }
