@@ -49,4 +49,23 @@ import Testing
         // No blend, nothing drawn.
         #expect(GlobeAtmosphere.pixel(ray: t.viewDirection(x: 400.5, y: 98.5), origin: c, sun: Self.sun, blend: 0) == .zero)
     }
+
+    @Test func aSunAnchoredToTheMapTurnsWithTheGlobe() {
+        // Light from azimuth 90, polar 90 (MapLibre's [r, 90, 90]): the sun along +x on screen.
+        let light = [1.5, 90.0, 90.0]
+        func close(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Bool { ((a - b) * (a - b)).sum() < 1e-18 }
+        let viewport = GlobeAtmosphere.sun(lightPosition: light)
+        #expect(close(viewport, SIMD3(1.5, 0, 0)))
+        func camera(_ lng: Double, _ lat: Double, bearing: Double = 0, pitch: Double = 0) -> CameraState {
+            CameraState(center: LngLat(lng: lng, lat: lat), zoom: 1, bearing: bearing, pitch: pitch)
+        }
+        // Over null island, unturned: as anchored to the viewport.
+        #expect(close(GlobeAtmosphere.sun(lightPosition: light, mapAnchored: camera(0, 0)), viewport))
+        // Turned by -longitude about the poles' axis, the latitude about x, then the bearing.
+        #expect(close(GlobeAtmosphere.sun(lightPosition: light, mapAnchored: camera(90, 0)), SIMD3(0, 0, 1.5)))
+        #expect(close(GlobeAtmosphere.sun(lightPosition: light, mapAnchored: camera(0, 30)), viewport))
+        #expect(close(GlobeAtmosphere.sun(lightPosition: light, mapAnchored: camera(0, 0, bearing: 90)), SIMD3(0, 1.5, 0)))
+        let s = 1.5 * sin(Double.pi / 6), c = 1.5 * cos(Double.pi / 6)
+        #expect(close(GlobeAtmosphere.sun(lightPosition: light, mapAnchored: camera(90, 30)), SIMD3(0, -s, c)))
+    }
 }

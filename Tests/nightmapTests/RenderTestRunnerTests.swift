@@ -224,6 +224,14 @@ import Testing
         #expect(Array(a.pixels.prefix(4)) == [9, 19, 29, 128])
     }
 
+    @Test func collisionDebugIsReadFromTheTestsMetadata() throws {
+        #expect(try RenderTestMetadata.parse(Data(#"{"metadata": {"test": {"collisionDebug": true}}}"#.utf8)).collisionDebug)
+        #expect(try !RenderTestMetadata.parse(Data(#"{"version": 8}"#.utf8)).collisionDebug)
+        #expect(throws: RenderTestError("metadata.test.collisionDebug is not true or false")) {
+            try RenderTestMetadata.parse(Data(#"{"metadata": {"test": {"collisionDebug": 1}}}"#.utf8))
+        }
+    }
+
     @Test func framesAreReadBackAsTheReferenceHarnessReadsItsOwn() {
         // More colour than opacity (a glow added over nothing) wraps past 255 as the harness's
         // byte array stores it: MapLibre's globe atmosphere images hold such pixels.
