@@ -33,17 +33,26 @@ extension SphereProjection {
         guard rows > 0, n > 0, rim > 1e-9 else { return spans }
         let step = 1 / Double(n)
         // A grid vertex: column i (wrapping), row j; rows above 0 and below n are the poles.
+        // (Each column's and row's sines and cosines worked out once.)
+        var columns: [Int: (Double, Double)] = [:], rowsTrig: [Int: (Double, Double)] = [:]
         func vertex(_ i: Int, _ j: Int) -> SIMD3<Double> {
             if j < 0 { return SIMD3(0, 1, 0) }
             if j > n { return SIMD3(0, -1, 0) }
-            let lng = (Double(i) * step - 0.5) * 2 * Double.pi
-            let lat = atan(sinh(Double.pi * (1 - 2 * Double(j) * step)))
-            let c = cos(lat)
-            return SIMD3(sin(lng) * c, sin(lat), cos(lng) * c)
+            let lngTrig: (Double, Double)
+            if let t = columns[i] { lngTrig = t } else {
+                let lng = (Double(i) * step - 0.5) * 2 * Double.pi
+                lngTrig = (sin(lng), cos(lng)); columns[i] = lngTrig
+            }
+            let latTrig: (Double, Double)
+            if let t = rowsTrig[j] { latTrig = t } else {
+                let lat = atan(sinh(Double.pi * (1 - 2 * Double(j) * step)))
+                latTrig = (sin(lat), cos(lat)); rowsTrig[j] = latTrig
+            }
+            return SIMD3(lngTrig.0 * latTrig.1, latTrig.0, lngTrig.1 * latTrig.1)
         }
         // The squares the horizon passes through, with their neighbours: sampled along the circle
         // half a square apart (a square spans 2 pi / n cos(latitude) radians of the sphere).
-        var squares = Set<Int>()
+        var squares: [Int] = []
         let centre = normal * offset
         var t = 0.0
         while t < 2 * Double.pi {
@@ -52,7 +61,7 @@ extension SphereProjection {
             let i = Int((m.x / step).rounded(.down))
             let j = m.y < 0 ? -1 : m.y >= 1 ? n : min(Int((m.y / step).rounded(.down)), n - 1)
             for dj in -1...1 where j + dj >= -1 && j + dj <= n {
-                for di in -1...1 { squares.insert((j + dj + 1) * (n + 1) + ((i + di) % n + n) % n) }
+                for di in -1...1 { squares.append((j + dj + 1) * (n + 1) + ((i + di) % n + n) % n) }
             }
             let side = Double.pi / Double(n) * max(1 - p.y * p.y, 0.0075).squareRoot()
             t += side / rim
@@ -75,7 +84,10 @@ extension SphereProjection {
         // Corners 0 1 / 2 3 (top left, top right, bottom left, bottom right) and the two triangles.
         let triangles = mesh.diagonal == .rising ? [(0, 2, 1), (1, 2, 3)] : [(0, 2, 3), (0, 3, 1)]
         var h = [SIMD3<Double>](repeating: .zero, count: 4), g = [Double](repeating: 0, count: 4)
-        for key in squares {
+        squares.sort()
+        var last = -1
+        for key in squares where key != last {
+            last = key
             let j = key / (n + 1) - 1, i = key % (n + 1)
             for (k, (ci, cj)) in [(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)].enumerated() {
                 let v = vertex(ci, cj)

@@ -61,12 +61,15 @@ public struct GlobeCover: Sendable {
         }
         // (Denser for the large tiles of low zooms, so the margin stays small.)
         let k = max(4, 64 >> z)
-        var points: [SIMD3<Double>] = []
-        points.reserveCapacity((k + 1) * (k + 1) + 2)
-        for j in 0...k { for i in 0...k { points.append(point(Double(i) / Double(k), Double(j) / Double(k))) } }
         let north = y == 0, south = y == (1 << z) - 1
-        if north { points.append(SIMD3(0, 1, 0)) }
-        if south { points.append(SIMD3(0, -1, 0)) }
+        let points = Self.patches.points(z, x, y) {
+            var points: [SIMD3<Double>] = []
+            points.reserveCapacity((k + 1) * (k + 1) + 2)
+            for j in 0...k { for i in 0...k { points.append(point(Double(i) / Double(k), Double(j) / Double(k))) } }
+            if north { points.append(SIMD3(0, 1, 0)) }
+            if south { points.append(SIMD3(0, -1, 0)) }
+            return points
+        }
         // The bulge between neighbouring points, at most the angle between them.
         let margin = 1 - cos(2 * Double.pi / n / Double(k))
         for plane in planes {
@@ -100,6 +103,29 @@ public struct GlobeCover: Sendable {
         }
         for (normal, d) in bounds where corners.allSatisfy({ ($0 * normal).sum() + d < 0 }) { return false }
         return true
+    }
+
+    /// The points of each tile's patch (they do not depend on the camera), kept for the tiles
+    /// tested lately.
+    static let patches = PatchCache()
+
+    final class PatchCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var points: [TileID: [SIMD3<Double>]] = [:]
+
+        func points(_ z: Int, _ x: Int, _ y: Int, make: () -> [SIMD3<Double>]) -> [SIMD3<Double>] {
+            guard let id = TileID(z: z, x: x, y: y) else { return make() }
+            lock.lock()
+            if let p = points[id] { lock.unlock(); return p }
+            lock.unlock()
+            let p = make()
+            lock.lock()
+            // (Up to a few thousand tiles' worth, then all dropped at once.)
+            if points.count >= 4096 { points.removeAll(keepingCapacity: true) }
+            points[id] = p
+            lock.unlock()
+            return p
+        }
     }
 
     /// Whether all `points` lie more than `margin` behind the horizon's plane.
