@@ -178,9 +178,13 @@ public struct SphereProjection: Sendable {
     /// the x between which pixel centres' lines of sight meet the sphere; nil where none do.
     public func discSpan(_ y: Double) -> (Double, Double)? {
         let r = Int(y.rounded(.down))
-        guard !edgeSpans.isEmpty, r >= 0, r < edgeSpans.count else { return discSpan(y, radius: 1) }
+        let circle = discSpan(y, radius: 1)
+        guard !edgeSpans.isEmpty, r >= 0, r < edgeSpans.count, let c = circle else { return circle }
         let s = edgeSpans[r]
-        return s.x.isNaN ? nil : (s.x, s.y)
+        // (A row whose outline crossings were lost, behind the camera at a steep pitch, keeps
+        // the sphere's span: the mesh's is never far inside it.)
+        guard !s.x.isNaN, s.y - s.x >= 0.5 * (c.1 - c.0) else { return c.1 - c.0 > 4 ? c : nil }
+        return (s.x, s.y)
     }
 
     /// How near the line of sight through screen point (x, y) passes the globe's centre, in
