@@ -17,17 +17,17 @@ extension SymbolScreenLayout {
         let mapTurn = inPlane ? view.camera.bearing : pitch.mapTurn
         let angle = (text.rotate + turn - (text.rotatesWithMap ? mapTurn : 0)) * Double.pi / 180
         let (shaped, key) = turn == 0 ? text.shaped(for: anchor) : (orientation, text.key + "\u{1}v")
-        // The box and the anchor's move at scale k (the collision's) about the centre.
+        // The label's box grown by its padding (MapLibre's collision box holds its padding).
+        let u = text.box(shaped), p = text.collision.padding
+        let padded = FrameDescription.ScreenBox(minX: u.minX - p, minY: u.minY - p, maxX: u.maxX + p, maxY: u.maxY + p)
+        // The box, turned, and the anchor's move at scale k (the collision's) about the centre.
         func laid(_ k: Double) -> (box: FrameDescription.ScreenBox, shift: (x: Double, y: Double)) {
-            // (The box grown by its padding, then turned: MapLibre's collision box holds its padding.)
-            let pad = text.collision.padding * k
-            let u = text.box(shaped), p = text.collision.padding
-            let t = Self.turned(.init(minX: u.minX - p, minY: u.minY - p, maxX: u.maxX + p, maxY: u.maxY + p), by: angle)
+            let t = Self.turned(padded, by: angle)
             let b = FrameDescription.ScreenBox(minX: t.minX * k, minY: t.minY * k, maxX: t.maxX * k, maxY: t.maxY * k)
             guard !text.positions.isEmpty else { return (b, (0, 0)) }
             // (The move is by the label's own width and height, unturned
             // (`calculateVariableRenderShift`), then turned as the map's east shows on screen.)
-            let w = (u.maxX - u.minX) * k + 2 * pad, h = (u.maxY - u.minY) * k + 2 * pad
+            let w = (padded.maxX - padded.minX) * k, h = (padded.maxY - padded.minY) * k
             let f = anchor.fraction
             var x = offset.x * k - (f.x - 0.5) * w, y = offset.y * k - (f.y - 0.5) * h
             if text.rotatesWithMap && mapTurn != 0 {
@@ -40,8 +40,6 @@ extension SymbolScreenLayout {
             let f = pitch.flat
             // Collision: the flat box (unscaled, turned) about the moved anchor, eight points projected.
             let (_, shift) = laid(1)
-            let u = text.box(shaped), p = text.collision.padding
-            let padded = FrameDescription.ScreenBox(minX: u.minX - p, minY: u.minY - p, maxX: u.maxX + p, maxY: u.maxY + p)
             let box = perspective.projectedBox(padded, about: f, offset: shift, turn: angle)
             // Drawn: at the plane's size, moved as much, projected.
             let k = pitch.mapScale
