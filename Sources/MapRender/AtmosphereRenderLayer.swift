@@ -200,6 +200,17 @@ final class AtmosphereRenderLayer {
             corners[k] = v
             return v
         }
+        // The value at pixel (x, y)'s centre, worked out once (neighbouring squares share the
+        // middles of their sides).
+        var known: [Int: SIMD4<Float>] = [:]
+        func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
+            let k = y * (width + 1) + x
+            if let v = known[k] { return v }
+            let v = value(Double(x) + 0.5, Double(y) + 0.5)
+            known[k] = v
+            return v
+        }
+
         for j in 0..<cellRows {
             let y0 = top + j * cell, y1 = min(y0 + cell, rows.upperBound)
             // The columns the disc reaches in this cell's rows.
@@ -225,11 +236,11 @@ final class AtmosphereRenderLayer {
                 return
             }
             let half = size / 2
-            let m = value(Double(x0 + half) + 0.5, Double(y0 + half) + 0.5)
+            let m = pixel(x0 + half, y0 + half)
             let d = m - (c00 + c10 + c01 + c11) * 0.25
             if max(max(Swift.abs(d.x), Swift.abs(d.y)), max(Swift.abs(d.z), Swift.abs(d.w))) > Self.faceTolerance {
-                let n = value(Double(x0 + half) + 0.5, Double(y0) + 0.5), so = value(Double(x0 + half) + 0.5, Double(y0 + size) + 0.5)
-                let w = value(Double(x0) + 0.5, Double(y0 + half) + 0.5), e = value(Double(x0 + size) + 0.5, Double(y0 + half) + 0.5)
+                let n = pixel(x0 + half, y0), so = pixel(x0 + half, y0 + size)
+                let w = pixel(x0, y0 + half), e = pixel(x0 + size, y0 + half)
                 square(x0, y0, half, c00, n, w, m)
                 square(x0 + half, y0, half, n, c10, m, e)
                 square(x0, y0 + half, half, w, m, c01, so)
