@@ -26,13 +26,10 @@ public enum GlobeAtmosphere {
         guard let camera else { return sun }
         let rad = Double.pi / 180
         // Rx(-pitch) Rz(bearing) Rx(lat) Ry(-lng) applied to the sun: the innermost first.
-        func x(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { SIMD3(v.x, cos(a) * v.y - sin(a) * v.z, sin(a) * v.y + cos(a) * v.z) }
-        func y(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { SIMD3(cos(a) * v.x + sin(a) * v.z, v.y, -sin(a) * v.x + cos(a) * v.z) }
-        func z(_ v: SIMD3<Double>, _ a: Double) -> SIMD3<Double> { SIMD3(cos(a) * v.x - sin(a) * v.y, sin(a) * v.x + cos(a) * v.y, v.z) }
-        sun = y(sun, -camera.center.lng * rad)
-        sun = x(sun, camera.center.lat * rad)
-        sun = z(sun, camera.bearing * rad)
-        return x(sun, -camera.pitch * rad)
+        sun = GlobeTransform.turned(sun, by: GlobeTransform.rotationY(-camera.center.lng * rad))
+        sun = GlobeTransform.turned(sun, by: GlobeTransform.rotationX(camera.center.lat * rad))
+        sun = GlobeTransform.turned(sun, by: GlobeTransform.rotationZ(camera.bearing * rad))
+        return GlobeTransform.turned(sun, by: GlobeTransform.rotationX(-camera.pitch * rad))
     }
 
     public static let planetRadius = 6371e3, airRadius = 6471e3

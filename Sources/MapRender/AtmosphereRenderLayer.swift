@@ -190,18 +190,9 @@ final class AtmosphereRenderLayer {
         }
         let cell = Self.faceCell
         let top = rows.lowerBound
-        let columns = (width + cell - 1) / cell, cellRows = (rows.count + cell - 1) / cell
-        // Corner values, worked out when first needed (pixel centres at the cells' corners).
-        var corners = [SIMD4<Float>?](repeating: nil, count: (columns + 1) * (cellRows + 1))
-        func corner(_ i: Int, _ j: Int) -> SIMD4<Float> {
-            let k = j * (columns + 1) + i
-            if let v = corners[k] { return v }
-            let v = value(Double(i * cell) + 0.5, Double(top + j * cell) + 0.5)
-            corners[k] = v
-            return v
-        }
-        // The value at pixel (x, y)'s centre, worked out once (neighbouring squares share the
-        // middles of their sides).
+        let cellRows = (rows.count + cell - 1) / cell
+        // The value at pixel (x, y)'s centre, worked out once when first needed (neighbouring
+        // cells share their corners, neighbouring squares the middles of their sides).
         var known: [Int: SIMD4<Float>] = [:]
         func pixel(_ x: Int, _ y: Int) -> SIMD4<Float> {
             let k = y * (width + 1) + x
@@ -218,7 +209,8 @@ final class AtmosphereRenderLayer {
             for y in y0..<y1 { if let s = spans[y - top] { lo = min(lo, s.0); hi = max(hi, s.1) } }
             guard lo < hi else { continue }
             for i in (lo / cell)...((hi - 1) / cell) {
-                square(i * cell, y0, cell, corner(i, j), corner(i + 1, j), corner(i, j + 1), corner(i + 1, j + 1))
+                let x0 = i * cell
+                square(x0, y0, cell, pixel(x0, y0), pixel(x0 + cell, y0), pixel(x0, y0 + cell), pixel(x0 + cell, y0 + cell))
             }
         }
 

@@ -84,7 +84,7 @@ struct SymbolCollisionPass {
         if let p = iconPitch { s = p.point }
         if let p = textPitch { ts = p.point }
         let textPlaceable = textPitch?.placeable ?? true
-        let iconInPlane = symbol.icon?.pitchesWithMap == true && iconPitch != nil && layout.perspective != nil
+        let iconInPlane = symbol.icon?.pitchesWithMap == true && iconPitch != nil
         let iconScale = iconInPlane ? 1 : iconPitch?.ratio ?? 1
         let textInReach = textPlaceable && ts.x > -w && ts.x < 2 * w && ts.y > -h && ts.y < 2 * h
         func none() -> (SymbolDecision, Bool) {

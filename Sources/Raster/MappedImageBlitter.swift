@@ -72,11 +72,11 @@ public struct MappedImageBlitter: SpanBlitter {
         finish = PixelFinish(opacity: opacity, light: light, adjustment: adjustment)
     }
 
-    /// On the globe: the image's mipmap levels, read as MapLibre's raster tiles are
-    /// (`LINEAR_MIPMAP_NEAREST`: the level nearest each pixel's footprint, bilinear in it).
     /// On the globe, the triangles the image is drawn on (MapLibre's tile mesh): the footprint
     /// is measured through them where set, else through the sphere.
-    public var mesh: SphereMesh? = nil
+    public var mesh: SurfaceMesh? = nil
+    /// On the globe: the image's mipmap levels, read as MapLibre's raster tiles are
+    /// (`LINEAR_MIPMAP_NEAREST`: the level nearest each pixel's footprint, bilinear in it).
     public var mips: MipChain? = nil {
         didSet { levels = mips?.levels.map(ImageBlitter.Source.init) ?? [] }
     }
@@ -122,31 +122,31 @@ public struct MappedImageBlitter: SpanBlitter {
     func shadeOnSphere(_ sphere: SphereUnprojection, _ px: Double, _ py: Double) -> UInt32 {
         let q = warp.inverse.apply(sphere.flat(px, py))
         guard let mips, !levels.isEmpty, sampling == .bilinear, previous == nil || fade >= 256 else { return shade(q.x, q.y) }
-        // The footprint: texels per pixel across and down (to the next pixel's centre, or from
-        // the one before where the next lies across the image's wrap: a jump of half of it).
+        // The footprint: texels per pixel across and down.
         let (s, t) = warp.st(q.x, q.y)
-        if let mesh, let (c, across, down) = sphere.flatOnMesh(px, py, mesh) {
+        let across: (Double, Double), down: (Double, Double)
+        if let mesh, let (c, a, d) = sphere.flatOnMesh(px, py, mesh) {
             // Through the mesh's triangle, as the GPU's neighbouring fragments.
-            let qc = warp.inverse.apply(c), qa = warp.inverse.apply(across), qd = warp.inverse.apply(down)
-            let (s0, t0) = warp.st(qc.x, qc.y), (sa, ta) = warp.st(qa.x, qa.y), (sd, td) = warp.st(qd.x, qd.y)
-            let ux = Double((sa - s0) * image.fw), vx = Double((ta - t0) * image.fh)
-            let uy = Double((sd - s0) * image.fw), vy = Double((td - t0) * image.fh)
-            let rho = max(ux * ux + vx * vx, uy * uy + vy * vy).squareRoot()
-            let level = rho.isFinite ? mips.level(footprint: rho) : 0
-            guard level > 0 else { return shade(q.x, q.y) }
-            let p = sample(levels[level - 1], s, t)
-            return p == 0 ? 0 : finish.apply(p)
-        }
-        func step(_ dx: Double, _ dy: Double) -> (Double, Double) {
-            var n = warp.inverse.apply(sphere.flat(px + dx, py + dy))
-            var (sn, tn) = warp.st(n.x, n.y), k: Float = 1
-            if Swift.abs(sn - s) > 0.5 || Swift.abs(tn - t) > 0.5 {
-                n = warp.inverse.apply(sphere.flat(px - dx, py - dy))
-                (sn, tn) = warp.st(n.x, n.y); k = -1
+            func texels(_ f: Point) -> (Float, Float) { let q = warp.inverse.apply(f); return warp.st(q.x, q.y) }
+            let (s0, t0) = texels(c), (sa, ta) = texels(a), (sd, td) = texels(d)
+            across = (Double((sa - s0) * image.fw), Double((ta - t0) * image.fh))
+            down = (Double((sd - s0) * image.fw), Double((td - t0) * image.fh))
+        } else {
+            // Through the sphere: to the next pixel's centre, or from the one before where the
+            // next lies across the image's wrap (a jump of half of it).
+            func step(_ dx: Double, _ dy: Double) -> (Double, Double) {
+                var n = warp.inverse.apply(sphere.flat(px + dx, py + dy))
+                var (sn, tn) = warp.st(n.x, n.y), k: Float = 1
+                if Swift.abs(sn - s) > 0.5 || Swift.abs(tn - t) > 0.5 {
+                    n = warp.inverse.apply(sphere.flat(px - dx, py - dy))
+                    (sn, tn) = warp.st(n.x, n.y); k = -1
+                }
+                return (Double((sn - s) * k * image.fw), Double((tn - t) * k * image.fh))
             }
-            return (Double((sn - s) * k * image.fw), Double((tn - t) * k * image.fh))
+            across = step(1, 0)
+            down = step(0, 1)
         }
-        let (ux, vx) = step(1, 0), (uy, vy) = step(0, 1)
+        let (ux, vx) = across, (uy, vy) = down
         let rho = max(ux * ux + vx * vx, uy * uy + vy * vy).squareRoot()
         let level = rho.isFinite ? mips.level(footprint: rho) : 0
         guard level > 0 else { return shade(q.x, q.y) }

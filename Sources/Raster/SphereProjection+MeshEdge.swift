@@ -1,22 +1,5 @@
 import Foundation
 
-/// The mesh of flat triangles MapLibre draws the globe's surface with: a grid of `cells` x `cells`
-/// squares of normalised Mercator round the world (the rows past 85.05 degrees fanned to the
-/// poles), each split along one diagonal. The layers' own tile meshes (`create_tile_mesh.ts`)
-/// split from top right to bottom left; a terrain's (`terrain.ts` `getTerrainMesh`, 128 squares a
-/// terrain tile) from top left to bottom right.
-public struct SurfaceMesh: Sendable, Equatable {
-    public enum Diagonal: Sendable { case rising, falling }
-    public var cells: Int
-    public var diagonal: Diagonal
-    public init(cells: Int, diagonal: Diagonal) { self.cells = cells; self.diagonal = diagonal }
-
-    /// A terrain's mesh at terrain tile zoom `z`.
-    public static func terrain(tileZoom z: Int) -> SurfaceMesh {
-        SurfaceMesh(cells: 128 << min(max(z, 0), 16), diagonal: .falling)
-    }
-}
-
 /// The globe's edge as MapLibre's GPU cuts it (`_projection_globe.vertex.glsl`): each triangle of
 /// the surface's mesh that crosses the horizon is clipped where its clip-space depth, interpolated
 /// linearly along its edges, passes the far plane: clip w - z = (v . normal - offset) w. The seen
@@ -82,7 +65,7 @@ extension SphereProjection {
             }
         }
         // Corners 0 1 / 2 3 (top left, top right, bottom left, bottom right) and the two triangles.
-        let triangles = mesh.diagonal == .rising ? [(0, 2, 1), (1, 2, 3)] : [(0, 2, 3), (0, 3, 1)]
+        let triangles = mesh.triangles
         var h = [SIMD3<Double>](repeating: .zero, count: 4), g = [Double](repeating: 0, count: 4)
         squares.sort()
         var last = -1

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// The tiles a globe view needs, chosen as MapLibre GL JS chooses them for its globe
 /// (`coveringTiles` over `GlobeCoveringTilesDetailsProvider`): a depth-first walk of the tile
@@ -10,8 +11,8 @@ import Foundation
 ///
 /// A tile's patch is tested as MapLibre tests its convex volume, both ways: the patch (a grid of
 /// its points, 5 x 5 from zoom 4 and denser below, the poles for the polar rows, a margin out for
-/// the sphere's bulge between them) against each of the frustum's planes and the horizon's, and the frustum's
-/// corners against each of the patch's bounding planes (up and down along the tile's middle,
+/// the sphere's bulge between them) against each of the frustum's planes and the horizon's, and
+/// the frustum's corners against each of the patch's bounding planes (up and down along the tile's middle,
 /// north and south across it, its east and west meridians). Without the second a large tile
 /// beside the view, its points outside different planes, would pass.
 public struct GlobeCover: Sendable {
@@ -47,18 +48,14 @@ public struct GlobeCover: Sendable {
         cameraX = c.x - d * sin(globe.pitch) * sin(globe.bearing)
         cameraY = c.y + d * sin(globe.pitch) * cos(globe.bearing)
         byDistance = DistanceZoom(cameraHeight: d * cos(globe.pitch), centreDistance: d,
-                                fieldOfView: globe.fieldOfView * 180 / Double.pi)
+                                  fieldOfView: globe.fieldOfView * 180 / Double.pi)
     }
 
     /// Whether tile (z, x, y)'s patch may show.
     func shows(_ z: Int, _ x: Int, _ y: Int) -> Bool {
         let n = Double(1 << z)
         guard z > 0 else { return true }
-        func point(_ i: Double, _ j: Double) -> SIMD3<Double> {
-            let mx = (Double(x) + i) / n, my = (Double(y) + j) / n
-            let lat = atan(sinh(Double.pi * (1 - 2 * my))), lng = (mx - 0.5) * 2 * Double.pi
-            return SIMD3(sin(lng) * cos(lat), sin(lat), cos(lng) * cos(lat))
-        }
+        func point(_ i: Double, _ j: Double) -> SIMD3<Double> { SurfaceMesh.vector((Double(x) + i) / n, (Double(y) + j) / n) }
         // (Denser for the large tiles of low zooms, so the margin stays small.)
         let k = max(4, 64 >> z)
         let north = y == 0, south = y == (1 << z) - 1

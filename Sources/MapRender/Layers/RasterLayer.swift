@@ -167,8 +167,7 @@ final class RasterRenderLayer: RenderLayer {
                 // (On the globe, where MapLibre's mipmaps show: towards the edge and the poles.)
                 if p.isGlobe && mipmapped && sampling == .bilinear && Self.isPowerOfTwo(image) {
                     blitter.mips = mipChain(image)
-                    let top = WebMercator.y(lat: max(c.topLeft.lat, c.topRight.lat))
-                    blitter.mesh = .tile(x0: quadMinX, y0: top, side: quadMaxX - quadMinX)
+                    blitter.mesh = .rasterTiles(side: quadMaxX - quadMinX)
                 }
                 rasterizer.fill(t.pixmap, with: blitter, aliased: draw.aliased)
             }
