@@ -117,7 +117,9 @@ final class AtmosphereRenderLayer {
                 let k = row + x, d = buf[k], keep = 1 - alpha
                 func channel(_ v: Float, _ shift: UInt32) -> UInt32 {
                     let under = Float((d >> shift) & 255)
-                    return UInt32(min(max(v * 255 + under * keep + 0.5, 0), 255)) << shift
+                    // (NaN, where the shader's exponentials overflow, as nothing.)
+                    let f = v * 255 + under * keep + 0.5
+                    return (f > 0 ? (f < 255 ? UInt32(f) : 255) : 0) << shift
                 }
                 buf[k] = channel(alpha, 24) | channel(c.x, 16) | channel(c.y, 8) | channel(c.z, 0)
             }
@@ -272,7 +274,10 @@ final class AtmosphereRenderLayer {
                 }
                 let x = centre.x + dx * hi, y = centre.y + dy * hi
                 let p = GlobeAtmosphere.pixel(ray: globe.viewDirection(x: x, y: y), origin: origin, sun: atmosphere.sun, blend: atmosphere.blend)
-                grid[i * Self.heights + j] = SIMD4<Float>(Float(p.x), Float(p.y), Float(p.z), Float(p.w))
+                // (NaN, where the shader's exponentials overflow, as nothing; no infinity, which
+                // would make the values interpolated from it NaN.)
+                let v = SIMD4<Float>(Float(p.x), Float(p.y), Float(p.z), Float(p.w))
+                grid[i * Self.heights + j] = v.replacing(with: 0, where: .!(v .== v)).clamped(lowerBound: SIMD4(repeating: -1e4), upperBound: SIMD4(repeating: 1e4))
             }
         }
     }

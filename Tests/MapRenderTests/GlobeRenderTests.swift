@@ -11,17 +11,17 @@ import Testing
 @Suite struct GlobeRenderTests {
     /// `style` drawn at `size` x `size` on the globe (the style's projection), transparent where
     /// nothing is drawn; and its view.
-    func render(_ style: String, size: Int = 256) throws -> (Pixmap, ViewTransform) {
+    func render(_ style: String, size: Int = 256, height: Int? = nil) throws -> (Pixmap, ViewTransform) {
         let doc = try StyleDocument(data: Data(style.utf8), name: "t.json")
         var features: [String: GeoJSONData] = [:]
         for (id, s) in doc.sources { if case let .geojson(.inline(d)) = s { features[id] = d } }
         let map = Style(document: doc, features: features, images: [:])
-        var model = MapModel(style: map, size: ViewportSize(width: size, height: size),
+        var model = MapModel(style: map, size: ViewportSize(width: size, height: height ?? size),
                              camera: CameraState(center: doc.center ?? LngLat(lng: 0, lat: 0), zoom: doc.zoom ?? 0,
                                                  bearing: doc.bearing, pitch: doc.pitch),
                              bounds: CameraBounds(minZoom: -2, maxZoom: 22, maxPitch: 85))
         model.lighting = false
-        let pm = Pixmap(width: size, height: size)
+        let pm = Pixmap(width: size, height: height ?? size)
         let renderer = FrameRenderer()
         renderer.clearColor = PremultipliedColor(packed: 0)
         let frame = model.frame()
@@ -175,6 +175,19 @@ import Testing
         #expect(glowing.color(atX: 128, y: top + 2) != plain.color(atX: 128, y: top + 2), "no glow over the face")
         let above = glowing.color(atX: 128, y: top - 1), below = glowing.color(atX: 128, y: bottom)
         #expect(Int(above.r) + Int(above.g) + Int(above.b) > Int(below.r) + Int(below.g) + Int(below.b), "the sun's side is not brighter")
+    }
+
+    @Test func theAtmosphereSeenCloseAndTiltedLeavesTheMapAsItIs() throws {
+        // Close to the ground and tilted, the air's lines of sight grow long and the shader's
+        // exponentials overflow (NaN): the glow there is nothing, and what is under it stays.
+        let polygon = [(-180.0, -85.0), (-180, 85), (180, 85), (180, -85)]
+        for (zoom, pitch) in [(7.0, 60.0), (9, 60), (7, 45)] {
+            let (plain, _) = try render(style(center: (10, 40), zoom: zoom, pitch: pitch, polygon: polygon), size: 1280, height: 720)
+            let (glowing, _) = try render(style(center: (10, 40), zoom: zoom, pitch: pitch, polygon: polygon, atmosphere: 0.8), size: 1280, height: 720)
+            var erased = 0
+            for i in 0..<(1280 * 720) where plain.pixels[i] != 0 && glowing.pixels[i] == 0 { erased += 1 }
+            #expect(erased == 0, "zoom \(zoom) pitch \(pitch): \(erased) pixels erased")
+        }
     }
 
     @Test func theGlobeBlendsIntoMercatorByZoom12() throws {
