@@ -45,12 +45,22 @@ public struct Rasterizer: PathSink, ~Copyable {
     public var ground: GroundProjection? = nil
     /// The globe: edges are given on the flat map's screen and drawn on the sphere (see
     /// `SphereProjection`; it comes before `ground`).
-    public var sphere: SphereProjection? = nil {
-        didSet {
-            if let sphere { limb = sphere.limb(); disc = sphere }
+    public var sphere: SphereProjection? {
+        get { sphereBox?.projection }
+        set {
+            sphereBox = newValue.map(SphereBox.init)
+            if let newValue { limb = newValue.limb(); disc = newValue }
             lastSpherePoint = Point(.nan, .nan)
+            discRowsValid = false
         }
     }
+    /// The sphere held by reference: `addEdge` calls it for each edge, and a value this size
+    /// copied out of an optional for each call costs more than the call.
+    private final class SphereBox: Sendable {
+        let projection: SphereProjection
+        init(_ projection: SphereProjection) { self.projection = projection }
+    }
+    private var sphereBox: SphereBox? = nil
     /// The globe whose edge the coverage is cut at (by pixel centres) while the edges given were
     /// drawn on it (`onDisc`).
     private var disc: SphereProjection? = nil
@@ -59,6 +69,16 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// for by the disc (`limb`, the last sphere's) when the cells are swept.
     private var antipodeWinding = 0
     private var limb: [Point] = []
+    /// The pixels each row of the band shows of the globe (`disc`'s span by pixel centres,
+    /// [lo, hi); empty where none), worked out when first needed for a band and a globe.
+    private var discRows: [SIMD2<Int32>] = []
+    private var discRowsValid = false
+    /// The far side's pieces left of the disc, joined end to end: one edge along x = 0 from
+    /// `farLeft.from` to `farLeft.to` (screen y), not added yet (see `addFarEdge`).
+    private var farLeft: (from: Double, to: Double)? = nil
+    /// Whether `addFarEdge` folds the far side into columns at x = 0 (false: it adds its edges
+    /// as they are, what the folding must draw the same pixels as).
+    var foldsFarSide = true
     /// The last edge's end on the sphere, for the next edge's start (a contour's edges share them).
     private var lastSpherePoint = Point(.nan, .nan), lastSphereUnit = SIMD3<Double>(0, 0, 1)
 
@@ -91,6 +111,7 @@ public struct Rasterizer: PathSink, ~Copyable {
 
     /// Forgets all edges and sets the device size (or the band of rows `originY ..< originY + height`).
     public mutating func reset(width: Int, height: Int, originY: Int = 0) {
+        if originY != self.originY || self.height != max(1, height) { discRowsValid = false }
         self.width = max(1, width)
         self.height = max(1, height)
         self.originY = originY
@@ -105,6 +126,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Forgets all edges.
     public mutating func reset() {
         antipodeWinding = 0
+        farLeft = nil
         onDisc = false
         cellCount = 0
         ccover = 0; carea = 0
@@ -147,14 +169,14 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Adds one directed edge, clipped to the device box.
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
-        if let s = sphere {
-            antipodeWinding += s.antipodeCrossing(a, b)
+        if let box = sphereBox {
+            antipodeWinding += box.projection.antipodeCrossing(a, b)
             onDisc = true
             let ua: SIMD3<Double>
-            if a == lastSpherePoint { ua = lastSphereUnit } else { let m = s.mercator(a); ua = SphereProjection.unit(m.x, m.y) }
-            let mb = s.mercator(b), ub = SphereProjection.unit(mb.x, mb.y)
+            if a == lastSpherePoint { ua = lastSphereUnit } else { let m = box.projection.mercator(a); ua = SphereProjection.unit(m.x, m.y) }
+            let mb = box.projection.mercator(b), ub = SphereProjection.unit(mb.x, mb.y)
             lastSpherePoint = b; lastSphereUnit = ub
-            s.forEachEdge(a, b, ua, ub) { p, q in addScreenEdge(p, q) }
+            box.projection.forEachEdge(a, b, ua, ub) { p, q, far in if far { addFarEdge(p, q) } else { addScreenEdge(p, q) } }
             return
         }
         if let g = ground {
@@ -196,6 +218,66 @@ public struct Rasterizer: PathSink, ~Copyable {
         }
     }
 
+    /// Adds an edge of the globe's far side, laid on the circle just outside its disc: what it
+    /// does to the pixels the globe shows is all that counts (the others are cut away when the
+    /// cells are swept). Wholly right of the disc's pixels in each of its rows, it does nothing
+    /// to them; wholly left of them, it adds its cover to each pixel of those rows as an edge
+    /// along x = 0 from its start's y to its end's does, and such edges end to end are one
+    /// edge (cover adds up by rows): the far side's arcs, hundreds of pixels long, become a few
+    /// short columns of cells. Otherwise (near the disc's top and bottom) it is added as it is.
+    @inline(__always)
+    mutating func addFarEdge(_ a: Point, _ b: Point) {
+        guard foldsFarSide else { addScreenEdge(a, b); return }
+        let oy = Double(originY)
+        let y1 = a.y - oy, y2 = b.y - oy
+        guard y1.isFinite, y2.isFinite, a.x.isFinite, b.x.isFinite, y1 != y2 else { return }
+        let h = Double(height)
+        if (y1 <= 0 && y2 <= 0) || (y1 >= h && y2 >= h) { return }
+        if !discRowsValid { makeDiscRows() }
+        let r0 = max(0, Int(min(y1, y2).rounded(.down))), r1 = min(height - 1, Int(max(y1, y2).rounded(.down)))
+        // (Row by row, the x range of the part of the edge in the row.)
+        let dxdy = (b.x - a.x) / (y2 - y1)
+        var left = true, right = true
+        if r0 <= r1 {
+            for r in r0...r1 {
+                let span = discRows[r]
+                guard span.x < span.y else { continue }
+                let xa = a.x + (min(max(Double(r), min(y1, y2)), max(y1, y2)) - y1) * dxdy
+                let xb = a.x + (min(max(Double(r + 1), min(y1, y2)), max(y1, y2)) - y1) * dxdy
+                if !(max(xa, xb) < Double(span.x)) { left = false }
+                if !(min(xa, xb) >= Double(span.y)) { right = false }
+            }
+        }
+        if right { return }
+        guard left else { addScreenEdge(a, b); return }
+        if let f = farLeft, f.to == a.y {
+            farLeft = (f.from, b.y)
+        } else {
+            flushFarLeft()
+            farLeft = (a.y, b.y)
+        }
+    }
+
+    /// Adds the far side's pending edge along x = 0 (`addFarEdge`).
+    private mutating func flushFarLeft() {
+        guard let f = farLeft else { return }
+        farLeft = nil
+        addScreenEdge(Point(-1, f.from), Point(-1, f.to))
+    }
+
+    /// Works out `discRows` for the band and the globe.
+    private mutating func makeDiscRows() {
+        discRowsValid = true
+        discRows = [SIMD2<Int32>](repeating: SIMD2(0, 0), count: height)
+        guard let disc else { return }
+        for r in 0..<height {
+            guard let span = disc.discSpan(Double(r + originY) + 0.5) else { continue }
+            let lo = (span.0 - 0.5).rounded(.up), hi = (span.1 - 0.5).rounded(.down) + 1
+            guard lo.isFinite, hi.isFinite else { continue }
+            discRows[r] = SIMD2(Int32(clamping: Int(max(min(lo, 1e9), -1e9))), Int32(clamping: Int(max(min(hi, 1e9), -1e9))))
+        }
+    }
+
     private mutating func clipX(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ w: Double) {
         // Split at x = 0 and x = w into at most three pieces, in order along the edge.
         var ts: (Double, Double) = (2, 2)
@@ -228,7 +310,7 @@ public struct Rasterizer: PathSink, ~Copyable {
         for _ in 0..<min(abs(times), 8) {
             var prev = ring[ring.count - 1]
             for p in ring {
-                if times > 0 { addScreenEdge(prev, p) } else { addScreenEdge(p, prev) }
+                if times > 0 { addFarEdge(prev, p) } else { addFarEdge(p, prev) }
                 prev = p
             }
         }
@@ -422,6 +504,7 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// linear in the cell count with no data-dependent branches. `rowStart` ends up indexing rows.
     private mutating func sortCells() {
         if antipodeWinding != 0 { addLimb(times: antipodeWinding) }
+        flushFarLeft()
         flushCell()
         let n = cellCount
         guard n > 0 else { return }
@@ -526,13 +609,14 @@ public struct Rasterizer: PathSink, ~Copyable {
         guard cellCount > 0 else { return }
         let lastRow = min(Int(maxRow), height - 1)
         var r = max(0, Int(minRow))
-        if onDisc, let disc {
+        if onDisc, disc != nil {
+            if !discRowsValid { makeDiscRows() }
             // On the globe: only the pixels whose centres show the sphere.
             while r <= lastRow {
                 let y = r &+ originY
                 defer { r += 1 }
-                guard let span = disc.discSpan(Double(y) + 0.5) else { continue }
-                let lo = Int((span.0 - 0.5).rounded(.up)), hi = Int((span.1 - 0.5).rounded(.down)) + 1
+                let span = discRows[r]
+                let lo = Int(span.x), hi = Int(span.y)
                 guard hi > lo else { continue }
                 forEachCoverage(row: r, rule,
                                 pixel: { x, a in if a > 0 && x >= lo && x < hi { blitter.blitPixel(x: x, y: y, alpha: a) } },

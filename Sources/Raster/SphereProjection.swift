@@ -392,7 +392,7 @@ public struct SphereProjection: Sendable {
     /// and `ub0` are the ends' unit vectors (`unit` of their Mercator points: the rasterizer keeps
     /// the last edge's end for the next edge's start).
     @inline(__always)
-    public func forEachEdge(_ a0: Point, _ b0: Point, _ ua0: SIMD3<Double>, _ ub0: SIMD3<Double>, _ edge: (Point, Point) -> Void) {
+    public func forEachEdge(_ a0: Point, _ b0: Point, _ ua0: SIMD3<Double>, _ ub0: SIMD3<Double>, _ edge: (Point, Point, Bool) -> Void) {
         // The same pieces whichever way an edge is given (a shared edge then cancels exactly).
         let reversed = (a0.y, a0.x) > (b0.y, b0.x)
         let a = reversed ? b0 : a0, b = reversed ? a0 : b0
@@ -406,7 +406,7 @@ public struct SphereProjection: Sendable {
         var lastScreen = screen(onSeenSide(lastV), flat: a)
         // (An edge given the other way gets its pieces turned round: the rasterizer sums
         // edges in any order.)
-        @inline(__always) func out(_ p: Point, _ q: Point) { if reversed { edge(q, p) } else { edge(p, q) } }
+        @inline(__always) func out(_ p: Point, _ q: Point, _ far: Bool) { if reversed { edge(q, p, far) } else { edge(p, q, far) } }
         // The points along the edge by recurrences: the longitude's cosine and sine by the angle
         // sum, e^(pi (1 - 2y)) by a constant factor (the ends exactly, as every edge gives them).
         // (Set up only for an edge of more than one piece.)
@@ -419,6 +419,15 @@ public struct SphereProjection: Sendable {
             e = exp(Double.pi * (1 - 2 * ma.y))
             eStep = exp(-2 * Double.pi * (mb.y - ma.y) / Double(n))
         }
+        
+        // A stretch of pieces behind the horizon is laid along it at once (`behind`), from where
+        // it began (`run`: Mercator point, unit vector, and where it lands on the horizon's circle
+        // from the circle's centre) while it turns less than 30 degrees round the circle: one arc
+        // for a stretch, not one for each of its pieces.
+        let centre = normal * offset
+        var lastM = ma
+        var lastHorizon = lastSide < 0 ? onSeenSide(lastV) - centre : SIMD3<Double>(0, 0, 0)
+        var run = (m: ma, v: lastV, horizon: lastHorizon)
         for i in 1...n {
             let t = Double(i) / Double(n)
             let flat = i == n ? b : Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
@@ -436,44 +445,50 @@ public struct SphereProjection: Sendable {
                 v = Self.unit(mx, my)
             }
             let s = side(v)
-            if (s >= 0) == (lastSide >= 0) {
-                if s >= 0 {
-                    let q = screen(v, flat: flat)
-                    out(lastScreen, q)
-                    lastScreen = q
-                } else {
-                    lastScreen = behind(lastMercator(ma, mb, i, n), lastV, (mx, my), v, lastScreen, flat, out)
+            if s >= 0 && lastSide >= 0 {
+                let q = screen(v, flat: flat)
+                out(lastScreen, q, false)
+                lastScreen = q
+            } else if s < 0 && lastSide < 0 {
+                let horizon = onSeenSide(v) - centre
+                if run.m != lastM, Self.cosine(run.horizon, horizon) < 0.866 {
+                    lastScreen = behind(run.m, run.v, lastM, lastV, lastScreen, lastFlat, out)
+                    run = (lastM, lastV, lastHorizon)
                 }
+                lastHorizon = horizon
             } else {
                 // The piece crosses the horizon: find where, by halving.
-                let lm = lastMercator(ma, mb, i, n)
+                let lm = lastM
                 var lo = 0.0, hi = 1.0
                 for _ in 0..<16 {
                     let mid = (lo + hi) / 2
                     let vm = Self.unit(lm.x + (mx - lm.x) * mid, lm.y + (my - lm.y) * mid)
                     if (side(vm) >= 0) == (lastSide >= 0) { lo = mid } else { hi = mid }
                 }
-                let cm = (lm.x + (mx - lm.x) * lo, lm.y + (my - lm.y) * lo)
+                let cm = (x: lm.x + (mx - lm.x) * lo, y: lm.y + (my - lm.y) * lo)
                 let cf = Point(lastFlat.x + (flat.x - lastFlat.x) * lo, lastFlat.y + (flat.y - lastFlat.y) * lo)
-                let vc = onSeenSide(Self.unit(cm.0, cm.1))
+                let vc = onSeenSide(Self.unit(cm.x, cm.y))
                 if lastSide >= 0 {
                     let c = screen(vc, flat: cf)
-                    out(lastScreen, c)
-                    lastScreen = behind(cm, vc, (mx, my), v, c, flat, out)
+                    out(lastScreen, c, false)
+                    lastScreen = c
+                    run = (cm, vc, vc - centre)
+                    lastHorizon = onSeenSide(v) - centre
                 } else {
-                    lastScreen = behind(lm, lastV, cm, vc, lastScreen, cf, out)
+                    lastScreen = behind(run.m, run.v, cm, vc, lastScreen, cf, out)
                     let q = screen(v, flat: flat)
-                    out(lastScreen, q)
+                    out(lastScreen, q, false)
                     lastScreen = q
                 }
             }
-            lastFlat = flat; lastV = v; lastSide = s
+            lastFlat = flat; lastV = v; lastSide = s; lastM = (mx, my)
         }
+        // (A stretch behind at the edge's end.)
+        if lastSide < 0 { _ = behind(run.m, run.v, mb, ub, lastScreen, b, out) }
     }
 
-    @inline(__always) private func lastMercator(_ ma: (x: Double, y: Double), _ mb: (x: Double, y: Double), _ i: Int, _ n: Int) -> (x: Double, y: Double) {
-        let t = Double(i - 1) / Double(n)
-        return (ma.x + (mb.x - ma.x) * t, ma.y + (mb.y - ma.y) * t)
+    @inline(__always) private static func cosine(_ p: SIMD3<Double>, _ q: SIMD3<Double>) -> Double {
+        (p * q).sum() / max(((p * p).sum() * (q * q).sum()).squareRoot(), 1e-300)
     }
 
     /// Lays along the horizon the far-side piece of a flat edge from Mercator point `ma` (unit
@@ -481,7 +496,7 @@ public struct SphereProjection: Sendable {
     /// the antipode the horizon point of a far-side point turns fast: the piece is halved until
     /// each part turns less than 30 degrees round the circle, so the arcs follow the way it turns.
     private func behind(_ ma: (Double, Double), _ va: SIMD3<Double>, _ mb: (Double, Double), _ vb: SIMD3<Double>,
-                        _ start: Point, _ flat: Point, _ out: (Point, Point) -> Void, depth: Int = 0) -> Point {
+                        _ start: Point, _ flat: Point, _ out: (Point, Point, Bool) -> Void, depth: Int = 0) -> Point {
         let centre = normal * offset
         let p = onSeenSide(va) - centre, q = onSeenSide(vb) - centre
         let cosTurn = (p * q).sum() / max((p * p).sum().squareRoot() * (q * q).sum().squareRoot(), 1e-300)
@@ -499,11 +514,14 @@ public struct SphereProjection: Sendable {
     /// Lays the horizon's arc from where `from` lands on it to where `to` does (the shorter way
     /// round), starting at screen point `start`; returns the screen point it ends at.
     @inline(__always)
-    private func arc(from: SIMD3<Double>, to: SIMD3<Double>, _ start: Point, _ flat: Point, _ out: (Point, Point) -> Void) -> Point {
+    private func arc(from: SIMD3<Double>, to: SIMD3<Double>, _ start: Point, _ flat: Point, _ out: (Point, Point, Bool) -> Void) -> Point {
         let centre = normal * offset
         let p = onSeenSide(from) - centre, q = onSeenSide(to) - centre
         let lp = (p * p).sum().squareRoot(), lq = (q * q).sum().squareRoot()
         guard lp > 0, lq > 0 else { return start }
+        // (Between two points of the circle the far side is laid on, the arc lies on it, past
+        // the disc's pixels: the rasterizer takes it as such.)
+        let far = min(lp, lq) >= outer * (1 - 1e-9)
         let c = min(max((p * q).sum() / (lp * lq), -1), 1)
         // (One point per 4 degrees of the circle; most arcs, of far-side edges, are less.)
         let k = c > 0.997_564 ? 1 : max(1, Int((acos(c) / (4 * Double.pi / 180)).rounded(.up)))
@@ -517,7 +535,7 @@ public struct SphereProjection: Sendable {
             let radius = lp + (lq - lp) * t
             d = len > 1e-12 ? d * (radius / len) : p
             let s = screen(centre + d, flat: flat)
-            out(last, s)
+            out(last, s, far)
             last = s
         }
         return last

@@ -55,6 +55,8 @@ final class FillRenderLayer: RenderLayer {
                                            _ rasterizer: inout Rasterizer, _: M.Type) {
         let top = p.cull.minY, bottom = p.cull.maxY, right = p.cull.maxX, left = p.cull.minX
         let pitched = p.isProjected
+        // (Once: copied out for each block it would cost more than what it is asked there.)
+        let sphere = p.sphere
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
@@ -63,7 +65,7 @@ final class FillRenderLayer: RenderLayer {
                         let start = g.partOffsets[part], n = g.partLengths[part]
                         guard n >= 3 else { continue }
                         // On the globe a ring wholly behind it adds nothing (see `SphereProjection`).
-                        if let sphere = p.sphere, Self.ringIsBehind(g, part, boxes, sphere) { continue }
+                        if let sphere, Self.ringIsBehind(g, part, boxes, sphere) { continue }
                         // Block by block: the edges of a block wholly above, below or right of
                         // the rows drawn add nothing (the rasterizer would drop each); those of
                         // a block wholly left of them become edges along x = 0, whose sum is
@@ -80,23 +82,41 @@ final class FillRenderLayer: RenderLayer {
                         // of the seen side began: the stretch becomes one chord, which lies
                         // there too (what the chain and the chord add along the horizon cancel).
                         var behindFrom: (point: Int, side: Int)? = nil
+                        // Where a stretch of blocks behind the horizon began, and the Mercator box
+                        // of all of it: while that box lies wholly behind, so does the chord
+                        // joining the stretch's ends (the box holds it), and the chord stands for
+                        // the stretch. (The far side is laid on the horizon's circle continuously
+                        // but at the antipode, whose winding the rasterizer counts from the edges
+                        // it is given: chain and chord add the same winding to every seen point.)
+                        var farFrom: (point: Int, box: SIMD4<Double>)? = nil
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n)
                             defer { first = last }
                             let (minX, minY, maxX, maxY) = map.box(boxes, b)
-                            if let sphere = p.sphere {
-                                let side = sphere.sideOutsideCap(minY: boxes[4 * b + 1], maxY: boxes[4 * b + 3])
+                            if let sphere {
+                                let box = SIMD4(boxes[4 * b], boxes[4 * b + 1], boxes[4 * b + 2], boxes[4 * b + 3])
+                                let side = sphere.sideOutsideCap(minY: box[1], maxY: box[3])
                                 if let from = behindFrom, from.side != side {
                                     rasterizer.addEdge(point(start + from.point), point(start + first))
                                     behindFrom = nil
                                 }
                                 if side != 0 {
+                                    if let from = farFrom { rasterizer.addEdge(point(start + from.point), point(start + first)); farFrom = nil }
                                     if behindFrom == nil { behindFrom = (first, side) }
                                     continue
                                 }
-                                // (Wholly east or west of it: its chord.)
-                                if sphere.isOutsideCap(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) {
-                                    rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                if let from = farFrom {
+                                    let union = SIMD4(min(from.box[0], box[0]), min(from.box[1], box[1]), max(from.box[2], box[2]), max(from.box[3], box[3]))
+                                    if sphere.isBehind(minX: union[0], minY: union[1], maxX: union[2], maxY: union[3]) {
+                                        farFrom = (from.point, union)
+                                        continue
+                                    }
+                                    rasterizer.addEdge(point(start + from.point), point(start + first))
+                                    farFrom = nil
+                                }
+                                if sphere.isOutsideCap(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3])
+                                    || sphere.isBehind(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3]) {
+                                    farFrom = (first, box)
                                     continue
                                 }
                             }
@@ -118,6 +138,7 @@ final class FillRenderLayer: RenderLayer {
                             }
                         }
                         if let from = behindFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
+                        if let from = farFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
                     }
                 }
             }
@@ -166,6 +187,7 @@ final class FillRenderLayer: RenderLayer {
         var pending: FeatureFillPaint? = nil
         let ahead = M(p, copy: 0, translate: draw.translate)
         let unpitch = p.ground?.homography.inverted()
+        let sphere = p.sphere
         for (k, item) in items.enumerated() {
             if k + featurePrefetchDistance < items.count {
                 t.pixmap.prefetch(items[k + featurePrefetchDistance].geometry, ahead, reach: 2, rows: t.rows)
@@ -182,7 +204,7 @@ final class FillRenderLayer: RenderLayer {
             let g = item.geometry
             guard !g.isEmpty else { continue }
             // (On the globe a feature wholly behind it draws nothing.)
-            if let sphere = p.sphere, sphere.isBehind(minX: g.minX, minY: g.minY, maxX: g.maxX, maxY: g.maxY, margin: 0.01) { continue }
+            if let sphere, sphere.isBehind(minX: g.minX, minY: g.minY, maxX: g.maxX, maxY: g.maxY, margin: 0.01) { continue }
             let paint = item.paint.fill, outline = item.paint.outline, antialias = item.paint.antialias
             guard paint.opacity > 0 else { continue }
             p.forEachCopy(g, margin: 2, draw.translate) { (map: M) in
