@@ -40,6 +40,8 @@ extension LineRenderLayer {
             }
             runStart = runPoints.count
         }
+        // (Once: copied out for each block it would cost more than what it is asked there.)
+        let sphere = p.sphere
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: margin, M.self) { chunk, map in
@@ -55,12 +57,14 @@ extension LineRenderLayer {
                         for b in g.blockStart[part]..<g.blockStart[part + 1] {
                             let last = min(first + g.blockLength, n - 1)
                             defer { first = last }
-                            // A block wholly beyond one side of the grown viewport: each of its
-                            // segments would end the run. (Not for dashes, whose pattern goes
-                            // on by the length of every segment.)
+                            // A block wholly beyond one side of the grown viewport, or on the
+                            // globe wholly behind it: each of its segments would end the run.
+                            // (Not for dashes, whose pattern goes on by the length of every
+                            // segment.)
                             if !dashed {
                                 let (minX, minY, maxX, maxY) = map.box(boxes, b)
-                                if maxX < minXView || minX > maxXView || maxY < minYView || minY > maxYView {
+                                if maxX < minXView || minX > maxXView || maxY < minYView || minY > maxYView
+                                    || sphere?.isBehind(minX: boxes[4 * b], minY: boxes[4 * b + 1], maxX: boxes[4 * b + 2], maxY: boxes[4 * b + 3]) == true {
                                     endRun()
                                     prev = point(start + last); prevCode = outcode(prev)
                                     continue
