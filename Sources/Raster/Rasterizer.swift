@@ -170,13 +170,10 @@ public struct Rasterizer: PathSink, ~Copyable {
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
         if let box = sphereBox {
-            antipodeWinding += box.projection.antipodeCrossing(a, b)
-            onDisc = true
             let ua: SIMD3<Double>
             if a == lastSpherePoint { ua = lastSphereUnit } else { let m = box.projection.mercator(a); ua = SphereProjection.unit(m.x, m.y) }
-            let mb = box.projection.mercator(b), ub = SphereProjection.unit(mb.x, mb.y)
-            lastSpherePoint = b; lastSphereUnit = ub
-            box.projection.forEachEdge(a, b, ua, ub) { p, q, far in if far { addFarEdge(p, q) } else { addScreenEdge(p, q) } }
+            let mb = box.projection.mercator(b)
+            addSphereEdge(box, a, b, ua, SphereProjection.unit(mb.x, mb.y))
             return
         }
         if let g = ground {
@@ -187,6 +184,22 @@ public struct Rasterizer: PathSink, ~Copyable {
             return
         }
         addScreenEdge(a, b)
+    }
+
+    /// Adds one directed edge of the flat map's screen whose ends lie on the globe at `ua` and
+    /// `ub` (their `SphereProjection.unit`, which the caller has kept); without a globe, the
+    /// edge as `addEdge(a, b)` adds it.
+    @inline(__always)
+    public mutating func addEdge(_ a: Point, _ b: Point, units ua: SIMD3<Double>, _ ub: SIMD3<Double>) {
+        if let box = sphereBox { addSphereEdge(box, a, b, ua, ub) } else { addEdge(a, b) }
+    }
+
+    @inline(__always)
+    private mutating func addSphereEdge(_ box: SphereBox, _ a: Point, _ b: Point, _ ua: SIMD3<Double>, _ ub: SIMD3<Double>) {
+        antipodeWinding += box.projection.antipodeCrossing(a, b)
+        onDisc = true
+        lastSpherePoint = b; lastSphereUnit = ub
+        box.projection.forEachEdge(a, b, ua, ub) { p, q, far in if far { addFarEdge(p, q) } else { addScreenEdge(p, q) } }
     }
 
     /// Adds one directed edge of the screen, clipped to the device box.

@@ -28,6 +28,8 @@ public struct SphereProjection: Sendable {
     let rx: SIMD4<Double>, ry: SIMD4<Double>, rw: SIMD4<Double>
     /// The horizon: a point v of the unit sphere is seen when v . normal >= offset.
     public let normal: SIMD3<Double>, offset: Double
+    /// The normal's length across the equator's plane and its longitude (`isBehind`).
+    let normalAcross: Double, normalLongitude: Double
     /// Two unit vectors across the horizon's plane, and the horizon circle's radius.
     let across: (SIMD3<Double>, SIMD3<Double>), rim: Double
     /// What the far side is moved out from: its offset in the horizon's plane from the circle's centre.
@@ -74,6 +76,8 @@ public struct SphereProjection: Sendable {
         ry = (cw - cy) * hh
         rw = cw
         normal = SIMD3(horizon.x, horizon.y, horizon.z)
+        normalAcross = (horizon.x * horizon.x + horizon.z * horizon.z).squareRoot()
+        normalLongitude = atan2(horizon.x, horizon.z)
         offset = -horizon.w
         rim = max(0, 1 - offset * offset).squareRoot()
         // (Any vector not along the normal, made perpendicular to it.)
@@ -335,24 +339,29 @@ public struct SphereProjection: Sendable {
     public func isBehind(minX: Double, minY: Double, maxX: Double, maxY: Double, margin: Double = 1e-3) -> Bool {
         guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite, maxX - minX < 1 else { return false }
         // n . v = n.y sin(lat) + cos(lat) rho cos(lng - lngN).
-        let rho = (normal.x * normal.x + normal.z * normal.z).squareRoot()
-        let lngN = atan2(normal.x, normal.z)
-        let lng0 = minX * 2 * Double.pi - Double.pi, lng1 = maxX * 2 * Double.pi - Double.pi
-        // The longitude nearest the normal's within [lng0, lng1] (mod 2 pi).
-        var off = (lngN - lng0).truncatingRemainder(dividingBy: 2 * Double.pi)
+        let lng0 = minX * 2 * Double.pi - Double.pi, width = (maxX - minX) * 2 * Double.pi
+        // The longitude nearest the normal's within [lng0, lng0 + width] (mod 2 pi): the normal's
+        // own, else the nearer end.
+        var off = (normalLongitude - lng0).truncatingRemainder(dividingBy: 2 * Double.pi)
         if off < 0 { off += 2 * Double.pi }
-        let cosBest = off <= lng1 - lng0 ? 1 : max(cos(lngN - lng0), cos(lngN - lng1))
-        func lat(_ y: Double) -> Double {
-            if !(y > 0) { return Double.pi / 2 }
-            if !(y < 1) { return -Double.pi / 2 }
-            return atan(sinh(Double.pi * (1 - 2 * y)))
+        let cosBest = off <= width ? 1 : cos(min(off - width, 2 * Double.pi - off))
+        // The sine and cosine of the box's south and north latitudes, from their Mercator y:
+        // tanh and sech of pi (1 - 2y).
+        func sinCos(_ y: Double) -> (Double, Double) {
+            if !(y > 0) { return (1, 0) }
+            if !(y < 1) { return (-1, 0) }
+            let e = exp(Double.pi * (1 - 2 * y)), ie = 1 / e, s = e + ie
+            return ((e - ie) / s, 2 / s)
         }
-        let lat0 = lat(maxY), lat1 = lat(minY)         // south, north
-        let a = normal.y, b = rho * cosBest
-        func f(_ phi: Double) -> Double { a * sin(phi) + b * cos(phi) }
-        var best = max(f(lat0), f(lat1))
-        let peak = atan2(a, b)
-        if peak > lat0 && peak < lat1 { best = max(best, f(peak)) }
+        let south = sinCos(maxY), north = sinCos(minY)
+        let a = normal.y, b = normalAcross * cosBest
+        var best = max(a * south.0 + b * south.1, a * north.0 + b * north.1)
+        // a sin(lat) + b cos(lat) peaks at sqrt(a^2 + b^2) where sin(lat) = a / sqrt(a^2 + b^2),
+        // a latitude when b > 0: within the box's, the peak counts.
+        if b > 0 {
+            let r = (a * a + b * b).squareRoot(), peak = a / r
+            if peak > south.0 && peak < north.0 { best = max(best, r) }
+        }
         return best < offset - margin
     }
 

@@ -66,4 +66,30 @@ import Testing
             #expect(drawn > 50_000, "view \(v): \(drawn) pixels drawn")
         }
     }
+
+    @Test func aBoxIsBehindExactlyWhenAllOfItIs() {
+        // Boxes of every size and place against the horizon, sampled point by point: a box said
+        // to be behind has no point within the margin of it; one wholly well behind is said to be.
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random() -> Double { seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Double(seed >> 11) / Double(1 << 53) }
+        for view in [(0.5, 0.0, 0.0), (1.5, 50, 40), (2.5, 20, -60)] {
+            let globe = GlobeTransform(center: LngLat(lng: 10, lat: view.2), zoom: view.0, pitch: view.1, bearing: 30, width: 400, height: 400)
+            let s = globe.surface(mercator: nil, globeness: 1, mesh: nil)
+            var said = 0, clear = 0
+            for _ in 0..<400 {
+                let w = 0.6 * random() * random(), h = 0.6 * random() * random()
+                let x0 = random() * (1 - w), y0 = random() * (1 - h)
+                var highest = -Double.infinity
+                for i in 0...24 {
+                    for j in 0...24 {
+                        highest = max(highest, s.side(SphereProjection.unit(x0 + w * Double(i) / 24, y0 + h * Double(j) / 24)))
+                    }
+                }
+                let behind = s.isBehind(minX: x0, minY: y0, maxX: x0 + w, maxY: y0 + h)
+                if behind { said += 1; #expect(highest < -1e-3, "box \(x0), \(y0), \(w) x \(h): a point \(highest) from the horizon") }
+                if highest < -0.05 { clear += 1; #expect(behind, "box \(x0), \(y0), \(w) x \(h) wholly behind (\(highest)) not said to be") }
+            }
+            #expect(said > 20 && clear > 20, "\(said) said behind, \(clear) clearly behind")
+        }
+    }
 }

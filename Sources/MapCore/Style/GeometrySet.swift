@@ -1,3 +1,6 @@
+import Raster
+import Synchronization
+
 /// Read-only map geometry in normalised Web Mercator, stored at several levels of detail and cut
 /// into chunks with bounding boxes so that a frame touches only what it shows.
 ///
@@ -44,6 +47,8 @@ public final class GeometrySet: Sendable {
     public let blockStart: [Int]
     /// minX, minY, maxX, maxY of each block.
     public let blockBoxes: [Double]
+    /// `unitVectors()`, once worked out.
+    private let units = Mutex<[Double]?>(nil)
 
     public init(name: String, kind: Kind, levels: [Level], chunks: [Chunk], partOffsets: [Int],
                 partLengths: [Int], points: [Double], blockLength: Int = 16) {
@@ -82,6 +87,24 @@ public final class GeometrySet: Sendable {
     }
 
     public var pointCount: Int { points.count / 2 }
+
+    /// Each point's place on the globe's unit sphere (`SphereProjection.unit`), three values a
+    /// point, worked out the first time the set is drawn on the globe and kept: a set is drawn
+    /// frame after frame, and a point's three transcendental functions cost more than the rest
+    /// of putting its edges on the globe.
+    public func unitVectors() -> [Double] {
+        units.withLock { kept in
+            if let kept { return kept }
+            let n = points.count / 2
+            var u = [Double](repeating: 0, count: 3 * n)
+            for i in 0..<n {
+                let v = SphereProjection.unit(points[2 * i], points[2 * i + 1])
+                u[3 * i] = v.x; u[3 * i + 1] = v.y; u[3 * i + 2] = v.z
+            }
+            kept = u
+            return u
+        }
+    }
 }
 
 extension GeometrySet {

@@ -57,88 +57,103 @@ final class FillRenderLayer: RenderLayer {
         let pitched = p.isProjected
         // (Once: copied out for each block it would cost more than what it is asked there.)
         let sphere = p.sphere
+        // On the globe, the points' places on the sphere, kept by the set.
+        let units = sphere == nil ? [] : g.unitVectors()
         g.points.withUnsafeBufferPointer { pts in
-            g.blockBoxes.withUnsafeBufferPointer { boxes in
-                p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
-                    @inline(__always) func point(_ i: Int) -> Point { map.point(pts[2 * i], pts[2 * i + 1]) }
-                    for part in chunk.parts {
-                        let start = g.partOffsets[part], n = g.partLengths[part]
-                        guard n >= 3 else { continue }
-                        // On the globe a ring wholly behind it adds nothing (see `SphereProjection`).
-                        if let sphere, Self.ringIsBehind(g, part, boxes, sphere) { continue }
-                        // Block by block: the edges of a block wholly above, below or right of
-                        // the rows drawn add nothing (the rasterizer would drop each); those of
-                        // a block wholly left of them become edges along x = 0, whose sum is
-                        // the one edge from the block's first point to its last. (Projection
-                        // keeps the order of coordinates, so the projected box holds every
-                        // projected point; at a bearing the box holds the rotated one's corners.)
-                        // Pitched, the box is what the rows show of the flat screen, and a block
-                        // wholly beyond any side of it becomes its chord: the projection moves
-                        // points only along the flat screen's columns (onto the near and far
-                        // planes' rows), so chain and chord stay beyond that side, around
-                        // nothing shown.
-                        var first = 0
-                        // On the globe, where a stretch of blocks wholly north (-1) or south (+1)
-                        // of the seen side began: the stretch becomes one chord, which lies
-                        // there too (what the chain and the chord add along the horizon cancel).
-                        var behindFrom: (point: Int, side: Int)? = nil
-                        // Where a stretch of blocks behind the horizon began, and the Mercator box
-                        // of all of it: while that box lies wholly behind, so does the chord
-                        // joining the stretch's ends (the box holds it), and the chord stands for
-                        // the stretch. (The far side is laid on the horizon's circle continuously
-                        // but at the antipode, whose winding the rasterizer counts from the edges
-                        // it is given: chain and chord add the same winding to every seen point.)
-                        var farFrom: (point: Int, box: SIMD4<Double>)? = nil
-                        for b in g.blockStart[part]..<g.blockStart[part + 1] {
-                            let last = min(first + g.blockLength, n)
-                            defer { first = last }
-                            let (minX, minY, maxX, maxY) = map.box(boxes, b)
-                            if let sphere {
-                                let box = SIMD4(boxes[4 * b], boxes[4 * b + 1], boxes[4 * b + 2], boxes[4 * b + 3])
-                                let side = sphere.sideOutsideCap(minY: box[1], maxY: box[3])
-                                if let from = behindFrom, from.side != side {
-                                    rasterizer.addEdge(point(start + from.point), point(start + first))
-                                    behindFrom = nil
-                                }
-                                if side != 0 {
-                                    if let from = farFrom { rasterizer.addEdge(point(start + from.point), point(start + first)); farFrom = nil }
-                                    if behindFrom == nil { behindFrom = (first, side) }
-                                    continue
-                                }
-                                if let from = farFrom {
-                                    let union = SIMD4(min(from.box[0], box[0]), min(from.box[1], box[1]), max(from.box[2], box[2]), max(from.box[3], box[3]))
-                                    if sphere.isBehind(minX: union[0], minY: union[1], maxX: union[2], maxY: union[3]) {
-                                        farFrom = (from.point, union)
+            units.withUnsafeBufferPointer { unit in
+                g.blockBoxes.withUnsafeBufferPointer { boxes in
+                    p.forEachVisibleChunk(g, level, margin: 1, M.self) { chunk, map in
+                        @inline(__always) func point(_ i: Int) -> Point { map.point(pts[2 * i], pts[2 * i + 1]) }
+                        for part in chunk.parts {
+                            let start = g.partOffsets[part], n = g.partLengths[part]
+                            guard n >= 3 else { continue }
+                            // On the globe a ring wholly behind it adds nothing (see `SphereProjection`).
+                            if let sphere, Self.ringIsBehind(g, part, boxes, sphere) { continue }
+                            // Block by block: the edges of a block wholly above, below or right of
+                            // the rows drawn add nothing (the rasterizer would drop each); those of
+                            // a block wholly left of them become edges along x = 0, whose sum is
+                            // the one edge from the block's first point to its last. (Projection
+                            // keeps the order of coordinates, so the projected box holds every
+                            // projected point; at a bearing the box holds the rotated one's corners.)
+                            // Pitched, the box is what the rows show of the flat screen, and a block
+                            // wholly beyond any side of it becomes its chord: the projection moves
+                            // points only along the flat screen's columns (onto the near and far
+                            // planes' rows), so chain and chord stay beyond that side, around
+                            // nothing shown.
+                            var first = 0
+                            // On the globe, where a stretch of blocks wholly north (-1) or south (+1)
+                            // of the seen side began: the stretch becomes one chord, which lies
+                            // there too (what the chain and the chord add along the horizon cancel).
+                            var behindFrom: (point: Int, side: Int)? = nil
+                            // Where a stretch of blocks behind the horizon began, and the Mercator box
+                            // of all of it: while that box lies wholly behind, so does the chord
+                            // joining the stretch's ends (the box holds it), and the chord stands for
+                            // the stretch. (The far side is laid on the horizon's circle continuously
+                            // but at the antipode, whose winding the rasterizer counts from the edges
+                            // it is given: chain and chord add the same winding to every seen point.)
+                            var farFrom: (point: Int, box: SIMD4<Double>)? = nil
+                            for b in g.blockStart[part]..<g.blockStart[part + 1] {
+                                let last = min(first + g.blockLength, n)
+                                defer { first = last }
+                                let (minX, minY, maxX, maxY) = map.box(boxes, b)
+                                if let sphere {
+                                    let box = SIMD4(boxes[4 * b], boxes[4 * b + 1], boxes[4 * b + 2], boxes[4 * b + 3])
+                                    let side = sphere.sideOutsideCap(minY: box[1], maxY: box[3])
+                                    if let from = behindFrom, from.side != side {
+                                        rasterizer.addEdge(point(start + from.point), point(start + first))
+                                        behindFrom = nil
+                                    }
+                                    if side != 0 {
+                                        if let from = farFrom { rasterizer.addEdge(point(start + from.point), point(start + first)); farFrom = nil }
+                                        if behindFrom == nil { behindFrom = (first, side) }
                                         continue
                                     }
-                                    rasterizer.addEdge(point(start + from.point), point(start + first))
-                                    farFrom = nil
+                                    if let from = farFrom {
+                                        let union = SIMD4(min(from.box[0], box[0]), min(from.box[1], box[1]), max(from.box[2], box[2]), max(from.box[3], box[3]))
+                                        if sphere.isBehind(minX: union[0], minY: union[1], maxX: union[2], maxY: union[3]) {
+                                            farFrom = (from.point, union)
+                                            continue
+                                        }
+                                        rasterizer.addEdge(point(start + from.point), point(start + first))
+                                        farFrom = nil
+                                    }
+                                    if sphere.isOutsideCap(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3])
+                                        || sphere.isBehind(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3]) {
+                                        farFrom = (first, box)
+                                        continue
+                                    }
                                 }
-                                if sphere.isOutsideCap(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3])
-                                    || sphere.isBehind(minX: box[0], minY: box[1], maxX: box[2], maxY: box[3]) {
-                                    farFrom = (first, box)
-                                    continue
-                                }
-                            }
-                            if pitched {
-                                if maxY <= top || minY >= bottom || minX >= right || maxX <= left {
+                                if pitched {
+                                    if maxY <= top || minY >= bottom || minX >= right || maxX <= left {
+                                        rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
+                                        continue
+                                    }
+                                } else if maxY <= top || minY >= bottom || minX >= right { continue }
+                                if maxX <= left {
                                     rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
                                     continue
                                 }
-                            } else if maxY <= top || minY >= bottom || minX >= right { continue }
-                            if maxX <= left {
-                                rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
-                                continue
+                                var prev = point(start + first)
+                                if sphere != nil {
+                                    var i0 = 3 * (start + first)
+                                    for k in (first + 1)...last {
+                                        let i1 = 3 * (start + (k < n ? k : 0))
+                                        let cur = point(i1 / 3)
+                                        rasterizer.addEdge(prev, cur, units: SIMD3(unit[i0], unit[i0 + 1], unit[i0 + 2]),
+                                                           SIMD3(unit[i1], unit[i1 + 1], unit[i1 + 2]))
+                                        prev = cur; i0 = i1
+                                    }
+                                    continue
+                                }
+                                for k in (first + 1)...last {
+                                    let cur = point(start + (k < n ? k : 0))
+                                    rasterizer.addEdge(prev, cur)
+                                    prev = cur
+                                }
                             }
-                            var prev = point(start + first)
-                            for k in (first + 1)...last {
-                                let cur = point(start + (k < n ? k : 0))
-                                rasterizer.addEdge(prev, cur)
-                                prev = cur
-                            }
+                            if let from = behindFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
+                            if let from = farFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
                         }
-                        if let from = behindFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
-                        if let from = farFrom { rasterizer.addEdge(point(start + from.point), point(start)) }
                     }
                 }
             }

@@ -104,6 +104,7 @@ extension LineRenderLayer {
             }
             var prev = runPoints[start]
             var (prevSeen, prevV) = seen(prev)
+            var allSeen = prevSeen
             if prevSeen { begin(); points.append(sphere.screen(prevV, flat: prev)) }
             let count = end - start + (wasClosed ? 1 : 0)
             for k in 1..<max(count, 1) {
@@ -128,7 +129,7 @@ extension LineRenderLayer {
                         let cs = sphere.screen(sphere.onSeenSide(SphereProjection.unit(cm.x, cm.y)), flat: c)
                         if prevSeen { points.append(cs); finish() } else { begin(); points.append(cs) }
                     }
-                    if qSeen { points.append(sphere.screen(qV, flat: q)) }
+                    if qSeen { points.append(sphere.screen(qV, flat: q)) } else { allSeen = false }
                     prevSeen = qSeen; prevV = qV; last = q
                 }
                 along += (p - prev).length
@@ -137,8 +138,6 @@ extension LineRenderLayer {
             finish()
             // A ring wholly seen stays closed.
             if pieces == 1 && wasClosed && closed.count == offsets.count && !closed.isEmpty && ends.last == points.count {
-                var allSeen = true
-                for i in start..<end where !seen(runPoints[i]).0 { allSeen = false; break }
                 if allSeen {
                     closed[closed.count - 1] = true
                     points.removeLast()
