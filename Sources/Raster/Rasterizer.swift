@@ -45,22 +45,13 @@ public struct Rasterizer: PathSink, ~Copyable {
     public var ground: GroundProjection? = nil
     /// The globe: edges are given on the flat map's screen and drawn on the sphere (see
     /// `SphereProjection`; it comes before `ground`).
-    public var sphere: SphereProjection? {
-        get { sphereBox?.projection }
-        set {
-            sphereBox = newValue.map(SphereBox.init)
-            if let newValue { limb = newValue.limb(); disc = newValue }
+    public var sphere: SphereProjection? = nil {
+        didSet {
+            if let sphere { limb = sphere.limb(); disc = sphere }
             lastSpherePoint = Point(.nan, .nan)
             discRowsValid = false
         }
     }
-    /// The sphere held by reference: `addEdge` calls it for each edge, and a value this size
-    /// copied out of an optional for each call costs more than the call.
-    private final class SphereBox: Sendable {
-        let projection: SphereProjection
-        init(_ projection: SphereProjection) { self.projection = projection }
-    }
-    private var sphereBox: SphereBox? = nil
     /// The globe whose edge the coverage is cut at (by pixel centres) while the edges given were
     /// drawn on it (`onDisc`).
     private var disc: SphereProjection? = nil
@@ -169,11 +160,11 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// Adds one directed edge, clipped to the device box.
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point) {
-        if let box = sphereBox {
+        if let s = sphere {
             let ua: SIMD3<Double>
-            if a == lastSpherePoint { ua = lastSphereUnit } else { let m = box.projection.mercator(a); ua = SphereProjection.unit(m.x, m.y) }
-            let mb = box.projection.mercator(b)
-            addSphereEdge(box, a, b, ua, SphereProjection.unit(mb.x, mb.y))
+            if a == lastSpherePoint { ua = lastSphereUnit } else { let m = s.mercator(a); ua = SphereProjection.unit(m.x, m.y) }
+            let mb = s.mercator(b)
+            addSphereEdge(s, a, b, ua, SphereProjection.unit(mb.x, mb.y))
             return
         }
         if let g = ground {
@@ -191,15 +182,15 @@ public struct Rasterizer: PathSink, ~Copyable {
     /// edge as `addEdge(a, b)` adds it.
     @inline(__always)
     public mutating func addEdge(_ a: Point, _ b: Point, units ua: SIMD3<Double>, _ ub: SIMD3<Double>) {
-        if let box = sphereBox { addSphereEdge(box, a, b, ua, ub) } else { addEdge(a, b) }
+        if let s = sphere { addSphereEdge(s, a, b, ua, ub) } else { addEdge(a, b) }
     }
 
     @inline(__always)
-    private mutating func addSphereEdge(_ box: SphereBox, _ a: Point, _ b: Point, _ ua: SIMD3<Double>, _ ub: SIMD3<Double>) {
-        antipodeWinding += box.projection.antipodeCrossing(a, b)
+    private mutating func addSphereEdge(_ s: SphereProjection, _ a: Point, _ b: Point, _ ua: SIMD3<Double>, _ ub: SIMD3<Double>) {
+        antipodeWinding += s.antipodeCrossing(a, b)
         onDisc = true
         lastSpherePoint = b; lastSphereUnit = ub
-        box.projection.forEachEdge(a, b, ua, ub) { p, q, far in if far { addFarEdge(p, q) } else { addScreenEdge(p, q) } }
+        s.forEachEdge(a, b, ua, ub) { p, q, far in if far { addFarEdge(p, q) } else { addScreenEdge(p, q) } }
     }
 
     /// Adds one directed edge of the screen, clipped to the device box.

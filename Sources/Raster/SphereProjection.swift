@@ -21,7 +21,10 @@ import Foundation
 ///
 /// Between zoom 11 and 12 the globe blends into Mercator: clip x, y and w of the two cameras are
 /// mixed by the globeness, as MapLibre's vertex shader mixes them.
-public struct SphereProjection: Sendable {
+///
+/// A class: layers and the rasterizer ask it something for each block and edge, and a value of
+/// its size copied each time cost more than what was asked.
+public final class SphereProjection: Sendable {
     /// Flat screen to normalised Mercator: (ax x + bx y + tx, ay x + by y + ty).
     public let ax: Double, bx: Double, tx: Double, ay: Double, by: Double, ty: Double
     /// Unit sphere (x, y, z, 1) to the screen, homogeneous: (X w, Y w, w).

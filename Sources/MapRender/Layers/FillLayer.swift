@@ -55,7 +55,6 @@ final class FillRenderLayer: RenderLayer {
                                            _ rasterizer: inout Rasterizer, _: M.Type) {
         let top = p.cull.minY, bottom = p.cull.maxY, right = p.cull.maxX, left = p.cull.minX
         let pitched = p.isProjected
-        // (Once: copied out for each block it would cost more than what it is asked there.)
         let sphere = p.sphere
         // On the globe, the points' places on the sphere, kept by the set.
         let units = sphere == nil ? [] : g.unitVectors()
