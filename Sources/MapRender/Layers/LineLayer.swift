@@ -16,6 +16,9 @@ final class LineRenderLayer: RenderLayer {
     /// Runs that go on with the line of the run before (cut from it off screen or at a tile's
     /// edge), composited with it as one line; empty: none do.
     var runContinues: [Bool] = []
+    /// On the globe, each run point's place on the sphere when `collectRuns` took it from a
+    /// geometry set (`GeometrySet.unitVectors`, three values a point); empty otherwise.
+    var runUnits: [Double] = []
     private var stroker = Stroker()
     private var offsetScratch: [Point] = []
     private var offsetEnds: [Int] = []

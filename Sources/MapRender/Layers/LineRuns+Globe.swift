@@ -12,12 +12,15 @@ extension LineRenderLayer {
         var behind: [Bool] = []
         behind.reserveCapacity(runPoints.count)
         var any = false
-        for p in runPoints {
-            let m = sphere.mercator(p)
-            let b = sphere.side(SphereProjection.unit(m.x, m.y)) < 0
+        let kept = runUnits.count == 3 * runPoints.count
+        for (i, p) in runPoints.enumerated() {
+            let v: SIMD3<Double>
+            if kept { v = SIMD3(runUnits[3 * i], runUnits[3 * i + 1], runUnits[3 * i + 2]) } else { let m = sphere.mercator(p); v = SphereProjection.unit(m.x, m.y) }
+            let b = sphere.side(v) < 0
             behind.append(b)
             any = any || b
         }
+        runUnits.removeAll(keepingCapacity: true)
         guard any else { return }
         var points: [Point] = [], ends: [Int] = [], offsets: [Double] = [], closed: [Bool] = [], continues: [Bool] = []
         points.reserveCapacity(runPoints.count)
@@ -81,6 +84,14 @@ extension LineRenderLayer {
             let v = SphereProjection.unit(m.x, m.y)
             return (sphere.side(v) >= 0, v)
         }
+        // (Run point i's place on the sphere as `collectRuns` kept it, when it did.)
+        let kept = runUnits.count == 3 * runPoints.count
+        func seen(at i: Int) -> (Bool, SIMD3<Double>) {
+            guard kept else { return seen(runPoints[i]) }
+            let v = SIMD3(runUnits[3 * i], runUnits[3 * i + 1], runUnits[3 * i + 2])
+            return (sphere.side(v) >= 0, v)
+        }
+        defer { runUnits.removeAll(keepingCapacity: true) }
         for (r, end) in runEnds.enumerated() {
             defer { start = end }
             guard end > start else { continue }
@@ -103,12 +114,13 @@ extension LineRenderLayer {
                 }
             }
             var prev = runPoints[start]
-            var (prevSeen, prevV) = seen(prev)
+            var (prevSeen, prevV) = seen(at: start)
             var allSeen = prevSeen
             if prevSeen { begin(); points.append(sphere.screen(prevV, flat: prev)) }
             let count = end - start + (wasClosed ? 1 : 0)
             for k in 1..<max(count, 1) {
-                let p = runPoints[start + (k < end - start ? k : 0)]
+                let index = start + (k < end - start ? k : 0)
+                let p = runPoints[index]
                 let pm = sphere.mercator(prev), m = sphere.mercator(p)
                 let cells = (abs(m.x - pm.x) + abs(m.y - pm.y)) / sphere.step
                 let n = cells <= 1 ? 1 : Int(min(cells.rounded(.up), 1024))
@@ -116,7 +128,7 @@ extension LineRenderLayer {
                 for j in 1...n {
                     let f = Double(j) / Double(n)
                     let q = j == n ? p : Point(prev.x + (p.x - prev.x) * f, prev.y + (p.y - prev.y) * f)
-                    let (qSeen, qV) = seen(q)
+                    let (qSeen, qV) = j == n ? seen(at: index) : seen(q)
                     if qSeen != prevSeen {
                         // The horizon between `last` and `q`, by halving.
                         var lo = 0.0, hi = 1.0

@@ -27,6 +27,9 @@ extension LineRenderLayer {
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
             (q.x < minXView ? 1 : 0) | (q.x > maxXView ? 2 : 0) | (q.y < minYView ? 4 : 0) | (q.y > maxYView ? 8 : 0)
         }
+        // On the globe, the points' places on the sphere, kept by the set, and the run points'.
+        let units = p.sphere == nil ? [] : g.unitVectors()
+        @inline(__always) func keepUnit(_ i: Int) { runUnits.append(units[3 * i]); runUnits.append(units[3 * i + 1]); runUnits.append(units[3 * i + 2]) }
         var runStart = 0
         // Distance along the part where the current run starts: dashes continue across culled
         // stretches, so cutting a line (off screen, or at a band edge) never shifts its pattern.
@@ -37,10 +40,10 @@ extension LineRenderLayer {
                 runEnds.append(runPoints.count); runOffsets.append(runAlong); runContinues.append(runEnds.count - 1 > partRuns)
             } else {
                 runPoints.removeLast(runPoints.count - runStart)
+                if !units.isEmpty { runUnits.removeLast(runUnits.count - 3 * runStart) }
             }
             runStart = runPoints.count
         }
-        // (Once: copied out for each block it would cost more than what it is asked there.)
         let sphere = p.sphere
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
@@ -76,8 +79,12 @@ extension LineRenderLayer {
                                 if prevCode & code != 0 {
                                     endRun()
                                 } else {
-                                    if runPoints.count == runStart { runPoints.append(prev); runAlong = along }
+                                    if runPoints.count == runStart {
+                                        runPoints.append(prev); runAlong = along
+                                        if !units.isEmpty { keepUnit(start + k - 1) }
+                                    }
                                     runPoints.append(cur)
+                                    if !units.isEmpty { keepUnit(start + k) }
                                 }
                                 if dashed { along += (cur - prev).length }
                                 prev = cur; prevCode = code
@@ -149,6 +156,7 @@ extension LineRenderLayer {
         if !runOffsets.isEmpty { runOffsets.removeAll(keepingCapacity: true) }
         if !runClosed.isEmpty { runClosed.removeAll(keepingCapacity: true) }
         if !runContinues.isEmpty { runContinues.removeAll(keepingCapacity: true) }
+        if !runUnits.isEmpty { runUnits.removeAll(keepingCapacity: true) }
     }
 
     func collectParts<M: ScreenMap>(_ g: FeatureGeometry, _ map: M, closeRings: Bool) {
