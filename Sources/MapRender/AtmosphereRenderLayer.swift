@@ -49,6 +49,11 @@ final class AtmosphereRenderLayer {
     /// The face: premultiplied rgba packed per pixel of `faceRows` (0: nothing), for `faceKey`.
     private var face: [UInt32] = []
     private var faceRows = 0..<0
+    /// The face's runs of pixels that are not nothing, [x0, x1): row r of `faceRows`'s are
+    /// `faceRuns[faceRowRuns[r] ..< faceRowRuns[r + 1]]` (most of the face is nothing: the glow
+    /// shows over it near the edge).
+    private var faceRuns: [SIMD2<Int32>] = []
+    private var faceRowRuns: [Int] = []
     private struct FaceKey {
         var key: Key, centre: Point, rows: Range<Int>, pixmapWidth: Int
 
@@ -129,16 +134,17 @@ final class AtmosphereRenderLayer {
     /// Blends the kept face over the target's rows.
     private func drawFace(_ sphere: SphereProjection, _ t: RenderTarget) {
         let width = t.pixmap.width, buf = t.pixmap.buffer
-        guard face.count == faceRows.count * width else { return }
+        guard face.count == faceRows.count * width, faceRowRuns.count == faceRows.count + 1 else { return }
         for y in t.rows where faceRows.contains(y) {
-            guard let span = sphere.discSpan(Double(y) + 0.5, radius: 1) else { continue }
+            let r = y - faceRows.lowerBound
+            guard faceRowRuns[r] < faceRowRuns[r + 1], let span = sphere.discSpan(Double(y) + 0.5, radius: 1) else { continue }
             let x0 = max(0, Int((span.0 - 0.5).rounded(.up))), x1 = min(width, Int((span.1 - 0.5).rounded(.down)) + 1)
             guard x0 < x1 else { continue }
-            let row = y * width, source = (y - faceRows.lowerBound) * width
-            for x in x0..<x1 {
-                let c = face[source + x]
-                guard c != 0 else { continue }
-                buf[row + x] = Self.blend(c, over: buf[row + x])
+            let row = y * width, source = r * width
+            for run in faceRuns[faceRowRuns[r]..<faceRowRuns[r + 1]] {
+                let from = max(x0, Int(run.x)), to = min(x1, Int(run.y))
+                guard from < to else { continue }
+                for x in from..<to { buf[row + x] = Self.blend(face[source + x], over: buf[row + x]) }
             }
         }
     }
@@ -214,6 +220,20 @@ final class AtmosphereRenderLayer {
                 let x0 = i * cell
                 square(x0, y0, cell, pixel(x0, y0), pixel(x0 + cell, y0), pixel(x0, y0 + cell), pixel(x0 + cell, y0 + cell))
             }
+        }
+        faceRuns = []
+        faceRowRuns = [0]
+        faceRowRuns.reserveCapacity(rows.count + 1)
+        for r in 0..<rows.count {
+            var x = 0
+            let row = r * width
+            while x < width {
+                guard face[row + x] != 0 else { x += 1; continue }
+                let start = x
+                while x < width && face[row + x] != 0 { x += 1 }
+                faceRuns.append(SIMD2(Int32(start), Int32(x)))
+            }
+            faceRowRuns.append(faceRuns.count)
         }
 
         // The square of `size` pixels from (x0, y0) with the values at its corners: bilinear when
