@@ -17,21 +17,23 @@ extension SphereProjection {
         let step = 1 / Double(n)
         // A grid vertex: column i (wrapping), row j; rows above 0 and below n are the poles.
         // (Each column's and row's sines and cosines worked out once.)
-        var columns: [Int: (Double, Double)] = [:], rowsTrig: [Int: (Double, Double)] = [:]
+        // (Columns 0 ... n + 1 and rows 0 ... n are asked for; nan: not worked out yet.)
+        var columns = [SIMD2<Double>](repeating: SIMD2(.nan, .nan), count: n + 2)
+        var rowsTrig = [SIMD2<Double>](repeating: SIMD2(.nan, .nan), count: n + 1)
         func vertex(_ i: Int, _ j: Int) -> SIMD3<Double> {
             if j < 0 { return SIMD3(0, 1, 0) }
             if j > n { return SIMD3(0, -1, 0) }
-            let lngTrig: (Double, Double)
-            if let t = columns[i] { lngTrig = t } else {
+            var lngTrig = columns[i]
+            if lngTrig.x.isNaN {
                 let lng = (Double(i) * step - 0.5) * 2 * Double.pi
-                lngTrig = (sin(lng), cos(lng)); columns[i] = lngTrig
+                lngTrig = SIMD2(sin(lng), cos(lng)); columns[i] = lngTrig
             }
-            let latTrig: (Double, Double)
-            if let t = rowsTrig[j] { latTrig = t } else {
+            var latTrig = rowsTrig[j]
+            if latTrig.x.isNaN {
                 let lat = atan(sinh(Double.pi * (1 - 2 * Double(j) * step)))
-                latTrig = (sin(lat), cos(lat)); rowsTrig[j] = latTrig
+                latTrig = SIMD2(sin(lat), cos(lat)); rowsTrig[j] = latTrig
             }
-            return SIMD3(lngTrig.0 * latTrig.1, latTrig.0, lngTrig.1 * latTrig.1)
+            return SIMD3(lngTrig.x * latTrig.y, latTrig.x, lngTrig.y * latTrig.y)
         }
         // The squares the horizon passes through, with their neighbours: sampled along the circle
         // half a square apart (a square spans 2 pi / n cos(latitude) radians of the sphere).
@@ -72,23 +74,24 @@ extension SphereProjection {
         for key in squares where key != last {
             last = key
             let j = key / (n + 1) - 1, i = key % (n + 1)
-            for (k, (ci, cj)) in [(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)].enumerated() {
-                let v = vertex(ci, cj)
+            for k in 0..<4 {
+                let v = vertex(i + k % 2, j + k / 2)
                 h[k] = homogeneous(v)
                 g[k] = ((v * normal).sum() - offset) * h[k].z
             }
             // Each triangle that crosses the horizon: its cut, between the two edges whose ends
             // lie on either side, as the GPU interpolates clip coordinates along them.
             for tri in triangles {
-                let ids = [tri.0, tri.1, tri.2]
-                var cuts: [SIMD2<Double>] = []
+                var cuts = (SIMD2<Double>(0, 0), SIMD2<Double>(0, 0)), count = 0
                 for e in 0..<3 {
-                    let a = ids[e], b = ids[(e + 1) % 3]
+                    let a = e == 0 ? tri.0 : e == 1 ? tri.1 : tri.2, b = e == 0 ? tri.1 : e == 1 ? tri.2 : tri.0
                     guard (g[a] >= 0) != (g[b] >= 0) else { continue }
                     let q = h[a] + (h[b] - h[a]) * (g[a] / (g[a] - g[b]))
-                    if q.z > 0 { cuts.append(SIMD2(q.x / q.z, q.y / q.z)) }
+                    guard q.z > 0 else { continue }
+                    if count == 0 { cuts.0 = SIMD2(q.x / q.z, q.y / q.z) } else { cuts.1 = SIMD2(q.x / q.z, q.y / q.z) }
+                    count += 1
                 }
-                if cuts.count == 2 { add(cuts[0], cuts[1]) }
+                if count == 2 { add(cuts.0, cuts.1) }
             }
         }
         return spans
