@@ -400,9 +400,10 @@ public final class SphereProjection: Sendable {
     }
 
     /// Calls `edge` with the screen edges of flat edge a -> b (in no particular order): its pieces on
-    /// the seen side projected, those behind the horizon laid along the horizon's circle. `ua0`
-    /// and `ub0` are the ends' unit vectors (`unit` of their Mercator points: the rasterizer keeps
-    /// the last edge's end for the next edge's start).
+    /// the seen side projected, those behind the horizon laid along the horizon's circle, and
+    /// whether the edge lies wholly on the circle the far side is laid on (the rasterizer takes
+    /// those for their winding alone: `Rasterizer.addFarEdge`). `ua0` and `ub0` are the ends'
+    /// unit vectors (`unit` of their Mercator points, kept by the caller).
     @inline(__always)
     public func forEachEdge(_ a0: Point, _ b0: Point, _ ua0: SIMD3<Double>, _ ub0: SIMD3<Double>, _ edge: (Point, Point, Bool) -> Void) {
         // The same pieces whichever way an edge is given (a shared edge then cancels exactly).
@@ -431,7 +432,6 @@ public final class SphereProjection: Sendable {
             e = exp(Double.pi * (1 - 2 * ma.y))
             eStep = exp(-2 * Double.pi * (mb.y - ma.y) / Double(n))
         }
-        
         // A stretch of pieces behind the horizon is laid along it at once (`behind`), from where
         // it began (`run`: Mercator point, unit vector, and where it lands on the horizon's circle
         // from the circle's centre) while it turns less than 30 degrees round the circle: one arc
