@@ -46,7 +46,9 @@ public struct SurfaceMesh: Sendable, Equatable {
         return (corner(t.0), corner(t.1), corner(t.2))
     }
 
-    /// The unit vector of normalised Mercator (x, y).
+    /// The unit vector of normalised Mercator (x, y): the square's top and bottom rows at
+    /// ±85.05°, where the mesh's are (`SphereProjection.unit` takes them for the poles, as
+    /// MapLibre's pole vertices do for fills and tiles).
     @inline(__always) public static func vector(_ x: Double, _ y: Double) -> SIMD3<Double> {
         let lng = (x - 0.5) * 2 * Double.pi
         let lat = atan(sinh(Double.pi * (1 - 2 * y)))

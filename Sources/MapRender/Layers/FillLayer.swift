@@ -132,22 +132,12 @@ final class FillRenderLayer: RenderLayer {
                                     rasterizer.addEdge(point(start + first), point(start + (last < n ? last : 0)))
                                     continue
                                 }
-                                var prev = point(start + first)
-                                if sphere != nil {
-                                    var i0 = 3 * (start + first)
-                                    for k in (first + 1)...last {
-                                        let i1 = 3 * (start + (k < n ? k : 0))
-                                        let cur = point(i1 / 3)
-                                        rasterizer.addEdge(prev, cur, units: SIMD3(unit[i0], unit[i0 + 1], unit[i0 + 2]),
-                                                           SIMD3(unit[i1], unit[i1 + 1], unit[i1 + 2]))
-                                        prev = cur; i0 = i1
-                                    }
-                                    continue
-                                }
+                                @inline(__always) func onSphere(_ i: Int) -> SIMD3<Double> { SIMD3(unit[3 * i], unit[3 * i + 1], unit[3 * i + 2]) }
+                                var i0 = start + first, prev = point(i0)
                                 for k in (first + 1)...last {
-                                    let cur = point(start + (k < n ? k : 0))
-                                    rasterizer.addEdge(prev, cur)
-                                    prev = cur
+                                    let i1 = start + (k < n ? k : 0), cur = point(i1)
+                                    if unit.isEmpty { rasterizer.addEdge(prev, cur) } else { rasterizer.addEdge(prev, cur, units: onSphere(i0), onSphere(i1)) }
+                                    prev = cur; i0 = i1
                                 }
                             }
                             if let from = behindFrom { rasterizer.addEdge(point(start + from.point), point(start)) }

@@ -27,8 +27,9 @@ extension LineRenderLayer {
         @inline(__always) func outcode(_ q: Point) -> UInt8 {
             (q.x < minXView ? 1 : 0) | (q.x > maxXView ? 2 : 0) | (q.y < minYView ? 4 : 0) | (q.y > maxYView ? 8 : 0)
         }
+        let sphere = p.sphere
         // On the globe, the points' places on the sphere, kept by the set, and the run points'.
-        let units = p.sphere == nil ? [] : g.unitVectors()
+        let units = sphere == nil ? [] : g.unitVectors()
         @inline(__always) func keepUnit(_ i: Int) { runUnits.append(units[3 * i]); runUnits.append(units[3 * i + 1]); runUnits.append(units[3 * i + 2]) }
         var runStart = 0
         // Distance along the part where the current run starts: dashes continue across culled
@@ -44,7 +45,6 @@ extension LineRenderLayer {
             }
             runStart = runPoints.count
         }
-        let sphere = p.sphere
         g.points.withUnsafeBufferPointer { pts in
             g.blockBoxes.withUnsafeBufferPointer { boxes in
                 p.forEachVisibleChunk(g, level, margin: margin, M.self) { chunk, map in
